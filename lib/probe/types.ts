@@ -1,0 +1,132 @@
+/**
+ * Contracts of the probe core: what a probe is asked to do and what it reports.
+ * Terms follow ../docs/methodology and the field's usage (Artificial Analysis, vLLM/SGLang
+ * bench_serving, NVIDIA AIPerf). All times are milliseconds since request start, taken from a
+ * monotonic clock (performance.now()).
+ */
+
+/** Wire protocols the probe speaks; one adapter each in lib/probe/adapters/. */
+export const PROTOCOLS = ['openai-chat', 'anthropic-messages', 'bedrock-converse-stream', 'gemini-stream'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
+/**
+ * Why a probe failed. Same words in the database, the API and the CLI's JSON `errorKind`.
+ * - timeout: a probe deadline (TTFT, idle gap, total) ended the request
+ * - rate_limited: HTTP 429 or an in-stream error naming throttling / rate limiting
+ * - http_error: any other non-2xx status
+ * - stream_error: error inside a 2xx stream, stream cut before its terminal marker, unparsable body, byte cap exceeded
+ * - empty: a clean stream with no generated tokens
+ * - cancelled: the caller aborted (worker shutdown)
+ * - blocked: the SSRF guard refused the address
+ * - invalid_url: the URL could not be parsed or has a scheme other than http(s)
+ */
+export const ERROR_KINDS = [
+  'timeout',
+  'rate_limited',
+  'http_error',
+  'stream_error',
+  'empty',
+  'cancelled',
+  'blocked',
+  'invalid_url',
+] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+/** Normalised finish reason (OpenAI words; Anthropic/Bedrock/Gemini words are mapped onto these). */
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | null;
+
+/** Which output channel a token-bearing event carried. */
+export type TokenChannel = 'answer' | 'reasoning' | 'tool';
+
+/**
+ * One token-bearing event (SSE event, Bedrock frame, Gemini array element) as it arrived.
+ * atMs: ms since request start when the event's last byte arrived.
+ * tokens: o200k_base token count of the event's generated text (counted after the stream ended).
+ */
+export interface TimelineEntry {
+  atMs: number;
+  tokens: number;
+  channel: TokenChannel;
+}
+
+export interface ToolCall {
+  id: string | null;
+  name: string | null;
+  arguments: string;
+}
+
+/** Hard limits of one probe; any one exceeded ends the probe as `timeout` (or `stream_error` for bytes). */
+export interface ProbeDeadlines {
+  /** request start → first generated token, ms */
+  ttftMs: number;
+  /** longest allowed gap between generated tokens, ms (keep-alives and empty chunks do not reset it) */
+  idleMs: number;
+  /** request start → end of stream, ms */
+  totalMs: number;
+  /** maximum response body bytes */
+  maxBytes: number;
+}
+
+/**
+ * A fetch-compatible function. Production callers pass the SSRF-guarded fetch from
+ * lib/security; it throws an error with `kind: 'blocked' | 'invalid_url'` when refusing.
+ */
+export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** What to probe and how. */
+export interface ProbeRequest {
+  protocol: Protocol;
+  /** Base URL of the endpoint (e.g. https://api.groq.com/openai/v1); the adapter appends its path. */
+  url: string;
+  /** API model id as the endpoint names it. */
+  model: string;
+  /** Plain-text API key, or null. Never logged. */
+  apiKey: string | null;
+  /** User prompt text sent as one user message. */
+  prompt: string;
+  /** Output budget (max_tokens). */
+  maxOutputTokens: number;
+  deadlines: ProbeDeadlines;
+  /** The fetch to use (SSRF-guarded in production). */
+  fetch: FetchLike;
+  signal?: AbortSignal;
+  /** Called at most a few times per second while streaming; for CLI progress lines. */
+  onProgress?: (progress: { generatedEvents: number; approxTokens: number; elapsedMs: number }) => void;
+}
+
+/** Everything one probe observed. Success and failure have the same shape; absent values are null. */
+export interface ProbeResult {
+  outcome: 'success' | 'error';
+  errorKind: ErrorKind | null;
+  /** Short human-readable reason; never contains the API key. */
+  errorMessage: string | null;
+  httpStatus: number | null;
+  /** From a Retry-After header on 429/503, in ms. */
+  retryAfterMs: number | null;
+  /** Connection set-up time when measured separately (ms), else null. */
+  connectMs: number | null;
+  ttfbMs: number | null;
+  ttftMs: number | null;
+  ttfatMs: number | null;
+  lastTokenMs: number | null;
+  e2eMs: number | null;
+  /** Provider-reported completion tokens, from exactly one source; null when none. */
+  outputTokensReported: number | null;
+  /** o200k_base count of all generated text (answer + reasoning + tool arguments). */
+  outputTokensO200k: number;
+  /** Output speed (TPS/user) on the reported basis, falling back to o200k when none reported. */
+  outputTokensPerSecond: number | null;
+  /** Output speed on the o200k basis. */
+  outputTokensPerSecondO200k: number | null;
+  /** (E2E − TTFT) ÷ (N − 1), ms/token. */
+  tpotMs: number | null;
+  contentChunks: number;
+  finishReason: FinishReason;
+  answerText: string;
+  reasoningText: string;
+  toolCalls: ToolCall[];
+  timeline: TimelineEntry[];
+  bytesReceived: number;
+  /** Quality flags: counts disagree by >25 %; most tokens arrived in the last event. */
+  flags: { tokenCountMismatch: boolean; buffered: boolean };
+}
