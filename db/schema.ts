@@ -1,0 +1,270 @@
+/**
+ * Tokenpace database schema (drizzle). Tables plural snake_case in SQL, camelCase in TypeScript.
+ * Times are UTC timestamptz; durations are milliseconds (double precision) with units in names.
+ * Measurements are append-only evidence: never updated in place (annotations correct them).
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({
+  dataType: () => 'bytea',
+});
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** A company or team serving models; `kind = 'calibration'` marks our own reference servers. */
+export const providers = pgTable('providers', {
+  id: serial('id').primaryKey(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  kind: text('kind', { enum: ['provider', 'calibration'] }).notNull().default('provider'),
+  websiteUrl: text('website_url'),
+  createdAt: createdAt(),
+});
+
+/** A model family/version, e.g. Llama 4 Maverick 17B-128E Instruct. */
+export const models = pgTable('models', {
+  id: serial('id').primaryKey(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  family: text('family'),
+  description: text('description'),
+  createdAt: createdAt(),
+});
+
+/**
+ * One provider's serving of one model at one URL/protocol/API model id, with declared metadata.
+ * status: active endpoints are scheduled; `inactive` ones wait for their API key variable;
+ * `pending`/`rejected`/`paused` belong to the submission flow.
+ */
+export const endpoints = pgTable(
+  'endpoints',
+  {
+    id: serial('id').primaryKey(),
+    slug: text('slug').notNull().unique(),
+    providerId: integer('provider_id').notNull().references(() => providers.id),
+    modelId: integer('model_id').notNull().references(() => models.id),
+    protocol: text('protocol', {
+      enum: ['openai-chat', 'anthropic-messages', 'bedrock-converse-stream', 'gemini-stream'],
+    }).notNull(),
+    baseUrl: text('base_url').notNull(),
+    apiModelId: text('api_model_id').notNull(),
+    /** Name of the environment variable holding the API key (seeded endpoints). */
+    apiKeyEnv: text('api_key_env'),
+    /** AES-256-GCM envelope of a submitted API key; never returned by any API. */
+    apiKeyEncrypted: text('api_key_encrypted'),
+    hardware: text('hardware'),
+    engine: text('engine'),
+    precision: text('precision'),
+    speculativeDecoding: text('speculative_decoding'),
+    draftLength: integer('draft_length'),
+    deploymentKind: text('deployment_kind', { enum: ['shared', 'dedicated', 'self-hosted'] }),
+    region: text('region'),
+    isCalibration: boolean('is_calibration').notNull().default(false),
+    /** Calibration endpoints: the configured output speed (tokens/s) and TTFT (ms). */
+    calibrationTps: doublePrecision('calibration_tps'),
+    calibrationTtftMs: doublePrecision('calibration_ttft_ms'),
+    /** Permit loopback/private addresses for this endpoint (local calibration only). */
+    allowPrivate: boolean('allow_private').notNull().default(false),
+    status: text('status', { enum: ['active', 'inactive', 'pending', 'rejected', 'paused'] })
+      .notNull()
+      .default('active'),
+    ownerUserId: text('owner_user_id'),
+    contact: text('contact'),
+    notes: text('notes'),
+    /** Scheduler back-off after 429 Retry-After: no probes before this instant. */
+    notBefore: timestamp('not_before', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('endpoints_model_idx').on(t.modelId), index('endpoints_status_idx').on(t.status)],
+);
+
+/** What a probe sends: prompt category, input length target, output budget, concurrency. */
+export const workloads = pgTable('workloads', {
+  id: serial('id').primaryKey(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  category: text('category', { enum: ['prose', 'code', 'math', 'json'] }).notNull(),
+  inputTokensTarget: integer('input_tokens_target').notNull(),
+  maxOutputTokens: integer('max_output_tokens').notNull(),
+  concurrency: integer('concurrency').notNull().default(1),
+  /** Scheduled workloads are probed every slot; others only on demand. */
+  scheduled: boolean('scheduled').notNull().default(false),
+  createdAt: createdAt(),
+});
+
+/**
+ * One probe's result, success or failure, with its timeline (lib/probe/timeline-codec).
+ * `jobKey` is unique: a retried or duplicated job never writes twice.
+ */
+export const measurements = pgTable(
+  'measurements',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    jobKey: text('job_key').notNull().unique(),
+    endpointId: integer('endpoint_id').notNull().references(() => endpoints.id),
+    workloadId: integer('workload_id').notNull().references(() => workloads.id),
+    measuredAt: timestamp('measured_at', { withTimezone: true }).notNull(),
+    workerRegion: text('worker_region').notNull(),
+    workerVersion: text('worker_version').notNull(),
+    outcome: text('outcome', { enum: ['success', 'error'] }).notNull(),
+    errorKind: text('error_kind'),
+    errorMessage: text('error_message'),
+    httpStatus: integer('http_status'),
+    connectMs: doublePrecision('connect_ms'),
+    ttfbMs: doublePrecision('ttfb_ms'),
+    ttftMs: doublePrecision('ttft_ms'),
+    ttfatMs: doublePrecision('ttfat_ms'),
+    e2eMs: doublePrecision('e2e_ms'),
+    outputTokensReported: integer('output_tokens_reported'),
+    outputTokensO200k: integer('output_tokens_o200k'),
+    outputTokensPerSecond: doublePrecision('output_tokens_per_second'),
+    outputTokensPerSecondO200k: doublePrecision('output_tokens_per_second_o200k'),
+    tpotMs: doublePrecision('tpot_ms'),
+    contentChunks: integer('content_chunks').notNull().default(0),
+    finishReason: text('finish_reason'),
+    promptHash: text('prompt_hash'),
+    timeline: bytea('timeline'),
+    flags: jsonb('flags').$type<Record<string, boolean>>().notNull().default(sql`'{}'::jsonb`),
+    /** False when the worker's event loop was too delayed to trust the timing (kept, not ranked). */
+    valid: boolean('valid').notNull().default(true),
+    invalidReason: text('invalid_reason'),
+    eventLoopDelayP99Ms: doublePrecision('event_loop_delay_p99_ms'),
+  },
+  (t) => [
+    index('measurements_endpoint_time_idx').on(t.endpointId, t.measuredAt),
+    index('measurements_workload_time_idx').on(t.workloadId, t.measuredAt),
+  ],
+);
+
+/**
+ * Hourly and daily aggregates per endpoint × workload × region (rebuildable from measurements).
+ * Percentile columns are P5/P25/P50/P75/P95 of successful, valid measurements.
+ */
+export const measurementRollups = pgTable(
+  'measurement_rollups',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    granularity: text('granularity', { enum: ['hour', 'day'] }).notNull(),
+    bucketStart: timestamp('bucket_start', { withTimezone: true }).notNull(),
+    endpointId: integer('endpoint_id').notNull().references(() => endpoints.id),
+    workloadId: integer('workload_id').notNull().references(() => workloads.id),
+    workerRegion: text('worker_region').notNull(),
+    count: integer('count').notNull(),
+    successes: integer('successes').notNull(),
+    /** { metric: { p5, p25, p50, p75, p95 } } for ttftMs, ttfatMs, e2eMs, outputTokensPerSecond, outputTokensPerSecondO200k */
+    stats: jsonb('stats').$type<Record<string, Record<string, number> | null>>().notNull(),
+    /** Failure counts by error kind. */
+    errorKinds: jsonb('error_kinds').$type<Record<string, number>>().notNull(),
+    /**
+     * Mergeable log-bucket sketches per metric (DDSketch-style, 1 % relative accuracy) so a
+     * window's percentiles come from merging buckets instead of rescanning raw measurements.
+     */
+    sketches: jsonb('sketches').$type<Record<string, Record<string, number>>>().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('rollups_bucket_uq').on(t.granularity, t.bucketStart, t.endpointId, t.workloadId, t.workerRegion),
+    index('rollups_time_idx').on(t.granularity, t.bucketStart),
+  ],
+);
+
+/** Vendor or press figures, stored with source and bound; shown apart from measurements. */
+export const claims = pgTable(
+  'claims',
+  {
+    id: serial('id').primaryKey(),
+    subject: text('subject').notNull(),
+    providerName: text('provider_name').notNull(),
+    providerId: integer('provider_id').references(() => providers.id),
+    modelName: text('model_name').notNull(),
+    modelId: integer('model_id').references(() => models.id),
+    metric: text('metric').notNull(),
+    value: doublePrecision('value').notNull(),
+    /** eq (exact), lt (upper bound), gt (lower bound), approx */
+    bound: text('bound').notNull(),
+    measuredBy: text('measured_by'),
+    claimDate: text('claim_date').notNull(),
+    sourceKey: text('source_key').notNull(),
+    sourceTitle: text('source_title'),
+    sourcePublisher: text('source_publisher'),
+    sourceUrl: text('source_url'),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('claims_natural_uq').on(t.subject, t.metric, t.claimDate, t.sourceKey)],
+);
+
+/** An imported third-party dataset (e.g. LLMPerf leaderboard raw data), with provenance and licence. */
+export const datasets = pgTable('datasets', {
+  id: serial('id').primaryKey(),
+  slug: text('slug').notNull().unique(),
+  title: text('title').notNull(),
+  source: text('source').notNull(),
+  sourceUrl: text('source_url'),
+  sourceCommit: text('source_commit'),
+  licence: text('licence').notNull(),
+  collectedOn: text('collected_on'),
+  description: text('description'),
+  importedAt: timestamp('imported_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** One series of a dataset (one provider × model file), with its summary statistics. */
+export const datasetSeries = pgTable(
+  'dataset_series',
+  {
+    id: serial('id').primaryKey(),
+    datasetId: integer('dataset_id').notNull().references(() => datasets.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    providerName: text('provider_name').notNull(),
+    modelName: text('model_name').notNull(),
+    /** Summary per metric in the units its name says (ttftMs, e2eMs, outputTokensPerSecond, ...). */
+    summary: jsonb('summary').$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [uniqueIndex('dataset_series_uq').on(t.datasetId, t.slug)],
+);
+
+/** Per-request rows of an imported dataset series. */
+export const datasetRows = pgTable(
+  'dataset_rows',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    seriesId: integer('series_id').notNull().references(() => datasetSeries.id, { onDelete: 'cascade' }),
+    rowIndex: integer('row_index').notNull(),
+    ttftMs: doublePrecision('ttft_ms'),
+    e2eMs: doublePrecision('e2e_ms'),
+    interTokenLatencyMs: doublePrecision('inter_token_latency_ms'),
+    inputTokens: integer('input_tokens'),
+    outputTokens: integer('output_tokens'),
+    /** Output speed excluding TTFT: (outputTokens − 1) ÷ (e2e − ttft). */
+    outputTokensPerSecond: doublePrecision('output_tokens_per_second'),
+    /** LLMPerf's own request_output_throughput_token_per_s: outputTokens ÷ e2e, INCLUDES TTFT. */
+    llmperfThroughputTokensPerSecond: doublePrecision('llmperf_throughput_tokens_per_second'),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+  },
+  (t) => [uniqueIndex('dataset_rows_uq').on(t.seriesId, t.rowIndex)],
+);
+
+/** Immutable leaderboard answers for citation: the exact JSON body, stored once. */
+export const snapshots = pgTable('snapshots', {
+  id: text('id').primaryKey(),
+  kind: text('kind').notNull(),
+  query: jsonb('query').$type<Record<string, unknown>>().notNull(),
+  body: text('body').notNull(),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/**
+ * The one place that reads process.env. Parsed once with zod so a bad value fails fast with the
+ * variable's name. Other code imports `getEnv()`; nothing else touches process.env.
+ */
+const envSchema = z.object({
+  /** Postgres connection string; when absent the CLI starts an embedded PostgreSQL. */
+  DATABASE_URL: z.string().url().optional(),
+  /** Web port for `tokenpace start` (default 3000). */
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Data directory for embedded Postgres, the secret key file and logs (default ./.tokenpace). */
+  TOKENPACE_DATA_DIR: z.string().min(1).default('./.tokenpace'),
+  /** Port of the embedded PostgreSQL (default 54329; never the system's 5432). */
+  TOKENPACE_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  /** Region label this worker reports in every measurement. */
+  TOKENPACE_WORKER_REGION: z.string().min(1).default('local'),
+  /** Cron for the probe schedule (pg-boss cron, minute resolution). */
+  TOKENPACE_PROBE_CRON: z.string().min(1).default('* * * * *'),
+  /** Port of the local calibration reference server started by `tokenpace start` (default 3999). */
+  TOKENPACE_REFERENCE_PORT: z.coerce.number().int().min(1).max(65535).default(3999),
+  /** AES-256-GCM key for provider API keys (64 hex chars or base64 of 32 bytes). */
+  TOKENPACE_SECRET_KEY: z.string().optional(),
+  /** Allow probes to loopback/private addresses (tests and local use only). */
+  TOKENPACE_ALLOW_PRIVATE: z
+    .enum(['0', '1', 'true', 'false'])
+    .default('0')
+    .transform((v) => v === '1' || v === 'true'),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+/**
+ * Parsed environment. Throws an Error naming each bad variable (e.g. "PORT: Too big").
+ * Cached after the first call; pass `fresh` to re-read (tests).
+ */
+export function getEnv(fresh = false): Env {
+  if (cached && !fresh) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment:\n  ${lines.join('\n  ')}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/**
+ * Provider API key variables by name, read from the environment (e.g. GROQ_API_KEY).
+ * Returns the value or null when unset/empty.
+ */
+export function readApiKeyVariable(name: string): string | null {
+  if (!/^[A-Z][A-Z0-9_]*$/.test(name)) throw new Error(`invalid API key variable name: ${name}`);
+  const value = process.env[name];
+  return value && value.length > 0 ? value : null;
+}
