@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  LlmperfFormatError,
+  parseLlmperfFileName,
+  parseLlmperfIndividual,
+  parseLlmperfSummary,
+  summarizeLlmperfRows,
+} from './llmperf';
+import { FIXTURES_DIR, sharedDir } from './paths';
+
+const root = path.join(FIXTURES_DIR, 'llmperf');
+const readJson = (p: string): unknown => JSON.parse(fs.readFileSync(p, 'utf8'));
+
+const okRecord = {
+  error_code: null,
+  error_msg: '',
+  inter_token_latency_s: 0.01,
+  ttft_s: 0.5,
+  end_to_end_latency_s: 2.0,
+  request_output_throughput_token_per_s: 75.5,
+  number_total_tokens: 701,
+  number_output_tokens: 151,
+  number_input_tokens: 550,
+};
+
+describe('parseLlmperfIndividual', () => {
+  it('converts units and derives output speed excluding TTFT', () => {
+    const { provider, modelSize, rows } = parseLlmperfIndividual([okRecord], 'individual/anyscale_13b.json');
+    expect(provider).toBe('anyscale');
+    expect(modelSize).toBe('13b');
+    const r = rows[0]!;
+    expect(r.ttftMs).toBe(500);
+    expect(r.e2eMs).toBe(2000);
+    expect(r.interTokenLatencyMs).toBe(10);
+    expect(r.inputTokens).toBe(550);
+    expect(r.outputTokens).toBe(151);
+    expect(r.llmperfThroughputTokensPerSecond).toBe(75.5);
+    expect(r.outputTokensPerSecond).toBe(100); // (151 − 1) / (2.0 − 0.5)
+    expect(r.errorCode).toBeNull();
+    expect(r.errorMessage).toBeNull();
+  });
+
+  it('real file: first anyscale_13b request', () => {
+    const { rows } = parseLlmperfIndividual(readJson(path.join(root, 'individual', 'anyscale_13b.json')), 'anyscale_13b.json');
+    expect(rows).toHaveLength(150);
+    const r = rows[0]!;
+    expect(r.ttftMs).toBeCloseTo(557.5600349999945, 9);
+    expect(r.outputTokens).toBe(151);
+    // LLMPerf's figure divides by the whole E2E latency, TTFT included
+    expect(r.llmperfThroughputTokensPerSecond).toBeCloseTo(34.02804151827529, 12);
+    expect(r.outputTokensPerSecond).toBeCloseTo(150 / (1.5281514210000182 - 0.5575600349999945), 9);
+    expect(r.outputTokensPerSecond!).toBeGreaterThan(r.llmperfThroughputTokensPerSecond);
+  });
+
+  it('errored rows keep their code and message and have no output speed', () => {
+    const { rows } = parseLlmperfIndividual(
+      [{ ...okRecord, error_code: 429, error_msg: 'rate limited', ttft_s: 0, end_to_end_latency_s: 0, number_output_tokens: 0 }],
+      'x_7b.json',
+    );
+    expect(rows[0]).toMatchObject({ errorCode: 429, errorMessage: 'rate limited', outputTokensPerSecond: null });
+  });
+
+  it('keeps unknown extra fields (e.g. GEN_TEXT in the Bedrock files)', () => {
+    const { rows } = parseLlmperfIndividual([{ ...okRecord, GEN_TEXT: 'hello' }], 'bedrock_13b.json');
+    expect(rows[0]!.raw.GEN_TEXT).toBe('hello');
+  });
+
+  it('a malformed file names the file and the field', () => {
+    const bad = [okRecord, { ...okRecord, ttft_s: 'slow' }];
+    expect(() => parseLlmperfIndividual(bad, 'groq_70b.json')).toThrow(LlmperfFormatError);
+    expect(() => parseLlmperfIndividual(bad, 'groq_70b.json')).toThrow(/groq_70b\.json.*\[1\]\.ttft_s/);
+    const { number_output_tokens: _, ...missing } = okRecord;
+    expect(() => parseLlmperfIndividual([missing], 'groq_70b.json')).toThrow(/\[0\]\.number_output_tokens/);
+    expect(() => parseLlmperfIndividual({ not: 'an array' }, 'groq_70b.json')).toThrow(/groq_70b\.json: field \(root\)/);
+    expect(() => parseLlmperfIndividual([], 'groq_70b.json')).toThrow(/groq_70b\.json/);
+    expect(() => parseLlmperfIndividual([{ ...okRecord, ttft_s: Number.NaN }], 'groq_70b.json')).toThrow(/\[0\]\.ttft_s/);
+  });
+
+  it('a file name without PROVIDER_SIZE.json form is refused', () => {
+    expect(() => parseLlmperfFileName('results.json')).toThrow(/results\.json.*PROVIDER_SIZE/);
+    expect(parseLlmperfFileName('/a/b/Together_70B.json')).toEqual({ provider: 'together', modelSize: '70b' });
+  });
+});
+
+describe('parseLlmperfSummary', () => {
+  it('coerces LLMPerf string min/max token counts to numbers', () => {
+    const s = parseLlmperfSummary(readJson(path.join(root, 'summary', 'anyscale_13b.json')), 'anyscale_13b.json');
+    expect(s.metrics.number_input_tokens.min).toBe(550);
+    expect(s.metrics.number_output_tokens.min).toBe(137);
+    expect(s.metrics.ttft_s.quantiles.p50).toBe(0.20235683199999244);
+    expect(s).toMatchObject({ provider: 'anyscale', modelSize: '13b', timestamp: 1703136016, numCompletedRequests: 150 });
+  });
+  it('a malformed summary names the file and field', () => {
+    const json = readJson(path.join(root, 'summary', 'anyscale_13b.json')) as Record<string, unknown>;
+    const { results_ttft_s_mean: _, ...rest } = json;
+    expect(() => parseLlmperfSummary(rest, 'anyscale_13b.json')).toThrow(/anyscale_13b\.json: field results_ttft_s_mean/);
+    expect(() => parseLlmperfSummary({ ...json, results_number_input_tokens_min: 'many' }, 's.json')).toThrow(
+      /s\.json: field results_number_input_tokens_min/,
+    );
+  });
+});
+
+describe('summarizeLlmperfRows', () => {
+  it('hand-computed statistics on a small set, errors excluded', () => {
+    const rows = parseLlmperfIndividual(
+      [1, 2, 3, 4].map((t) => ({ ...okRecord, ttft_s: t })).concat([{ ...okRecord, ttft_s: 0, error_code: -1 }]),
+      'x_7b.json',
+    ).rows;
+    const s = summarizeLlmperfRows(rows);
+    expect(s.metrics.ttft_s.quantiles.p25).toBe(1.75);
+    expect(s.metrics.ttft_s.mean).toBe(2.5);
+    expect(s.metrics.ttft_s.min).toBe(1);
+    expect(s.metrics.ttft_s.stddev).toBeCloseTo(Math.sqrt(5 / 3), 15);
+    expect(s).toMatchObject({ numRequestsStarted: 5, numberErrors: 1, errorRate: 0.2, numCompletedRequests: 4 });
+    expect(s.errorCodeFrequency).toEqual({ '-1': 1 });
+  });
+  it('throws when every request errored', () => {
+    const rows = parseLlmperfIndividual([{ ...okRecord, error_code: 429 }], 'x_7b.json').rows;
+    expect(() => summarizeLlmperfRows(rows)).toThrow(RangeError);
+  });
+});
+
+describe('sharedDir', () => {
+  it('prefers TOKENPACE_SHARED_DIR', () => {
+    expect(sharedDir({ TOKENPACE_SHARED_DIR: '/tmp/x' })).toBe('/tmp/x');
+  });
+  it('otherwise falls back to an existing ../shared or /work/shared, else null', () => {
+    const d = sharedDir({});
+    if (d !== null) expect(fs.existsSync(d)).toBe(true);
+    else expect(d).toBeNull();
+  });
+});

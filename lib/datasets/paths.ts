@@ -1,0 +1,36 @@
+/**
+ * Where dataset files live, for importers and tests (Node only).
+ *
+ * - {@link FIXTURES_DIR}: the copies committed with the repo under lib/datasets/test-fixtures/
+ *   (LLMPerf leaderboard raw data, Apache-2.0, with its LICENSE and README; the claims file).
+ *   Tests use these, so they never depend on anything outside the repo.
+ * - {@link sharedDir}: the project's shared folder (DESIGN.md, datasets/) outside the repo.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Absolute path of the repository root (two levels above lib/datasets/). */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Absolute path of lib/datasets/test-fixtures/ (committed dataset copies). */
+export const FIXTURES_DIR = path.join(REPO_ROOT, 'lib', 'datasets', 'test-fixtures');
+
+/** Default absolute location of the shared folder when nothing else is found. */
+export const DEFAULT_SHARED_DIR = '/work/shared';
+
+/**
+ * The shared folder, resolved in this order: env TOKENPACE_SHARED_DIR (returned as given, resolved
+ * to absolute, even if missing); `<repo root>/../shared` if it exists (CI clones the repo beside
+ * it); `/work/shared` if it exists; otherwise null.
+ * @param env environment to read (default process.env)
+ * @returns absolute path, or null when no candidate exists
+ */
+export function sharedDir(env: NodeJS.ProcessEnv = process.env): string | null {
+  const fromEnv = env.TOKENPACE_SHARED_DIR;
+  if (fromEnv) return path.resolve(fromEnv);
+  for (const candidate of [path.resolve(REPO_ROOT, '..', 'shared'), DEFAULT_SHARED_DIR]) {
+    if (fs.existsSync(candidate)) return candidate;
+  }
+  return null;
+}
