@@ -152,6 +152,18 @@ export const measurements = pgTable(
 );
 
 /**
+ * One row per probe slot that a worker has claimed. A slot (endpoint × workload × region × time
+ * slot) runs once even when several workers or duplicate jobs see it; a pg-boss retry of the same
+ * job may re-claim its own slot.
+ */
+export const probeSlots = pgTable('probe_slots', {
+  jobKey: text('job_key').primaryKey(),
+  bossJobId: text('boss_job_id').notNull(),
+  workerId: text('worker_id').notNull(),
+  claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * Hourly and daily aggregates per endpoint × workload × region (rebuildable from measurements).
  * Percentile columns are P5/P25/P50/P75/P95 of successful, valid measurements.
  */

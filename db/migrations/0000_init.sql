@@ -145,6 +145,13 @@ CREATE TABLE "models" (
 	CONSTRAINT "models_slug_unique" UNIQUE("slug")
 );
 --> statement-breakpoint
+CREATE TABLE "probe_slots" (
+	"job_key" text PRIMARY KEY NOT NULL,
+	"boss_job_id" text NOT NULL,
+	"worker_id" text NOT NULL,
+	"claimed_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "providers" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"slug" text NOT NULL,

@@ -1,0 +1,119 @@
+import { eq, sql } from 'drizzle-orm';
+import {
+  CALIBRATION_CONFIG,
+  CALIBRATION_PROVIDER,
+  SEED_ENDPOINTS,
+  SEED_MODELS,
+  SEED_PROVIDERS,
+  fillUrlTemplate,
+} from '@/lib/catalog/seed-catalog';
+import type { Db } from './client';
+import { endpoints, models, providers, workloads } from './schema';
+
+/** A workload definition as seeded (lib/probe/workloads WORKLOADS has this shape). */
+export interface SeedWorkload {
+  slug: string;
+  category: 'prose' | 'code' | 'math' | 'json';
+  inputTokensTarget: number;
+  maxOutputTokens: number;
+  concurrency: number;
+  scheduled: boolean;
+  name?: string;
+}
+
+export interface SeedOptions {
+  workloads: SeedWorkload[];
+  /** Reads an environment variable (API keys, URL placeholders); returns null when unset. */
+  lookupEnv: (name: string) => string | null;
+  /** When set, registers the calibration endpoint at http://127.0.0.1:<port>/v1. */
+  referencePort: number | null;
+}
+
+/**
+ * Idempotently upserts the seeded catalog (providers, models, workloads, seeded endpoints and the
+ * calibration endpoint). Seeded endpoints become `active` when their API key variable (and any URL
+ * placeholder) is set, `inactive` otherwise; submitted endpoints are never touched.
+ * Returns counts of what is in the catalog afterwards.
+ */
+export async function seedCatalog(db: Db, opts: SeedOptions): Promise<{ providers: number; endpoints: number; activeEndpoints: number }> {
+  return db.transaction(async (tx) => {
+    for (const p of [...SEED_PROVIDERS, { ...CALIBRATION_PROVIDER }]) {
+      const kind = p.slug === CALIBRATION_PROVIDER.slug ? 'calibration' : 'provider';
+      await tx
+        .insert(providers)
+        .values({ slug: p.slug, name: p.name, websiteUrl: p.websiteUrl, kind })
+        .onConflictDoUpdate({ target: providers.slug, set: { name: p.name, websiteUrl: p.websiteUrl, kind } });
+    }
+    for (const m of SEED_MODELS) {
+      await tx
+        .insert(models)
+        .values({ ...m })
+        .onConflictDoUpdate({ target: models.slug, set: { name: m.name, family: m.family, description: m.description } });
+    }
+    for (const w of opts.workloads) {
+      const name = w.name ?? `${w.category} · ~${w.inputTokensTarget} in / ${w.maxOutputTokens} out`;
+      const values = { ...w, name };
+      await tx.insert(workloads).values(values).onConflictDoUpdate({ target: workloads.slug, set: values });
+    }
+    const providerIds = new Map((await tx.select({ id: providers.id, slug: providers.slug }).from(providers)).map((r) => [r.slug, r.id]));
+    const modelIds = new Map((await tx.select({ id: models.id, slug: models.slug }).from(models)).map((r) => [r.slug, r.id]));
+
+    for (const e of SEED_ENDPOINTS) {
+      const filledUrl = fillUrlTemplate(e.baseUrl, opts.lookupEnv);
+      const active = filledUrl !== null && opts.lookupEnv(e.apiKeyEnv) !== null;
+      const values = {
+        slug: e.slug,
+        providerId: providerIds.get(e.providerSlug)!,
+        modelId: modelIds.get(e.modelSlug)!,
+        protocol: e.protocol,
+        baseUrl: filledUrl ?? e.baseUrl,
+        apiModelId: e.apiModelId,
+        apiKeyEnv: e.apiKeyEnv,
+        hardware: e.hardware,
+        engine: e.engine,
+        precision: e.precision,
+        speculativeDecoding: e.speculativeDecoding,
+        deploymentKind: e.deploymentKind,
+        region: e.region,
+        status: active ? ('active' as const) : ('inactive' as const),
+      };
+      await tx
+        .insert(endpoints)
+        .values(values)
+        .onConflictDoUpdate({ target: endpoints.slug, set: { ...values, updatedAt: sql`now()` } });
+    }
+
+    if (opts.referencePort !== null) {
+      const values = {
+        slug: 'tokenpace-reference-local',
+        providerId: providerIds.get(CALIBRATION_PROVIDER.slug)!,
+        modelId: modelIds.get('tokenpace-reference')!,
+        protocol: 'openai-chat' as const,
+        baseUrl: `http://127.0.0.1:${opts.referencePort}/v1`,
+        apiModelId: 'tokenpace-reference',
+        hardware: 'CPU (local reference server)',
+        engine: 'tokenpace reference-server',
+        precision: null,
+        deploymentKind: 'self-hosted' as const,
+        region: 'local',
+        isCalibration: true,
+        calibrationTps: CALIBRATION_CONFIG.tps,
+        calibrationTtftMs: CALIBRATION_CONFIG.ttftMs,
+        allowPrivate: true,
+        status: 'active' as const,
+      };
+      await tx
+        .insert(endpoints)
+        .values(values)
+        .onConflictDoUpdate({ target: endpoints.slug, set: { ...values, updatedAt: sql`now()` } });
+    }
+
+    const all = await tx.select({ status: endpoints.status }).from(endpoints);
+    const providerCount = await tx.select({ n: sql<number>`count(*)::int` }).from(providers).where(eq(providers.kind, 'provider'));
+    return {
+      providers: providerCount[0]?.n ?? 0,
+      endpoints: all.length,
+      activeEndpoints: all.filter((r) => r.status === 'active').length,
+    };
+  });
+}

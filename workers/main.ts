@@ -1,0 +1,98 @@
+/**
+ * Worker process entry: `npm run worker` (started by `tokenpace start`; run more of these on other
+ * machines against the same DATABASE_URL to scale out). Registers schedules (data in ./schedule.ts)
+ * and works the probe queue of this worker's region and the rollup queue. Kept separate from the
+ * web process so page rendering never disturbs probe timing.
+ */
+import os from 'node:os';
+import { openDb } from '@/db/client';
+import { getEnv } from '@/lib/env';
+import { createGuardedFetch } from '@/lib/security/ssrf-guard';
+import { parseEncryptionKey } from '@/lib/security/secrets';
+import { createBoss } from './boss';
+import { createLoopDelayTracker } from './loop-delay';
+import { ROLLUP_QUEUE, SCHEDULE_PROBES_QUEUE, probeJobPayloadSchema, probeQueueName, scheduleProbesPayloadSchema } from './queues';
+import { SCHEDULES } from './schedule';
+import { runProbeJob } from './tasks/probe-endpoint';
+import { runRollupJob } from './tasks/rollup-measurements';
+import { scheduleProbes } from './tasks/schedule-probes';
+import { getWorkerVersion } from './version';
+
+const DEADLINES = { ttftMs: 30_000, idleMs: 15_000, totalMs: 120_000, maxBytes: 8 * 1024 * 1024 };
+
+async function main(): Promise<void> {
+  const env = getEnv();
+  if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required for the worker (tokenpace start sets it)');
+  const region = env.TOKENPACE_WORKER_REGION;
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(region)) throw new Error(`TOKENPACE_WORKER_REGION: use lower-case letters, digits and '-' (got "${region}")`);
+  const workerId = `${os.hostname()}:${process.pid}`;
+  const { db, close } = openDb(env.DATABASE_URL, 12);
+  const boss = createBoss(env.DATABASE_URL, { schedule: true, supervise: true });
+  boss.on('error', (err) => console.error(`[worker] pg-boss error: ${err.message}`));
+  await boss.start();
+
+  const probeQueue = probeQueueName(region);
+  await boss.createQueue(SCHEDULE_PROBES_QUEUE, { policy: 'standard' });
+  await boss.createQueue(ROLLUP_QUEUE, { policy: 'singleton' });
+  await boss.createQueue(probeQueue, { policy: 'standard', notify: true });
+  for (const s of SCHEDULES) {
+    const cron = s.cron({ probeCron: env.TOKENPACE_PROBE_CRON });
+    if (s.perRegion) await boss.schedule(s.queue, cron, { region }, { key: region });
+    else await boss.schedule(s.queue, cron, {});
+  }
+
+  const loopDelay = createLoopDelayTracker();
+  const secretKey = env.TOKENPACE_SECRET_KEY ? parseEncryptionKey(env.TOKENPACE_SECRET_KEY) : null;
+  const ctx = {
+    db,
+    workerId,
+    workerVersion: getWorkerVersion(),
+    createFetch: ({ allowPrivate }: { allowPrivate: boolean }) =>
+      createGuardedFetch({ allowPrivate: allowPrivate || env.TOKENPACE_ALLOW_PRIVATE }),
+    secretKey,
+    loopDelay,
+    maxLoopDelayMs: 50,
+    deadlines: DEADLINES,
+    now: () => new Date(),
+  };
+
+  await boss.work(SCHEDULE_PROBES_QUEUE, async (jobs) => {
+    for (const job of jobs) {
+      const payload = scheduleProbesPayloadSchema.parse(job.data);
+      if (payload.region !== region) continue; // another region's firing; its own workers handle it
+      const r = await scheduleProbes(db, boss, { region, now: new Date(), expireInSeconds: DEADLINES.totalMs / 1000 + 60 });
+      if (r.enqueued > 0) console.log(`[worker] scheduled ${r.enqueued} probes (${r.targets} targets) in ${region}`);
+    }
+  });
+  await boss.work(probeQueue, { localConcurrency: 8, batchSize: 1 }, async (jobs) => {
+    for (const job of jobs) {
+      const payload = probeJobPayloadSchema.parse(job.data);
+      const r = await runProbeJob(ctx, job.id, payload, job.signal);
+      if (r.status === 'recorded' && r.outcome === 'error') console.log(`[worker] ${payload.jobKey}: ${r.errorKind}`);
+    }
+  });
+  await boss.work(ROLLUP_QUEUE, async () => {
+    await runRollupJob(db, new Date());
+  });
+
+  // Probe once right away so a fresh start shows data without waiting for the next cron minute.
+  await boss.send(SCHEDULE_PROBES_QUEUE, { region });
+  console.log(`[worker] ${workerId} ready (region ${region}, version ${ctx.workerVersion})`);
+
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    await boss.stop({ graceful: true, timeout: 10_000 });
+    loopDelay.stop();
+    await close();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((err: unknown) => {
+  console.error(`[worker] fatal: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

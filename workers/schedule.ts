@@ -1,0 +1,28 @@
+import { ROLLUP_QUEUE, SCHEDULE_PROBES_QUEUE } from './queues';
+
+/**
+ * Every recurring task, as data. pg-boss stores cron state in Postgres and one instance claims
+ * each due occurrence, so several worker processes never double-fire a schedule.
+ * `perRegion` schedules are keyed by the worker's region (one firing per region).
+ */
+export interface ScheduledTask {
+  queue: string;
+  cron: (env: { probeCron: string }) => string;
+  perRegion: boolean;
+  description: string;
+}
+
+export const SCHEDULES: ScheduledTask[] = [
+  {
+    queue: SCHEDULE_PROBES_QUEUE,
+    cron: (env) => env.probeCron,
+    perRegion: true,
+    description: 'Fan out one keyed probe job per active endpoint × scheduled workload for this region and slot.',
+  },
+  {
+    queue: ROLLUP_QUEUE,
+    cron: () => '* * * * *',
+    perRegion: false,
+    description: 'Refresh hourly and daily rollups for buckets that received measurements since the last run.',
+  },
+];

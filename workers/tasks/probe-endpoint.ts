@@ -1,0 +1,114 @@
+/**
+ * Task: probe (one job per endpoint × workload × region × slot).
+ * Claims the slot, builds the slot's prompt, streams one request through the SSRF-guarded fetch,
+ * and appends exactly one measurement, failure or success. A 429 with Retry-After pushes the
+ * endpoint's next slot back. The API key is decrypted here and nowhere else, and never logged.
+ */
+import type { Db } from '@/db/client';
+import { claimProbeSlot, insertMeasurement, setEndpointNotBefore } from '@/db/queries/measurements';
+import { getProbeSpec } from '@/db/queries/probe-targets';
+import { readApiKeyVariable } from '@/lib/env';
+import { probeEndpoint } from '@/lib/probe/probe-endpoint';
+import { encodeTimeline } from '@/lib/probe/timeline-codec';
+import type { FetchLike, ProbeDeadlines } from '@/lib/probe/types';
+import { buildPrompt } from '@/lib/probe/workloads';
+import { decryptSecret } from '@/lib/security/secrets';
+import type { LoopDelayTracker } from '../loop-delay';
+import type { ProbeJobPayload } from '../queues';
+
+export interface ProbeTaskContext {
+  db: Db;
+  workerId: string;
+  workerVersion: string;
+  /** Builds the guarded fetch; allowPrivate only for calibration endpoints or an explicit setting. */
+  createFetch: (opts: { allowPrivate: boolean }) => FetchLike;
+  /** AES-256-GCM key for submitted API keys, or null when none is configured. */
+  secretKey: Buffer | null;
+  loopDelay: LoopDelayTracker;
+  /** Event-loop delay (ms, max over the probe) above which a measurement is kept but marked invalid. */
+  maxLoopDelayMs: number;
+  deadlines: ProbeDeadlines;
+  now: () => Date;
+}
+
+/** Outcome of running one probe job, for logs and tests. */
+export type ProbeTaskResult =
+  | { status: 'skipped'; reason: 'slot-claimed' | 'gone' }
+  | { status: 'recorded' | 'duplicate'; outcome: 'success' | 'error'; errorKind: string | null };
+
+/** Runs one probe job. Never throws for endpoint failures (those are measurements); throws on DB errors. */
+export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job: ProbeJobPayload, signal?: AbortSignal): Promise<ProbeTaskResult> {
+  const claimed = await claimProbeSlot(ctx.db, { jobKey: job.jobKey, bossJobId, workerId: ctx.workerId });
+  if (!claimed) return { status: 'skipped', reason: 'slot-claimed' };
+  const spec = await getProbeSpec(ctx.db, job.endpointId, job.workloadId);
+  if (!spec) return { status: 'skipped', reason: 'gone' };
+  const { endpoint, workload } = spec;
+
+  const apiKey = resolveApiKey(endpoint, ctx.secretKey);
+  const { prompt, promptHash } = buildPrompt(
+    { slug: workload.slug, category: workload.category, inputTokensTarget: workload.inputTokensTarget, maxOutputTokens: workload.maxOutputTokens },
+    job.slotStart,
+  );
+  const measuredAt = ctx.now();
+  const window = ctx.loopDelay.begin();
+  const result = await probeEndpoint({
+    protocol: endpoint.protocol,
+    url: endpoint.baseUrl,
+    model: endpoint.apiModelId,
+    apiKey,
+    prompt,
+    maxOutputTokens: workload.maxOutputTokens,
+    deadlines: ctx.deadlines,
+    fetch: ctx.createFetch({ allowPrivate: endpoint.allowPrivate }),
+    signal,
+  });
+  const loopDelayMs = window.end();
+  const valid = loopDelayMs <= ctx.maxLoopDelayMs;
+
+  const written = await insertMeasurement(ctx.db, {
+    jobKey: job.jobKey,
+    endpointId: endpoint.id,
+    workloadId: workload.id,
+    measuredAt,
+    workerRegion: job.region,
+    workerVersion: ctx.workerVersion,
+    outcome: result.outcome,
+    errorKind: result.errorKind,
+    errorMessage: result.errorMessage,
+    httpStatus: result.httpStatus,
+    connectMs: result.connectMs,
+    ttfbMs: result.ttfbMs,
+    ttftMs: result.ttftMs,
+    ttfatMs: result.ttfatMs,
+    e2eMs: result.e2eMs,
+    outputTokensReported: result.outputTokensReported,
+    outputTokensO200k: result.outputTokensO200k,
+    outputTokensPerSecond: result.outputTokensPerSecond,
+    outputTokensPerSecondO200k: result.outputTokensPerSecondO200k,
+    tpotMs: result.tpotMs,
+    contentChunks: result.contentChunks,
+    finishReason: result.finishReason,
+    promptHash,
+    timeline: encodeTimeline(result.timeline),
+    flags: result.flags,
+    valid,
+    invalidReason: valid ? null : `event-loop delay ${loopDelayMs.toFixed(1)} ms > ${ctx.maxLoopDelayMs} ms`,
+    eventLoopDelayP99Ms: loopDelayMs,
+  });
+  if (result.errorKind === 'rate_limited' && result.retryAfterMs !== null) {
+    await setEndpointNotBefore(ctx.db, endpoint.id, new Date(ctx.now().getTime() + result.retryAfterMs));
+  }
+  return { status: written ? 'recorded' : 'duplicate', outcome: result.outcome, errorKind: result.errorKind };
+}
+
+/** The endpoint's API key: a submitted key (decrypted) or the seeded endpoint's variable. */
+function resolveApiKey(
+  endpoint: { apiKeyEncrypted: string | null; apiKeyEnv: string | null },
+  secretKey: Buffer | null,
+): string | null {
+  if (endpoint.apiKeyEncrypted) {
+    if (!secretKey) throw new Error('endpoint has an encrypted API key but TOKENPACE_SECRET_KEY is not configured');
+    return decryptSecret(endpoint.apiKeyEncrypted, secretKey);
+  }
+  return endpoint.apiKeyEnv ? readApiKeyVariable(endpoint.apiKeyEnv) : null;
+}
