@@ -105,7 +105,7 @@ describe('parseLlmperfSummary', () => {
 describe('summarizeLlmperfRows', () => {
   it('hand-computed statistics on a small set, errors excluded', () => {
     const rows = parseLlmperfIndividual(
-      [1, 2, 3, 4].map((t) => ({ ...okRecord, ttft_s: t })).concat([{ ...okRecord, ttft_s: 0, error_code: -1 }]),
+      [...[1, 2, 3, 4].map((t) => ({ ...okRecord, ttft_s: t })), { ...okRecord, ttft_s: 0, error_code: -1 }],
       'x_7b.json',
     ).rows;
     const s = summarizeLlmperfRows(rows);

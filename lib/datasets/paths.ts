@@ -26,7 +26,7 @@ export const DEFAULT_SHARED_DIR = '/work/shared';
  * @param env environment to read (default process.env)
  * @returns absolute path, or null when no candidate exists
  */
-export function sharedDir(env: NodeJS.ProcessEnv = process.env): string | null {
+export function sharedDir(env: Readonly<Record<string, string | undefined>> = process.env): string | null {
   const fromEnv = env.TOKENPACE_SHARED_DIR;
   if (fromEnv) return path.resolve(fromEnv);
   for (const candidate of [path.resolve(REPO_ROOT, '..', 'shared'), DEFAULT_SHARED_DIR]) {
