@@ -207,6 +207,7 @@ export const claims = pgTable(
     modelId: integer('model_id').references(() => models.id),
     metric: text('metric').notNull(),
     value: doublePrecision('value').notNull(),
+    unit: text('unit').notNull(),
     /** eq (exact), lt (upper bound), gt (lower bound), approx */
     bound: text('bound').notNull(),
     measuredBy: text('measured_by'),

@@ -7,6 +7,7 @@ CREATE TABLE "claims" (
 	"model_id" integer,
 	"metric" text NOT NULL,
 	"value" double precision NOT NULL,
+	"unit" text NOT NULL,
 	"bound" text NOT NULL,
 	"measured_by" text,
 	"claim_date" text NOT NULL,
