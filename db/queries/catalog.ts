@@ -1,0 +1,103 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { endpoints, models, providers, workloads } from '../schema';
+
+/** Public endpoint columns (never the API key or its variable's value). */
+export const publicEndpointColumns = {
+  id: endpoints.id,
+  slug: endpoints.slug,
+  providerSlug: providers.slug,
+  provider: providers.name,
+  providerKind: providers.kind,
+  modelSlug: models.slug,
+  model: models.name,
+  protocol: endpoints.protocol,
+  baseUrl: endpoints.baseUrl,
+  apiModelId: endpoints.apiModelId,
+  apiKeyEnv: endpoints.apiKeyEnv,
+  hardware: endpoints.hardware,
+  engine: endpoints.engine,
+  precision: endpoints.precision,
+  speculativeDecoding: endpoints.speculativeDecoding,
+  draftLength: endpoints.draftLength,
+  deploymentKind: endpoints.deploymentKind,
+  region: endpoints.region,
+  isCalibration: endpoints.isCalibration,
+  calibrationTps: endpoints.calibrationTps,
+  calibrationTtftMs: endpoints.calibrationTtftMs,
+  status: endpoints.status,
+  createdAt: endpoints.createdAt,
+};
+
+/** Models with their endpoint counts, ordered by name. */
+export async function listModels(db: Db) {
+  return db
+    .select({
+      id: models.id,
+      slug: models.slug,
+      name: models.name,
+      family: models.family,
+      description: models.description,
+      endpointCount: sql<number>`(select count(*)::int from endpoints e where e.model_id = ${models.id} and e.status in ('active','inactive','paused'))`,
+    })
+    .from(models)
+    .orderBy(asc(models.name));
+}
+
+/** Workloads (slug, category, input target, output budget), scheduled ones first. */
+export async function listWorkloads(db: Db) {
+  return db
+    .select({
+      id: workloads.id,
+      slug: workloads.slug,
+      name: workloads.name,
+      category: workloads.category,
+      inputTokensTarget: workloads.inputTokensTarget,
+      maxOutputTokens: workloads.maxOutputTokens,
+      concurrency: workloads.concurrency,
+      scheduled: workloads.scheduled,
+    })
+    .from(workloads)
+    .orderBy(sql`${workloads.scheduled} desc`, asc(workloads.inputTokensTarget), asc(workloads.slug));
+}
+
+/** Providers with endpoint counts. */
+export async function listProviders(db: Db) {
+  return db
+    .select({
+      id: providers.id,
+      slug: providers.slug,
+      name: providers.name,
+      kind: providers.kind,
+      websiteUrl: providers.websiteUrl,
+      endpointCount: sql<number>`(select count(*)::int from endpoints e where e.provider_id = ${providers.id} and e.status in ('active','inactive','paused'))`,
+    })
+    .from(providers)
+    .orderBy(asc(providers.name));
+}
+
+/** Public (listed) endpoints, optionally of one model or provider. */
+export async function listEndpoints(db: Db, params: { modelSlug?: string; providerSlug?: string } = {}) {
+  const filters = [inArray(endpoints.status, ['active', 'inactive', 'paused'] as const)];
+  if (params.modelSlug) filters.push(eq(models.slug, params.modelSlug));
+  if (params.providerSlug) filters.push(eq(providers.slug, params.providerSlug));
+  return db
+    .select(publicEndpointColumns)
+    .from(endpoints)
+    .innerJoin(providers, eq(providers.id, endpoints.providerId))
+    .innerJoin(models, eq(models.id, endpoints.modelId))
+    .where(and(...filters))
+    .orderBy(asc(providers.name), asc(endpoints.slug));
+}
+
+/** One public endpoint by id, or null (pending/rejected submissions are not public). */
+export async function getPublicEndpoint(db: Db, id: number) {
+  const rows = await db
+    .select(publicEndpointColumns)
+    .from(endpoints)
+    .innerJoin(providers, eq(providers.id, endpoints.providerId))
+    .innerJoin(models, eq(models.id, endpoints.modelId))
+    .where(and(eq(endpoints.id, id), inArray(endpoints.status, ['active', 'inactive', 'paused'] as const)))
+    .limit(1);
+  return rows[0] ?? null;
+}
