@@ -1,0 +1,107 @@
+/**
+ * Turns per-endpoint window statistics into a ranked leaderboard: median output speed (TPS/user)
+ * with a seeded bootstrap 95 % interval, Wilson interval of the success rate, and tie bands
+ * (endpoints whose median intervals overlap share a band and are shown tied, DESIGN.md §2).
+ * Pure function: same input → same output (bootstrap seed fixed), so snapshots reproduce.
+ */
+import { bootstrapMedianCi } from '@/lib/stats/bootstrap';
+import { rankWithTieBands } from '@/lib/stats/tie-bands';
+import { wilsonInterval } from '@/lib/stats/wilson';
+
+type P = { p5: number; p25: number; p50: number; p75: number; p95: number } | null;
+
+/** Input row: one endpoint's window figures (see db/queries/leaderboard.ts). */
+export interface WindowStatsRow<E extends { id: number }> {
+  endpoint: E;
+  n: number;
+  successes: number;
+  samples: number;
+  outputTokensPerSecond: P;
+  ttftMs: P;
+  ttfatMs: P;
+  e2eMs: P;
+  /** output speeds (tokens/s) of successful valid probes */
+  speedSamples: number[];
+  errorKinds: Record<string, number>;
+  lastMeasuredAt: string | null;
+}
+
+/** One ranked entry. rank/band are null for endpoints without samples (listed after ranked ones). */
+export interface LeaderboardEntry<E extends { id: number }> {
+  endpoint: E;
+  rank: number | null;
+  band: number | null;
+  /** endpoint ids sharing this entry's tie band */
+  tiedWith: number[];
+  n: number;
+  successes: number;
+  /** successes ÷ n with Wilson 95 % interval; null when n = 0 */
+  successRate: number | null;
+  successRateInterval: { low: number; high: number } | null;
+  samples: number;
+  outputTokensPerSecond: P;
+  /** bootstrap 95 % interval of the median output speed (tokens/s) */
+  outputTokensPerSecondMedianCi: { low: number; high: number } | null;
+  ttftMs: P;
+  ttfatMs: P;
+  e2eMs: P;
+  errorKinds: Record<string, number>;
+  lastMeasuredAt: string | null;
+}
+
+/** Minimum successful samples before an endpoint is ranked (fewer are listed, unranked). */
+export const MIN_RANKED_SAMPLES = 3;
+
+/**
+ * Ranks rows by median output speed, higher is better. Bootstrap: 1,000 resamples, seed 1
+ * (Efron 1979). Success rate: Wilson (1927) score interval. Tie bands: lib/stats/tie-bands.
+ */
+export function buildLeaderboard<E extends { id: number }>(rows: WindowStatsRow<E>[]): LeaderboardEntry<E>[] {
+  const cis = new Map<number, { median: number; low: number; high: number }>();
+  for (const r of rows) {
+    if (r.samples >= MIN_RANKED_SAMPLES && r.outputTokensPerSecond && r.speedSamples.length >= MIN_RANKED_SAMPLES) {
+      const ci = bootstrapMedianCi(r.speedSamples, { iterations: 1000, confidence: 0.95, seed: 1 });
+      const median = r.outputTokensPerSecond.p50;
+      cis.set(r.endpoint.id, { median, low: Math.min(ci.low, median), high: Math.max(ci.high, median) });
+    }
+  }
+  const ranked = rankWithTieBands(
+    [...cis.entries()].map(([id, ci]) => ({ id, ...ci })),
+    'higher-better',
+  );
+  const byId = new Map(ranked.map((r) => [r.id, r]));
+  const order = new Map(ranked.map((r, i) => [r.id, i]));
+  const entries = rows.map((r): LeaderboardEntry<E> => {
+    const rk = byId.get(r.endpoint.id);
+    const ci = cis.get(r.endpoint.id);
+    const w = r.n > 0 ? wilsonInterval(r.successes, r.n) : null;
+    return {
+      endpoint: r.endpoint,
+      rank: rk?.rank ?? null,
+      band: rk?.band ?? null,
+      tiedWith: rk?.tiedWith ?? [],
+      n: r.n,
+      successes: r.successes,
+      successRate: w ? w.rate : null,
+      successRateInterval: w ? { low: w.low, high: w.high } : null,
+      samples: r.samples,
+      outputTokensPerSecond: r.outputTokensPerSecond,
+      outputTokensPerSecondMedianCi: ci ? { low: ci.low, high: ci.high } : null,
+      ttftMs: r.ttftMs,
+      ttfatMs: r.ttfatMs,
+      e2eMs: r.e2eMs,
+      errorKinds: r.errorKinds,
+      lastMeasuredAt: r.lastMeasuredAt,
+    };
+  });
+  return entries.sort((a, b) => {
+    const oa = order.get(a.endpoint.id);
+    const ob = order.get(b.endpoint.id);
+    if (oa !== undefined && ob !== undefined) return oa - ob;
+    if (oa !== undefined) return -1;
+    if (ob !== undefined) return 1;
+    const ma = a.outputTokensPerSecond?.p50 ?? -1;
+    const mb = b.outputTokensPerSecond?.p50 ?? -1;
+    return mb - ma || a.endpoint.id - b.endpoint.id;
+  });
+}
