@@ -1,4 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -507,5 +512,77 @@ describe('guarded fetch against real local servers', () => {
     expect((err as SsrfBlockedError).reason).toBe('port');
     await g.dispatcher.close();
     expect(target.requests).toHaveLength(0);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// HTTPS: the pinned connection still verifies the certificate against the real hostname
+// ---------------------------------------------------------------------------------------------
+describe('guarded fetch over https', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenpace-tls-'));
+  const keyFile = path.join(dir, 'key.pem');
+  const certFile = path.join(dir, 'cert.pem');
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+    '-subj', '/CN=secure.public.test', '-addext', 'subjectAltName=DNS:secure.public.test',
+    '-keyout', keyFile, '-out', certFile,
+  ], { stdio: 'ignore' });
+  const cert = fs.readFileSync(certFile);
+  const server = https.createServer({ key: fs.readFileSync(keyFile), cert }, (req, res) => res.end(`tls ok ${req.headers.host}`));
+  let port = 0;
+  beforeAll(async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => {
+    server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const dnsFor = () =>
+    scriptedLookup({ 'secure.public.test': [['127.0.0.1']], 'wrong-name.public.test': [['127.0.0.1']] }).lookup;
+
+  it('connects to the pinned address with SNI/verification for the real host', async () => {
+    const g = createGuardedFetch({ lookup: dnsFor(), allowEndpoints: [`127.0.0.1:${port}`], ca: cert });
+    const res = await g(`https://secure.public.test:${port}/`);
+    expect(await res.text()).toBe(`tls ok secure.public.test:${port}`);
+    await g.dispatcher.close();
+  });
+
+  it('a certificate for another name is rejected (verification is not bypassed)', async () => {
+    const g = createGuardedFetch({ lookup: dnsFor(), allowEndpoints: [`127.0.0.1:${port}`], ca: cert });
+    const err = await rejection(g(`https://wrong-name.public.test:${port}/`));
+    expect(err).toBeInstanceOf(TypeError);
+    expect((err.cause as NodeJS.ErrnoException).code).toBe('ERR_TLS_CERT_ALTNAME_INVALID');
+    await g.dispatcher.close();
+  });
+
+  it('without the CA the self-signed certificate is rejected', async () => {
+    const g = createGuardedFetch({ lookup: dnsFor(), allowEndpoints: [`127.0.0.1:${port}`] });
+    const err = await rejection(g(`https://secure.public.test:${port}/`));
+    expect((err.cause as NodeJS.ErrnoException).code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
+    await g.dispatcher.close();
+  });
+});
+
+describe('IPv6 literal connections', () => {
+  it('[::1] is reachable only with allowPrivate or an exact endpoint exemption', async () => {
+    const hits: string[] = [];
+    const server = http.createServer((req, res) => {
+      hits.push(req.socket.remoteAddress ?? '');
+      res.end('v6 ok');
+    });
+    await new Promise<void>((r) => server.listen(0, '::1', () => r()));
+    const port = (server.address() as AddressInfo).port;
+    const strict = createGuardedFetch({});
+    const err = await rejection(strict(`http://[::1]:${port}/`));
+    expect(err.message).toBe('blocked: ::1 is loopback');
+    expect(hits).toEqual([]);
+    const priv = createGuardedFetch({ allowPrivate: true });
+    expect(await (await priv(`http://[::1]:${port}/`)).text()).toBe('v6 ok');
+    const exempt = createGuardedFetch({ allowEndpoints: [`[::1]:${port}`] });
+    expect(await (await exempt(`http://[0:0::1]:${port}/`)).text()).toBe('v6 ok');
+    expect(hits).toEqual(['::1', '::1']);
+    await Promise.all([strict, priv, exempt].map((g) => g.dispatcher.close()));
+    server.close();
   });
 });

@@ -84,6 +84,11 @@ export interface SsrfGuardOptions {
    * resolved/literal IP (canonical form) and the destination port, nothing broader. Default none.
    */
   allowEndpoints?: string[];
+  /**
+   * PEM CA certificate(s) to trust for https (e.g. a private calibration endpoint or tests). When
+   * set, they REPLACE Node's default root store for this guard (node:tls `ca` semantics). Default unset.
+   */
+  ca?: string | Buffer | Array<string | Buffer>;
 }
 
 /** Categories allowed by `allowPrivate: true`. */
@@ -317,7 +322,7 @@ export function createGuardedFetch(opts: SsrfGuardOptions = {}): GuardedFetch {
     if (o?.all) cb(null, chosen);
     else cb(null, chosen[0].address, chosen[0].family);
   };
-  const base = buildConnector({ lookup: pinnedLookup as unknown as LookupFunction });
+  const base = buildConnector({ lookup: pinnedLookup as unknown as LookupFunction, ...(opts.ca ? { ca: opts.ca } : {}) });
 
   const connect: buildConnector.connector = (options, callback) => {
     const host = bare(options.hostname);
