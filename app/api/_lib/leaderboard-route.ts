@@ -1,0 +1,29 @@
+import { connection } from 'next/server';
+import { getDb } from '@/db/shared';
+import { leaderboardQuerySchema } from '@/lib/api/schemas';
+import { getLeaderboardAnswer } from '@/app/_server/leaderboard';
+import { csvRead, jsonRead, parseQuery, readResponse, wantsCsv } from './respond';
+
+const num = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 1000) / 1000);
+
+/** Shared by /api/v1/leaderboard and /api/v1/leaderboard.csv. */
+export async function leaderboardResponse(request: Request, format?: 'csv'): Promise<Response> {
+  await connection();
+  const q = parseQuery(leaderboardQuerySchema, new URL(request.url).searchParams);
+  const answer = await getLeaderboardAnswer(getDb(), q);
+  if (!wantsCsv(request, format)) return readResponse(request, JSON.stringify(answer), 'application/json; charset=utf-8', q.at ? 86_400 : 30);
+  const cols = [
+    'rank', 'tied_band', 'provider', 'endpoint', 'endpoint_id', 'kind', 'deployment_kind', 'hardware', 'engine', 'precision', 'speculative_decoding',
+    'n', 'success_rate', 'output_tps_p5', 'output_tps_p25', 'output_tps_p50', 'output_tps_p75', 'output_tps_p95',
+    'ttft_p50_ms', 'ttft_p95_ms', 'ttfat_p50_ms', 'e2e_p50_ms', 'e2e_p95_ms', 'as_of', 'window_hours', 'model', 'workload', 'basis', 'snapshot_id',
+  ];
+  const rows = answer.entries.map((e) => [
+    e.rank, e.band, e.endpoint.provider, e.endpoint.slug, e.endpoint.id, e.endpoint.kind, e.endpoint.deploymentKind, e.endpoint.hardware, e.endpoint.engine,
+    e.endpoint.precision, e.endpoint.speculativeDecoding, e.n, num(e.successRate),
+    num(e.outputTokensPerSecond?.p5), num(e.outputTokensPerSecond?.p25), num(e.outputTokensPerSecond?.p50), num(e.outputTokensPerSecond?.p75), num(e.outputTokensPerSecond?.p95),
+    num(e.ttftMs?.p50), num(e.ttftMs?.p95), num(e.ttfatMs?.p50), num(e.e2eMs?.p50), num(e.e2eMs?.p95),
+    answer.asOf, answer.windowHours, answer.model, answer.workload, answer.basis, answer.snapshotId,
+  ]);
+  return csvRead(request, cols, rows, `tokenpace-leaderboard-${answer.model}-${answer.workload}.csv`);
+}
+export { jsonRead };

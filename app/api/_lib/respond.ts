@@ -1,0 +1,138 @@
+/**
+ * Response helpers for /api/v1: one error shape `{ error: { code, message, field? } }`, CORS open
+ * for reads, ETag + Cache-Control on reads, CSV when asked (`.csv` path or Accept: text/csv).
+ */
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+
+/** Fixed error codes of the public API. */
+export type ApiErrorCode = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limited' | 'internal';
+
+const STATUS: Record<ApiErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  internal: 500,
+};
+
+export const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+  'access-control-allow-headers': 'content-type, if-none-match, accept',
+  'access-control-expose-headers': 'etag, retry-after',
+};
+
+/** A JSON error response with the uniform shape. */
+export function apiError(code: ApiErrorCode, message: string, field?: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ error: { code, message, ...(field ? { field } : {}) } }, { status: STATUS[code], headers: { ...CORS_HEADERS, ...headers } });
+}
+
+/** Thrown inside handlers to answer with an API error. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Parses URL search params with a zod object schema. Throws ApiError('bad_request') naming the
+ * first offending field, e.g. `window: must look like 72h or 7d`. Unknown params are rejected too,
+ * so a typo never silently falls back to a default.
+ */
+export function parseQuery<S extends z.ZodObject>(schema: S, params: URLSearchParams): z.infer<S> {
+  const raw: Record<string, string> = {};
+  for (const [k, v] of params) {
+    if (k in raw) throw new ApiError('bad_request', `${k}: given more than once`, k);
+    raw[k] = v;
+  }
+  const known = new Set(Object.keys(schema.shape));
+  for (const k of Object.keys(raw)) {
+    if (!known.has(k)) throw new ApiError('bad_request', `${k}: unknown parameter (allowed: ${[...known].join(', ')})`, k);
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.map(String).join('.') || 'query';
+    throw new ApiError('bad_request', `${field}: ${issue.message}`, field);
+  }
+  return parsed.data;
+}
+
+/** Parses a path parameter with a schema, throwing ApiError naming it. */
+export function parseParam<S extends z.ZodType>(schema: S, value: unknown, name: string): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ApiError('bad_request', `${name}: ${parsed.error.issues[0]!.message}`, name);
+  return parsed.data;
+}
+
+/** True when the client asked for CSV (`.csv` suffix handled by the route, or Accept: text/csv). */
+export function wantsCsv(request: Request, format?: string): boolean {
+  if (format === 'csv') return true;
+  return (request.headers.get('accept') ?? '').split(',')[0]?.trim().startsWith('text/csv') ?? false;
+}
+
+function etagOf(body: string): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/**
+ * A cacheable read response (JSON or CSV) with ETag, Cache-Control and CORS; answers 304 when the
+ * client's If-None-Match matches.
+ */
+export function readResponse(request: Request, body: string, contentType: string, maxAgeSeconds = 30): Response {
+  const etag = etagOf(body);
+  const headers = {
+    ...CORS_HEADERS,
+    'content-type': contentType,
+    etag,
+    'cache-control': `public, max-age=${maxAgeSeconds}, stale-while-revalidate=${maxAgeSeconds * 2}`,
+  };
+  if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
+  return new Response(body, { status: 200, headers });
+}
+
+/** JSON read response. */
+export function jsonRead(request: Request, data: unknown, maxAgeSeconds = 30): Response {
+  return readResponse(request, JSON.stringify(data), 'application/json; charset=utf-8', maxAgeSeconds);
+}
+
+/** CSV read response (RFC 4180 quoting). Column names carry units, e.g. ttft_p50_ms. */
+export function csvRead(request: Request, columns: string[], rows: Array<Array<string | number | boolean | null | undefined>>, filename: string): Response {
+  const cell = (v: string | number | boolean | null | undefined) => {
+    if (v === null || v === undefined) return '';
+    const s = String(v);
+    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  const body = [columns.join(','), ...rows.map((r) => r.map(cell).join(','))].join('\r\n') + '\r\n';
+  const res = readResponse(request, body, 'text/csv; charset=utf-8');
+  res.headers.set('content-disposition', `inline; filename="${filename}"`);
+  return res;
+}
+
+/**
+ * Wraps a route handler: ApiError → its JSON error; anything else → 500 `internal` with a
+ * generic message (the stack goes to the server log only, never to the client).
+ */
+export function handle<A extends unknown[]>(fn: (...args: A) => Promise<Response>): (...args: A) => Promise<Response> {
+  return async (...args: A) => {
+    try {
+      return await fn(...args);
+    } catch (err) {
+      if (err instanceof ApiError) return apiError(err.code, err.message, err.field);
+      console.error('[api] unhandled error', err);
+      return apiError('internal', 'internal error');
+    }
+  };
+}
+
+/** OPTIONS preflight answer for read routes. */
+export function corsPreflight(): Response {
+  return new Response(null, { status: 204, headers: CORS_HEADERS });
+}

@@ -1,0 +1,6 @@
+import { corsPreflight, handle } from '@/app/api/_lib/respond';
+import { claimsResponse } from '../claims/route';
+
+// GET /api/v1/claims.csv – the claims as CSV.
+export const GET = handle(async (request: Request) => claimsResponse(request, 'csv'));
+export const OPTIONS = corsPreflight;
