@@ -92,6 +92,11 @@ export interface ProbeRequest {
   signal?: AbortSignal;
   /** Called at most a few times per second while streaming; for CLI progress lines. */
   onProgress?: (progress: { generatedEvents: number; approxTokens: number; elapsedMs: number }) => void;
+  /**
+   * AWS credentials for SigV4 signing of Bedrock requests when no API key is given (the worker
+   * or CLI reads them from its environment; the probe itself reads no environment).
+   */
+  awsCredentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string | null; region?: string | null } | null;
 }
 
 /** Everything one probe observed. Success and failure have the same shape; absent values are null. */
@@ -129,4 +134,11 @@ export interface ProbeResult {
   bytesReceived: number;
   /** Quality flags: counts disagree by >25 %; most tokens arrived in the last event. */
   flags: { tokenCountMismatch: boolean; buffered: boolean };
+  /** The finish/stop reason exactly as the provider spelled it (kept even when the probe failed). */
+  finishReasonRaw?: string | null;
+  /**
+   * Figures the provider reported about itself (SambaNova time_to_first_token, Groq queue_time,
+   * Bedrock latencyMs...), kept beside, never instead of, the client-measured ones.
+   */
+  providerMetrics?: Record<string, number>;
 }

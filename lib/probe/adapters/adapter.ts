@@ -1,0 +1,109 @@
+/**
+ * The one interface every wire protocol implements. Provider quirks live behind it; the rest of
+ * the probe sees only `WireEvent`s (what one event meant) stamped with their completion time.
+ */
+import type { Protocol } from '../types';
+
+/** One generated-text fragment of a tool call, keyed by the call's position in its stream. */
+export interface ToolCallDelta {
+  /** Stable key of the call within the stream (OpenAI `index`, Anthropic/Bedrock block index, Gemini part order). */
+  key: string;
+  /** Call id when this fragment carries it (first fragment, usually). */
+  id?: string | null;
+  /** Function name when this fragment carries it. */
+  name?: string | null;
+  /** Argument text carried by this fragment; '' when the fragment only opens the call. */
+  argumentsDelta: string;
+}
+
+/** An error the provider reported inside a 2xx stream. */
+export interface InStreamError {
+  /** `rate_limited` when the error names throttling or rate limiting, else `stream_error`. */
+  kind: 'stream_error' | 'rate_limited';
+  message: string;
+}
+
+/**
+ * What one wire event (SSE event, Bedrock frame, Gemini array element) meant, protocol-free.
+ * Every field is optional; an empty object is an event that carried nothing we measure (comment,
+ * ping, role-only chunk, filter annotation...).
+ */
+export interface WireEvent {
+  /** Answer text carried by this event, as sent (may be cumulative for C10-style servers; see `cumulativeText`). */
+  answer?: string;
+  /** Reasoning/thinking text carried by this event. */
+  reasoning?: string;
+  /** Tool-call fragments carried by this event. */
+  toolCalls?: ToolCallDelta[];
+  /**
+   * Provider-reported output token count. The adapter resolves the provider's semantics (single
+   * source, cumulative → latest value) and the accumulator keeps the LAST value given.
+   */
+  outputTokensReported?: number;
+  /** Raw finish/stop reason as the provider spelled it (normalised later). */
+  finishReason?: string;
+  /** The stream said it completed normally (finish reason, messageStop): success if a clean end follows. */
+  complete?: boolean;
+  /** The stream's terminal marker ([DONE], message_stop, Bedrock metadata after messageStop): stop reading. */
+  terminal?: boolean;
+  /** Error reported inside the 2xx stream, or an event that cannot be parsed. */
+  error?: InStreamError;
+  /** Provider-reported figures kept beside our measurements (e.g. SambaNova timings, Bedrock latencyMs). */
+  providerMetrics?: Record<string, number>;
+}
+
+/** Receives decoded events with the time (ms since request start) their last byte arrived. */
+export type WireEventSink = (event: WireEvent, atMs: number) => void;
+
+/**
+ * Incremental body decoder of one response. Stateful; one per stream.
+ * `push` may emit zero or more events synchronously, all stamped with `atMs` (the arrival time of
+ * the read that completed them). `end` is called once on a clean end of body and emits what the
+ * server evidently meant by any unterminated tail.
+ */
+export interface StreamDecoder {
+  push(bytes: Uint8Array, atMs: number): void;
+  end(atMs: number): void;
+}
+
+/** AWS credentials for SigV4 signing (Bedrock). Passed in by the caller; the probe reads no env. */
+export interface AwsCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string | null;
+  /** Region; when absent it is taken from a `bedrock-runtime.<region>.amazonaws.com` host. */
+  region?: string | null;
+}
+
+/** What an adapter needs to build its request. */
+export interface AdapterRequestInput {
+  url: string;
+  model: string;
+  apiKey: string | null;
+  prompt: string;
+  maxOutputTokens: number;
+  awsCredentials?: AwsCredentials | null;
+  /** Wall-clock time for request signing (SigV4); defaults to now. */
+  now?: Date;
+}
+
+/** A fully built HTTP request. */
+export interface BuiltRequest {
+  url: string;
+  init: { method: string; headers: Record<string, string>; body: string };
+}
+
+/** One wire protocol. Registered in ./registry.ts. */
+export interface ProtocolAdapter {
+  protocol: Protocol;
+  /**
+   * Whether the answer/reasoning channels may be cumulative (every event repeats the whole text
+   * so far, case C10). When true the accumulator detects that pattern after the stream and keeps
+   * only each event's new suffix.
+   */
+  cumulativeText: boolean;
+  /** Builds the streaming request. Throws TypeError only for programming errors (bad input types). */
+  buildRequest(input: AdapterRequestInput): BuiltRequest;
+  /** A fresh decoder for one response body. */
+  createDecoder(sink: WireEventSink): StreamDecoder;
+}

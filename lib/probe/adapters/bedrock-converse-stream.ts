@@ -1,0 +1,143 @@
+/**
+ * Amazon Bedrock ConverseStream: `POST {base}/model/{modelId}/converse-stream`, answered with AWS
+ * event-stream binary frames (see ../framing/event-stream-framer.ts), one JSON payload per frame.
+ *
+ * Frames: `messageStart`, `contentBlockStart` (opens a toolUse), `contentBlockDelta` (delta.text,
+ * delta.reasoningContent.text, delta.toolUse.input: the token-bearing ones), `contentBlockStop`,
+ * `messageStop` (stopReason; the answer is complete), then `metadata` with usage.outputTokens and
+ * metrics.latencyMs (the terminal frame). `:message-type: exception` frames carry
+ * `:exception-type` (throttlingException → rate_limited; modelStreamErrorException,
+ * internalServerException, serviceUnavailableException, validationException → stream_error).
+ *
+ * Authentication: an API key is sent as `Authorization: Bearer` (Bedrock API keys); otherwise,
+ * when AWS credentials are given, the request is SigV4-signed (service `bedrock`); otherwise it
+ * is sent unsigned (useful only against local fakes).
+ */
+import { signAwsRequestV4 } from '../aws-sigv4';
+import { createEventStreamFramer } from '../framing/event-stream-framer';
+import type { ProtocolAdapter, WireEvent } from './adapter';
+import { joinUrl } from './join-url';
+import { classifyInStreamError, countValue, isRecord, nonEmptyString, tryParseJson } from './normalize';
+
+/** Region from a `bedrock-runtime.<region>.amazonaws.com` (or FIPS/VPC-endpoint) host, else null. */
+export function regionFromBedrockHost(host: string): string | null {
+  const match = /bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com/.exec(host);
+  return match ? match[1]! : null;
+}
+
+function interpretFrame(eventType: string, payload: Record<string, unknown>, state: { stopped: boolean }): WireEvent {
+  switch (eventType) {
+    case 'contentBlockStart': {
+      const start = isRecord(payload.start) ? payload.start : {};
+      const toolUse = isRecord(start.toolUse) ? start.toolUse : undefined;
+      if (!toolUse) return {};
+      return {
+        toolCalls: [
+          {
+            key: String(payload.contentBlockIndex),
+            id: nonEmptyString(toolUse.toolUseId) ?? null,
+            name: nonEmptyString(toolUse.name) ?? null,
+            argumentsDelta: '',
+          },
+        ],
+      };
+    }
+    case 'contentBlockDelta': {
+      const delta = isRecord(payload.delta) ? payload.delta : {};
+      const event: WireEvent = {};
+      const text = nonEmptyString(delta.text);
+      if (text !== undefined) event.answer = text;
+      const reasoning = isRecord(delta.reasoningContent) ? nonEmptyString(delta.reasoningContent.text) : undefined;
+      if (reasoning !== undefined) event.reasoning = reasoning;
+      const toolInput = isRecord(delta.toolUse) ? nonEmptyString(delta.toolUse.input) : undefined;
+      if (toolInput !== undefined) event.toolCalls = [{ key: String(payload.contentBlockIndex), argumentsDelta: toolInput }];
+      return event;
+    }
+    case 'messageStop': {
+      state.stopped = true;
+      const stop = nonEmptyString(payload.stopReason);
+      return stop === undefined ? { complete: true } : { complete: true, finishReason: stop };
+    }
+    case 'metadata': {
+      const event: WireEvent = {};
+      const usage = isRecord(payload.usage) ? payload.usage : {};
+      const count = countValue(usage.outputTokens);
+      if (count !== undefined) event.outputTokensReported = count;
+      const metrics = isRecord(payload.metrics) ? payload.metrics : {};
+      const latency = countValue(metrics.latencyMs);
+      if (latency !== undefined) event.providerMetrics = { latencyMs: latency };
+      // Usage follows messageStop; once it has arrived there is nothing left to wait for.
+      if (state.stopped) event.terminal = true;
+      return event;
+    }
+    default:
+      return {}; // messageStart, contentBlockStop
+  }
+}
+
+/** Adapter for Amazon Bedrock ConverseStream. */
+export const bedrockConverseStreamAdapter: ProtocolAdapter = {
+  protocol: 'bedrock-converse-stream',
+  cumulativeText: false,
+  buildRequest(input) {
+    const url = joinUrl(input.url, `model/${encodeURIComponent(input.model)}/converse-stream`);
+    const body = JSON.stringify({
+      messages: [{ role: 'user', content: [{ text: input.prompt }] }],
+      inferenceConfig: { maxTokens: input.maxOutputTokens },
+    });
+    let headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/vnd.amazon.eventstream',
+    };
+    if (input.apiKey) {
+      headers.authorization = `Bearer ${input.apiKey}`;
+    } else if (input.awsCredentials) {
+      const creds = input.awsCredentials;
+      const region = creds.region ?? regionFromBedrockHost(new URL(url).host) ?? 'us-east-1';
+      headers = signAwsRequestV4({
+        method: 'POST',
+        url,
+        headers,
+        body,
+        accessKeyId: creds.accessKeyId,
+        secretAccessKey: creds.secretAccessKey,
+        sessionToken: creds.sessionToken ?? null,
+        region,
+        service: 'bedrock',
+        date: input.now ?? new Date(),
+      });
+      // fetch sets Host itself from the URL; sending it explicitly is refused by undici.
+      delete headers.host;
+    }
+    return { url, init: { method: 'POST', headers, body } };
+  },
+  createDecoder(sink) {
+    const state = { stopped: false };
+    const decoder = new TextDecoder('utf-8');
+    const framer = createEventStreamFramer({
+      onMessage(message, atMs) {
+        const header = (name: string) => {
+          const h = message.headers[name];
+          return h && h.type === 'string' ? h.value : '';
+        };
+        const messageType = header(':message-type');
+        const text = decoder.decode(message.body);
+        if (messageType === 'exception' || messageType === 'error') {
+          const type = header(':exception-type') || header(':error-code') || 'exception';
+          const parsed = tryParseJson(text);
+          const detail = isRecord(parsed) && typeof parsed.message === 'string' ? parsed.message : header(':error-message') || text;
+          return sink({ error: classifyInStreamError(`${type} ${detail}`, `${type}: ${detail}`.slice(0, 300)) }, atMs);
+        }
+        const payload = tryParseJson(text);
+        if (!isRecord(payload)) {
+          return sink({ error: { kind: 'stream_error', message: `unparsable frame payload: ${text.slice(0, 120)}` } }, atMs);
+        }
+        sink(interpretFrame(header(':event-type'), payload, state), atMs);
+      },
+      onError(message, atMs) {
+        sink({ error: { kind: 'stream_error', message } }, atMs);
+      },
+    });
+    return framer;
+  },
+};

@@ -1,0 +1,146 @@
+/**
+ * Google Gemini `streamGenerateContent` (Gemini API and Vertex AI).
+ *
+ * Request: `POST {base}/models/{model}:streamGenerateContent?alt=sse` (SSE form). Responses are
+ * decoded in BOTH forms Google serves, chosen by the first non-blank byte of the body: SSE
+ * (`data: {...}`) or, without `alt=sse`, one streamed JSON array `[{...},{...}]` whose elements
+ * are framed incrementally (../framing/json-array-framer.ts) so each is timed when its closing
+ * brace arrives.
+ *
+ * Each element is a GenerateContentResponse: parts with non-empty `text` are answer tokens, or
+ * reasoning when `thought: true`; `functionCall` parts are whole tool calls (arguments =
+ * JSON of `args`). `finishReason` (STOP, MAX_TOKENS, SAFETY...) marks completion, followed by a
+ * clean end. `usageMetadata` is cumulative: output = candidatesTokenCount + thoughtsTokenCount
+ * (thinking tokens are output, as everywhere in Tokenpace), last value wins. An `error` object
+ * (RESOURCE_EXHAUSTED → rate_limited) is an in-stream error.
+ *
+ * Auth: `x-goog-api-key` for the Gemini API; `Authorization: Bearer` (an OAuth access token) for
+ * Vertex AI hosts (`*aiplatform.googleapis.com`).
+ */
+import { createJsonArrayFramer } from '../framing/json-array-framer';
+import { createSseFramer } from '../framing/sse-framer';
+import type { ProtocolAdapter, StreamDecoder, WireEvent, WireEventSink } from './adapter';
+import { joinUrl } from './join-url';
+import { classifyInStreamError, countValue, isRecord, nonEmptyString, tryParseJson } from './normalize';
+
+function interpretResponse(response: Record<string, unknown>, state: { toolCount: number }): WireEvent {
+  const event: WireEvent = {};
+  if (isRecord(response.error)) {
+    const e = response.error;
+    const description = `${String(e.status ?? '')} ${String(e.code ?? '')} ${String(e.message ?? '')}`.trim();
+    event.error = classifyInStreamError(description, `in-stream error: ${description}`);
+  }
+  const candidates = Array.isArray(response.candidates) ? response.candidates : [];
+  const candidate = candidates[0];
+  if (isRecord(candidate)) {
+    const content = isRecord(candidate.content) ? candidate.content : {};
+    const parts = Array.isArray(content.parts) ? content.parts : [];
+    let answer = '';
+    let reasoning = '';
+    for (const part of parts) {
+      if (!isRecord(part)) continue;
+      const text = nonEmptyString(part.text);
+      if (text !== undefined) {
+        if (part.thought === true) reasoning += text;
+        else answer += text;
+      }
+      if (isRecord(part.functionCall)) {
+        const call = part.functionCall;
+        (event.toolCalls ??= []).push({
+          key: `gemini-${state.toolCount++}`,
+          id: nonEmptyString(call.id) ?? null,
+          name: nonEmptyString(call.name) ?? null,
+          argumentsDelta: JSON.stringify(call.args ?? {}),
+        });
+      }
+    }
+    if (answer !== '') event.answer = answer;
+    if (reasoning !== '') event.reasoning = reasoning;
+    const finish = nonEmptyString(candidate.finishReason);
+    if (finish !== undefined) {
+      event.finishReason = finish;
+      event.complete = true;
+    }
+  } else if (isRecord(response.promptFeedback) && nonEmptyString(response.promptFeedback.blockReason)) {
+    // A blocked prompt: no candidates, a clean (empty) answer.
+    event.finishReason = 'SAFETY';
+    event.complete = true;
+  }
+  if (isRecord(response.usageMetadata)) {
+    const u = response.usageMetadata;
+    const candidatesCount = countValue(u.candidatesTokenCount);
+    const thoughts = countValue(u.thoughtsTokenCount);
+    if (candidatesCount !== undefined || thoughts !== undefined) {
+      event.outputTokensReported = (candidatesCount ?? 0) + (thoughts ?? 0);
+    }
+  }
+  return event;
+}
+
+/** Chooses SSE or JSON-array framing from the first non-blank byte, then delegates. */
+function createGeminiDecoder(sink: WireEventSink): StreamDecoder {
+  const state = { toolCount: 0 };
+  const handleJson = (text: string, atMs: number) => {
+    const parsed = tryParseJson(text);
+    if (!isRecord(parsed)) {
+      return sink({ error: { kind: 'stream_error', message: `unparsable response element: ${text.slice(0, 120)}` } }, atMs);
+    }
+    sink(interpretResponse(parsed, state), atMs);
+  };
+  let inner: StreamDecoder | null = null;
+  const pending: Array<[Uint8Array, number]> = [];
+  const choose = (byte: number): StreamDecoder => {
+    if (byte === 0x5b /* [ */ || byte === 0x7b /* { */) {
+      return createJsonArrayFramer({
+        onElement: handleJson,
+        onArrayEnd: (atMs) => sink({ terminal: true }, atMs),
+        onError: (message, atMs) => sink({ error: { kind: 'stream_error', message } }, atMs),
+      });
+    }
+    return createSseFramer((message, atMs) => {
+      const data = message.data.trim();
+      if (data === '') return sink({}, atMs);
+      handleJson(data, atMs);
+    });
+  };
+  return {
+    push(bytes, atMs) {
+      if (inner) return inner.push(bytes, atMs);
+      pending.push([bytes, atMs]);
+      // Skip blank bytes (whitespace, BOM) until the first meaningful one decides the form.
+      for (const [chunk] of pending) {
+        for (const b of chunk) {
+          if (b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09 || b === 0xef || b === 0xbb || b === 0xbf) continue;
+          inner = choose(b);
+          for (const [c, t] of pending.splice(0)) inner.push(c, t);
+          return;
+        }
+      }
+    },
+    end(atMs) {
+      inner?.end(atMs);
+    },
+  };
+}
+
+/** Adapter for Gemini / Vertex AI streamGenerateContent. */
+export const geminiStreamAdapter: ProtocolAdapter = {
+  protocol: 'gemini-stream',
+  cumulativeText: false,
+  buildRequest(input) {
+    const model = input.model.replace(/^models\//, '');
+    const target = new URL(joinUrl(input.url, `models/${model}:streamGenerateContent`));
+    target.searchParams.set('alt', 'sse');
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
+    if (input.apiKey) {
+      if (target.hostname.endsWith('aiplatform.googleapis.com')) headers.authorization = `Bearer ${input.apiKey}`;
+      else headers['x-goog-api-key'] = input.apiKey;
+    }
+    const body = {
+      contents: [{ role: 'user', parts: [{ text: input.prompt }] }],
+      generationConfig: { maxOutputTokens: input.maxOutputTokens },
+    };
+    return { url: target.toString(), init: { method: 'POST', headers, body: JSON.stringify(body) } };
+  },
+  createDecoder: createGeminiDecoder,
+};

@@ -1,0 +1,84 @@
+/**
+ * Shared vocabulary mapping for adapters: finish reasons and in-stream error kinds.
+ */
+import type { FinishReason } from '../types';
+import type { InStreamError } from './adapter';
+
+const FINISH_REASONS: Record<string, Exclude<FinishReason, null>> = {
+  // OpenAI and OpenAI-compatible servers (vLLM, SGLang, TensorRT-LLM, NIM, Groq, SambaNova...)
+  stop: 'stop',
+  eos: 'stop',
+  eos_token: 'stop',
+  end: 'stop',
+  length: 'length',
+  tool_calls: 'tool_calls',
+  function_call: 'tool_calls',
+  content_filter: 'content_filter',
+  // Anthropic Messages and Bedrock Converse
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  pause_turn: 'stop',
+  max_tokens: 'length',
+  model_context_window_exceeded: 'length',
+  tool_use: 'tool_calls',
+  refusal: 'content_filter',
+  guardrail_intervened: 'content_filter',
+  content_filtered: 'content_filter',
+  // Gemini (upper case on the wire; lookup is case-insensitive)
+  finish_reason_unspecified: 'stop',
+  safety: 'content_filter',
+  recitation: 'content_filter',
+  blocklist: 'content_filter',
+  prohibited_content: 'content_filter',
+  spii: 'content_filter',
+  image_safety: 'content_filter',
+  malformed_function_call: 'stop',
+};
+
+/**
+ * Maps a provider's finish/stop reason onto the OpenAI words used everywhere else:
+ * stop (end_turn, stop_sequence, Gemini STOP), length (max_tokens, MAX_TOKENS), tool_calls
+ * (tool_use), content_filter (Gemini SAFETY, Bedrock guardrail...). Unknown or empty → null
+ * (the raw word is kept separately in ProbeResult.finishReasonRaw).
+ */
+export function normalizeFinishReason(raw: string | null | undefined): FinishReason {
+  if (raw == null || raw === '') return null;
+  return FINISH_REASONS[raw.toLowerCase()] ?? null;
+}
+
+const RATE_LIMIT_PATTERN = /rate[\s_-]?limit|throttl|too[\s_-]?many[\s_-]?requests|resource[\s_-]?exhausted|\b429\b|quota/i;
+
+/**
+ * Classifies an error reported inside a 2xx stream: `rate_limited` when its text names throttling
+ * or rate limiting (HTTP 429 code, Bedrock throttlingException, Anthropic rate_limit_error, Gemini
+ * RESOURCE_EXHAUSTED), else `stream_error`. `message` is truncated to 300 characters.
+ */
+export function classifyInStreamError(description: string, message?: string): InStreamError {
+  const kind = RATE_LIMIT_PATTERN.test(description) ? 'rate_limited' : 'stream_error';
+  const text = (message ?? description).slice(0, 300);
+  return { kind, message: text };
+}
+
+/** Parses JSON, returning undefined instead of throwing. */
+export function tryParseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True for a plain object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The value if it is a non-empty string, else undefined. */
+export function nonEmptyString(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** The value if it is a finite non-negative number, else undefined. */
+export function countValue(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}

@@ -1,0 +1,215 @@
+/**
+ * Turns what a stream delivered into a ProbeResult: outcome and error kind, o200k token counts
+ * (counted here, after the stream ended), timeline and every derived metric.
+ *
+ * Metric definitions and their sources:
+ * - TTFT: request start → completion of the first token-bearing event on any channel (answer,
+ *   reasoning, tool arguments); role-only/empty chunks do not count (NVIDIA AIPerf / GenAI-Perf
+ *   "TTFT on any token channel"; Artificial Analysis "time to first token").
+ * - TTFAT: the same for the first answer or tool-call token (Artificial Analysis "time to first
+ *   answer token", reasoning excluded).
+ * - Output speed (TPS/user): (N − tokens in the first content event) ÷ (lastTokenMs − ttftMs)
+ *   (Artificial Analysis "output speed", measured after the first chunk; equals 1/TPOT of vLLM /
+ *   SGLang bench_serving when tokens arrive one per chunk). On the o200k basis N and the first
+ *   event's tokens are o200k counts. On the reported basis N = the provider's completion count and
+ *   the first event's share is scaled: N_rep × (firstEventO200k ÷ totalO200k), because providers
+ *   report no per-event counts and their tokenizer splits the first event in the same proportion
+ *   to within a token or two.
+ * - TPOT: (E2E − TTFT) ÷ (N − 1), N on the same basis as outputTokensPerSecond (vLLM / SGLang
+ *   bench_serving `tpot`).
+ * - E2E: request start → end of stream (terminal marker, or clean close) (bench_serving `latency`).
+ */
+import { getAdapter } from './adapters/registry';
+import { normalizeFinishReason } from './adapters/normalize';
+import type { StreamParseResult } from './parse-stream';
+import { resolveEventTexts } from './stream-accumulator';
+import { countO200kTokens } from '../tokens/o200k';
+import type { ErrorKind, ProbeResult, Protocol, TimelineEntry, TokenChannel } from './types';
+
+/** A reported count further than this fraction from the o200k count raises tokenCountMismatch. */
+export const TOKEN_COUNT_MISMATCH_RATIO = 0.25;
+
+/** How a probe ended from the caller's side, when it did not simply read to the end. */
+export interface ProbeAbort {
+  kind: 'timeout' | 'cancelled';
+  message: string;
+}
+
+/** Context of {@link buildProbeResult} besides the parsed stream. */
+export interface ProbeResultContext {
+  protocol: Protocol;
+  httpStatus: number | null;
+  ttfbMs: number | null;
+  connectMs: number | null;
+  /** set when a deadline or the caller aborted the request */
+  abort: ProbeAbort | null;
+  retryAfterMs?: number | null;
+}
+
+/**
+ * A ProbeResult for a probe that failed before any body was read (invalid URL, blocked, HTTP
+ * status, connection failure). All measurements empty.
+ */
+export function buildFailedProbeResult(
+  errorKind: ErrorKind,
+  errorMessage: string,
+  extra: Partial<Pick<ProbeResult, 'httpStatus' | 'ttfbMs' | 'retryAfterMs' | 'connectMs' | 'bytesReceived'>> = {},
+): ProbeResult {
+  return {
+    outcome: 'error',
+    errorKind,
+    errorMessage,
+    httpStatus: extra.httpStatus ?? null,
+    retryAfterMs: extra.retryAfterMs ?? null,
+    connectMs: extra.connectMs ?? null,
+    ttfbMs: extra.ttfbMs ?? null,
+    ttftMs: null,
+    ttfatMs: null,
+    lastTokenMs: null,
+    e2eMs: null,
+    outputTokensReported: null,
+    outputTokensO200k: 0,
+    outputTokensPerSecond: null,
+    outputTokensPerSecondO200k: null,
+    tpotMs: null,
+    contentChunks: 0,
+    finishReason: null,
+    finishReasonRaw: null,
+    answerText: '',
+    reasoningText: '',
+    toolCalls: [],
+    timeline: [],
+    bytesReceived: extra.bytesReceived ?? 0,
+    flags: { tokenCountMismatch: false, buffered: false },
+    providerMetrics: {},
+  };
+}
+
+/**
+ * Builds the ProbeResult of a stream that was read (fully or not). Pure apart from tokenizing;
+ * never throws. Speeds and TPOT are only given for successful probes; failed probes keep their
+ * partial text, timeline and times as diagnostics.
+ */
+export function buildProbeResult(parsed: StreamParseResult, context: ProbeResultContext): ProbeResult {
+  const adapter = getAdapter(context.protocol);
+  const events = resolveEventTexts(parsed.events, adapter.cumulativeText);
+
+  // Counting happens only now, after the stream: never on the hot path.
+  const timeline: TimelineEntry[] = events.map((e) => ({
+    atMs: e.atMs,
+    tokens: countO200kTokens(e.answer) + countO200kTokens(e.reasoning) + countO200kTokens(e.toolArgs),
+    channel: channelOf(e),
+  }));
+  const answerText = events.map((e) => e.answer).join('');
+  const reasoningText = events.map((e) => e.reasoning).join('');
+  const toolCalls = parsed.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
+  const outputTokensO200k =
+    countO200kTokens(answerText) + countO200kTokens(reasoningText) + toolCalls.reduce((n, c) => n + countO200kTokens(c.arguments), 0);
+
+  const first = timeline[0];
+  const last = timeline[timeline.length - 1];
+  const firstAnswer = timeline.find((t) => t.channel !== 'reasoning');
+  const ttftMs = first?.atMs ?? null;
+  const lastTokenMs = last?.atMs ?? null;
+  const reported = parsed.outputTokensReported;
+
+  // Outcome: an error the provider reported wins; then the caller's abort; then how the body ended.
+  let errorKind: ErrorKind | null = null;
+  let errorMessage: string | null = null;
+  let e2eMs: number | null = null;
+  const cleanEnd = parsed.endReason === 'eof' || parsed.endReason === 'terminal';
+  if (parsed.error) {
+    errorKind = parsed.error.kind;
+    errorMessage = parsed.error.message;
+    if (cleanEnd && !context.abort) e2eMs = parsed.endMs;
+  } else if (context.abort) {
+    if (context.abort.kind === 'timeout' && parsed.complete && timeline.length > 0) {
+      // The answer said it was complete (finish reason / messageStop) but the server never closed:
+      // the measurement is whole; E2E is the last byte we got.
+      e2eMs = parsed.lastByteMs;
+    } else {
+      errorKind = context.abort.kind;
+      errorMessage = context.abort.message;
+    }
+  } else if (parsed.endReason === 'max_bytes') {
+    errorKind = 'stream_error';
+    errorMessage = `response body exceeded the byte cap (${parsed.bytesReceived} bytes read)`;
+  } else if (parsed.endReason === 'read_error') {
+    errorKind = 'stream_error';
+    errorMessage = `stream cut before its terminal marker: ${describeError(parsed.readError)}`;
+  } else if (!parsed.terminal && !parsed.complete) {
+    errorKind = 'stream_error';
+    errorMessage =
+      timeline.length === 0 && parsed.bytesReceived > 0
+        ? `no stream events in the body: ${parsed.bodyHead.slice(0, 200)}`
+        : 'stream ended before its terminal marker';
+    e2eMs = parsed.endMs;
+  } else if (timeline.length === 0) {
+    errorKind = 'empty';
+    errorMessage = 'the stream ended cleanly without generated tokens';
+    e2eMs = parsed.endMs;
+  } else {
+    e2eMs = parsed.endMs;
+  }
+  const success = errorKind === null;
+
+  const firstEventTokens = first?.tokens ?? 0;
+  const spanMs = ttftMs !== null && lastTokenMs !== null ? lastTokenMs - ttftMs : 0;
+  const speedO200k = success && spanMs > 0 && outputTokensO200k > firstEventTokens ? ((outputTokensO200k - firstEventTokens) * 1000) / spanMs : null;
+  let speedReported: number | null = null;
+  if (success && reported !== null && spanMs > 0 && outputTokensO200k > 0) {
+    const after = reported - (reported * firstEventTokens) / outputTokensO200k;
+    speedReported = after > 0 ? (after * 1000) / spanMs : null;
+  }
+  const basisN = reported ?? outputTokensO200k;
+  const tpotMs = success && e2eMs !== null && ttftMs !== null && basisN > 1 ? (e2eMs - ttftMs) / (basisN - 1) : null;
+
+  const eventTokenSum = timeline.reduce((n, t) => n + t.tokens, 0);
+  const tokenCountMismatch =
+    reported !== null && (outputTokensO200k === 0 ? reported > 0 : Math.abs(reported - outputTokensO200k) > TOKEN_COUNT_MISMATCH_RATIO * outputTokensO200k);
+  const buffered = eventTokenSum >= 2 && (last?.tokens ?? 0) > eventTokenSum / 2;
+
+  return {
+    outcome: success ? 'success' : 'error',
+    errorKind,
+    errorMessage,
+    httpStatus: context.httpStatus,
+    retryAfterMs: context.retryAfterMs ?? null,
+    connectMs: context.connectMs,
+    ttfbMs: context.ttfbMs,
+    ttftMs,
+    ttfatMs: firstAnswer?.atMs ?? null,
+    lastTokenMs,
+    e2eMs,
+    outputTokensReported: reported,
+    outputTokensO200k,
+    outputTokensPerSecond: reported !== null ? speedReported : speedO200k,
+    outputTokensPerSecondO200k: speedO200k,
+    tpotMs,
+    contentChunks: timeline.length,
+    finishReason: success ? normalizeFinishReason(parsed.finishReasonRaw) : null,
+    finishReasonRaw: parsed.finishReasonRaw,
+    answerText,
+    reasoningText,
+    toolCalls,
+    timeline,
+    bytesReceived: parsed.bytesReceived,
+    flags: { tokenCountMismatch, buffered },
+    providerMetrics: parsed.providerMetrics,
+  };
+}
+
+function channelOf(e: { answer: string; toolArgs: string }): TokenChannel {
+  if (e.answer !== '') return 'answer';
+  if (e.toolArgs !== '') return 'tool';
+  return 'reasoning';
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as Error & { cause?: unknown }).cause;
+    const causeText = cause instanceof Error ? ` (${cause.message})` : '';
+    return `${error.message}${causeText}`.slice(0, 200);
+  }
+  return String(error).slice(0, 200);
+}

@@ -1,0 +1,248 @@
+/**
+ * probeEndpoint: one streamed request to one endpoint, measured.
+ *
+ * Clock: performance.now() (monotonic). Request start is the moment undici writes the request's
+ * headers (found through node:diagnostics_channel, see ./request-timing.ts), i.e. just before the
+ * request is written on an open connection; `connectMs` is the set-up time of a new connection
+ * (0 when reused). With a fetch that is not undici the start falls back to the fetch() call and
+ * connectMs is null. Deadlines run from the fetch() call (slightly stricter).
+ *
+ * Deadlines (ProbeRequest.deadlines), each ending the probe as `timeout`:
+ * - ttftMs: from request start until the first token-bearing event;
+ * - idleMs: from the first token on, the longest gap since the last token-bearing event
+ *   (comments, keep-alives, role/empty/usage chunks do NOT reset it, so a server that stalls
+ *   while pinging is caught);
+ * - totalMs: from request start to the end of the stream.
+ * maxBytes caps the body (`stream_error`). A hung server therefore always ends, as `timeout`,
+ * with its partial timeline recorded.
+ *
+ * Error kinds (never thrown; every outcome is a ProbeResult): invalid_url (unparsable or non
+ * http(s) URL, or the guard said so), blocked (SSRF guard refused), rate_limited (HTTP 429 with
+ * retryAfterMs from Retry-After, or an in-stream throttling error), http_error (other non-2xx;
+ * also a connection that failed before any HTTP response, with httpStatus null), stream_error
+ * (in-stream error, cut stream, unparsable body, byte cap), empty (clean stream, no tokens),
+ * timeout, cancelled (req.signal aborted).
+ */
+import { getAdapter } from './adapters/registry';
+import { buildFailedProbeResult, buildProbeResult, type ProbeAbort } from './build-probe-result';
+import { parseStream } from './parse-stream';
+import { trackRequestTiming } from './request-timing';
+import { parseRetryAfterMs } from './retry-after';
+import type { ProbeRequest, ProbeResult } from './types';
+
+/** At most this often onProgress is called, ms. */
+const PROGRESS_INTERVAL_MS = 250;
+/** How much of an HTTP error body we read into errorMessage. */
+const ERROR_BODY_BYTES = 2048;
+
+/**
+ * Probes one endpoint and returns what it observed. Never throws for endpoint failures (only for
+ * programming errors such as an unknown protocol). All times in the result are ms since request
+ * start on the monotonic clock.
+ */
+export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
+  const urlProblem = checkUrl(req.url);
+  if (urlProblem) return buildFailedProbeResult('invalid_url', urlProblem);
+  const adapter = getAdapter(req.protocol);
+  let built;
+  try {
+    built = adapter.buildRequest({
+      url: req.url,
+      model: req.model,
+      apiKey: req.apiKey,
+      prompt: req.prompt,
+      maxOutputTokens: req.maxOutputTokens,
+      awsCredentials: req.awsCredentials ?? null,
+    });
+  } catch (error) {
+    return buildFailedProbeResult('invalid_url', `cannot build request URL: ${(error as Error).message}`);
+  }
+  const redact = (text: string | null) => (text && req.apiKey ? text.split(req.apiKey).join('***') : text);
+
+  const controller = new AbortController();
+  let abort: ProbeAbort | null = null;
+  const stop = (reason: ProbeAbort) => {
+    if (abort) return;
+    abort = reason;
+    controller.abort(new Error(reason.message));
+  };
+  const onCallerAbort = () => stop({ kind: 'cancelled', message: 'the caller cancelled the probe' });
+  if (req.signal?.aborted) return buildFailedProbeResult('cancelled', 'the caller cancelled the probe');
+  req.signal?.addEventListener('abort', onCallerAbort, { once: true });
+
+  const { ttftMs: ttftDeadline, idleMs, totalMs, maxBytes } = req.deadlines;
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  const later = (ms: number, fn: () => void) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, Math.max(0, ms));
+    timers.add(t);
+    return t;
+  };
+
+  // Provisional request start: the fetch() call; moved to the moment the headers are written as
+  // soon as undici reports it (always before the first response byte).
+  const requestTiming = trackRequestTiming();
+  let t0 = performance.now();
+  const rebase = () => {
+    if (requestTiming.sentAt !== null) t0 = requestTiming.sentAt;
+  };
+  const clock = () => performance.now() - t0;
+  later(totalMs, () => stop({ kind: 'timeout', message: `total deadline of ${totalMs} ms exceeded` }));
+  const ttftTimer = later(ttftDeadline, () => stop({ kind: 'timeout', message: `no token within the TTFT deadline of ${ttftDeadline} ms` }));
+
+  let lastTokenAt = -1;
+  const checkIdle = () => {
+    const gap = clock() - lastTokenAt;
+    if (gap >= idleMs) stop({ kind: 'timeout', message: `no token for ${idleMs} ms (idle deadline)` });
+    else later(idleMs - gap, checkIdle);
+  };
+  const onTokenEvent = (atMs: number) => {
+    if (lastTokenAt < 0) {
+      clearTimeout(ttftTimer);
+      timers.delete(ttftTimer);
+      later(idleMs, checkIdle);
+    }
+    lastTokenAt = atMs;
+  };
+
+  const cleanup = () => {
+    for (const t of timers) clearTimeout(t);
+    timers.clear();
+    req.signal?.removeEventListener('abort', onCallerAbort);
+    requestTiming.dispose();
+  };
+
+  try {
+    let response: Response;
+    try {
+      const headers = { ...built.init.headers, [requestTiming.header[0]]: requestTiming.header[1] };
+      response = await req.fetch(built.url, { ...built.init, headers, signal: controller.signal });
+    } catch (error) {
+      const failure = abort as ProbeAbort | null;
+      if (failure) return buildFailedProbeResult(failure.kind, failure.message);
+      const kind = (error as { kind?: unknown })?.kind;
+      if (kind === 'blocked' || kind === 'invalid_url') {
+        return buildFailedProbeResult(kind, redact(describe(error)) ?? kind);
+      }
+      return buildFailedProbeResult('http_error', redact(`no HTTP response: ${describe(error)}`)!);
+    }
+    rebase();
+    const ttfbMs = clock();
+    const connectMs = requestTiming.connectMs;
+    const httpStatus = response.status;
+
+    if (!response.ok) {
+      const retryAfterMs = parseRetryAfterMs(response.headers);
+      const body = await readErrorBody(response);
+      const kind = httpStatus === 429 ? 'rate_limited' : 'http_error';
+      const message = `HTTP ${httpStatus}${body ? `: ${body}` : ''}`;
+      return buildFailedProbeResult(kind, redact(message)!, { httpStatus, ttfbMs, connectMs, retryAfterMs, bytesReceived: body.length });
+    }
+    if (!response.body) return buildFailedProbeResult('stream_error', 'HTTP 2xx without a body', { httpStatus, ttfbMs });
+
+    let lastProgressAt = -Infinity;
+    const parsed = await parseStream(req.protocol, readChunks(response.body, controller.signal), clock, {
+      maxBytes,
+      onTokenEvent,
+      onRead: req.onProgress
+        ? (state, atMs) => {
+            if (atMs - lastProgressAt < PROGRESS_INTERVAL_MS) return;
+            lastProgressAt = atMs;
+            req.onProgress!({
+              generatedEvents: state.events.length,
+              approxTokens: state.outputTokensReported ?? Math.round(state.generatedChars / 4),
+              elapsedMs: atMs,
+            });
+          }
+        : undefined,
+    });
+    const result = buildProbeResult(parsed, {
+      protocol: req.protocol,
+      httpStatus,
+      ttfbMs,
+      connectMs,
+      abort,
+      retryAfterMs: parseRetryAfterMs(response.headers),
+    });
+    result.errorMessage = redact(result.errorMessage);
+    return result;
+  } finally {
+    cleanup();
+  }
+}
+
+/** Null when `url` is an absolute http(s) URL, else the reason. */
+function checkUrl(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `not a valid URL: ${JSON.stringify(url.slice(0, 200))}`;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `unsupported URL scheme ${parsed.protocol} (http and https only)`;
+  return null;
+}
+
+/**
+ * The body's reads as an async iterable that also ends when `signal` aborts, even with a
+ * fetch implementation that ignores signals once the body is streaming. Cancels the body when the
+ * consumer stops early (terminal marker, byte cap).
+ */
+async function* readChunks(body: ReadableStream<Uint8Array>, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  let rejectAbort: (reason: unknown) => void = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    rejectAbort = reject;
+  });
+  aborted.catch(() => {});
+  const onAbort = () => rejectAbort(signal.reason ?? new Error('aborted'));
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    while (true) {
+      const next = await Promise.race([reader.read(), aborted]);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    reader.cancel().catch(() => {});
+  }
+}
+
+/** Up to ERROR_BODY_BYTES of an error body as one line of text; '' when unreadable. */
+async function readErrorBody(response: Response): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  try {
+    while (length < ERROR_BODY_BYTES) {
+      const next = await reader.read();
+      if (next.done) break;
+      parts.push(next.value);
+      length += next.value.length;
+    }
+  } catch {
+    // a body cut short still gives us what arrived
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const p of parts) {
+    bytes.set(p, offset);
+    offset += p.length;
+  }
+  return new TextDecoder().decode(bytes).slice(0, 500).replace(/\s+/g, ' ').trim();
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as Error & { cause?: unknown }).cause;
+    return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
+  }
+  return String(error);
+}
