@@ -43,12 +43,14 @@ async function main(): Promise<void> {
 
   const loopDelay = createLoopDelayTracker();
   const secretKey = env.TOKENPACE_SECRET_KEY ? parseEncryptionKey(env.TOKENPACE_SECRET_KEY) : null;
+  // One guarded fetch per trust level, reused by every probe (each owns a pooled undici Agent).
+  const publicFetch = createGuardedFetch({ allowPrivate: env.TOKENPACE_ALLOW_PRIVATE });
+  const privateFetch = createGuardedFetch({ allowPrivate: true });
   const ctx = {
     db,
     workerId,
     workerVersion: getWorkerVersion(),
-    createFetch: ({ allowPrivate }: { allowPrivate: boolean }) =>
-      createGuardedFetch({ allowPrivate: allowPrivate || env.TOKENPACE_ALLOW_PRIVATE }),
+    createFetch: ({ allowPrivate }: { allowPrivate: boolean }) => (allowPrivate ? privateFetch : publicFetch),
     secretKey,
     loopDelay,
     maxLoopDelayMs: 50,
