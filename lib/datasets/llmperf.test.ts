@@ -132,3 +132,40 @@ describe('sharedDir', () => {
     else expect(d).toBeNull();
   });
 });
+
+describe('what LLMPerf\'s throughput field really holds in this dataset', () => {
+  // ratio = request_output_throughput_token_per_s × E2E ÷ number_output_tokens, median over completed requests
+  const medianRatio = (file: string): number => {
+    const { rows } = parseLlmperfIndividual(readJson(path.join(root, 'individual', file)), file);
+    const r = rows
+      .filter((x) => x.errorCode === null)
+      .map((x) => (x.llmperfThroughputTokensPerSecond * x.raw.end_to_end_latency_s) / x.outputTokens)
+      .sort((a, b) => a - b);
+    return r[r.length >> 1]!;
+  };
+  it('≈ 1 where the provider streams one token per chunk, far below 1 where chunks carry several tokens', () => {
+    expect(medianRatio('groq_70b.json')).toBeCloseTo(0.993, 2);
+    expect(medianRatio('anyscale_7b.json')).toBeCloseTo(1.007, 2);
+    expect(medianRatio('lepton_13b.json')).toBeCloseTo(0.344, 2); // ≈ 3 tokens per SSE chunk
+    expect(medianRatio('replicate_7b.json')).toBeLessThan(0.05);
+  });
+  it('so derived output speed, not LLMPerf throughput, is the comparable TPS/user', () => {
+    const { rows } = parseLlmperfIndividual(readJson(path.join(root, 'individual', 'lepton_13b.json')), 'lepton_13b.json');
+    for (const r of rows.filter((x) => x.errorCode === null)) {
+      expect(r.outputTokensPerSecond!).toBeGreaterThan(2 * r.llmperfThroughputTokensPerSecond);
+    }
+  });
+});
+
+describe('every committed individual file parses', () => {
+  const files = fs.readdirSync(path.join(root, 'individual')).filter((f) => f.endsWith('.json'));
+  it('19 files, 145–150 requests each, provider and size from the name', () => {
+    expect(files).toHaveLength(19);
+    for (const f of files) {
+      const { provider, modelSize, rows } = parseLlmperfIndividual(readJson(path.join(root, 'individual', f)), f);
+      expect(`${provider}_${modelSize}.json`).toBe(f);
+      expect(rows.length).toBeGreaterThanOrEqual(145);
+      for (const r of rows) if (r.errorCode === null) expect(r.outputTokensPerSecond).toBeGreaterThan(0);
+    }
+  });
+});

@@ -8,11 +8,21 @@
  * - summary/: LLMPerf's own summary of the matching individual file (see {@link llmperfSummarySchema})
  *
  * Definitions to keep apart (DESIGN.md §1):
- * - LLMPerf's `request_output_throughput_token_per_s` = number_output_tokens ÷ end_to_end_latency_s.
- *   It INCLUDES the time to first token. We keep it as `llmperfThroughputTokensPerSecond`.
+ * - LLMPerf's `request_output_throughput_token_per_s` divides by end_to_end_latency_s, so it
+ *   INCLUDES the time to first token. We keep it, unchanged, as `llmperfThroughputTokensPerSecond`.
+ *   Caution, checked against the data: in THIS dataset (LLMPerf of Dec 2023) its numerator is not
+ *   number_output_tokens but the count of SSE data lines received (`tokens_received += 1` per chunk in
+ *   LLMPerf's OpenAI client, `output_throughput = tokens_received / total_request_time`); later LLMPerf
+ *   versions overwrite it with tokenizer tokens ÷ E2E, which is what the dataset README describes.
+ *   Hence value × E2E ÷ number_output_tokens ≈ 1.0 for providers streaming one token per chunk
+ *   (anyscale 7B, groq, bedrock) but ≈ 0.34 for lepton (≈3 tokens per chunk) and 0.01–0.25 for
+ *   replicate. It is a chunk rate, not comparable across providers.
+ * - LLMPerf's `inter_token_latency_s` is Σ(gaps between content chunks, the first "gap" being TTFT)
+ *   ÷ number_output_tokens ≈ E2E ÷ N: it also includes TTFT.
  * - Output speed (TPS/user, what Tokenpace and Artificial Analysis rank by) excludes TTFT. We
  *   derive it as `outputTokensPerSecond` = (number_output_tokens − 1) ÷ (end_to_end_latency_s −
- *   ttft_s), the dataset README's formula under the one-token-in-the-first-chunk assumption.
+ *   ttft_s), the dataset README's formula under the one-token-in-the-first-chunk assumption, with
+ *   N = LLMPerf's Llama-tokenizer count of the received text.
  */
 import { z } from 'zod';
 import { mean, percentiles, sampleStddev } from '../stats/percentiles';
@@ -141,10 +151,11 @@ export const llmperfSummarySchema = z.looseObject({
  * One imported request, in Tokenpace units (milliseconds, tokens, tokens/second).
  * - index: position in the file (0-based)
  * - ttftMs, e2eMs: LLMPerf's ttft_s and end_to_end_latency_s × 1000
- * - interTokenLatencyMs: LLMPerf's own per-request average inter-token latency × 1000
- * - inputTokens, outputTokens: LLMPerf's counts (Llama tokenizer on the received text)
- * - llmperfThroughputTokensPerSecond: LLMPerf's request_output_throughput_token_per_s =
- *   outputTokens ÷ E2E — INCLUDES TTFT; not output speed
+ * - interTokenLatencyMs: LLMPerf's inter_token_latency_s × 1000 (≈ E2E ÷ N, includes TTFT; module doc)
+ * - inputTokens, outputTokens: LLMPerf's counts (Llama tokenizer on the prompt / received text)
+ * - llmperfThroughputTokensPerSecond: LLMPerf's request_output_throughput_token_per_s as stored —
+ *   ÷ E2E, so it INCLUDES TTFT; in this dataset its numerator is the number of stream chunks, not
+ *   tokens (module doc). Not output speed; never rank by it
  * - outputTokensPerSecond: derived output speed (TPS/user) = (outputTokens − 1) ÷ ((e2e − ttft) in s),
  *   EXCLUDING TTFT, per the dataset README (one token assumed in the first chunk); null for an
  *   errored request, when outputTokens < 2, or when e2e ≤ ttft
