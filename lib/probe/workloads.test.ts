@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { countO200kTokens } from '../tokens/o200k';
+import { buildPrompt, getWorkloadOrThrow, WORKLOADS } from './workloads';
+
+describe('workloads', () => {
+  it('has the 12 stable slugs with a fixed output budget and concurrency 1', () => {
+    expect(WORKLOADS.map((w) => w.slug)).toEqual([
+      'prose-100', 'prose-1k', 'prose-10k',
+      'code-100', 'code-1k', 'code-10k',
+      'math-100', 'math-1k', 'math-10k',
+      'json-100', 'json-1k', 'json-10k',
+    ]);
+    for (const w of WORKLOADS) {
+      expect(w.maxOutputTokens).toBe(256);
+      expect(w.concurrency).toBe(1);
+    }
+    expect(getWorkloadOrThrow('json-10k').inputTokensTarget).toBe(10_000);
+    expect(() => getWorkloadOrThrow('nope')).toThrow();
+  });
+
+  it.each(WORKLOADS.map((w) => [w.slug, w] as const))('%s: o200k length within ±10 %% of the target', (_slug, w) => {
+    for (const slot of ['2026-11-29T18:00:00.000Z', '2026-11-29T18:15:00.000Z']) {
+      const { prompt } = buildPrompt(w, slot);
+      const n = countO200kTokens(prompt);
+      expect(Math.abs(n - w.inputTokensTarget)).toBeLessThanOrEqual(w.inputTokensTarget * 0.1);
+    }
+  });
+
+  it('is deterministic per slot and fresh across slots, nonce first', () => {
+    const w = getWorkloadOrThrow('prose-1k');
+    const a = buildPrompt(w, 'slot-A');
+    const again = buildPrompt(w, 'slot-A');
+    const b = buildPrompt(w, 'slot-B');
+    expect(again).toEqual(a);
+    expect(b.prompt).not.toBe(a.prompt);
+    expect(b.promptHash).not.toBe(a.promptHash);
+    expect(a.promptHash).toMatch(/^[0-9a-f]{64}$/);
+    // The first 30 characters already differ, so no prefix cache can serve the new slot.
+    expect(a.prompt.slice(0, 30)).not.toBe(b.prompt.slice(0, 30));
+    // Different workloads in the same slot differ too.
+    expect(buildPrompt(getWorkloadOrThrow('prose-100'), 'slot-A').prompt.slice(0, 30)).not.toBe(a.prompt.slice(0, 30));
+  });
+
+  it('json workloads carry a parseable JSON array', () => {
+    const { prompt } = buildPrompt(getWorkloadOrThrow('json-1k'), 'slot-A');
+    const start = prompt.indexOf('[\n');
+    const records = prompt.slice(start);
+    // The cut may end inside the last record; every complete record before it is valid JSON.
+    const firstRecord = records.slice(2, records.indexOf('}') + 1);
+    expect(JSON.parse(firstRecord)).toHaveProperty('sku');
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * Workloads: what a probe sends. Four prompt categories (prose, code, math, json) × three input
+ * lengths (~100, ~1k, ~10k o200k tokens), each with a fixed output budget of 256 tokens and
+ * concurrency 1 (TPS/user is a single-stream figure).
+ *
+ * Prompts are deterministic per slot key, so every endpoint probed in one slot gets the very same
+ * prompt (a fair comparison), and they begin with a nonce derived from the slot key, so no
+ * provider-side prompt or prefix cache can have seen them before (a cached prefill would make TTFT
+ * meaningless). Lengths are measured with o200k_base and cut to the target, so they land within a
+ * few tokens of it (the test allows ±10 %).
+ */
+import { createHash } from 'node:crypto';
+import { decodeO200k, encodeO200k } from '../tokens/o200k';
+
+/** Prompt category. */
+export type WorkloadCategory = 'prose' | 'code' | 'math' | 'json';
+
+/** One workload definition (seeded into the catalog's `workloads` table). */
+export interface Workload {
+  /** stable id, `<category>-<length>`: prose-100, code-1k, json-10k... */
+  slug: string;
+  name: string;
+  category: WorkloadCategory;
+  /** prompt length target, o200k tokens */
+  inputTokensTarget: number;
+  /** output budget sent as max_tokens */
+  maxOutputTokens: number;
+  /** concurrent streams per probe; 1 for TPS/user */
+  concurrency: number;
+  /** probed every slot (true) or only on demand */
+  scheduled: boolean;
+}
+
+/** Output budget of every workload, tokens. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 256;
+
+const LENGTHS = [
+  { label: '100', tokens: 100 },
+  { label: '1k', tokens: 1_000 },
+  { label: '10k', tokens: 10_000 },
+] as const;
+const CATEGORIES: WorkloadCategory[] = ['prose', 'code', 'math', 'json'];
+const CATEGORY_NAMES: Record<WorkloadCategory, string> = { prose: 'Prose', code: 'Code', math: 'Math', json: 'JSON' };
+/** The prose length sweep and code at 1k run every slot; the rest on demand (cost). */
+const SCHEDULED = new Set(['prose-100', 'prose-1k', 'prose-10k', 'code-1k']);
+
+/** All workloads, in a stable order. */
+export const WORKLOADS: readonly Workload[] = CATEGORIES.flatMap((category) =>
+  LENGTHS.map(({ label, tokens }) => {
+    const slug = `${category}-${label}`;
+    return {
+      slug,
+      name: `${CATEGORY_NAMES[category]}, ~${label} input tokens`,
+      category,
+      inputTokensTarget: tokens,
+      maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS,
+      concurrency: 1,
+      scheduled: SCHEDULED.has(slug),
+    };
+  }),
+);
+
+/** The workload with `slug`; throws Error when there is none. */
+export function getWorkloadOrThrow(slug: string): Workload {
+  const w = WORKLOADS.find((x) => x.slug === slug);
+  if (!w) throw new Error(`unknown workload ${slug}`);
+  return w;
+}
+
+const INSTRUCTIONS: Record<WorkloadCategory, string> = {
+  prose:
+    'Read the notes below, then write an original short story of at least 400 words that uses them. Write flowing prose only, no lists or headings.',
+  code:
+    'Review the Python module below. Then write an improved version of the whole module with type hints and a docstring for every function, followed by a short explanation of your changes.',
+  math:
+    'Solve each of the problems below step by step, showing the arithmetic, and finish each one with a line "Answer: <number>". Keep going until every problem is solved.',
+  json:
+    'Below is a JSON array of inventory records. Return a JSON array with one object per warehouse containing "warehouse", "total_units" and "skus" (sorted), then a JSON object with the five most valuable items. Output only JSON.',
+};
+
+const WORDS = {
+  adjective: ['quiet', 'amber', 'restless', 'distant', 'narrow', 'silver', 'crowded', 'patient', 'hollow', 'bright', 'weathered', 'curious'],
+  noun: ['lighthouse', 'courier', 'orchard', 'engineer', 'market', 'river', 'library', 'fox', 'violinist', 'harbor', 'bridge', 'archive'],
+  verb: ['watched', 'followed', 'repaired', 'remembered', 'crossed', 'painted', 'measured', 'guarded', 'visited', 'described'],
+  place: ['the old quarter', 'the northern pier', 'a mountain pass', 'the night train', 'the flooded meadow', 'the observatory'],
+  time: ['at dawn', 'before the storm', 'every Tuesday', 'long after midnight', 'in early spring', 'during the festival'],
+  item: ['bolts', 'lanterns', 'cables', 'notebooks', 'valves', 'sensors', 'batteries', 'pumps', 'filters', 'gears'],
+  city: ['Lyon', 'Osaka', 'Denver', 'Porto', 'Tallinn', 'Recife', 'Perth', 'Accra'],
+};
+
+/** Deterministic PRNG (mulberry32) seeded from the slot key's hash. */
+function createRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function pick<T>(random: () => number, list: readonly T[]): T {
+  return list[Math.floor(random() * list.length)]!;
+}
+
+function materialUnit(category: WorkloadCategory, random: () => number, i: number): string {
+  const r = () => pick(random, WORDS.adjective);
+  const n = () => pick(random, WORDS.noun);
+  switch (category) {
+    case 'prose':
+      return `The ${r()} ${n()} ${pick(random, WORDS.verb)} the ${r()} ${n()} near ${pick(random, WORDS.place)} ${pick(random, WORDS.time)}. `;
+    case 'code': {
+      const name = `${pick(random, WORDS.verb)}_${n()}_${i}`;
+      const k = 2 + Math.floor(random() * 9);
+      return `def ${name}(items, limit=${k * 10}):\n    total = 0\n    for index, item in enumerate(items):\n        if index % ${k} == 0 and item > ${k}:\n            total += item * ${k}\n        elif total > limit:\n            break\n    return total\n\n`;
+    }
+    case 'math': {
+      const a = 12 + Math.floor(random() * 900);
+      const b = 3 + Math.floor(random() * 90);
+      const c = 2 + Math.floor(random() * 40);
+      return `Problem ${i + 1}: A ${n()} ships ${a} ${pick(random, WORDS.item)} per day for ${b} days, then loses ${c} percent of them. How many remain? `;
+    }
+    case 'json': {
+      const record = {
+        sku: `SKU-${(i * 7919 + Math.floor(random() * 1000)) % 100000}`,
+        item: pick(random, WORDS.item),
+        warehouse: pick(random, WORDS.city),
+        units: Math.floor(random() * 5000),
+        unit_price: Math.round(random() * 50000) / 100,
+      };
+      return (i === 0 ? '' : ',\n') + JSON.stringify(record);
+    }
+  }
+}
+
+/**
+ * The prompt for `workload` in the slot named `slotKey` (any string that names the slot, e.g. its
+ * ISO start time). Same inputs → same prompt, byte for byte; a different slot → a different nonce
+ * and different material. `promptHash` is the SHA-256 hex of the prompt (stored with each
+ * measurement). The prompt's o200k length is within a few tokens of inputTokensTarget.
+ * Throws RangeError for a target below 50 tokens (the instruction alone needs ~50).
+ */
+export function buildPrompt(
+  workload: Pick<Workload, 'slug' | 'category' | 'inputTokensTarget'> & Partial<Workload>,
+  slotKey: string,
+): { prompt: string; promptHash: string } {
+  if (workload.inputTokensTarget < 50) throw new RangeError('inputTokensTarget must be at least 50');
+  const digest = createHash('sha256').update(`${slotKey}\u0000${workload.slug}`).digest();
+  const nonce = digest.subarray(0, 8).toString('hex');
+  const random = createRandom(digest.readUInt32BE(8));
+  // The nonce comes FIRST: prefix caches match from the start of the prompt.
+  const head = `Request ${nonce}. ${INSTRUCTIONS[workload.category]}\n\n`;
+  const open = workload.category === 'json' ? '[\n' : '';
+  const close = workload.category === 'json' ? '\n]' : '';
+  const budget = workload.inputTokensTarget - encodeO200k(head + open + close).length;
+
+  let material = '';
+  let i = 0;
+  let tokens: number[] = [];
+  while (tokens.length < budget) {
+    const parts: string[] = [];
+    // Roughly 4 characters per token: generate what the remaining budget needs, then measure.
+    const wantChars = (budget - tokens.length) * 4 + 40;
+    let chars = 0;
+    while (chars < wantChars) {
+      const unit = materialUnit(workload.category, random, i++);
+      parts.push(unit);
+      chars += unit.length;
+    }
+    material += parts.join('');
+    tokens = encodeO200k(material);
+  }
+  // Cut at the token budget; the material is ASCII, so any token boundary is a character boundary.
+  const body = decodeO200k(tokens.slice(0, Math.max(0, budget)));
+  const prompt = head + open + body + close;
+  return { prompt, promptHash: createHash('sha256').update(prompt).digest('hex') };
+}
