@@ -3,7 +3,7 @@ import path from 'node:path';
 
 // Unit and integration tests live beside the code as *.test.ts; e2e/ belongs to Playwright.
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(__dirname) } },
+  resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
     include: ['{lib,db,workers,app}/**/*.test.ts'],
     globalSetup: ['./db/test-support/global-setup.ts'],

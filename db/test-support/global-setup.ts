@@ -1,2 +1,54 @@
-// Placeholder replaced by the database test harness (starts one Postgres for the whole run).
-export default async function setup(): Promise<void> {}
+/**
+ * Vitest global setup: one Postgres for the whole run, and a migrated template database that each
+ * test file clones (CREATE DATABASE … TEMPLATE), so tests own their data and never depend on order.
+ * Uses TOKENPACE_TEST_DATABASE_URL (an admin URL to an existing server, e.g. the DATABASE_URL path
+ * in CI) when set; otherwise starts an embedded PostgreSQL in a temporary directory.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres, type EmbeddedServer } from '../embedded';
+import { migrateDatabase } from '../migrate';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    tokenpaceAdminUrl: string;
+    tokenpaceTemplate: string;
+  }
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  let embedded: EmbeddedServer | null = null;
+  let dataDir: string | null = null;
+  let adminUrl = process.env.TOKENPACE_TEST_DATABASE_URL;
+  if (!adminUrl) {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenpace-test-pg-'));
+    fs.chmodSync(dataDir, 0o755);
+    const port = 55000 + Math.floor(Math.random() * 4000);
+    embedded = await startEmbeddedPostgres({ dataDir, port, database: 'postgres' });
+    adminUrl = embedded.url;
+  }
+  const template = `tp_tmpl_${process.pid}_${Date.now().toString(36)}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${template}"`);
+  await migrateDatabase(withDatabase(adminUrl, template));
+  await admin.end();
+  project.provide('tokenpaceAdminUrl', adminUrl);
+  project.provide('tokenpaceTemplate', template);
+  return async () => {
+    const a = postgres(adminUrl!, { max: 1, onnotice: () => {} });
+    const leftovers = await a<{ datname: string }[]>`select datname from pg_database where datname like ${`tp_t_${process.pid}_%`} or datname = ${template}`;
+    for (const { datname } of leftovers) await a.unsafe(`drop database if exists "${datname}" with (force)`);
+    await a.end();
+    if (embedded) await embedded.stop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}
