@@ -18,7 +18,6 @@ commands:
   reference-server --port P --tps R --ttft-ms T [--tokens-per-chunk K] [--output-tokens N]
   probe <url> --model M [--protocol P] [--api-key-env NAME] [--allow-private] [--json] [--timeline]
   migrate                                 apply database migrations
-  admin grant <email>                     make an account an admin
   rotate-key --new-key-file <path>        re-encrypt stored API keys under a new key`;
 
 async function main(argv: string[]): Promise<number> {
@@ -38,8 +37,6 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'migrate':
       return (await import('./migrate-command')).runMigrateCommand(rest);
-    case 'admin':
-      return (await import('./admin-command')).runAdminCommand(rest);
     case 'rotate-key':
       return (await import('./rotate-key-command')).runRotateKeyCommand(rest);
     case undefined:
