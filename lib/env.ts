@@ -39,7 +39,9 @@ let cached: Env | undefined;
  */
 export function getEnv(fresh = false): Env {
   if (cached && !fresh) return cached;
-  const parsed = envSchema.safeParse(process.env);
+  // An empty variable means "unset" (shells and CI often export NAME= to clear a value).
+  const raw = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid environment:\n  ${lines.join('\n  ')}`);

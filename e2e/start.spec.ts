@@ -1,0 +1,48 @@
+import { expect, test } from '@playwright/test';
+
+/**
+ * The walking skeleton's promise: from a clean data directory, `tokenpace start` shows within two
+ * minutes the home page with live calibration measurements, the seeded catalog, claims and the
+ * LLMPerf data.
+ */
+test('fresh start shows calibration measurements, catalog, claims and LLMPerf data', async ({ page, request }) => {
+  const startedAt = Number(process.env.TOKENPACE_E2E_STARTED_AT ?? Date.now());
+  // Calibration measurements arrive from the worker's first slot; poll the API (no sleeps in assertions).
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get('/api/v1/leaderboard?model=tokenpace-reference');
+        const body = (await res.json()) as { entries: Array<{ n: number; samples: number }> };
+        return body.entries[0]?.samples ?? 0;
+      },
+      { timeout: 110_000, intervals: [1000] },
+    )
+    .toBeGreaterThan(0);
+  expect(Date.now() - startedAt).toBeLessThan(120_000 + 60_000); // start (incl. first build) + first probe
+
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Llama 4 Maverick');
+  // Seeded catalog: providers from the claims are listed (inactive until their API key is set).
+  for (const provider of ['SambaNova', 'Groq', 'Amazon Bedrock', 'NVIDIA']) {
+    await expect(page.getByRole('link', { name: provider, exact: true }).first()).toBeVisible();
+  }
+  // Calibration panel with a measured speed close to the configured 1,000 TPS/user.
+  const measured = page.locator('[data-metric="calibration-measured"]').first();
+  await expect(measured).not.toHaveText('–');
+  const value = Number((await measured.innerText()).replace(/,/g, ''));
+  expect(value).toBeGreaterThan(900);
+  expect(value).toBeLessThan(1100);
+  // Claims shown as claims, with source and bound.
+  await expect(page.getByText('1,038 tokens/s')).toBeVisible();
+  await expect(page.getByText("Tom's Hardware").first()).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('home.png'), fullPage: true });
+
+  // LLMPerf data on its own page, labelled with source, date and licence.
+  await page.getByRole('link', { name: 'Imported data' }).click();
+  await page.getByRole('link', { name: /LLMPerf leaderboard raw data/ }).click();
+  await expect(page.getByText('Imported data, not Tokenpace measurements.')).toBeVisible();
+  await expect(page.getByText(/Licence: Apache-2.0/)).toBeVisible();
+  await expect(page.getByText(/Collected: 2024-01-09/)).toBeVisible();
+  const groq = page.locator('tr[data-series="groq_70b"] [data-metric="tps-p50"]');
+  expect(Number((await groq.innerText()).replace(/,/g, ''))).toBeGreaterThan(100);
+});

@@ -1,0 +1,49 @@
+import { defineConfig } from '@playwright/test';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * End-to-end tests in Debian's Chromium (/usr/bin/chromium; Playwright's own browser download
+ * cannot run here). One `tokenpace start` from a clean data directory serves every spec, exactly
+ * as a newcomer would run it: embedded Postgres, calibration reference server, web and worker.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+const DATA_DIR = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `tokenpace-e2e-${process.pid}-${Date.now()}`);
+
+export default defineConfig({
+  testDir: './e2e',
+  testMatch: '**/*.spec.ts',
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    screenshot: 'on',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+    },
+  },
+  webServer: {
+    command: `node bin/tokenpace.mjs start`,
+    url: `http://localhost:${PORT}/api/health`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+    env: {
+      ...(process.env as Record<string, string>),
+      PORT: String(PORT),
+      TOKENPACE_DATA_DIR: DATA_DIR,
+      TOKENPACE_PG_PORT: String(Number(process.env.E2E_PG_PORT ?? 54480)),
+      TOKENPACE_REFERENCE_PORT: String(Number(process.env.E2E_REFERENCE_PORT ?? 3998)),
+      TOKENPACE_E2E_STARTED_AT: String(Date.now()),
+      DATABASE_URL: '',
+    },
+  },
+});
