@@ -1,0 +1,267 @@
+/**
+ * `tokenpace probe <url> [--protocol P] --model M [...]`: one measurement against one endpoint,
+ * printed as a readable summary or (with --json) as exactly one JSON object on stdout. A progress
+ * line (tokens so far, live speed) goes to stderr while streaming.
+ * Exit codes: 0 success, 1 failed probe (any errorKind), 2 bad usage.
+ */
+import { parseArgs } from 'node:util';
+import { readApiKeyVariable } from '@/lib/env';
+import { isProtocol } from '@/lib/probe/adapters/registry';
+import { probeEndpoint } from '@/lib/probe/probe-endpoint';
+import { PROTOCOLS, type FetchLike, type ProbeRequest, type ProbeResult, type Protocol } from '@/lib/probe/types';
+
+export const PROBE_USAGE = `usage: tokenpace probe <url> --model M [options]
+  --protocol P            ${PROTOCOLS.join(' | ')} (default openai-chat)
+  --model M               the API model id (required)
+  --api-key-env NAME      read the API key from environment variable NAME
+  --allow-private         allow loopback/private addresses (local servers)
+  --ttft-timeout-ms N     deadline for the first token (default 60000)
+  --idle-timeout-ms N     longest gap between tokens (default 30000)
+  --total-timeout-ms N    deadline for the whole stream (default 300000)
+  --max-tokens N          output budget (default 256)
+  --prompt TEXT           prompt text (default: a short-story request)
+  --json                  print one JSON object on stdout
+  --timeline              include the per-event timeline (with --json, or as a table)`;
+
+/** Default prompt: long enough an answer to measure speed on. */
+export const DEFAULT_PROBE_PROMPT = 'Write a short story of about 300 words about a lighthouse keeper who finds a message in a bottle.';
+
+/** Dependencies of the probe command (the SSRF guard comes from lib/security through here). */
+export interface ProbeCommandDeps {
+  /** Builds the fetch to use; the CLI passes lib/security's createGuardedFetch. */
+  createFetch: (opts: { allowPrivate: boolean }) => FetchLike;
+  /** Reads an environment variable; default lib/env readApiKeyVariable. */
+  lookupEnv?: (name: string) => string | null;
+  /** stdout writer; default process.stdout. */
+  stdout?: (text: string) => void;
+  /** stderr writer and whether it is a terminal (progress redraws in place); default process.stderr. */
+  stderr?: { write: (text: string) => void; isTTY: boolean };
+  /** Aborts the probe (recorded as cancelled); default SIGINT/SIGTERM while probing. */
+  signal?: AbortSignal;
+}
+
+interface ParsedProbeArgs {
+  url: string;
+  protocol: Protocol;
+  model: string;
+  apiKeyEnv: string | null;
+  allowPrivate: boolean;
+  ttftMs: number;
+  idleMs: number;
+  totalMs: number;
+  maxTokens: number;
+  prompt: string;
+  json: boolean;
+  timeline: boolean;
+  help: boolean;
+}
+
+class ProbeUsageError extends Error {}
+
+/** Parses argv; throws ProbeUsageError naming the bad flag. */
+export function parseProbeArgs(argv: string[]): ParsedProbeArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        protocol: { type: 'string' },
+        model: { type: 'string' },
+        'api-key-env': { type: 'string' },
+        'allow-private': { type: 'boolean' },
+        'ttft-timeout-ms': { type: 'string' },
+        'idle-timeout-ms': { type: 'string' },
+        'total-timeout-ms': { type: 'string' },
+        'max-tokens': { type: 'string' },
+        prompt: { type: 'string' },
+        json: { type: 'boolean' },
+        timeline: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new ProbeUsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const help = values.help === true;
+  if (help) return { help } as ParsedProbeArgs;
+  if (positionals.length !== 1) throw new ProbeUsageError(positionals.length === 0 ? 'missing <url>' : `expected one <url>, got ${positionals.length} arguments`);
+  const protocol = values.protocol ?? 'openai-chat';
+  if (!isProtocol(protocol)) throw new ProbeUsageError(`--protocol must be one of ${PROTOCOLS.join(', ')}; got ${JSON.stringify(protocol)}`);
+  if (!values.model) throw new ProbeUsageError('--model is required');
+  const apiKeyEnv = values['api-key-env'] ?? null;
+  if (apiKeyEnv !== null && !/^[A-Z][A-Z0-9_]*$/.test(apiKeyEnv)) {
+    throw new ProbeUsageError(`--api-key-env must name an environment variable (A-Z, 0-9, _), got ${JSON.stringify(apiKeyEnv)}`);
+  }
+  const int = (flag: string, fallback: number) => {
+    const raw = values[flag as keyof typeof values];
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (typeof raw !== 'string' || raw.trim() === '' || !Number.isInteger(n) || n < 1) {
+      throw new ProbeUsageError(`--${flag} must be a positive integer, got ${JSON.stringify(raw)}`);
+    }
+    return n;
+  };
+  if (values.prompt !== undefined && values.prompt.trim() === '') throw new ProbeUsageError('--prompt must not be empty');
+  return {
+    url: positionals[0]!,
+    protocol,
+    model: values.model,
+    apiKeyEnv,
+    allowPrivate: values['allow-private'] === true,
+    ttftMs: int('ttft-timeout-ms', 60_000),
+    idleMs: int('idle-timeout-ms', 30_000),
+    totalMs: int('total-timeout-ms', 300_000),
+    maxTokens: int('max-tokens', 256),
+    prompt: values.prompt ?? DEFAULT_PROBE_PROMPT,
+    json: values.json === true,
+    timeline: values.timeline === true,
+    help: false,
+  };
+}
+
+/**
+ * Runs the command; returns the exit code (0 success, 1 failed probe, 2 bad usage). Never
+ * throws for endpoint failures or bad usage.
+ */
+export async function runProbeCommand(argv: string[], deps: ProbeCommandDeps): Promise<number> {
+  const stdout = deps.stdout ?? ((text: string) => void process.stdout.write(text));
+  const stderr = deps.stderr ?? { write: (text: string) => void process.stderr.write(text), isTTY: process.stderr.isTTY === true };
+  const lookupEnv = deps.lookupEnv ?? readApiKeyVariable;
+  let args: ParsedProbeArgs;
+  try {
+    args = parseProbeArgs(argv);
+  } catch (error) {
+    if (!(error instanceof ProbeUsageError)) throw error;
+    stderr.write(`tokenpace probe: ${error.message}\n\n${PROBE_USAGE}\n`);
+    return 2;
+  }
+  if (args.help) {
+    stdout(`${PROBE_USAGE}\n`);
+    return 0;
+  }
+  let apiKey: string | null = null;
+  if (args.apiKeyEnv) {
+    apiKey = lookupEnv(args.apiKeyEnv);
+    if (!apiKey) {
+      stderr.write(`tokenpace probe: environment variable ${args.apiKeyEnv} (from --api-key-env) is not set or empty\n`);
+      return 2;
+    }
+  }
+  const awsCredentials = args.protocol === 'bedrock-converse-stream' && !apiKey ? readAwsCredentials(lookupEnv) : null;
+
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  if (deps.signal) deps.signal.addEventListener('abort', onSignal, { once: true });
+  else {
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  }
+  const progress = createProgressLine(stderr);
+  let result: ProbeResult;
+  try {
+    const request: ProbeRequest = {
+      protocol: args.protocol,
+      url: args.url,
+      model: args.model,
+      apiKey,
+      prompt: args.prompt,
+      maxOutputTokens: args.maxTokens,
+      deadlines: { ttftMs: args.ttftMs, idleMs: args.idleMs, totalMs: args.totalMs, maxBytes: 16 * 1024 * 1024 },
+      fetch: deps.createFetch({ allowPrivate: args.allowPrivate }),
+      signal: controller.signal,
+      onProgress: progress.update,
+      awsCredentials,
+    };
+    result = await probeEndpoint(request);
+  } finally {
+    progress.clear();
+    if (deps.signal) deps.signal.removeEventListener('abort', onSignal);
+    else {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  }
+  if (args.json) {
+    const { timeline, ...rest } = result;
+    const out = { url: args.url, protocol: args.protocol, model: args.model, ...rest, ...(args.timeline ? { timeline } : {}) };
+    stdout(`${JSON.stringify(out)}\n`);
+  } else {
+    stdout(formatSummary(args, result));
+  }
+  return result.outcome === 'success' ? 0 : 1;
+}
+
+function readAwsCredentials(lookupEnv: (name: string) => string | null): ProbeRequest['awsCredentials'] {
+  const accessKeyId = lookupEnv('AWS_ACCESS_KEY_ID');
+  const secretAccessKey = lookupEnv('AWS_SECRET_ACCESS_KEY');
+  if (!accessKeyId || !secretAccessKey) return null;
+  return { accessKeyId, secretAccessKey, sessionToken: lookupEnv('AWS_SESSION_TOKEN'), region: lookupEnv('AWS_REGION') };
+}
+
+/** The stderr progress line: tokens so far and live speed since the first token. */
+function createProgressLine(stderr: { write: (text: string) => void; isTTY: boolean }) {
+  let first: { tokens: number; ms: number } | null = null;
+  let lastLineAt = -Infinity;
+  let drawn = false;
+  return {
+    update: (p: { generatedEvents: number; approxTokens: number; elapsedMs: number }) => {
+      if (p.generatedEvents === 0) return;
+      if (!first) first = { tokens: p.approxTokens, ms: p.elapsedMs };
+      const span = (p.elapsedMs - first.ms) / 1000;
+      const speed = span > 0 ? `${((p.approxTokens - first.tokens) / span).toFixed(1)} tok/s` : '…';
+      const line = `streaming: ~${p.approxTokens} tokens in ${p.generatedEvents} events, ${speed}, ${(p.elapsedMs / 1000).toFixed(1)} s`;
+      if (stderr.isTTY) {
+        stderr.write(`\r\x1b[K${line}`);
+        drawn = true;
+      } else if (p.elapsedMs - lastLineAt >= 1000) {
+        // Not a terminal (logs, pipes): one line per second at most.
+        stderr.write(`${line}\n`);
+        lastLineAt = p.elapsedMs;
+      }
+    },
+    clear: () => {
+      if (drawn) stderr.write('\r\x1b[K');
+    },
+  };
+}
+
+const ms = (v: number | null) => (v === null ? '—' : `${v.toFixed(1)} ms`);
+
+/** The readable (non-JSON) summary. */
+export function formatSummary(args: Pick<ParsedProbeArgs, 'url' | 'protocol' | 'model' | 'timeline'>, r: ProbeResult): string {
+  const lines: string[] = [];
+  lines.push(`probe ${args.protocol} ${args.url} model ${args.model}`);
+  lines.push(
+    r.outcome === 'success'
+      ? `outcome       success (finish: ${r.finishReason ?? r.finishReasonRaw ?? 'not given'})`
+      : `outcome       error: ${r.errorKind}${r.httpStatus !== null ? ` (HTTP ${r.httpStatus})` : ''} – ${r.errorMessage ?? ''}`,
+  );
+  if (r.retryAfterMs !== null) lines.push(`retry after   ${(r.retryAfterMs / 1000).toFixed(1)} s`);
+  lines.push(`TTFB          ${ms(r.ttfbMs)}${r.connectMs !== null ? `   (connect ${ms(r.connectMs)})` : ''}`);
+  lines.push(`TTFT          ${ms(r.ttftMs)}   TTFAT ${ms(r.ttfatMs)}`);
+  const speed = (v: number | null) => (v === null ? '—' : `${v.toFixed(1)} tok/s`);
+  lines.push(
+    `output speed  ${speed(r.outputTokensPerSecond)} (${r.outputTokensReported !== null ? 'reported' : 'o200k'} basis; o200k basis ${speed(r.outputTokensPerSecondO200k)})`,
+  );
+  lines.push(`TPOT          ${r.tpotMs === null ? '—' : `${r.tpotMs.toFixed(2)} ms/token`}`);
+  lines.push(`E2E           ${ms(r.e2eMs)}`);
+  lines.push(`tokens        ${r.outputTokensReported ?? '—'} reported, ${r.outputTokensO200k} o200k, in ${r.contentChunks} events (${r.bytesReceived} bytes)`);
+  const flags = [r.flags.tokenCountMismatch ? 'token counts disagree >25%' : '', r.flags.buffered ? 'buffered (most tokens in the last event)' : ''].filter(Boolean);
+  lines.push(`flags         ${flags.length ? flags.join('; ') : 'none'}`);
+  if (r.reasoningText) lines.push(`reasoning     ${preview(r.reasoningText)}`);
+  lines.push(`answer        ${preview(r.answerText)}`);
+  for (const call of r.toolCalls) lines.push(`tool call     ${call.name ?? '?'}(${preview(call.arguments)})`);
+  if (args.timeline) {
+    lines.push('timeline      at_ms     tokens  channel');
+    for (const t of r.timeline) lines.push(`              ${t.atMs.toFixed(1).padStart(9)} ${String(t.tokens).padStart(6)}  ${t.channel}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function preview(text: string): string {
+  const flat = JSON.stringify(text);
+  return flat.length > 160 ? `${flat.slice(0, 157)}…"` : flat;
+}
