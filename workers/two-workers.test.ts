@@ -1,0 +1,120 @@
+/**
+ * Two worker processes on one database never run the same probe slot twice: the scheduler's
+ * deterministic job ids collapse duplicate enqueues, and the slot claim table stops duplicate jobs
+ * (even ones with different pg-boss ids) from probing. A real local HTTP server counts requests.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { PgBoss } from 'pg-boss';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { seedCatalog } from '@/db/seed';
+import { endpoints, workloads } from '@/db/schema';
+import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
+import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
+import { buildProbeJobKey, probeQueueName } from './queues';
+import { eq } from 'drizzle-orm';
+
+const ROOT = path.resolve(__dirname, '..');
+let t: TestDatabase;
+let server: http.Server;
+let requests = 0;
+const workers: ChildProcess[] = [];
+
+/** Minimal OpenAI-compatible stream: role chunk, 5 one-word chunks, usage, [DONE]. */
+function startCountingServer(): Promise<number> {
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      requests += 1;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = (delta: object, finish: string | null = null) =>
+        `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      res.write(chunk({ role: 'assistant', content: '' }));
+      let i = 0;
+      const timer = setInterval(() => {
+        if (i < 5) res.write(chunk({ content: ` word${i}` }));
+        else {
+          clearInterval(timer);
+          res.write(chunk({}, 'stop'));
+          res.write(`data: ${JSON.stringify({ id: 'x', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`);
+          res.end('data: [DONE]\n\n');
+        }
+        i += 1;
+      }, 5);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+}
+
+function startWorker(): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: t.url, TOKENPACE_WORKER_REGION: 'local', TOKENPACE_PROBE_CRON: '* * * * *', TOKENPACE_SECRET_KEY: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr?.on('data', (d) => process.stderr.write(`[worker ${child.pid}] ${d}`));
+  workers.push(child);
+  return child;
+}
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const port = await startCountingServer();
+  await seedCatalog(t.db, { workloads: SEED_WORKLOADS, lookupEnv: () => null, referencePort: port });
+});
+
+afterAll(async () => {
+  await Promise.all(
+    workers.map((w) => new Promise<void>((resolve) => {
+      if (w.exitCode !== null) return resolve();
+      w.once('exit', () => resolve());
+      w.kill('SIGTERM');
+    })),
+  );
+  server?.close();
+  await t?.drop();
+});
+
+it('runs each probe slot exactly once across two worker processes, even with duplicate jobs', async () => {
+  // Pre-enqueue three jobs with DIFFERENT pg-boss ids for one slot: only one may probe.
+  const boss = new PgBoss({ connectionString: t.url, schema: 'pgboss', schedule: false, supervise: false });
+  await boss.start();
+  await boss.createQueue(probeQueueName('local'), { policy: 'standard' });
+  const [calibration] = await t.db.select({ id: endpoints.id }).from(endpoints).where(eq(endpoints.isCalibration, true));
+  const [workload] = await t.db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, 'prose-100'));
+  const slotStart = '2026-01-01T00:00:00.000Z';
+  const payload = { endpointId: calibration!.id, workloadId: workload!.id, region: 'local', slotStart };
+  const dupKey = buildProbeJobKey(payload);
+  for (let i = 0; i < 3; i++) await boss.send(probeQueueName('local'), { ...payload, jobKey: dupKey });
+  await boss.stop({ graceful: false });
+
+  startWorker();
+  startWorker();
+  const scheduled = SEED_WORKLOADS.filter((w) => w.scheduled).length;
+  // Wait until both startup ticks and the duplicate jobs are fully processed.
+  await expect
+    .poll(
+      async () => {
+        const [pending] = (await t.db.execute(sql`select count(*)::int as n from pgboss.job where name like 'probe-%' and state in ('created', 'retry', 'active')`)) as unknown as Array<{ n: number }>;
+        const [m] = (await t.db.execute(sql`select count(*)::int as n from measurements`)) as unknown as Array<{ n: number }>;
+        return pending!.n === 0 && m!.n >= scheduled + 1;
+      },
+      { timeout: 45_000, interval: 250 },
+    )
+    .toBe(true);
+
+  const rows = (await t.db.execute(sql`select job_key, count(*)::int as n from measurements group by job_key`)) as unknown as Array<{ job_key: string; n: number }>;
+  const total = rows.reduce((s, r) => s + r.n, 0);
+  expect(rows.every((r) => r.n === 1)).toBe(true);
+  expect(rows.find((r) => r.job_key === dupKey)?.n).toBe(1);
+  // Every measurement came from exactly one HTTP request: no slot was probed twice.
+  expect(requests).toBe(total);
+  // At least the startup slot of every scheduled workload, plus the duplicated slot.
+  expect(total).toBeGreaterThanOrEqual(scheduled + 1);
+  const [ok] = (await t.db.execute(sql`select count(*)::int as n from measurements where outcome = 'success' and output_tokens_reported = 5`)) as unknown as Array<{ n: number }>;
+  expect(ok!.n).toBe(total);
+}, 90_000);
