@@ -10,6 +10,9 @@ import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { writeBytes, type ReplayCase } from './replay-case';
 
+/** Delay between the last write and a TCP reset (see finish()). */
+const RESET_GRACE_MS = 50;
+
 /** A running replay server. */
 export interface ReplayServer {
   /** base URL, e.g. http://127.0.0.1:40123 (adapters append their paths; the path is ignored) */
@@ -70,9 +73,16 @@ export async function startReplayServer(replayCase: ReplayCase): Promise<ReplayS
       const finish = () => {
         if (replayCase.end === 'close') res.end();
         else if (replayCase.end === 'reset') {
+          // A RST makes the client's kernel drop received-but-unread bytes, so resetting in the
+          // same tick as the last write would lose that write. Reset once the client has had
+          // time to read it (nothing is timed after a reset: e2e is null for such cases).
           const socket = res.socket as Socket & { resetAndDestroy?: () => void };
-          if (socket?.resetAndDestroy) socket.resetAndDestroy();
-          else socket?.destroy();
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            if (socket?.resetAndDestroy) socket.resetAndDestroy();
+            else socket?.destroy();
+          }, RESET_GRACE_MS);
+          timers.add(timer);
         }
         // 'hang': do nothing; close() or the client ends it.
       };
