@@ -77,6 +77,9 @@ export async function parseStream(
         headLength += Math.min(chunk.length, BODY_HEAD_BYTES - headLength);
       }
       if (bytesReceived > maxBytes) {
+        // Parse up to the cap exactly, so where the network cut the reads does not matter.
+        const allowed = chunk.length - (bytesReceived - maxBytes);
+        if (allowed > 0) decoder.push(chunk.subarray(0, allowed), atMs);
         endReason = 'max_bytes';
         break;
       }

@@ -1,0 +1,142 @@
+/**
+ * Property: however the network cuts a stream into reads, the probe parses the same thing.
+ * For every 2xx replay case, the body is re-cut at arbitrary points (merging and splitting the
+ * server's writes) and fed to the parsing layer (parseStream + buildProbeResult) with a fake
+ * clock, without HTTP. Content, token counts, content chunks, usage, finish reason and outcome
+ * must equal the case's expectations for every cut. A second property only splits writes (never
+ * merges them), so every event still completes in the write that completes it on the wire: then
+ * the timeline times must equal the case's times exactly.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildProbeResult } from './build-probe-result';
+import { parseStream } from './parse-stream';
+import { CASES_DIR, loadCases, writeBytes, type ReplayCase } from './test-support/replay-case';
+import type { ProbeResult } from './types';
+
+const streamCases = loadCases(CASES_DIR).filter((c) => c.response.status >= 200 && c.response.status < 300);
+
+interface Piece {
+  bytes: Uint8Array;
+  atMs: number;
+}
+
+/** The body as (byte, time-of-its-write) so any re-cut piece gets the time its last byte was sent. */
+function bodyWithTimes(c: ReplayCase): { body: Buffer; timeOf: number[] } {
+  const parts = c.writes.map(writeBytes);
+  const timeOf: number[] = [];
+  parts.forEach((p, i) => {
+    for (let k = 0; k < p.length; k++) timeOf.push(c.writes[i]!.at_ms);
+  });
+  return { body: Buffer.concat(parts), timeOf };
+}
+
+function cut(body: Buffer, timeOf: number[], points: number[]): Piece[] {
+  const sorted = [...new Set(points)].filter((p) => p > 0 && p < body.length).sort((a, b) => a - b);
+  const pieces: Piece[] = [];
+  let start = 0;
+  for (const end of [...sorted, body.length]) {
+    pieces.push({ bytes: body.subarray(start, end), atMs: timeOf[end - 1]! });
+    start = end;
+  }
+  return pieces;
+}
+
+/** Feeds pieces like a response body would, ending as the case ends (close, reset, hang). */
+async function parsePieces(c: ReplayCase, pieces: Piece[]): Promise<ProbeResult> {
+  let now = 0;
+  async function* chunks() {
+    for (const p of pieces) {
+      now = p.atMs;
+      yield p.bytes;
+    }
+    if (c.end === 'reset') throw new Error('read ECONNRESET');
+    if (c.end === 'hang') throw new Error('aborted by a deadline');
+  }
+  const parsed = await parseStream(c.protocol, chunks(), () => now, { maxBytes: c.probe?.deadlines?.maxBytes ?? 4 * 1024 * 1024 });
+  const hungUp = c.end === 'hang' && parsed.endReason === 'read_error';
+  return buildProbeResult(parsed, {
+    protocol: c.protocol,
+    httpStatus: c.response.status,
+    ttfbMs: 0,
+    connectMs: null,
+    abort: hungUp ? { kind: 'timeout', message: 'deadline' } : null,
+  });
+}
+
+function expectMatchesCase(c: ReplayCase, r: ProbeResult): void {
+  const e = c.expect;
+  expect(r.outcome).toBe(e.outcome);
+  expect(r.errorKind).toBe(e.error_kind);
+  expect(r.answerText).toBe(e.answer_text);
+  expect(r.reasoningText).toBe(e.reasoning_text ?? '');
+  expect(r.toolCalls).toEqual(e.tool_calls ?? []);
+  expect(r.finishReason).toBe(e.finish_reason);
+  expect(r.contentChunks).toBe(e.content_chunks);
+  expect(r.outputTokensReported).toBe(e.output_tokens_reported);
+}
+
+describe('split invariance of the parsing layer', () => {
+  it('covers every streaming case', () => {
+    expect(streamCases.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it('the writes as sent give the expected result and times (fake clock)', async () => {
+    for (const c of streamCases) {
+      const pieces = c.writes.map((w) => ({ bytes: writeBytes(w), atMs: w.at_ms }));
+      const r = await parsePieces(c, pieces);
+      expectMatchesCase(c, r);
+      expect(r.ttftMs).toBe(c.expect.ttft_ms);
+      expect(r.ttfatMs).toBe(c.expect.ttfat_ms);
+      expect(r.lastTokenMs).toBe(c.expect.last_token_ms);
+    }
+  });
+
+  it('any re-cut of the bytes (merges and splits) parses to the same content, tokens, chunks and outcome', async () => {
+    let runs = 0;
+    for (const c of streamCases) {
+      const { body, timeOf } = bodyWithTimes(c);
+      const asSent = await parsePieces(c, c.writes.map((w) => ({ bytes: writeBytes(w), atMs: w.at_ms })));
+      // One extreme cut: every byte on its own.
+      const oneByte = await parsePieces(c, cut(body, timeOf, Array.from({ length: body.length }, (_, i) => i)));
+      expectMatchesCase(c, oneByte);
+      expect(oneByte.outputTokensO200k).toBe(asSent.outputTokensO200k);
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.integer({ min: 1, max: Math.max(1, body.length - 1) }), { maxLength: 40 }), async (points) => {
+          runs++;
+          const r = await parsePieces(c, cut(body, timeOf, points));
+          expectMatchesCase(c, r);
+          expect(r.outputTokensO200k).toBe(asSent.outputTokensO200k);
+          expect(r.timeline.map((t) => t.tokens)).toEqual(asSent.timeline.map((t) => t.tokens));
+          expect(r.timeline.map((t) => t.channel)).toEqual(asSent.timeline.map((t) => t.channel));
+          expect(r.flags).toEqual(asSent.flags);
+        }),
+        { numRuns: 80, seed: 4242 + runs },
+      );
+    }
+    expect(runs).toBeGreaterThanOrEqual(3000);
+  });
+
+  it('splitting writes (never merging) keeps every event time exactly', async () => {
+    let runs = 0;
+    for (const c of streamCases) {
+      const { body, timeOf } = bodyWithTimes(c);
+      // Cut points always include every write boundary, so no piece spans two writes.
+      const boundaries: number[] = [];
+      let offset = 0;
+      for (const w of c.writes) boundaries.push((offset += writeBytes(w).length));
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.integer({ min: 1, max: Math.max(1, body.length - 1) }), { maxLength: 30 }), async (points) => {
+          runs++;
+          const r = await parsePieces(c, cut(body, timeOf, [...points, ...boundaries]));
+          expectMatchesCase(c, r);
+          expect(r.ttftMs).toBe(c.expect.ttft_ms);
+          expect(r.ttfatMs).toBe(c.expect.ttfat_ms);
+          expect(r.lastTokenMs).toBe(c.expect.last_token_ms);
+        }),
+        { numRuns: 40, seed: 99 + runs },
+      );
+    }
+    expect(runs).toBeGreaterThanOrEqual(1500);
+  });
+});
