@@ -28,7 +28,11 @@ async function main(): Promise<void> {
   const workerId = `${os.hostname()}:${process.pid}`;
   const { db, close } = openDb(env.DATABASE_URL, 12);
   const boss = createBoss(env.DATABASE_URL, { schedule: true, supervise: true });
-  boss.on('error', (err) => console.error(`[worker] pg-boss error: ${err.message}`));
+  let stopping = false;
+  // During shutdown Postgres may stop first (Ctrl-C reaches the whole process group): stay quiet then.
+  boss.on('error', (err) => {
+    if (!stopping) console.error(`[worker] pg-boss error: ${err.message}`);
+  });
   await boss.start();
 
   const probeQueue = probeQueueName(region);
@@ -66,7 +70,7 @@ async function main(): Promise<void> {
       if (r.enqueued > 0) console.log(`[worker] scheduled ${r.enqueued} probes (${r.targets} targets) in ${region}`);
     }
   });
-  await boss.work(probeQueue, { localConcurrency: 8, batchSize: 1 }, async (jobs) => {
+  await boss.work(probeQueue, { localConcurrency: 8, batchSize: 1, groupConcurrency: 1 }, async (jobs) => {
     for (const job of jobs) {
       const payload = probeJobPayloadSchema.parse(job.data);
       const r = await runProbeJob(ctx, job.id, payload, job.signal);
@@ -81,7 +85,6 @@ async function main(): Promise<void> {
   await boss.send(SCHEDULE_PROBES_QUEUE, { region });
   console.log(`[worker] ${workerId} ready (region ${region}, version ${ctx.workerVersion})`);
 
-  let stopping = false;
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;

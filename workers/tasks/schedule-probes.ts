@@ -43,6 +43,9 @@ export async function scheduleProbes(
     };
     const id = await boss.send(probeQueueName(params.region), payload, {
       id: jobIdForKey(payload.jobKey),
+      // One stream at a time per endpoint and region: TPS/user is a single-stream figure, and
+      // parallel probes of one endpoint would compete with each other (and with the provider's batching).
+      group: { id: `endpoint-${t.endpointId}` },
       retryLimit: 1,
       retryDelay: 5,
       expireInSeconds: params.expireInSeconds,

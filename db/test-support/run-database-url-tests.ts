@@ -1,0 +1,42 @@
+/**
+ * `npm run test:database-url`: the DATABASE_URL path. Runs the database and worker test files
+ * against a separately started server instead of the per-run embedded one:
+ * TOKENPACE_TEST_DATABASE_URL when given (in CI: the machine's PostgreSQL 15 on 127.0.0.1:5432),
+ * otherwise a second embedded PostgreSQL started here, so `npm test` needs no installed server.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startEmbeddedPostgres } from '../embedded';
+
+async function main(): Promise<number> {
+  let url = process.env.TOKENPACE_TEST_DATABASE_URL;
+  let stop: (() => Promise<void>) | null = null;
+  let dir: string | null = null;
+  if (!url) {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenpace-dburl-pg-'));
+    fs.chmodSync(dir, 0o755);
+    const server = await startEmbeddedPostgres({ dataDir: dir, port: 59000 + Math.floor(Math.random() * 500), database: 'postgres' });
+    url = server.url;
+    stop = server.stop;
+    console.log(`[test:database-url] no TOKENPACE_TEST_DATABASE_URL: started a separate embedded server at ${url.replace(/:[^:@]*@/, ':***@')}`);
+  } else {
+    console.log(`[test:database-url] using ${url.replace(/:[^:@]*@/, ':***@')}`);
+  }
+  try {
+    const r = spawnSync(process.execPath, [path.resolve('node_modules/vitest/vitest.mjs'), 'run', 'db', 'workers'], {
+      stdio: 'inherit',
+      env: { ...process.env, TOKENPACE_TEST_DATABASE_URL: url },
+    });
+    return r.status ?? 1;
+  } finally {
+    if (stop) await stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then((code) => process.exit(code), (err) => {
+  console.error(err);
+  process.exit(1);
+});
