@@ -187,22 +187,22 @@ function checkUrl(url: string): string | null {
 
 /**
  * The body's reads as an async iterable that also ends when `signal` aborts, even with a
- * fetch implementation that ignores signals once the body is streaming. Cancels the body when the
- * consumer stops early (terminal marker, byte cap).
+ * fetch implementation that ignores signals once the body is streaming: the abort cancels the
+ * reader (which settles a pending read) and the loop then throws the abort reason. No per-read
+ * promise racing: this loop runs for every network read of every concurrent probe. Cancels the
+ * body when the consumer stops early (terminal marker, byte cap).
  */
 async function* readChunks(body: ReadableStream<Uint8Array>, signal: AbortSignal): AsyncGenerator<Uint8Array> {
   const reader = body.getReader();
-  let rejectAbort: (reason: unknown) => void = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    rejectAbort = reject;
-  });
-  aborted.catch(() => {});
-  const onAbort = () => rejectAbort(signal.reason ?? new Error('aborted'));
-  if (signal.aborted) onAbort();
-  else signal.addEventListener('abort', onAbort, { once: true });
+  const onAbort = () => {
+    reader.cancel(signal.reason).catch(() => {});
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
   try {
     while (true) {
-      const next = await Promise.race([reader.read(), aborted]);
+      if (signal.aborted) throw signal.reason ?? new Error('aborted');
+      const next = await reader.read();
+      if (signal.aborted) throw signal.reason ?? new Error('aborted');
       if (next.done) return;
       yield next.value;
     }
