@@ -32,6 +32,8 @@ export const providers = pgTable('providers', {
   name: text('name').notNull(),
   kind: text('kind', { enum: ['provider', 'calibration'] }).notNull().default('provider'),
   websiteUrl: text('website_url'),
+  /** False for a provider named by a submission until an admin approves it (kept out of public lists). */
+  listed: boolean('listed').notNull().default(true),
   createdAt: createdAt(),
 });
 
@@ -42,13 +44,16 @@ export const models = pgTable('models', {
   name: text('name').notNull(),
   family: text('family'),
   description: text('description'),
+  /** False for a model proposed by a submission until an admin approves it (kept out of public lists). */
+  listed: boolean('listed').notNull().default(true),
   createdAt: createdAt(),
 });
 
 /**
  * One provider's serving of one model at one URL/protocol/API model id, with declared metadata.
  * status: active endpoints are scheduled; `inactive` ones wait for their API key variable;
- * `pending`/`rejected`/`paused` belong to the submission flow.
+ * `pending`/`rejected`/`paused`/`deleted` belong to the submission flow (deleted = soft delete by
+ * its owner: the row and its measurements stay as evidence, it is no longer listed or probed).
  */
 export const endpoints = pgTable(
   'endpoints',
@@ -79,7 +84,7 @@ export const endpoints = pgTable(
     calibrationTtftMs: doublePrecision('calibration_ttft_ms'),
     /** Permit loopback/private addresses for this endpoint (local calibration only). */
     allowPrivate: boolean('allow_private').notNull().default(false),
-    status: text('status', { enum: ['active', 'inactive', 'pending', 'rejected', 'paused'] })
+    status: text('status', { enum: ['active', 'inactive', 'pending', 'rejected', 'paused', 'deleted'] })
       .notNull()
       .default('active'),
     ownerUserId: text('owner_user_id'),
@@ -280,4 +285,155 @@ export const snapshots = pgTable('snapshots', {
   query: jsonb('query').$type<Record<string, unknown>>().notNull(),
   body: text('body').notNull(),
   createdAt: createdAt(),
+});
+
+// ─── Accounts (better-auth tables; lib/auth/auth.ts maps its models onto these) ───────────────────
+
+/** A person with an account. `role` is 'provider' (default) or 'admin' (granted by `tokenpace admin grant`). */
+export const users = pgTable('users', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull().unique(),
+  emailVerified: boolean('email_verified').notNull().default(false),
+  image: text('image'),
+  role: text('role', { enum: ['provider', 'admin'] }).notNull().default('provider'),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A signed-in browser session (better-auth); `token` is the cookie's value. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    token: text('token').notNull().unique(),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Credentials of a user (better-auth "account"): for email + password, `password` holds the scrypt hash. */
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    providerId: text('provider_id').notNull(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    idToken: text('id_token'),
+    accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp('refresh_token_expires_at', { withTimezone: true }),
+    scope: text('scope'),
+    password: text('password'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('accounts_user_idx').on(t.userId)],
+);
+
+/** One-time verification values (email verification, password reset) of better-auth. */
+export const verifications = pgTable(
+  'verifications',
+  {
+    id: text('id').primaryKey(),
+    identifier: text('identifier').notNull(),
+    value: text('value').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('verifications_identifier_idx').on(t.identifier)],
+);
+
+/**
+ * Personal API tokens for programmatic submission. Only the SHA-256 of the token is stored; the
+ * token itself is shown once at creation. Revoked tokens keep their row (revokedAt set).
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** SHA-256 hex of the whole token. */
+    tokenHash: text('token_hash').notNull().unique(),
+    /** First characters of the token (e.g. "tp_3f9a…"), so a person can tell tokens apart. */
+    prefix: text('prefix').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('api_tokens_user_idx').on(t.userId)],
+);
+
+/**
+ * Submission bookkeeping per endpoint submitted by a provider: who reviewed it, why it was
+ * rejected, whether it was deleted by its owner (soft delete: measurements stay as evidence).
+ */
+export const endpointSubmissions = pgTable(
+  'endpoint_submissions',
+  {
+    endpointId: integer('endpoint_id').primaryKey().references(() => endpoints.id),
+    ownerUserId: text('owner_user_id').notNull().references(() => users.id),
+    /** True when the submitter proposed a model that was not in the catalog. */
+    proposedModel: boolean('proposed_model').notNull().default(false),
+    /** True when the submitter named a provider that was not in the catalog. */
+    proposedProvider: boolean('proposed_provider').notNull().default(false),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    reviewedByUserId: text('reviewed_by_user_id').references(() => users.id),
+    rejectionReason: text('rejection_reason'),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [index('endpoint_submissions_owner_idx').on(t.ownerUserId)],
+);
+
+/** Result of a verification probe run on submission or edit (not a ranked measurement). */
+export const endpointVerifications = pgTable(
+  'endpoint_verifications',
+  {
+    id: serial('id').primaryKey(),
+    endpointId: integer('endpoint_id').notNull().references(() => endpoints.id),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    outcome: text('outcome', { enum: ['success', 'error'] }).notNull(),
+    errorKind: text('error_kind'),
+    errorMessage: text('error_message'),
+    httpStatus: integer('http_status'),
+    ttftMs: doublePrecision('ttft_ms'),
+    e2eMs: doublePrecision('e2e_ms'),
+    outputTokens: integer('output_tokens'),
+    outputTokensPerSecond: doublePrecision('output_tokens_per_second'),
+  },
+  (t) => [index('endpoint_verifications_endpoint_idx').on(t.endpointId, t.startedAt)],
+);
+
+/** Append-only log of account and moderation actions (approve, reject, grant admin, token, edits). */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** Acting user; null for the CLI (operator on the machine). */
+    actorUserId: text('actor_user_id').references(() => users.id),
+    action: text('action').notNull(),
+    endpointId: integer('endpoint_id').references(() => endpoints.id),
+    targetUserId: text('target_user_id').references(() => users.id),
+    reason: text('reason'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+  },
+  (t) => [index('audit_events_endpoint_idx').on(t.endpointId), index('audit_events_at_idx').on(t.at)],
+);
+
+/** Rate-limit counters shared by every web process (rate-limiter-flexible RateLimiterDrizzle). */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: timestamp('expire', { withTimezone: true }),
 });

@@ -41,6 +41,7 @@ export async function listModels(db: Db) {
       endpointCount: sql<number>`(select count(*)::int from endpoints e where e.model_id = ${models.id} and e.status in ('active','inactive','paused'))`,
     })
     .from(models)
+    .where(eq(models.listed, true))
     .orderBy(asc(models.name));
 }
 
@@ -73,6 +74,7 @@ export async function listProviders(db: Db) {
       endpointCount: sql<number>`(select count(*)::int from endpoints e where e.provider_id = ${providers.id} and e.status in ('active','inactive','paused'))`,
     })
     .from(providers)
+    .where(eq(providers.listed, true))
     .orderBy(asc(providers.name));
 }
 
