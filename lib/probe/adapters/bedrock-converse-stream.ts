@@ -10,14 +10,21 @@
  * internalServerException, serviceUnavailableException, validationException → stream_error).
  *
  * Authentication: an API key is sent as `Authorization: Bearer` (Bedrock API keys); otherwise,
- * when AWS credentials are given, the request is SigV4-signed (service `bedrock`); otherwise it
- * is sent unsigned (useful only against local fakes).
+ * when AWS credentials are given (ProbeRequest.awsCredentials), the request is SigV4-signed
+ * (service `bedrock`); otherwise it is sent unsigned (useful only against local fakes). An "API
+ * key" that is really an AWS access key id (AKIA…/ASIA…) is never sent as a bearer token: it is
+ * only half a credential, so the caller must pass awsCredentials for SigV4.
  */
 import { signAwsRequestV4 } from '../aws-sigv4';
 import { createEventStreamFramer } from '../framing/event-stream-framer';
 import type { ProtocolAdapter, WireEvent } from './adapter';
 import { joinUrl } from './join-url';
 import { classifyInStreamError, countValue, isRecord, nonEmptyString, tryParseJson } from './normalize';
+
+/** True for an AWS access key id (long-term AKIA…, temporary ASIA…). */
+export function looksLikeAccessKeyId(value: string): boolean {
+  return /^(AKIA|ASIA)[A-Z0-9]{12,124}$/.test(value);
+}
 
 /** Region from a `bedrock-runtime.<region>.amazonaws.com` (or FIPS/VPC-endpoint) host, else null. */
 export function regionFromBedrockHost(host: string): string | null {
@@ -89,8 +96,11 @@ export const bedrockConverseStreamAdapter: ProtocolAdapter = {
       'content-type': 'application/json',
       accept: 'application/vnd.amazon.eventstream',
     };
-    if (input.apiKey) {
-      headers.authorization = `Bearer ${input.apiKey}`;
+    // An AWS access key id (AKIA…/ASIA…) is half of a SigV4 credential, never a bearer token;
+    // Bedrock API keys (bearer) look different.
+    const bearer = input.apiKey && !looksLikeAccessKeyId(input.apiKey) ? input.apiKey : null;
+    if (bearer) {
+      headers.authorization = `Bearer ${bearer}`;
     } else if (input.awsCredentials) {
       const creds = input.awsCredentials;
       const region = creds.region ?? regionFromBedrockHost(new URL(url).host) ?? 'us-east-1';

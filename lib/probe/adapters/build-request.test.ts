@@ -66,3 +66,24 @@ describe('adapter requests', () => {
     expect(() => getAdapter('grpc' as never)).toThrow(TypeError);
   });
 });
+
+describe('provider quirks in requests', () => {
+  it('Azure: api-key header and a default api-version; an explicit version is kept', () => {
+    const a = getAdapter('openai-chat');
+    const models = a.buildRequest({ ...input, url: 'https://res.services.ai.azure.com/models' });
+    expect(models.url).toBe('https://res.services.ai.azure.com/models/chat/completions?api-version=2024-05-01-preview');
+    expect(models.init.headers['api-key']).toBe('k');
+    const aoai = a.buildRequest({ ...input, url: 'https://res.openai.azure.com/openai/deployments/gpt-4o?api-version=2025-01-01-preview' });
+    expect(aoai.url).toBe('https://res.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2025-01-01-preview');
+    expect(a.buildRequest({ ...input, url: 'https://api.groq.com/openai/v1' }).init.headers['api-key']).toBeUndefined();
+  });
+
+  it('Bedrock: an access key id passed as API key is not sent as a bearer token', () => {
+    const a = getAdapter('bedrock-converse-stream');
+    const url = 'https://bedrock-runtime.us-east-1.amazonaws.com';
+    const unsigned = a.buildRequest({ ...input, apiKey: 'AKIAIOSFODNN7EXAMPLE', url });
+    expect(unsigned.init.headers.authorization).toBeUndefined();
+    const signed = a.buildRequest({ ...input, apiKey: 'AKIAIOSFODNN7EXAMPLE', url, awsCredentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 's' } });
+    expect(signed.init.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE\//);
+  });
+});

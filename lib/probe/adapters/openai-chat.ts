@@ -86,18 +86,38 @@ function numericFields(source: Record<string, unknown>, skip: string[]): Record<
   return out;
 }
 
+function isAzureHost(url: string): boolean {
+  return new URL(url).hostname.endsWith('.azure.com');
+}
+
+/**
+ * Azure endpoints refuse requests without `api-version`. When the catalog URL has none we add
+ * the GA version of the API the host serves: Azure AI model inference (`.../models`) or Azure
+ * OpenAI (`*.openai.azure.com`). A version already in the URL is kept.
+ */
+function azureApiVersion(url: string): string {
+  const u = new URL(url);
+  if (!u.hostname.endsWith('.azure.com') || u.searchParams.has('api-version')) return url;
+  u.searchParams.set('api-version', u.pathname.startsWith('/models/') ? '2024-05-01-preview' : '2024-10-21');
+  return u.toString();
+}
+
 /** Adapter for OpenAI-compatible Chat Completions streams. */
 export const openAiChatAdapter: ProtocolAdapter = {
   protocol: 'openai-chat',
   cumulativeText: true,
   buildRequest(input) {
     // The base names the API root (".../v1"); a full ".../chat/completions" URL is accepted as is.
-    const url = pathEndsWith(input.url, '/chat/completions') ? input.url : joinUrl(input.url, 'chat/completions');
+    const url = azureApiVersion(pathEndsWith(input.url, '/chat/completions') ? input.url : joinUrl(input.url, 'chat/completions'));
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'text/event-stream',
     };
-    if (input.apiKey) headers.authorization = `Bearer ${input.apiKey}`;
+    if (input.apiKey) {
+      headers.authorization = `Bearer ${input.apiKey}`;
+      // Azure key auth reads `api-key`; Azure also accepts the bearer form for Entra tokens.
+      if (isAzureHost(url)) headers['api-key'] = input.apiKey;
+    }
     const body = {
       model: input.model,
       messages: [{ role: 'user', content: input.prompt }],
