@@ -1,0 +1,242 @@
+/**
+ * Questions the endpoint, compare and provider pages ask of raw measurements and the catalog.
+ * Percentiles: Postgres percentile_cont (linear interpolation, the numpy default) over successful,
+ * valid measurements, exactly as the leaderboard computes them.
+ */
+import { and, asc, desc, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { endpoints, measurements, models, providers, workloads } from '../schema';
+
+/** P5/P25/P50/P75/P95 in the metric's unit, or null without valid successes. */
+export type WindowPercentiles = { p5: number; p25: number; p50: number; p75: number; p95: number } | null;
+
+const ok = sql`${measurements.outcome} = 'success' and ${measurements.valid}`;
+const pct = (col: typeof measurements.outputTokensPerSecond) =>
+  sql<number[] | null>`percentile_cont(array[0.05,0.25,0.5,0.75,0.95]) within group (order by ${col}) filter (where ${ok} and ${col} is not null)`;
+
+function toPercentiles(arr: number[] | null): WindowPercentiles {
+  if (!Array.isArray(arr) || arr.length !== 5 || arr.some((v) => v === null)) return null;
+  const [p5, p25, p50, p75, p95] = arr.map(Number) as [number, number, number, number, number];
+  return { p5, p25, p50, p75, p95 };
+}
+
+/** Window figures of one endpoint for one workload. */
+export interface EndpointWorkloadStats {
+  endpointId: number;
+  workloadSlug: string;
+  workloadName: string;
+  category: string;
+  /** probes (success + failure) */
+  n: number;
+  successes: number;
+  /** successful valid probes behind the percentiles */
+  samples: number;
+  /** tokens/s */
+  outputTokensPerSecond: WindowPercentiles;
+  /** ms */
+  ttftMs: WindowPercentiles;
+  /** ms */
+  ttfatMs: WindowPercentiles;
+  /** ms */
+  e2eMs: WindowPercentiles;
+}
+
+/**
+ * Per endpoint × workload figures over measurements with measuredAt in (from, to], for the given
+ * endpoints and (optionally) one workload. Ordered by endpoint, then scheduled workloads by
+ * input length and slug. Endpoints without probes in the window are absent.
+ */
+export async function listEndpointWorkloadStats(
+  db: Db,
+  p: { endpointIds: number[]; workloadSlug?: string | null; from: Date; to: Date },
+): Promise<EndpointWorkloadStats[]> {
+  if (p.endpointIds.length === 0) return [];
+  const rows = await db
+    .select({
+      endpointId: measurements.endpointId,
+      workloadSlug: workloads.slug,
+      workloadName: workloads.name,
+      category: workloads.category,
+      inputTokensTarget: workloads.inputTokensTarget,
+      n: sql<number>`count(*)::int`,
+      successes: sql<number>`(count(*) filter (where ${measurements.outcome} = 'success'))::int`,
+      samples: sql<number>`(count(*) filter (where ${ok} and ${measurements.outputTokensPerSecond} is not null))::int`,
+      speed: pct(measurements.outputTokensPerSecond),
+      ttft: pct(measurements.ttftMs),
+      ttfat: pct(measurements.ttfatMs),
+      e2e: pct(measurements.e2eMs),
+    })
+    .from(measurements)
+    .innerJoin(workloads, eq(workloads.id, measurements.workloadId))
+    .where(
+      and(
+        inArray(measurements.endpointId, p.endpointIds),
+        gt(measurements.measuredAt, p.from),
+        lte(measurements.measuredAt, p.to),
+        ...(p.workloadSlug ? [eq(workloads.slug, p.workloadSlug)] : []),
+      ),
+    )
+    .groupBy(measurements.endpointId, workloads.id)
+    .orderBy(asc(measurements.endpointId), asc(workloads.inputTokensTarget), asc(workloads.slug));
+  return rows.map((r) => ({
+    endpointId: r.endpointId,
+    workloadSlug: r.workloadSlug,
+    workloadName: r.workloadName,
+    category: r.category,
+    n: Number(r.n),
+    successes: Number(r.successes),
+    samples: Number(r.samples),
+    outputTokensPerSecond: toPercentiles(r.speed),
+    ttftMs: toPercentiles(r.ttft),
+    ttfatMs: toPercentiles(r.ttfat),
+    e2eMs: toPercentiles(r.e2e),
+  }));
+}
+
+/**
+ * Output speeds (tokens/s) and TTFTs (ms) of an endpoint's successful valid probes for one
+ * workload in (from, to], newest first, at most `limit` each: the samples behind the histograms.
+ */
+export async function listEndpointSamples(
+  db: Db,
+  p: { endpointId: number; workloadSlug: string; from: Date; to: Date; limit: number },
+): Promise<{ outputTokensPerSecond: number[]; ttftMs: number[] }> {
+  const rows = await db
+    .select({ speed: measurements.outputTokensPerSecond, ttft: measurements.ttftMs })
+    .from(measurements)
+    .innerJoin(workloads, eq(workloads.id, measurements.workloadId))
+    .where(
+      and(
+        eq(measurements.endpointId, p.endpointId),
+        eq(workloads.slug, p.workloadSlug),
+        gt(measurements.measuredAt, p.from),
+        lte(measurements.measuredAt, p.to),
+        ok,
+      ),
+    )
+    .orderBy(desc(measurements.measuredAt))
+    .limit(p.limit);
+  return {
+    outputTokensPerSecond: rows.map((r) => r.speed).filter((v): v is number => v !== null),
+    ttftMs: rows.map((r) => r.ttft).filter((v): v is number => v !== null),
+  };
+}
+
+/** A measurement as the evidence viewer lists it (no timeline bytes). */
+export interface EvidenceListItem {
+  id: number;
+  measuredAt: Date;
+  workloadSlug: string;
+  outcome: 'success' | 'error';
+  errorKind: string | null;
+  valid: boolean;
+  ttftMs: number | null;
+  e2eMs: number | null;
+  outputTokensPerSecond: number | null;
+  outputTokensReported: number | null;
+  outputTokensO200k: number | null;
+  contentChunks: number;
+  workerRegion: string;
+  hasTimeline: boolean;
+}
+
+/**
+ * An endpoint's newest measurements (all workloads unless one is given), newest first, without
+ * timeline bytes, with whether a timeline is stored.
+ */
+export async function listEndpointRecentMeasurements(
+  db: Db,
+  p: { endpointId: number; workloadSlug?: string | null; limit: number },
+): Promise<EvidenceListItem[]> {
+  const rows = await db
+    .select({
+      id: measurements.id,
+      measuredAt: measurements.measuredAt,
+      workloadSlug: workloads.slug,
+      outcome: measurements.outcome,
+      errorKind: measurements.errorKind,
+      valid: measurements.valid,
+      ttftMs: measurements.ttftMs,
+      e2eMs: measurements.e2eMs,
+      outputTokensPerSecond: measurements.outputTokensPerSecond,
+      outputTokensReported: measurements.outputTokensReported,
+      outputTokensO200k: measurements.outputTokensO200k,
+      contentChunks: measurements.contentChunks,
+      workerRegion: measurements.workerRegion,
+      hasTimeline: sql<boolean>`${measurements.timeline} is not null`,
+    })
+    .from(measurements)
+    .innerJoin(workloads, eq(workloads.id, measurements.workloadId))
+    .where(and(eq(measurements.endpointId, p.endpointId), ...(p.workloadSlug ? [eq(workloads.slug, p.workloadSlug)] : [])))
+    .orderBy(desc(measurements.id))
+    .limit(p.limit);
+  return rows.map((r) => ({ ...r, hasTimeline: Boolean(r.hasTimeline) }));
+}
+
+/**
+ * One measurement of one endpoint with its encoded timeline, or null when it does not exist or
+ * belongs to another endpoint. When `measurementId` is null: the endpoint's newest measurement
+ * that has a timeline.
+ */
+export async function getEndpointEvidence(db: Db, p: { endpointId: number; measurementId: number | null }) {
+  const rows = await db
+    .select({
+      id: measurements.id,
+      measuredAt: measurements.measuredAt,
+      workloadSlug: workloads.slug,
+      outcome: measurements.outcome,
+      errorKind: measurements.errorKind,
+      errorMessage: measurements.errorMessage,
+      valid: measurements.valid,
+      ttfbMs: measurements.ttfbMs,
+      ttftMs: measurements.ttftMs,
+      ttfatMs: measurements.ttfatMs,
+      e2eMs: measurements.e2eMs,
+      outputTokensPerSecond: measurements.outputTokensPerSecond,
+      outputTokensReported: measurements.outputTokensReported,
+      outputTokensO200k: measurements.outputTokensO200k,
+      contentChunks: measurements.contentChunks,
+      workerRegion: measurements.workerRegion,
+      timeline: measurements.timeline,
+    })
+    .from(measurements)
+    .innerJoin(workloads, eq(workloads.id, measurements.workloadId))
+    .where(
+      p.measurementId === null
+        ? and(eq(measurements.endpointId, p.endpointId), sql`${measurements.timeline} is not null`)
+        : and(eq(measurements.endpointId, p.endpointId), eq(measurements.id, p.measurementId)),
+    )
+    .orderBy(desc(measurements.id))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** One provider by slug with its public endpoint count, or null. */
+export async function getProviderBySlug(db: Db, slug: string) {
+  const rows = await db
+    .select({ id: providers.id, slug: providers.slug, name: providers.name, kind: providers.kind, websiteUrl: providers.websiteUrl, createdAt: providers.createdAt })
+    .from(providers)
+    .where(eq(providers.slug, slug))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Public endpoints created in [from, to], newest first (feed: "new endpoint"). */
+export async function listEndpointsCreatedBetween(db: Db, p: { from: Date; to: Date }) {
+  return db
+    .select({
+      id: endpoints.id,
+      slug: endpoints.slug,
+      provider: providers.name,
+      model: models.name,
+      modelSlug: models.slug,
+      hardware: endpoints.hardware,
+      engine: endpoints.engine,
+      createdAt: endpoints.createdAt,
+    })
+    .from(endpoints)
+    .innerJoin(providers, eq(providers.id, endpoints.providerId))
+    .innerJoin(models, eq(models.id, endpoints.modelId))
+    .where(and(gte(endpoints.createdAt, p.from), lte(endpoints.createdAt, p.to), inArray(endpoints.status, ['active', 'inactive', 'paused'])))
+    .orderBy(desc(endpoints.createdAt));
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
+import { decodeTimeline } from '@/lib/probe/timeline-codec';
+import { detectChangePoints } from '@/lib/stats/change-points';
+import { countSyntheticMeasurements, removeSyntheticData, seedSyntheticData } from '@/e2e/support/synthetic-data';
+import { createTestDatabase, type TestDatabase } from '../test-support/test-database';
+import { seedCatalog } from '../seed';
+import { listEndpointHistory } from './history';
+import { getEndpointEvidence, getProviderBySlug, listEndpointRecentMeasurements, listEndpointSamples, listEndpointWorkloadStats, listEndpointsCreatedBetween } from './ui-endpoint';
+import { listAllDailyBuckets, listEndpointOutcomes, listEndpointsHistory, listModelHistory } from './ui-history';
+
+const NOW = new Date('2026-11-29T12:00:00Z');
+let t: TestDatabase;
+let ids: Record<string, number>;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  await seedCatalog(t.db, { workloads: SEED_WORKLOADS, lookupEnv: () => null, referencePort: 3999 });
+  ids = (await seedSyntheticData(t.db, { now: NOW, days: 20 })).endpointIds;
+}, 120_000);
+afterAll(async () => t?.drop());
+
+describe('synthetic e2e data', () => {
+  it('is deterministic, marked synthetic and removable', async () => {
+    const n = await countSyntheticMeasurements(t.db);
+    expect(n).toBeGreaterThan(4000);
+    const provider = await getProviderBySlug(t.db, 'synthetic-demo');
+    expect(provider).toMatchObject({ name: 'Synthetic demo', kind: 'provider' });
+    expect(Object.keys(ids).every((s) => s.startsWith('synthetic-'))).toBe(true);
+  });
+
+  it('stores timelines whose implied speed equals the stored speed', async () => {
+    const ev = await getEndpointEvidence(t.db, { endpointId: ids['synthetic-h100-vllm']!, measurementId: null });
+    expect(ev).not.toBeNull();
+    const tl = decodeTimeline(ev!.timeline!);
+    const total = tl.reduce((s, e) => s + e.tokens, 0);
+    expect(total).toBe(256);
+    const speed = (total - tl[0]!.tokens) / ((tl.at(-1)!.atMs - tl[0]!.atMs) / 1000);
+    expect(speed).toBeCloseTo(ev!.outputTokensPerSecond!, 9);
+    expect(tl.length).toBe(ev!.contentChunks);
+  });
+});
+
+describe('ui queries', () => {
+  it('model history merges into one daily series per endpoint, equal to the per-endpoint history', async () => {
+    const from = new Date(NOW.getTime() - 20 * 86400_000);
+    const all = await listModelHistory(t.db, { modelSlug: 'llama-4-maverick', workloadSlug: 'prose-1k', granularity: 'day', from, to: NOW });
+    const h100 = all.filter((b) => b.endpointSlug === 'synthetic-h100-vllm');
+    const single = await listEndpointHistory(t.db, { endpointId: ids['synthetic-h100-vllm']!, workloadSlug: 'prose-1k', granularity: 'day', from, to: NOW, region: null });
+    expect(h100.map((b) => [b.bucketStart, b.count, b.outputTokensPerSecond?.p50])).toEqual(single.map((b) => [b.bucketStart, b.count, b.outputTokensPerSecond?.p50]));
+    expect(new Set(all.map((b) => b.endpointSlug)).size).toBe(4);
+    const both = await listEndpointsHistory(t.db, { endpointIds: [ids['synthetic-h100-vllm']!], workloadSlug: 'prose-1k', granularity: 'day', from, to: NOW });
+    expect(both).toEqual(h100);
+  });
+
+  it('finds the synthetic step change of the B200 endpoint', async () => {
+    const buckets = await listModelHistory(t.db, { modelSlug: 'llama-4-maverick', workloadSlug: 'prose-1k', granularity: 'day', from: new Date(NOW.getTime() - 20 * 86400_000), to: NOW });
+    const series = buckets.filter((b) => b.endpointSlug === 'synthetic-b200-eagle' && b.outputTokensPerSecond).map((b) => ({ day: b.bucketStart.slice(0, 10), median: b.outputTokensPerSecond!.p50 }));
+    const cps = detectChangePoints(series);
+    expect(cps).toHaveLength(1);
+    expect(cps[0]!.relativeChange).toBeGreaterThan(0.4);
+    expect(['2026-11-17', '2026-11-18']).toContain(cps[0]!.day); // the step happened 2026-11-17T12:00Z
+  });
+
+  it('window stats per workload show speculative decoding helping code more than prose', async () => {
+    const stats = await listEndpointWorkloadStats(t.db, { endpointIds: [ids['synthetic-b200-eagle']!], from: new Date(NOW.getTime() - 72 * 3600_000), to: NOW });
+    expect(stats.map((s) => s.workloadSlug)).toEqual(['code-1k', 'json-1k', 'math-1k', 'prose-1k']);
+    const bySlug = Object.fromEntries(stats.map((s) => [s.workloadSlug, s]));
+    expect(bySlug['code-1k']!.outputTokensPerSecond!.p50).toBeGreaterThan(bySlug['prose-1k']!.outputTokensPerSecond!.p50 * 1.2);
+    expect(bySlug['prose-1k']!.n).toBe(72 * 4 - 1); // every 15 min in (now − 72 h, now − 1 min]
+  });
+
+  it('samples, outcomes, recent measurements and new endpoints', async () => {
+    const id = ids['synthetic-mi300-sglang']!;
+    const samples = await listEndpointSamples(t.db, { endpointId: id, workloadSlug: 'prose-1k', from: new Date(NOW.getTime() - 72 * 3600_000), to: NOW, limit: 2000 });
+    const [stats] = await listEndpointWorkloadStats(t.db, { endpointIds: [id], workloadSlug: 'prose-1k', from: new Date(NOW.getTime() - 72 * 3600_000), to: NOW });
+    expect(samples.outputTokensPerSecond.length).toBe(stats!.samples);
+    const outcomes = await listEndpointOutcomes(t.db, { endpointId: id, granularity: 'day', from: new Date(NOW.getTime() - 20 * 86400_000), to: NOW });
+    const failures = outcomes.reduce((s, b) => s + b.count - b.successes, 0);
+    const kinds = outcomes.reduce((s, b) => s + Object.values(b.errorKinds).reduce((a, c) => a + c, 0), 0);
+    expect(failures).toBe(kinds);
+    expect(failures).toBeGreaterThan(50);
+    const recent = await listEndpointRecentMeasurements(t.db, { endpointId: id, limit: 10 });
+    expect(recent).toHaveLength(10);
+    expect(recent.some((r) => r.hasTimeline)).toBe(true);
+    const created = await listEndpointsCreatedBetween(t.db, { from: new Date(NOW.getTime() - 30 * 86400_000), to: NOW });
+    expect(created.map((c) => c.slug)).toContain('synthetic-l40s-vllm');
+    const daily = await listAllDailyBuckets(t.db, { from: new Date(NOW.getTime() - 3 * 86400_000), to: NOW });
+    expect(daily.length).toBeGreaterThan(0);
+  });
+
+  it('evidence of another endpoint is not served', async () => {
+    const ev = await getEndpointEvidence(t.db, { endpointId: ids['synthetic-h100-vllm']!, measurementId: null });
+    expect(await getEndpointEvidence(t.db, { endpointId: ids['synthetic-l40s-vllm']!, measurementId: ev!.id })).toBeNull();
+  });
+
+  it('removal leaves no synthetic rows', async () => {
+    await removeSyntheticData(t.db);
+    expect(await countSyntheticMeasurements(t.db)).toBe(0);
+    expect(await getProviderBySlug(t.db, 'synthetic-demo')).toBeNull();
+  });
+});
