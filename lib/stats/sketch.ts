@@ -1,0 +1,256 @@
+/**
+ * Mergeable quantile sketch with a relative-error guarantee: logarithmic buckets as in DDSketch
+ * (Masson, Rim & Lee 2019, "DDSketch: a fast and fully-mergeable quantile sketch with
+ * relative-error guarantees", PVLDB 12(12)), without bucket collapsing (our metrics span a few
+ * decades, so the number of buckets stays small).
+ *
+ * - Relative accuracy α = 0.01. With γ = (1 + α)/(1 − α), a positive value x falls in bucket
+ *   i = ⌈ln x / ln γ⌉, which covers (γ^(i−1), γ^i]; the bucket's representative value
+ *   2γ^i/(γ + 1) is within α·x of every x in the bucket. Values ≤ 0 are counted in a zero bucket
+ *   (represented as 0); our metrics (ms, tokens/s) are positive, so it stays empty in practice.
+ * - Merging is adding counts bucket by bucket: exact, associative and commutative, so an hourly
+ *   rollup's sketch merged over 72 hours equals the sketch of the 72 hours' raw values.
+ * - Quantiles follow the type-7 definition of lib/stats/percentiles (numpy default): with
+ *   h = (n − 1)·p, the order statistics x₍⌊h⌋₎ and x₍⌊h⌋+1₎ are each estimated by their bucket's
+ *   representative (relative error ≤ α) and interpolated, so the result is within α (1 %) of the
+ *   exact type-7 percentile of the raw values. Counts (n) are exact.
+ * - The same bucket function runs in SQL (db/queries/rollups.ts, `ln(x) / ln γ` with ln γ passed
+ *   as the same double), so rollups built in Postgres and sketches built here agree; a value
+ *   within one floating-point ulp of a bucket boundary may land in the neighbouring bucket,
+ *   which is still within α.
+ *
+ * JSON form (stored in measurement_rollups.sketches[metric]): `{ "<bucket index>": count, ... }`
+ * plus `"z": count` for the zero bucket; keys are decimal integers (negative for values < 1).
+ */
+
+/** Relative accuracy α of every quantile estimate (0.01 = 1 %). */
+export const SKETCH_RELATIVE_ACCURACY = 0.01;
+/** γ = (1 + α)/(1 − α): ratio between consecutive bucket bounds. */
+export const SKETCH_GAMMA = (1 + SKETCH_RELATIVE_ACCURACY) / (1 - SKETCH_RELATIVE_ACCURACY);
+/** ln γ, the divisor of the bucket function (passed verbatim to SQL so both sides agree). */
+export const SKETCH_LN_GAMMA = Math.log(SKETCH_GAMMA);
+
+/** JSON form of one metric's sketch: bucket index (decimal string) or "z" → count. */
+export type SketchJson = Record<string, number>;
+
+/** In-memory sketch: bucket index → count, plus the zero bucket. `total` counts every value. */
+export interface Sketch {
+  bins: Map<number, number>;
+  zeros: number;
+  total: number;
+}
+
+/** An empty sketch. */
+export function createSketch(): Sketch {
+  return { bins: new Map(), zeros: 0, total: 0 };
+}
+
+/**
+ * Bucket index of a positive finite value: ⌈ln x / ln γ⌉.
+ * @throws RangeError if x is not a positive finite number
+ */
+export function sketchIndex(x: number): number {
+  if (!(Number.isFinite(x) && x > 0)) throw new RangeError(`sketch index needs a positive finite value, got ${String(x)}`);
+  return Math.ceil(Math.log(x) / SKETCH_LN_GAMMA);
+}
+
+/** Representative value of bucket i, 2γ^i/(γ + 1): within α of any value in the bucket. */
+export function sketchValue(index: number): number {
+  return (2 * Math.pow(SKETCH_GAMMA, index)) / (SKETCH_GAMMA + 1);
+}
+
+/**
+ * Adds `count` occurrences of value x (any unit; ≤ 0 goes to the zero bucket) to the sketch, in place.
+ * @throws RangeError if x is not finite or count is not a positive integer
+ */
+export function addToSketch(s: Sketch, x: number, count = 1): Sketch {
+  if (!Number.isFinite(x)) throw new RangeError(`sketch value must be finite, got ${String(x)}`);
+  if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`count must be a positive integer, got ${String(count)}`);
+  if (x <= 0) s.zeros += count;
+  else {
+    const i = sketchIndex(x);
+    s.bins.set(i, (s.bins.get(i) ?? 0) + count);
+  }
+  s.total += count;
+  return s;
+}
+
+/** A sketch of the given values (convenience for tests and small samples). */
+export function sketchOf(values: readonly number[]): Sketch {
+  const s = createSketch();
+  for (const v of values) addToSketch(s, v);
+  return s;
+}
+
+/**
+ * Adds the counts of a JSON sketch into `into` (in place) and returns it. Unknown or malformed
+ * keys and non-positive counts are ignored, so a corrupt row cannot poison a merge with NaN.
+ */
+export function mergeSketchJson(into: Sketch, json: SketchJson | null | undefined): Sketch {
+  if (!json) return into;
+  for (const key in json) {
+    const c = json[key];
+    if (typeof c !== 'number' || !(c > 0) || !Number.isSafeInteger(c)) continue;
+    if (key === 'z') into.zeros += c;
+    else {
+      const i = Number(key);
+      if (!Number.isSafeInteger(i)) continue;
+      into.bins.set(i, (into.bins.get(i) ?? 0) + c);
+    }
+    into.total += c;
+  }
+  return into;
+}
+
+/** Adds every count of `from` into `into` (in place) and returns `into`. */
+export function mergeSketch(into: Sketch, from: Sketch): Sketch {
+  for (const [i, c] of from.bins) into.bins.set(i, (into.bins.get(i) ?? 0) + c);
+  into.zeros += from.zeros;
+  into.total += from.total;
+  return into;
+}
+
+/** JSON form of a sketch (keys in ascending bucket order, "z" first when present). */
+export function sketchToJson(s: Sketch): SketchJson {
+  const out: SketchJson = {};
+  if (s.zeros > 0) out.z = s.zeros;
+  for (const i of [...s.bins.keys()].sort((a, b) => a - b)) out[String(i)] = s.bins.get(i)!;
+  return out;
+}
+
+/** Sorted (ascending) bucket list with cumulative counts: the order in which ranks are read. */
+function cumulative(s: Sketch): { values: number[]; upto: number[] } {
+  const keys = [...s.bins.keys()].sort((a, b) => a - b);
+  const values: number[] = [];
+  const upto: number[] = [];
+  let acc = 0;
+  if (s.zeros > 0) {
+    acc += s.zeros;
+    values.push(0);
+    upto.push(acc);
+  }
+  for (const k of keys) {
+    acc += s.bins.get(k)!;
+    values.push(sketchValue(k));
+    upto.push(acc);
+  }
+  return { values, upto };
+}
+
+function valueAtRank(c: { values: number[]; upto: number[] }, rank: number): number {
+  // rank is 0-based; binary search for the first bucket whose cumulative count exceeds it
+  let lo = 0;
+  let hi = c.upto.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (c.upto[mid]! > rank) hi = mid;
+    else lo = mid + 1;
+  }
+  return c.values[lo]!;
+}
+
+/**
+ * Estimated order statistic x₍k₎ (0-based rank k of n values, ascending): the representative of
+ * the bucket holding rank k, within α of the true value.
+ * @throws RangeError if the sketch is empty or k is outside [0, n − 1]
+ */
+export function sketchOrderStatistic(s: Sketch, k: number): number {
+  if (s.total === 0) throw new RangeError('order statistic of an empty sketch is undefined');
+  if (!Number.isSafeInteger(k) || k < 0 || k >= s.total) throw new RangeError(`rank must be an integer in [0, ${s.total - 1}], got ${String(k)}`);
+  return valueAtRank(cumulative(s), k);
+}
+
+/**
+ * Type-7 percentiles estimated from the sketch (see module doc: each within α = 1 % of the exact
+ * type-7 percentile of the values added). Interpolation uses numpy's `_lerp` like
+ * lib/stats/percentiles.
+ * @param ps percentile levels in [0, 100]
+ * @returns one estimate per level, or null when the sketch is empty
+ * @throws RangeError if a level is outside [0, 100]
+ */
+export function sketchPercentiles(s: Sketch, ps: readonly number[]): number[] | null {
+  for (const p of ps) if (!(p >= 0 && p <= 100)) throw new RangeError(`percentile level must be in [0, 100], got ${String(p)}`);
+  if (s.total === 0) return null;
+  const c = cumulative(s);
+  const n = s.total;
+  return ps.map((p) => {
+    const h = (n - 1) * (p / 100);
+    const lo = Math.floor(h);
+    const hi = Math.min(lo + 1, n - 1);
+    const t = h - lo;
+    const a = valueAtRank(c, lo);
+    const b = valueAtRank(c, hi);
+    const d = b - a;
+    return t >= 0.5 ? b - d * (1 - t) : a + d * t;
+  });
+}
+
+/** The P5/P25/P50/P75/P95 figures reported everywhere, or null for an empty sketch. */
+export function sketchSummary(s: Sketch): { p5: number; p25: number; p50: number; p75: number; p95: number } | null {
+  const q = sketchPercentiles(s, [5, 25, 50, 75, 95]);
+  if (!q) return null;
+  return { p5: q[0]!, p25: q[1]!, p50: q[2]!, p75: q[3]!, p95: q[4]! };
+}
+
+/** Standard normal quantile for two-sided confidence c (Acklam's rational approximation, |ε| < 1.2e-9). */
+function normalQuantile(p: number): number {
+  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const pl = 0.02425;
+  if (p < pl) {
+    const q = Math.sqrt(-2 * Math.log(p));
+    return (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) / ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
+  }
+  if (p > 1 - pl) return -normalQuantile(1 - p);
+  const q = p - 0.5;
+  const r = q * q;
+  return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
+}
+
+/**
+ * 1-based rank l of the lower end of the distribution-free confidence interval of the median
+ * [x₍l₎, x₍n−l+1₎] (Conover 1999, "Practical Nonparametric Statistics", §3.2; Hahn & Meeker
+ * 1991): the largest l with P(B ≤ l − 1) ≤ (1 − c)/2 for B ~ Binomial(n, ½), so the interval
+ * covers the population median with probability ≥ c for continuous data. Exact binomial sums for
+ * n ≤ 1000, the normal approximation l = ⌊(n − z√n)/2⌋ above. Returns 1 (min–max) when even that
+ * has coverage below c (n ≤ 5 at c = 0.95).
+ * @throws RangeError if n is not a positive integer or c is outside (0, 1)
+ */
+export function medianCiLowerRank(n: number, confidence = 0.95): number {
+  if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`n must be a positive integer, got ${String(n)}`);
+  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be in (0, 1), got ${String(confidence)}`);
+  const tail = (1 - confidence) / 2;
+  if (n > 1000) {
+    const z = normalQuantile(1 - tail);
+    return Math.max(1, Math.floor((n - z * Math.sqrt(n)) / 2));
+  }
+  // P(B ≤ k) accumulated in linear space from log-space terms: log C(n,k) − n·ln 2.
+  const ln2n = n * Math.LN2;
+  let logC = 0;
+  let cdf = 0;
+  let l = 0;
+  for (let k = 0; k <= n; k++) {
+    if (k > 0) logC += Math.log(n - k + 1) - Math.log(k);
+    cdf += Math.exp(logC - ln2n);
+    if (cdf > tail) break;
+    l = k + 1; // P(B ≤ l − 1) = P(B ≤ k) ≤ tail
+  }
+  return Math.max(1, Math.min(l, Math.ceil(n / 2)));
+}
+
+/**
+ * Distribution-free (order-statistic) confidence interval of the median read from a sketch:
+ * [x₍l₎, x₍n−l+1₎] with l from {@link medianCiLowerRank}; each end within α of the exact order
+ * statistic. Deterministic (no resampling), O(buckets). Used by the ranking instead of the
+ * bootstrap, which would need the raw values (see docs/decisions/040-rollups-and-sketches.md).
+ * @returns { low, high } in the metric's unit, or null for an empty sketch
+ */
+export function sketchMedianCi(s: Sketch, confidence = 0.95): { low: number; high: number } | null {
+  if (s.total === 0) return null;
+  const n = s.total;
+  const l = medianCiLowerRank(n, confidence);
+  const c = cumulative(s);
+  return { low: valueAtRank(c, l - 1), high: valueAtRank(c, n - l) };
+}
