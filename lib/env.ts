@@ -26,6 +26,17 @@ const envSchema = z.object({
     .enum(['0', '1', 'true', 'false'])
     .default('0')
     .transform((v) => v === '1' || v === 'true'),
+  /** Public origin of the site for links and the sign-in origin check (default http://localhost:PORT). */
+  TOKENPACE_PUBLIC_URL: z.string().url().optional(),
+  /** Requests per minute per client IP to the public read API (/api/v1 GETs); 0 turns the limit off. */
+  TOKENPACE_PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /** Most submissions one account may have waiting for review at once. */
+  TOKENPACE_MAX_PENDING_SUBMISSIONS: z.coerce.number().int().min(1).max(1000).default(5),
+  /**
+   * Raw-measurement retention in days (≥ 7). Unset (the default): raw measurements are kept
+   * forever. Set: the daily apply-retention task deletes older days after re-rolling them up.
+   */
+  TOKENPACE_RAW_RETENTION_DAYS: z.coerce.number().int().min(7).max(36500).optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 });
 

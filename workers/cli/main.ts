@@ -6,6 +6,7 @@
  *   tokenpace reference-server --port P --tps R --ttft-ms T [--tokens-per-chunk K] [--output-tokens N]
  *   tokenpace probe <url> --model M [...]   one measurement, printed
  *   tokenpace migrate                       apply migrations to DATABASE_URL (or the embedded server)
+ *   tokenpace admin grant|revoke <email>    give or take the admin role of an account
  * Exit codes: 0 ok, 1 failure, 2 bad usage.
  */
 import { UsageError } from './usage-error';
@@ -18,7 +19,8 @@ commands:
   reference-server --port P --tps R --ttft-ms T [--tokens-per-chunk K] [--output-tokens N]
   probe <url> --model M [--protocol P] [--api-key-env NAME] [--allow-private] [--json] [--timeline]
   migrate                                 apply database migrations
-  rotate-key --new-key-file <path>        re-encrypt stored API keys under a new key`;
+  rotate-key --new-key-file <path>        re-encrypt stored API keys under a new key
+  admin grant <email>                     make an existing account an admin (admin revoke <email> undoes it)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -37,6 +39,8 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'migrate':
       return (await import('./migrate-command')).runMigrateCommand(rest);
+    case 'admin':
+      return (await import('./admin-command')).runAdminCommand(rest);
     case 'rotate-key':
       return (await import('./rotate-key-command')).runRotateKeyCommand(rest);
     case undefined:

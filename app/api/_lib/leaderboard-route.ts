@@ -1,17 +1,20 @@
 import { connection } from 'next/server';
 import { getDb } from '@/db/shared';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
-import { getLeaderboardAnswer } from '@/app/_server/leaderboard';
+import { getLeaderboardAnswerWithBody } from '@/app/_server/leaderboard';
 import { csvRead, jsonRead, parseQuery, readResponse, wantsCsv } from './respond';
 
 const num = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 1000) / 1000);
 
-/** Shared by /api/v1/leaderboard and /api/v1/leaderboard.csv. */
+/**
+ * Shared by /api/v1/leaderboard and /api/v1/leaderboard.csv: parse the query → the answer (JSON text
+ * byte-identical to its snapshot) or CSV with units in the column names.
+ */
 export async function leaderboardResponse(request: Request, format?: 'csv'): Promise<Response> {
   await connection();
   const q = parseQuery(leaderboardQuerySchema, new URL(request.url).searchParams);
-  const answer = await getLeaderboardAnswer(getDb(), q);
-  if (!wantsCsv(request, format)) return readResponse(request, JSON.stringify(answer), 'application/json; charset=utf-8', q.at ? 86_400 : 30);
+  const { answer, body } = await getLeaderboardAnswerWithBody(getDb(), q);
+  if (!wantsCsv(request, format)) return readResponse(request, body, 'application/json; charset=utf-8', q.at ? 86_400 : 30);
   const cols = [
     'rank', 'tied_band', 'provider', 'endpoint', 'endpoint_id', 'kind', 'deployment_kind', 'hardware', 'engine', 'precision', 'speculative_decoding',
     'n', 'success_rate', 'output_tps_p5', 'output_tps_p25', 'output_tps_p50', 'output_tps_p75', 'output_tps_p95',

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
+import { limitPublicRead, RateLimitedError } from './rate-limit';
 
 /** Fixed error codes of the public API. */
 export type ApiErrorCode = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limited' | 'internal';
@@ -25,17 +26,30 @@ export const CORS_HEADERS = {
   'access-control-expose-headers': 'etag, retry-after',
 };
 
-/** A JSON error response with the uniform shape. */
-export function apiError(code: ApiErrorCode, message: string, field?: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ error: { code, message, ...(field ? { field } : {}) } }, { status: STATUS[code], headers: { ...CORS_HEADERS, ...headers } });
+/** One field's validation problem (400 answers list every offending field). */
+export interface FieldError {
+  field: string;
+  message: string;
 }
 
-/** Thrown inside handlers to answer with an API error. */
+/**
+ * A JSON error response with the uniform shape `{ error: { code, message, field?, fields? } }`.
+ * `fields` lists every offending field of a rejected body; `field` names the first.
+ */
+export function apiError(code: ApiErrorCode, message: string, field?: string, headers: Record<string, string> = {}, fields?: FieldError[]): Response {
+  return Response.json(
+    { error: { code, message, ...(field ? { field } : {}), ...(fields && fields.length > 0 ? { fields } : {}) } },
+    { status: STATUS[code], headers: { ...CORS_HEADERS, ...headers } },
+  );
+}
+
+/** Thrown inside handlers to answer with an API error (optionally all field errors and extra headers such as Retry-After). */
 export class ApiError extends Error {
   constructor(
     readonly code: ApiErrorCode,
     message: string,
     readonly field?: string,
+    readonly extra: { fields?: FieldError[]; headers?: Record<string, string> } = {},
   ) {
     super(message);
   }
@@ -117,16 +131,20 @@ export function csvRead(request: Request, columns: string[], rows: Array<Array<s
 }
 
 /**
- * Wraps a route handler: ApiError → its JSON error; anything else → 500 `internal` with a
- * generic message (the stack goes to the server log only, never to the client).
+ * Wraps a route handler: public reads (GET/HEAD under /api/v1) first pass the per-IP rate limit
+ * (429 + Retry-After, see ./rate-limit.ts); ApiError → its JSON error; anything else → 500
+ * `internal` with a generic message (the stack goes to the server log only, never to the client).
  */
 export function handle<A extends unknown[]>(fn: (...args: A) => Promise<Response>): (...args: A) => Promise<Response> {
   return async (...args: A) => {
     try {
+      const request = args[0];
+      if (request instanceof Request && (request.method === 'GET' || request.method === 'HEAD')) await limitPublicRead(request);
       return await fn(...args);
     } catch (err) {
-      if (err instanceof ApiError) return apiError(err.code, err.message, err.field);
-      console.error('[api] unhandled error', err);
+      if (err instanceof ApiError) return apiError(err.code, err.message, err.field, err.extra.headers, err.extra.fields);
+      if (err instanceof RateLimitedError) return apiError('rate_limited', err.message, undefined, { 'retry-after': String(err.retryAfterSeconds) });
+      console.error('[api] unhandled error', err instanceof Error ? err.stack ?? err.message : String(err));
       return apiError('internal', 'internal error');
     }
   };

@@ -1,8 +1,17 @@
 import { connection } from 'next/server';
 import { listEndpoints } from '@/db/queries/catalog';
+import { createSubmission, getListedModelBySlug, getSubmittedEndpoint, PendingLimitError } from '@/db/queries/submissions';
 import { getDb } from '@/db/shared';
 import { endpointsQuerySchema } from '@/lib/api/schemas';
-import { corsPreflight, csvRead, handle, jsonRead, parseQuery, wantsCsv } from '@/app/api/_lib/respond';
+import { createEndpointBodySchema } from '@/lib/api/submission-schemas';
+import { getEnv } from '@/lib/env';
+import { encryptSecret } from '@/lib/security/secrets';
+import { requireUser } from '@/app/api/_lib/auth';
+import { assertSameOrigin, parseJsonBody, privateJson } from '@/app/api/_lib/body';
+import { consumeLimit } from '@/app/api/_lib/rate-limit';
+import { ApiError, corsPreflight, csvRead, handle, jsonRead, parseQuery, wantsCsv } from '@/app/api/_lib/respond';
+import { checkSubmittedUrl } from '@/app/api/_lib/submission';
+import { requireSecretKey, runVerification } from '@/app/api/_lib/verification';
 
 // GET /api/v1/endpoints – listed endpoints with declared metadata (filter by model, provider); CSV with Accept: text/csv.
 export const GET = handle(async (request: Request) => {
@@ -15,4 +24,55 @@ export const GET = handle(async (request: Request) => {
   }
   return jsonRead(request, { items });
 });
+
+// POST /api/v1/endpoints – submits an endpoint (signed in or API token): 201 with the pending endpoint and its verification probe result.
+export const POST = handle(async (request: Request) => {
+  await connection();
+  assertSameOrigin(request);
+  const user = await requireUser(request);
+  await consumeLimit('submission', user.id);
+  const body = await parseJsonBody(request, createEndpointBodySchema);
+  await checkSubmittedUrl(body.baseUrl);
+  const db = getDb();
+  let modelId: number | null = null;
+  if (body.model !== undefined) {
+    const model = await getListedModelBySlug(db, body.model);
+    if (!model) throw new ApiError('bad_request', `model: no listed model "${body.model}" (propose it with proposedModel)`, 'model', { fields: [{ field: 'model', message: 'no listed model with this slug' }] });
+    modelId = model.id;
+  }
+  const apiKeyEncrypted = body.apiKey ? encryptSecret(body.apiKey, requireSecretKey()) : null;
+  let created: { endpointId: number };
+  try {
+    created = await createSubmission(
+      db,
+      {
+        ownerUserId: user.id,
+        providerName: body.provider,
+        modelId,
+        proposedModelName: body.proposedModel ?? null,
+        protocol: body.protocol,
+        baseUrl: body.baseUrl,
+        apiModelId: body.apiModelId,
+        apiKeyEncrypted,
+        region: body.region ?? null,
+        hardware: body.hardware ?? null,
+        engine: body.engine ?? null,
+        precision: body.precision ?? null,
+        speculativeDecoding: body.speculativeDecoding ?? null,
+        draftLength: body.draftLength ?? null,
+        deploymentKind: body.deploymentKind,
+        contact: body.contact,
+        notes: body.notes ?? null,
+      },
+      getEnv().TOKENPACE_MAX_PENDING_SUBMISSIONS,
+    );
+  } catch (e) {
+    if (e instanceof PendingLimitError) throw new ApiError('conflict', `${e.message}; wait for review or delete one`);
+    throw e;
+  }
+  const verification = await runVerification(db, { id: created.endpointId, protocol: body.protocol, baseUrl: body.baseUrl, apiModelId: body.apiModelId, apiKey: body.apiKey ?? null });
+  const endpoint = await getSubmittedEndpoint(db, created.endpointId);
+  return privateJson({ endpoint, verification }, 201);
+});
+
 export const OPTIONS = corsPreflight;

@@ -1,8 +1,16 @@
 import { connection } from 'next/server';
 import { getPublicEndpoint } from '@/db/queries/catalog';
+import { getSubmittedEndpoint, getVerificationTarget, updateSubmittedEndpoint, type EndpointChanges, type EndpointStatus } from '@/db/queries/submissions';
 import { getDb } from '@/db/shared';
 import { idParamSchema } from '@/lib/api/schemas';
+import { updateEndpointBodySchema } from '@/lib/api/submission-schemas';
+import { encryptSecret } from '@/lib/security/secrets';
+import { requireUser } from '@/app/api/_lib/auth';
+import { assertSameOrigin, parseJsonBody, privateJson } from '@/app/api/_lib/body';
+import { consumeLimit } from '@/app/api/_lib/rate-limit';
 import { ApiError, corsPreflight, handle, jsonRead, parseParam } from '@/app/api/_lib/respond';
+import { checkSubmittedUrl, getEndpointForUser } from '@/app/api/_lib/submission';
+import { requireSecretKey, runVerification, type VerificationView } from '@/app/api/_lib/verification';
 
 // GET /api/v1/endpoints/{id} – one endpoint's public record and declared metadata.
 export const GET = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
@@ -12,4 +20,77 @@ export const GET = handle(async (request: Request, ctx: { params: Promise<{ id: 
   if (!endpoint) throw new ApiError('not_found', `endpoint ${id} not found`, 'id');
   return jsonRead(request, endpoint);
 });
+
+/** Fields whose change sends an approved endpoint back to review (they change what is probed). */
+const REREVIEW_FIELDS = ['baseUrl', 'protocol', 'apiModelId', 'apiKey'] as const;
+
+// PATCH /api/v1/endpoints/{id} – the owner edits (URL/key/protocol/model id changes go back to review and re-verify), pauses or resumes; returns the endpoint (+ verification when re-run).
+export const PATCH = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
+  await connection();
+  assertSameOrigin(request);
+  const user = await requireUser(request);
+  const id = parseParam(idParamSchema, (await ctx.params).id, 'id');
+  const db = getDb();
+  const endpoint = await getEndpointForUser(db, id, user);
+  if (endpoint.ownerUserId !== user.id) throw new ApiError('forbidden', 'only the submitter can edit an endpoint');
+  const body = await parseJsonBody(request, updateEndpointBodySchema);
+  const { status, apiKey, ...rest } = body;
+  const targetChanged = REREVIEW_FIELDS.some((f) => body[f] !== undefined && (f === 'apiKey' || body[f] !== endpoint[f]));
+  if (status !== undefined && targetChanged) throw new ApiError('bad_request', 'status: change the target or the status, not both at once', 'status');
+  if (targetChanged) await consumeLimit('submission', user.id);
+  if (body.baseUrl !== undefined) await checkSubmittedUrl(body.baseUrl);
+
+  const changes: EndpointChanges = {};
+  for (const [k, v] of Object.entries(rest)) if (v !== undefined) (changes as Record<string, unknown>)[k] = v;
+  if (apiKey !== undefined) changes.apiKeyEncrypted = apiKey === null ? null : encryptSecret(apiKey, requireSecretKey());
+
+  let next: EndpointStatus | undefined;
+  let from: EndpointStatus[];
+  let action: 'endpoint.edit' | 'endpoint.pause' | 'endpoint.resume' = 'endpoint.edit';
+  if (targetChanged) {
+    next = 'pending';
+    from = ['pending', 'active', 'paused', 'rejected', 'inactive'];
+  } else if (status === 'paused') {
+    next = 'paused';
+    from = ['active', 'paused'];
+    action = 'endpoint.pause';
+  } else if (status === 'active') {
+    next = 'active';
+    from = ['paused', 'active'];
+    action = 'endpoint.resume';
+  } else {
+    from = ['pending', 'active', 'paused', 'rejected', 'inactive'];
+  }
+  const ok = await updateSubmittedEndpoint(db, { endpointId: id, actorUserId: user.id, changes, status: next, fromStatuses: from, action });
+  if (!ok) throw new ApiError('conflict', `endpoint ${id} is ${endpoint.status}; cannot ${status === 'paused' ? 'pause' : status === 'active' ? 'resume' : 'edit'} it`, 'status');
+
+  let verification: VerificationView | null = null;
+  if (targetChanged) {
+    const target = (await getVerificationTarget(db, id))!;
+    verification = await runVerification(db, { ...target, apiKey: apiKey ?? null });
+  }
+  return privateJson({ endpoint: await getSubmittedEndpoint(db, id), verification });
+});
+
+// DELETE /api/v1/endpoints/{id} – the owner withdraws an endpoint (soft delete: measurements stay as evidence); 200 with its id and status.
+export const DELETE = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
+  await connection();
+  assertSameOrigin(request);
+  const user = await requireUser(request);
+  const id = parseParam(idParamSchema, (await ctx.params).id, 'id');
+  const db = getDb();
+  const endpoint = await getEndpointForUser(db, id, user);
+  if (endpoint.ownerUserId !== user.id) throw new ApiError('forbidden', 'only the submitter can delete an endpoint');
+  const ok = await updateSubmittedEndpoint(db, {
+    endpointId: id,
+    actorUserId: user.id,
+    changes: { apiKeyEncrypted: null },
+    status: 'deleted',
+    fromStatuses: ['pending', 'active', 'paused', 'rejected', 'inactive'],
+    action: 'endpoint.delete',
+  });
+  if (!ok) throw new ApiError('not_found', `endpoint ${id} not found`, 'id');
+  return privateJson({ id, status: 'deleted' });
+});
+
 export const OPTIONS = corsPreflight;

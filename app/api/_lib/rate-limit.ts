@@ -1,0 +1,129 @@
+/**
+ * Abuse limits, stored in Postgres (table rate_limits, rate-limiter-flexible's RateLimiterDrizzle:
+ * one atomic upsert per hit) so every web process shares the same counters. A refused request
+ * answers 429 `rate_limited` with Retry-After in seconds (decision record 032).
+ *
+ * Client address: the right-most X-Forwarded-For entry — the one the nearest proxy (or Next's own
+ * server, which fills the header from the socket when absent) wrote. Without a proxy in front a
+ * client can forge it, so account-keyed limits (sign-in per email, submissions per user, per token)
+ * carry the real weight; the per-IP limits are a brake on careless clients.
+ */
+import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
+import { getDb } from '@/db/shared';
+import { rateLimits } from '@/db/schema';
+import { getEnv } from '@/lib/env';
+
+/** The limits by name: `points` requests per `durationSeconds` per key. */
+export interface LimitSpec {
+  points: number;
+  durationSeconds: number;
+}
+
+const DEFAULT_LIMITS = {
+  /** Sign-in attempts per client IP. */
+  signInIp: { points: 30, durationSeconds: 60 },
+  /** Sign-in attempts per email address (guessing one account's password from many IPs). */
+  signInEmail: { points: 10, durationSeconds: 15 * 60 },
+  /** Sign-ups per client IP. */
+  signUpIp: { points: 10, durationSeconds: 60 * 60 },
+  /** Password-reset requests per client IP. */
+  resetIp: { points: 10, durationSeconds: 60 * 60 },
+  /** Endpoint submissions and edits (each runs a verification probe) per account. */
+  submission: { points: 20, durationSeconds: 60 * 60 },
+  /** Requests authenticated by one personal API token. */
+  tokenUse: { points: 120, durationSeconds: 60 },
+} satisfies Record<string, LimitSpec>;
+
+export type LimitName = keyof typeof DEFAULT_LIMITS | 'publicRead';
+
+/** Thrown when a limit is exceeded; the route wrapper answers 429 with Retry-After. */
+export class RateLimitedError extends Error {
+  constructor(
+    readonly limit: LimitName,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`too many requests (${limit}); retry after ${retryAfterSeconds} s`);
+    this.name = 'RateLimitedError';
+  }
+}
+
+let overrides: Partial<Record<LimitName, LimitSpec>> = {};
+const limiters = new Map<string, RateLimiterDrizzle>();
+
+/** Test hook: replaces limits by name (e.g. a tiny limit to see 429, a huge one for fuzzing). */
+export function configureRateLimits(next: Partial<Record<LimitName, LimitSpec>>): void {
+  overrides = next;
+  limiters.clear();
+}
+
+function specOf(name: LimitName): LimitSpec | null {
+  const o = overrides[name];
+  if (o) return o;
+  if (name === 'publicRead') {
+    const perMinute = getEnv().TOKENPACE_PUBLIC_RATE_LIMIT_PER_MINUTE;
+    return perMinute > 0 ? { points: perMinute, durationSeconds: 60 } : null;
+  }
+  return DEFAULT_LIMITS[name];
+}
+
+function limiterOf(name: LimitName, spec: LimitSpec): RateLimiterDrizzle {
+  const id = `${name}:${spec.points}:${spec.durationSeconds}`;
+  let limiter = limiters.get(id);
+  if (!limiter) {
+    limiter = new RateLimiterDrizzle({
+      storeClient: getDb(),
+      schema: rateLimits,
+      keyPrefix: `tp:${name}`,
+      points: spec.points,
+      duration: spec.durationSeconds,
+      clearExpiredByTimeout: true,
+    });
+    limiters.set(id, limiter);
+  }
+  return limiter;
+}
+
+/**
+ * Counts one request of `key` against limit `name`. Resolves when allowed; throws
+ * RateLimitedError (with the seconds until a point frees up) when the limit is used up.
+ * Store failures propagate (the caller's 500), except for the public read limit, which fails open.
+ */
+export async function consumeLimit(name: LimitName, key: string): Promise<void> {
+  const spec = specOf(name);
+  if (!spec) return;
+  try {
+    await limiterOf(name, spec).consume(key.slice(0, 300), 1);
+  } catch (res) {
+    if (res instanceof RateLimiterRes) {
+      throw new RateLimitedError(name, Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
+    }
+    if (name === 'publicRead') {
+      console.error(`[rate-limit] store error, request allowed: ${res instanceof Error ? res.message : String(res)}`);
+      return;
+    }
+    throw res;
+  }
+}
+
+/** The client address used as a rate-limit key (see the module comment), or 'unknown'. */
+export function clientAddress(request: Request): string {
+  const xff = request.headers.get('x-forwarded-for');
+  if (xff) {
+    const parts = xff.split(',').map((p) => p.trim()).filter(Boolean);
+    const last = parts[parts.length - 1];
+    if (last) return last.slice(0, 64);
+  }
+  return request.headers.get('x-real-ip')?.trim().slice(0, 64) || 'unknown';
+}
+
+/** Per-IP limit of the public read API (GET/HEAD under /api/v1); other paths pass. */
+export async function limitPublicRead(request: Request): Promise<void> {
+  let pathname: string;
+  try {
+    pathname = new URL(request.url).pathname;
+  } catch {
+    return;
+  }
+  if (!pathname.startsWith('/api/v1/')) return;
+  await consumeLimit('publicRead', clientAddress(request));
+}

@@ -1,0 +1,22 @@
+import { connection } from 'next/server';
+import { getSubmittedEndpoint, reviewSubmission } from '@/db/queries/submissions';
+import { getDb } from '@/db/shared';
+import { idParamSchema } from '@/lib/api/schemas';
+import { reviewEndpointBodySchema } from '@/lib/api/submission-schemas';
+import { requireAdmin } from '@/app/api/_lib/auth';
+import { assertSameOrigin, parseJsonBody, privateJson } from '@/app/api/_lib/body';
+import { ApiError, handle, parseParam } from '@/app/api/_lib/respond';
+
+// POST /api/v1/endpoints/{id}/review – an admin approves (→ active, scheduled) or rejects (with reason) a pending endpoint; logged in the audit table.
+export const POST = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
+  await connection();
+  assertSameOrigin(request);
+  const admin = await requireAdmin(request);
+  const id = parseParam(idParamSchema, (await ctx.params).id, 'id');
+  const body = await parseJsonBody(request, reviewEndpointBodySchema);
+  const db = getDb();
+  if (!(await getSubmittedEndpoint(db, id))) throw new ApiError('not_found', `endpoint ${id} not found`, 'id');
+  const status = await reviewSubmission(db, { endpointId: id, adminUserId: admin.id, decision: body.decision, reason: body.reason ?? null });
+  if (!status) throw new ApiError('conflict', `endpoint ${id} is not waiting for review`, 'id');
+  return privateJson({ endpoint: await getSubmittedEndpoint(db, id) });
+});

@@ -1,0 +1,360 @@
+import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { endpoints, endpointSubmissions, endpointVerifications, measurements, models, providers, users } from '../schema';
+import { insertAuditEvent } from './audit';
+
+/** Endpoint statuses a submitter's endpoint can have. */
+export type EndpointStatus = (typeof endpoints.status.enumValues)[number];
+
+/** Thrown inside a submission transaction when the account already has the most pending submissions. */
+export class PendingLimitError extends Error {
+  constructor(readonly max: number) {
+    super(`at most ${max} submissions may wait for review at once`);
+  }
+}
+
+/** Lower-case slug of a display name ('' when nothing usable is left). */
+export function slugify(name: string): string {
+  return name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+}
+
+/** A listed model by slug, or null. */
+export async function getListedModelBySlug(db: Db, slug: string) {
+  const rows = await db.select({ id: models.id, slug: models.slug, name: models.name }).from(models).where(and(eq(models.slug, slug), eq(models.listed, true))).limit(1);
+  return rows[0] ?? null;
+}
+
+/** Listed models for the submission form's picker. */
+export async function listModelChoices(db: Db) {
+  return db.select({ slug: models.slug, name: models.name }).from(models).where(eq(models.listed, true)).orderBy(models.name);
+}
+
+/** Submitted-endpoint fields as stored (no API key: only its encrypted envelope). */
+export interface NewSubmission {
+  ownerUserId: string;
+  providerName: string;
+  /** A listed model's id, or null with proposedModelName set. */
+  modelId: number | null;
+  proposedModelName: string | null;
+  protocol: (typeof endpoints.protocol.enumValues)[number];
+  baseUrl: string;
+  apiModelId: string;
+  apiKeyEncrypted: string | null;
+  region: string | null;
+  hardware: string | null;
+  engine: string | null;
+  precision: string | null;
+  speculativeDecoding: string | null;
+  draftLength: number | null;
+  deploymentKind: 'shared' | 'dedicated' | 'self-hosted';
+  contact: string;
+  notes: string | null;
+}
+
+/**
+ * Stores a submission in one transaction: the provider (matched by slug, else created unlisted),
+ * the model (given, or created unlisted from the proposal), the endpoint (status 'pending'), its
+ * submission row and an audit event. Serialised per account (advisory lock) so the pending cap
+ * holds under concurrent requests: throws PendingLimitError when the account already has
+ * `maxPending` pending submissions. Nothing is written when it throws.
+ */
+export async function createSubmission(db: Db, s: NewSubmission, maxPending: number): Promise<{ endpointId: number; slug: string }> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`submit:${s.ownerUserId}`}))`);
+    const [{ n }] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(endpoints)
+      .where(and(eq(endpoints.ownerUserId, s.ownerUserId), eq(endpoints.status, 'pending')));
+    if (n >= maxPending) throw new PendingLimitError(maxPending);
+
+    const providerSlug = slugify(s.providerName) || 'provider';
+    let proposedProvider = false;
+    let [provider] = await tx.select({ id: providers.id, slug: providers.slug }).from(providers).where(eq(providers.slug, providerSlug)).limit(1);
+    if (!provider) {
+      proposedProvider = true;
+      [provider] = await tx
+        .insert(providers)
+        .values({ slug: providerSlug, name: s.providerName, kind: 'provider', listed: false })
+        .onConflictDoUpdate({ target: providers.slug, set: { slug: sql`excluded.slug` } })
+        .returning({ id: providers.id, slug: providers.slug });
+    }
+
+    let modelId = s.modelId;
+    let modelSlug: string;
+    if (modelId === null) {
+      const base = slugify(s.proposedModelName ?? '') || 'model';
+      modelSlug = `${base}-${randomSuffix()}`;
+      const [m] = await tx.insert(models).values({ slug: modelSlug, name: s.proposedModelName!, listed: false }).returning({ id: models.id });
+      modelId = m!.id;
+    } else {
+      const [m] = await tx.select({ slug: models.slug }).from(models).where(eq(models.id, modelId)).limit(1);
+      modelSlug = m!.slug;
+    }
+
+    const slug = `${provider!.slug}-${modelSlug}`.slice(0, 100) + `-${randomSuffix()}`;
+    const [endpoint] = await tx
+      .insert(endpoints)
+      .values({
+        slug,
+        providerId: provider!.id,
+        modelId,
+        protocol: s.protocol,
+        baseUrl: s.baseUrl,
+        apiModelId: s.apiModelId,
+        apiKeyEncrypted: s.apiKeyEncrypted,
+        hardware: s.hardware,
+        engine: s.engine,
+        precision: s.precision,
+        speculativeDecoding: s.speculativeDecoding,
+        draftLength: s.draftLength,
+        deploymentKind: s.deploymentKind,
+        region: s.region,
+        status: 'pending',
+        ownerUserId: s.ownerUserId,
+        contact: s.contact,
+        notes: s.notes,
+      })
+      .returning({ id: endpoints.id });
+    await tx.insert(endpointSubmissions).values({ endpointId: endpoint!.id, ownerUserId: s.ownerUserId, proposedModel: s.modelId === null, proposedProvider });
+    await insertAuditEvent(tx, { actorUserId: s.ownerUserId, action: 'endpoint.submit', endpointId: endpoint!.id, details: { proposedModel: s.modelId === null, proposedProvider } });
+    return { endpointId: endpoint!.id, slug };
+  });
+}
+
+function randomSuffix(): string {
+  return Math.random().toString(36).slice(2, 8).padEnd(6, '0');
+}
+
+/** Columns of a submitted endpoint as its owner and admins see it (never the key, only whether one is set). */
+export const privateEndpointColumns = {
+  id: endpoints.id,
+  slug: endpoints.slug,
+  provider: providers.name,
+  providerSlug: providers.slug,
+  model: models.name,
+  modelSlug: models.slug,
+  protocol: endpoints.protocol,
+  baseUrl: endpoints.baseUrl,
+  apiModelId: endpoints.apiModelId,
+  hasApiKey: sql<boolean>`${endpoints.apiKeyEncrypted} is not null`,
+  region: endpoints.region,
+  hardware: endpoints.hardware,
+  engine: endpoints.engine,
+  precision: endpoints.precision,
+  speculativeDecoding: endpoints.speculativeDecoding,
+  draftLength: endpoints.draftLength,
+  deploymentKind: endpoints.deploymentKind,
+  contact: endpoints.contact,
+  notes: endpoints.notes,
+  status: endpoints.status,
+  ownerUserId: endpoints.ownerUserId,
+  rejectionReason: endpointSubmissions.rejectionReason,
+  submittedAt: endpointSubmissions.submittedAt,
+  reviewedAt: endpointSubmissions.reviewedAt,
+  createdAt: endpoints.createdAt,
+  updatedAt: endpoints.updatedAt,
+};
+
+/** A submitted endpoint (any status but deleted) with its private columns, or null. */
+export async function getSubmittedEndpoint(db: Db, id: number) {
+  const rows = await db
+    .select(privateEndpointColumns)
+    .from(endpoints)
+    .innerJoin(endpointSubmissions, eq(endpointSubmissions.endpointId, endpoints.id))
+    .innerJoin(providers, eq(providers.id, endpoints.providerId))
+    .innerJoin(models, eq(models.id, endpoints.modelId))
+    .where(and(eq(endpoints.id, id), sql`${endpoints.status} <> 'deleted'`))
+    .limit(1);
+  return rows[0] ?? null;
+}
+export type SubmittedEndpoint = NonNullable<Awaited<ReturnType<typeof getSubmittedEndpoint>>>;
+
+/** The probe target of a submitted endpoint, with the encrypted key (for the verification probe only). */
+export async function getVerificationTarget(db: Db, id: number) {
+  const rows = await db
+    .select({ id: endpoints.id, protocol: endpoints.protocol, baseUrl: endpoints.baseUrl, apiModelId: endpoints.apiModelId, apiKeyEncrypted: endpoints.apiKeyEncrypted })
+    .from(endpoints)
+    .where(eq(endpoints.id, id))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Stores one verification probe's result. */
+export async function insertVerification(db: Db, row: typeof endpointVerifications.$inferInsert): Promise<void> {
+  await db.insert(endpointVerifications).values(row);
+}
+
+const verificationColumns = {
+  id: endpointVerifications.id,
+  endpointId: endpointVerifications.endpointId,
+  startedAt: endpointVerifications.startedAt,
+  outcome: endpointVerifications.outcome,
+  errorKind: endpointVerifications.errorKind,
+  errorMessage: endpointVerifications.errorMessage,
+  httpStatus: endpointVerifications.httpStatus,
+  ttftMs: endpointVerifications.ttftMs,
+  e2eMs: endpointVerifications.e2eMs,
+  outputTokens: endpointVerifications.outputTokens,
+  outputTokensPerSecond: endpointVerifications.outputTokensPerSecond,
+};
+
+/** The latest verification of each of these endpoints, by endpoint id. */
+export async function getLatestVerifications(db: Db, endpointIds: number[]) {
+  if (endpointIds.length === 0) return new Map<number, Awaited<ReturnType<typeof listVerifications>>[number]>();
+  const rows = await db
+    .selectDistinctOn([endpointVerifications.endpointId], verificationColumns)
+    .from(endpointVerifications)
+    .where(inArray(endpointVerifications.endpointId, endpointIds))
+    .orderBy(endpointVerifications.endpointId, desc(endpointVerifications.id));
+  return new Map(rows.map((r) => [r.endpointId, r]));
+}
+
+/** An endpoint's verification runs, newest first. */
+export async function listVerifications(db: Db, endpointId: number, limit = 10) {
+  return db.select(verificationColumns).from(endpointVerifications).where(eq(endpointVerifications.endpointId, endpointId)).orderBy(desc(endpointVerifications.id)).limit(limit);
+}
+
+/**
+ * A provider's endpoints (not deleted) for the dashboard: private columns, latest verification,
+ * last successful measurement and failures by kind over the last `since` window.
+ */
+export async function listOwnedEndpoints(db: Db, params: { ownerUserId: string; since: Date }) {
+  const rows = await db
+    .select(privateEndpointColumns)
+    .from(endpoints)
+    .innerJoin(endpointSubmissions, eq(endpointSubmissions.endpointId, endpoints.id))
+    .innerJoin(providers, eq(providers.id, endpoints.providerId))
+    .innerJoin(models, eq(models.id, endpoints.modelId))
+    .where(and(eq(endpoints.ownerUserId, params.ownerUserId), sql`${endpoints.status} <> 'deleted'`))
+    .orderBy(desc(endpoints.id));
+  const ids = rows.map((r) => r.id);
+  const verifications = await getLatestVerifications(db, ids);
+  const stats = ids.length === 0 ? [] : await db
+    .select({
+      endpointId: measurements.endpointId,
+      successes: sql<number>`count(*) filter (where ${measurements.outcome} = 'success')::int`,
+      failures: sql<number>`count(*) filter (where ${measurements.outcome} = 'error')::int`,
+      medianTps: sql<number | null>`percentile_cont(0.5) within group (order by ${measurements.outputTokensPerSecond}) filter (where ${measurements.outcome} = 'success' and ${measurements.valid})`,
+      medianTtftMs: sql<number | null>`percentile_cont(0.5) within group (order by ${measurements.ttftMs}) filter (where ${measurements.outcome} = 'success' and ${measurements.valid})`,
+      lastMeasuredAt: sql<string | null>`max(${measurements.measuredAt})`,
+    })
+    .from(measurements)
+    .where(and(inArray(measurements.endpointId, ids), gte(measurements.measuredAt, params.since)))
+    .groupBy(measurements.endpointId);
+  const kinds = ids.length === 0 ? [] : await db
+    .select({ endpointId: measurements.endpointId, errorKind: measurements.errorKind, n: sql<number>`count(*)::int` })
+    .from(measurements)
+    .where(and(inArray(measurements.endpointId, ids), gte(measurements.measuredAt, params.since), eq(measurements.outcome, 'error')))
+    .groupBy(measurements.endpointId, measurements.errorKind);
+  const byId = new Map(stats.map((s) => [s.endpointId, s]));
+  return rows.map((r) => {
+    const s = byId.get(r.id);
+    const failuresByKind: Record<string, number> = {};
+    for (const k of kinds) if (k.endpointId === r.id) failuresByKind[k.errorKind ?? 'unknown'] = k.n;
+    return {
+      ...r,
+      verification: verifications.get(r.id) ?? null,
+      recent: {
+        successes: s?.successes ?? 0,
+        failures: s?.failures ?? 0,
+        failuresByKind,
+        medianOutputTokensPerSecond: s?.medianTps ?? null,
+        medianTtftMs: s?.medianTtftMs ?? null,
+        lastMeasuredAt: s?.lastMeasuredAt ? new Date(s.lastMeasuredAt).toISOString() : null,
+      },
+    };
+  });
+}
+
+/** Pending submissions for the admin review queue, oldest first, with the submitter's email and latest verification. */
+export async function listReviewQueue(db: Db) {
+  const rows = await db
+    .select({ ...privateEndpointColumns, ownerEmail: users.email, proposedModel: endpointSubmissions.proposedModel, proposedProvider: endpointSubmissions.proposedProvider })
+    .from(endpoints)
+    .innerJoin(endpointSubmissions, eq(endpointSubmissions.endpointId, endpoints.id))
+    .innerJoin(providers, eq(providers.id, endpoints.providerId))
+    .innerJoin(models, eq(models.id, endpoints.modelId))
+    .innerJoin(users, eq(users.id, endpointSubmissions.ownerUserId))
+    .where(eq(endpoints.status, 'pending'))
+    .orderBy(endpoints.updatedAt);
+  const verifications = await getLatestVerifications(db, rows.map((r) => r.id));
+  return rows.map((r) => ({ ...r, verification: verifications.get(r.id) ?? null }));
+}
+
+/**
+ * Approves or rejects a pending endpoint and logs it. Approval makes the endpoint 'active' (the
+ * scheduler probes it from the next slot) and lists its provider and model. Returns the new status,
+ * or null when the endpoint is not pending (already reviewed, edited back, deleted, or unknown).
+ */
+export async function reviewSubmission(
+  db: Db,
+  p: { endpointId: number; adminUserId: string; decision: 'approve' | 'reject'; reason: string | null },
+): Promise<EndpointStatus | null> {
+  return db.transaction(async (tx) => {
+    const status = p.decision === 'approve' ? 'active' : 'rejected';
+    const now = new Date();
+    const rows = await tx
+      .update(endpoints)
+      .set({ status, updatedAt: now })
+      .where(and(eq(endpoints.id, p.endpointId), eq(endpoints.status, 'pending')))
+      .returning({ providerId: endpoints.providerId, modelId: endpoints.modelId });
+    const row = rows[0];
+    if (!row) return null;
+    await tx
+      .update(endpointSubmissions)
+      .set({ reviewedAt: now, reviewedByUserId: p.adminUserId, rejectionReason: p.decision === 'reject' ? p.reason : null })
+      .where(eq(endpointSubmissions.endpointId, p.endpointId));
+    if (p.decision === 'approve') {
+      await tx.update(providers).set({ listed: true }).where(eq(providers.id, row.providerId));
+      await tx.update(models).set({ listed: true }).where(eq(models.id, row.modelId));
+    }
+    await insertAuditEvent(tx, { actorUserId: p.adminUserId, action: p.decision === 'approve' ? 'endpoint.approve' : 'endpoint.reject', endpointId: p.endpointId, reason: p.reason });
+    return status;
+  });
+}
+
+/** Fields an owner may change (the key only as its new encrypted envelope, or null to remove it). */
+export type EndpointChanges = Partial<Pick<typeof endpoints.$inferInsert,
+  'baseUrl' | 'protocol' | 'apiModelId' | 'apiKeyEncrypted' | 'region' | 'hardware' | 'engine' | 'precision' | 'speculativeDecoding' | 'draftLength' | 'deploymentKind' | 'contact' | 'notes'>>;
+
+/**
+ * Applies an owner's edit and logs it (field names only, never values of the key). `status`
+ * sets the new status when given ('pending' for re-review, 'paused'/'active' for pause/resume);
+ * `fromStatuses` guards the transition. Returns false when the endpoint was not in one of them.
+ */
+export async function updateSubmittedEndpoint(
+  db: Db,
+  p: { endpointId: number; actorUserId: string; changes: EndpointChanges; status?: EndpointStatus; fromStatuses: EndpointStatus[]; action: 'endpoint.edit' | 'endpoint.pause' | 'endpoint.resume' | 'endpoint.delete' },
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const now = new Date();
+    const rows = await tx
+      .update(endpoints)
+      .set({ ...p.changes, ...(p.status ? { status: p.status } : {}), updatedAt: now })
+      .where(and(eq(endpoints.id, p.endpointId), inArray(endpoints.status, p.fromStatuses)))
+      .returning({ id: endpoints.id });
+    if (rows.length === 0) return false;
+    if (p.status === 'pending') {
+      await tx.update(endpointSubmissions).set({ reviewedAt: null, reviewedByUserId: null, rejectionReason: null, submittedAt: now }).where(eq(endpointSubmissions.endpointId, p.endpointId));
+    }
+    if (p.status === 'deleted') await tx.update(endpointSubmissions).set({ deletedAt: now }).where(eq(endpointSubmissions.endpointId, p.endpointId));
+    await insertAuditEvent(tx, {
+      actorUserId: p.actorUserId,
+      action: p.action,
+      endpointId: p.endpointId,
+      details: { fields: Object.keys(p.changes), ...(p.status ? { status: p.status } : {}) },
+    });
+    return true;
+  });
+}
+
+/** How many of the account's submissions wait for review. */
+export async function countPendingSubmissions(db: Db, ownerUserId: string): Promise<number> {
+  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(endpoints).where(and(eq(endpoints.ownerUserId, ownerUserId), eq(endpoints.status, 'pending')));
+  return n;
+}

@@ -1,0 +1,154 @@
+/**
+ * Request schemas of endpoint submission, shared by the /submit page (inline errors) and
+ * POST/PATCH /api/v1/endpoints (400 naming each field). Strings are trimmed; control characters
+ * are refused everywhere (they have no place in names and break logs); empty optional fields from
+ * forms mean "not given".
+ */
+import { z } from 'zod';
+import { PROTOCOLS } from '@/lib/probe/types';
+
+/** Deployment kinds a submitter can declare. */
+export const DEPLOYMENT_KINDS = ['shared', 'dedicated', 'self-hosted'] as const;
+
+// C0/C1 control characters, DEL, and Unicode line/paragraph separators and bidi overrides.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const NOTES_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+/** A required single-line text of 1..max characters after trimming. */
+const line = (max: number, min = 1) =>
+  z
+    .string({ error: 'required' })
+    .trim()
+    .min(min, min === 1 ? 'required' : `at least ${min} characters`)
+    .max(max, `at most ${max} characters`)
+    .refine((v) => !CONTROL.test(v), 'must not contain control characters');
+
+/** An optional single-line text; '' counts as absent. */
+const optionalLine = (max: number) => z.preprocess(emptyToUndefined, line(max).optional());
+
+/** Slug of a model already in the catalog. */
+const modelSlug = z.string().trim().regex(/^[a-z0-9][a-z0-9-]{0,80}$/, 'must be the slug of a listed model');
+
+/** API key as given by the provider: printable ASCII, no spaces. */
+const apiKey = z
+  .string()
+  .min(8, 'at least 8 characters')
+  .max(4096, 'at most 4096 characters')
+  .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
+
+const baseUrl = z
+  .string({ error: 'required' })
+  .trim()
+  .min(1, 'required')
+  .max(2048, 'at most 2048 characters')
+  .refine((v) => !CONTROL.test(v), 'must not contain control characters')
+  .refine((v) => URL.canParse(v), 'must be an absolute http(s) URL')
+  .refine((v) => /^https?:$/.test(URL.canParse(v) ? new URL(v).protocol : ''), 'must use http or https')
+  .refine((v) => !URL.canParse(v) || (new URL(v).username === '' && new URL(v).password === ''), 'must not contain credentials (send the API key in its own field)');
+
+/** Declared metadata and contact fields common to create and update. */
+const metadataShape = {
+  region: optionalLine(80),
+  hardware: optionalLine(120),
+  engine: optionalLine(120),
+  precision: optionalLine(40),
+  speculativeDecoding: optionalLine(120),
+  draftLength: z.preprocess(emptyToUndefined, z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'at least 1').max(64, 'at most 64').optional()),
+  deploymentKind: z.enum(DEPLOYMENT_KINDS, { error: `one of ${DEPLOYMENT_KINDS.join(', ')}` }),
+  contact: line(200, 3),
+  notes: z.preprocess(
+    emptyToUndefined,
+    z.string().trim().max(2000, 'at most 2000 characters').refine((v) => !NOTES_CONTROL.test(v), 'must not contain control characters').optional(),
+  ),
+};
+
+/**
+ * POST /api/v1/endpoints body. `model` picks a listed model by slug; `proposedModel` names a model
+ * not in the catalog (exactly one of the two). `provider` is the provider's display name (an
+ * existing provider is matched by name or slug; a new one waits for review like the endpoint).
+ */
+export const createEndpointBodySchema = z
+  .object({
+    provider: line(80, 2),
+    model: z.preprocess(emptyToUndefined, modelSlug.optional()),
+    proposedModel: optionalLine(120),
+    baseUrl,
+    protocol: z.enum(PROTOCOLS, { error: `one of ${PROTOCOLS.join(', ')}` }),
+    apiModelId: line(200),
+    apiKey: z.preprocess(emptyToUndefined, apiKey.optional()),
+    ...metadataShape,
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.model === undefined && v.proposedModel === undefined) ctx.addIssue({ code: 'custom', path: ['model'], message: 'pick a model or propose one' });
+    if (v.model !== undefined && v.proposedModel !== undefined) ctx.addIssue({ code: 'custom', path: ['proposedModel'], message: 'either pick a model or propose one, not both' });
+    if (v.draftLength !== undefined && v.speculativeDecoding === undefined) ctx.addIssue({ code: 'custom', path: ['draftLength'], message: 'give the speculative decoding method too' });
+  });
+export type CreateEndpointBody = z.infer<typeof createEndpointBodySchema>;
+
+/**
+ * PATCH /api/v1/endpoints/{id} body: any of the probe target fields (a change of baseUrl, apiKey,
+ * protocol or apiModelId sends the endpoint back to review), declared metadata, `apiKey: null`
+ * to remove the key, and `status: 'paused' | 'active'` to pause or resume an approved endpoint.
+ */
+export const updateEndpointBodySchema = z
+  .object({
+    baseUrl: baseUrl.optional(),
+    protocol: z.enum(PROTOCOLS, { error: `one of ${PROTOCOLS.join(', ')}` }).optional(),
+    apiModelId: line(200).optional(),
+    apiKey: z.union([apiKey, z.null()]).optional(),
+    region: z.union([optionalLine(80), z.null()]),
+    hardware: z.union([optionalLine(120), z.null()]),
+    engine: z.union([optionalLine(120), z.null()]),
+    precision: z.union([optionalLine(40), z.null()]),
+    speculativeDecoding: z.union([optionalLine(120), z.null()]),
+    draftLength: z.union([metadataShape.draftLength, z.null()]),
+    deploymentKind: metadataShape.deploymentKind.optional(),
+    contact: line(200, 3).optional(),
+    notes: z.union([metadataShape.notes, z.null()]),
+    status: z.enum(['paused', 'active'], { error: 'paused or active' }).optional(),
+  })
+  .strict()
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'nothing to change', path: ['body'] });
+export type UpdateEndpointBody = z.infer<typeof updateEndpointBodySchema>;
+
+/** POST /api/v1/endpoints/{id}/review body (admins). */
+export const reviewEndpointBodySchema = z
+  .object({
+    decision: z.enum(['approve', 'reject'], { error: 'approve or reject' }),
+    reason: z.preprocess(emptyToUndefined, line(1000).optional()),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.decision === 'reject' && v.reason === undefined) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'a rejection needs a reason' });
+  });
+
+/** POST /api/v1/tokens body. */
+export const createTokenBodySchema = z.object({ name: line(80) }).strict();
+
+/** One field's problem, as shown inline by the form and returned in `error.fields`. */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+/** Every issue of a failed parse as `{ field, message }`, one per field (first message wins), in schema order. */
+export function fieldIssues(error: z.ZodError): FieldIssue[] {
+  const seen = new Map<string, string>();
+  for (const issue of error.issues) {
+    let field = issue.path.map(String).join('.') || 'body';
+    let message = issue.message;
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) if (!seen.has(key)) seen.set(key, 'unknown field');
+      continue;
+    }
+    if (issue.code === 'invalid_type' && issue.path.length === 0) {
+      field = 'body';
+      message = 'must be a JSON object';
+    }
+    if (!seen.has(field)) seen.set(field, message);
+  }
+  return [...seen].map(([field, message]) => ({ field, message }));
+}

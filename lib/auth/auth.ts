@@ -1,0 +1,89 @@
+/**
+ * Accounts: better-auth with its drizzle adapter (decision record 031). Email + password only, no
+ * external service: verification and password-reset links are written to the server log.
+ * Telemetry off. better-auth's own rate limiter is off: sign-in and sign-up are limited by the
+ * Postgres-backed limiter in app/api/_lib/rate-limit.ts, shared by every web process.
+ *
+ * This module is framework-free: the caller passes the drizzle handle and the four tables.
+ */
+import { hkdfSync } from 'node:crypto';
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+
+/** Roles of a user: every account is a provider; admins review submissions. */
+export const ROLES = ['provider', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Minimum and maximum password length accepted at sign-up (characters). */
+export const PASSWORD_LENGTH = { min: 10, max: 128 } as const;
+
+export interface CreateAuthOptions {
+  /** drizzle handle (postgres-js). */
+  db: Record<string, unknown>;
+  /** The better-auth models mapped onto our tables. */
+  tables: { user: unknown; session: unknown; account: unknown; verification: unknown };
+  /** Public origin of the site, e.g. http://localhost:3000 (links in emails, CSRF origin check). */
+  baseURL: string;
+  /** Secret for signing cookies and tokens (see deriveAuthSecret). */
+  secret: string;
+  /** Where verification and reset links go (the server log by default). */
+  sendLink?: (kind: 'verify-email' | 'reset-password', email: string, url: string) => void | Promise<void>;
+}
+
+/**
+ * Derives the auth signing secret from the AES-256-GCM key of TOKENPACE_SECRET_KEY (HKDF-SHA256,
+ * info "tokenpace-auth-v1"), so an installation has one secret to keep. Returns 64 hex chars.
+ * Rotating the key (`tokenpace rotate-key`) signs everyone out, which is acceptable.
+ */
+export function deriveAuthSecret(key: Buffer): string {
+  return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'tokenpace-auth-v1', 32)).toString('hex');
+}
+
+/** Builds the better-auth instance (email + password, role field, links to the log). */
+export function createAuth(opts: CreateAuthOptions) {
+  const sendLink =
+    opts.sendLink ??
+    ((kind: string, email: string, url: string) => {
+      // No email service: the operator reads the link from the server log and passes it on.
+      console.log(`[auth] ${kind} link for ${email}: ${url}`);
+    });
+  return betterAuth({
+    appName: 'Tokenpace',
+    baseURL: opts.baseURL,
+    basePath: '/api/auth',
+    secret: opts.secret,
+    trustedOrigins: [opts.baseURL],
+    telemetry: { enabled: false },
+    database: drizzleAdapter(opts.db, { provider: 'pg', schema: opts.tables as Record<string, unknown> }),
+    rateLimit: { enabled: false },
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      requireEmailVerification: false,
+      minPasswordLength: PASSWORD_LENGTH.min,
+      maxPasswordLength: PASSWORD_LENGTH.max,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, url }) => {
+        await sendLink('reset-password', user.email, url);
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      sendVerificationEmail: async ({ user, url }) => {
+        await sendLink('verify-email', user.email, url);
+      },
+    },
+    user: {
+      additionalFields: {
+        // input: false — a sign-up body can never choose its own role.
+        role: { type: 'string', required: false, defaultValue: 'provider', input: false },
+      },
+    },
+    session: { expiresIn: 60 * 60 * 24 * 14, updateAge: 60 * 60 * 24 },
+    advanced: { cookiePrefix: 'tokenpace' },
+  });
+}
+
+/** The better-auth instance type. */
+export type Auth = ReturnType<typeof createAuth>;
