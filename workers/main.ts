@@ -11,9 +11,10 @@ import { createGuardedFetch } from '@/lib/security/ssrf-guard';
 import { parseEncryptionKey } from '@/lib/security/secrets';
 import { createBoss } from './boss';
 import { createLoopDelayTracker } from './loop-delay';
-import { ROLLUP_QUEUE, SCHEDULE_PROBES_QUEUE, probeJobPayloadSchema, probeQueueName, scheduleProbesPayloadSchema } from './queues';
+import { RETENTION_QUEUE, ROLLUP_QUEUE, SCHEDULE_PROBES_QUEUE, probeJobPayloadSchema, probeQueueName, scheduleProbesPayloadSchema } from './queues';
 import { SCHEDULES } from './schedule';
 import { runProbeJob } from './tasks/probe-endpoint';
+import { runRetentionJob } from './tasks/apply-retention';
 import { runRollupJob } from './tasks/rollup-measurements';
 import { scheduleProbes } from './tasks/schedule-probes';
 import { getWorkerVersion } from './version';
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
   const probeQueue = probeQueueName(region);
   await boss.createQueue(SCHEDULE_PROBES_QUEUE, { policy: 'standard' });
   await boss.createQueue(ROLLUP_QUEUE, { policy: 'singleton' });
+  await boss.createQueue(RETENTION_QUEUE, { policy: 'singleton' });
   await boss.createQueue(probeQueue, { policy: 'standard', notify: true });
   for (const s of SCHEDULES) {
     const cron = s.cron({ probeCron: env.TOKENPACE_PROBE_CRON });
@@ -79,6 +81,10 @@ async function main(): Promise<void> {
   });
   await boss.work(ROLLUP_QUEUE, async () => {
     await runRollupJob(db, new Date());
+  });
+  await boss.work(RETENTION_QUEUE, async () => {
+    const r = await runRetentionJob(db, new Date(), env.TOKENPACE_RAW_RETENTION_DAYS ?? null);
+    if (r.days.length > 0) console.log(`[worker] retention: deleted ${r.deleted} raw measurements of ${r.days.join(', ')}`);
   });
 
   // Probe once right away so a fresh start shows data without waiting for the next cron minute.

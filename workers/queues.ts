@@ -6,6 +6,7 @@ import { z } from 'zod';
  */
 export const SCHEDULE_PROBES_QUEUE = 'schedule-probes';
 export const ROLLUP_QUEUE = 'rollup-measurements';
+export const RETENTION_QUEUE = 'apply-retention';
 
 /** Probe jobs are per region: only workers of that region take them. */
 export function probeQueueName(region: string): string {

@@ -1,4 +1,4 @@
-import { ROLLUP_QUEUE, SCHEDULE_PROBES_QUEUE } from './queues';
+import { RETENTION_QUEUE, ROLLUP_QUEUE, SCHEDULE_PROBES_QUEUE } from './queues';
 
 /**
  * Every recurring task, as data. pg-boss stores cron state in Postgres and one instance claims
@@ -24,5 +24,11 @@ export const SCHEDULES: ScheduledTask[] = [
     cron: () => '* * * * *',
     perRegion: false,
     description: 'Refresh hourly and daily rollups for buckets that received measurements since the last run.',
+  },
+  {
+    queue: RETENTION_QUEUE,
+    cron: () => '17 3 * * *',
+    perRegion: false,
+    description: 'Delete raw measurements older than TOKENPACE_RAW_RETENTION_DAYS after re-rolling their days (does nothing when unset, the default).',
   },
 ];

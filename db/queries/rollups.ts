@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client';
+import { SKETCH_LN_GAMMA } from '@/lib/stats/sketch';
 
 /** Metrics summarised in rollups, by TypeScript name → measurements column. */
 export const ROLLUP_METRICS = {
@@ -9,68 +10,159 @@ export const ROLLUP_METRICS = {
   outputTokensPerSecond: 'output_tokens_per_second',
   outputTokensPerSecondO200k: 'output_tokens_per_second_o200k',
 } as const;
+export type RollupMetric = keyof typeof ROLLUP_METRICS;
 
-const PCTS = [0.05, 0.25, 0.5, 0.75, 0.95] as const;
+/** Rollup bucket sizes. */
+export type Granularity = 'hour' | 'day';
+const BUCKET_MS: Record<Granularity, number> = { hour: 3600_000, day: 86400_000 };
 
-function statsExpr(column: string) {
-  const c = sql.raw(column);
-  return sql`percentile_cont(array[0.05,0.25,0.5,0.75,0.95]) within group (order by m.${c}) filter (where m.outcome = 'success' and m.valid and m.${c} is not null)`;
+/** Start of the UTC bucket containing `t`. */
+export function floorBucket(t: Date, g: Granularity): Date {
+  return new Date(Math.floor(t.getTime() / BUCKET_MS[g]) * BUCKET_MS[g]);
+}
+
+/** Smallest UTC bucket start ≥ `t`. */
+export function ceilBucket(t: Date, g: Granularity): Date {
+  return new Date(Math.ceil(t.getTime() / BUCKET_MS[g]) * BUCKET_MS[g]);
+}
+
+/** Length of one bucket in ms. */
+export function bucketMs(g: Granularity): number {
+  return BUCKET_MS[g];
 }
 
 /**
- * Recomputes hourly or daily rollup buckets whose start lies in [from, to) from raw measurements
- * (upsert, so re-running is safe and a rebuild equals the incremental result). Percentiles are
- * linear-interpolated (Postgres percentile_cont = numpy default) over successful, valid
- * measurements. Returns the number of buckets written.
+ * The SQL bucket expression of lib/stats/sketch (⌈ln x / ln γ⌉ as text, 'z' for x ≤ 0), with ln γ
+ * passed as the exact double the TypeScript side uses so both agree.
  */
-export async function rebuildRollups(db: Db, params: { granularity: 'hour' | 'day'; from: Date; to: Date }): Promise<number> {
-  const unit = sql.raw(`'${params.granularity}'`);
-  const metricCols = Object.entries(ROLLUP_METRICS).map(([name, col]) => sql`${statsExpr(col)} as ${sql.identifier(name)}`);
+export function sketchBinSql(x: ReturnType<typeof sql.raw> | ReturnType<typeof sql>) {
+  return sql`case when ${x} <= 0 then 'z' else ceil(ln(${x}) / ${sql.raw(String(SKETCH_LN_GAMMA))}::float8)::bigint::text end`;
+}
+
+/**
+ * Recomputes the hourly or daily rollup buckets whose start lies in [from, to) from raw
+ * measurements, in one INSERT … SELECT … ON CONFLICT per chunk of at most one day (hour buckets) or
+ * 31 days (day buckets), so re-running is safe and a rebuild equals the incremental result.
+ *
+ * Each row: count (all probes), successes, error_kinds {kind: count}, stats {metric: {p5..p95}}
+ * (Postgres percentile_cont = type 7, exact) and sketches {metric: {bucket: count}, _: {v,
+ * lastMeasuredAtMs}} (lib/stats/sketch, mergeable). Percentiles and sketches cover successful,
+ * valid measurements with the metric present. Buckets without measurements are not written (and
+ * existing rows are kept: raw data past retention may be gone while its rollups remain).
+ * Returns the number of buckets written.
+ */
+export async function rebuildRollups(db: Db, params: { granularity: Granularity; from: Date; to: Date }): Promise<number> {
+  const g = params.granularity;
+  const start = floorBucket(params.from, g);
+  const end = ceilBucket(params.to, g);
+  const chunk = g === 'hour' ? BUCKET_MS.day : 31 * BUCKET_MS.day;
+  let written = 0;
+  for (let t = start.getTime(); t < end.getTime(); t += chunk) {
+    written += await rebuildChunk(db, g, new Date(t), new Date(Math.min(t + chunk, end.getTime())));
+  }
+  return written;
+}
+
+async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date): Promise<number> {
+  const unit = sql.raw(`'${g}'`);
+  const metricNames = Object.keys(ROLLUP_METRICS) as RollupMetric[];
+  const pcts = metricNames.map(
+    (name) =>
+      sql`percentile_cont(array[0.05,0.25,0.5,0.75,0.95]) within group (order by b.${sql.raw(ROLLUP_METRICS[name])}) filter (where b.outcome = 'success' and b.valid and b.${sql.raw(ROLLUP_METRICS[name])} is not null) as ${sql.identifier(`p_${name}`)}`,
+  );
+  const statsObj = sql.join(
+    metricNames.map((name) => {
+      const a = sql.identifier(`p_${name}`);
+      return sql`${name}::text, case when a.${a} is null then null else jsonb_build_object('p5', a.${a}[1], 'p25', a.${a}[2], 'p50', a.${a}[3], 'p75', a.${a}[4], 'p95', a.${a}[5]) end`;
+    }),
+    sql`, `,
+  );
+  const values = sql.join(
+    metricNames.map((name) => sql`(${name}::text, b.${sql.raw(ROLLUP_METRICS[name])})`),
+    sql`, `,
+  );
+  const keys = sql`bucket_start, endpoint_id, workload_id, worker_region`;
   const rows = (await db.execute(sql`
-    select date_trunc(${unit}, m.measured_at, 'UTC') as bucket_start,
-           m.endpoint_id, m.workload_id, m.worker_region,
-           count(*)::int as count,
-           (count(*) filter (where m.outcome = 'success'))::int as successes,
-           coalesce(jsonb_object_agg(m.error_kind, 1) filter (where m.error_kind is not null), '{}'::jsonb) as kinds_seen,
-           ${sql.join(metricCols, sql`, `)}
-    from measurements m
-    where m.measured_at >= date_trunc(${unit}, ${params.from.toISOString()}::timestamptz, 'UTC')
-      and m.measured_at < ${params.to.toISOString()}::timestamptz
-    group by 1, 2, 3, 4
-  `)) as unknown as Array<Record<string, unknown>>;
-  if (rows.length === 0) return 0;
-  const kindRows = (await db.execute(sql`
-    select date_trunc(${unit}, m.measured_at, 'UTC') as bucket_start, m.endpoint_id, m.workload_id, m.worker_region,
-           m.error_kind, count(*)::int as n
-    from measurements m
-    where m.error_kind is not null
-      and m.measured_at >= date_trunc(${unit}, ${params.from.toISOString()}::timestamptz, 'UTC')
-      and m.measured_at < ${params.to.toISOString()}::timestamptz
-    group by 1, 2, 3, 4, 5
-  `)) as unknown as Array<Record<string, unknown>>;
-  const kinds = new Map<string, Record<string, number>>();
-  for (const k of kindRows) {
-    const key = `${new Date(k.bucket_start as string).toISOString()}|${k.endpoint_id}|${k.workload_id}|${k.worker_region}`;
-    const m = kinds.get(key) ?? {};
-    m[k.error_kind as string] = Number(k.n);
-    kinds.set(key, m);
-  }
-  for (const r of rows) {
-    const bucketStart = new Date(r.bucket_start as string);
-    const key = `${bucketStart.toISOString()}|${r.endpoint_id}|${r.workload_id}|${r.worker_region}`;
-    const stats: Record<string, Record<string, number> | null> = {};
-    for (const name of Object.keys(ROLLUP_METRICS)) {
-      const arr = r[name] as number[] | null;
-      stats[name] = arr ? Object.fromEntries(PCTS.map((p, i) => [`p${Math.round(p * 100)}`, Number(arr[i])])) : null;
-    }
-    await db.execute(sql`
-      insert into measurement_rollups (granularity, bucket_start, endpoint_id, workload_id, worker_region, count, successes, stats, error_kinds, sketches, updated_at)
-      values (${params.granularity}, ${bucketStart.toISOString()}::timestamptz, ${r.endpoint_id as number}, ${r.workload_id as number}, ${r.worker_region as string},
-              ${r.count as number}, ${r.successes as number}, ${JSON.stringify(stats)}::jsonb, ${JSON.stringify(kinds.get(key) ?? {})}::jsonb, '{}'::jsonb, now())
-      on conflict (granularity, bucket_start, endpoint_id, workload_id, worker_region)
-      do update set count = excluded.count, successes = excluded.successes, stats = excluded.stats,
-                    error_kinds = excluded.error_kinds, updated_at = now()
-    `);
-  }
+    with base as (
+      select date_trunc(${unit}, m.measured_at, 'UTC') as bucket_start, m.endpoint_id, m.workload_id, m.worker_region,
+             m.outcome, m.valid, m.error_kind, m.measured_at,
+             m.ttft_ms, m.ttfat_ms, m.e2e_ms, m.output_tokens_per_second, m.output_tokens_per_second_o200k
+      from measurements m
+      where m.workload_id = any(array(select id from workloads))
+        and m.measured_at >= ${from.toISOString()}::timestamptz and m.measured_at < ${to.toISOString()}::timestamptz
+    ),
+    agg as (
+      select ${keys}, count(*)::int as count, (count(*) filter (where b.outcome = 'success'))::int as successes,
+             max(b.measured_at) as last_at, ${sql.join(pcts, sql`, `)}
+      from base b group by 1, 2, 3, 4
+    ),
+    kinds as (
+      select ${keys}, jsonb_object_agg(error_kind, n) as error_kinds
+      from (select ${keys}, b.error_kind, count(*)::int as n from base b where b.error_kind is not null group by 1, 2, 3, 4, 5) k
+      group by 1, 2, 3, 4
+    ),
+    bins as (
+      select ${keys}, metric, jsonb_object_agg(bin, n) as sketch
+      from (
+        select b.bucket_start, b.endpoint_id, b.workload_id, b.worker_region, v.metric, ${sketchBinSql(sql`v.x`)} as bin, count(*)::int as n
+        from base b cross join lateral (values ${values}) v(metric, x)
+        where b.outcome = 'success' and b.valid and v.x is not null
+        group by 1, 2, 3, 4, 5, 6
+      ) q
+      group by 1, 2, 3, 4, 5
+    ),
+    sk as (select ${keys}, jsonb_object_agg(metric, sketch) as sketches from bins group by 1, 2, 3, 4)
+    insert into measurement_rollups (granularity, bucket_start, endpoint_id, workload_id, worker_region, count, successes, stats, error_kinds, sketches, updated_at)
+    select ${g}, a.bucket_start, a.endpoint_id, a.workload_id, a.worker_region, a.count, a.successes,
+           jsonb_build_object(${statsObj}),
+           coalesce(k.error_kinds, '{}'::jsonb),
+           coalesce(sk.sketches, '{}'::jsonb) || jsonb_build_object('_', jsonb_build_object('v', 1, 'lastMeasuredAtMs', floor(extract(epoch from a.last_at) * 1000)::bigint)),
+           now()
+    from agg a
+    left join kinds k using (bucket_start, endpoint_id, workload_id, worker_region)
+    left join sk using (bucket_start, endpoint_id, workload_id, worker_region)
+    on conflict (granularity, bucket_start, endpoint_id, workload_id, worker_region)
+    do update set count = excluded.count, successes = excluded.successes, stats = excluded.stats,
+                  error_kinds = excluded.error_kinds, sketches = excluded.sketches, updated_at = now()
+    returning 1
+  `)) as unknown as unknown[];
   return rows.length;
+}
+
+/** Start of the newest hourly rollup bucket, or null when there is none (index-only lookup). */
+export async function getLatestRollupHour(db: Db): Promise<Date | null> {
+  const rows = (await db.execute(sql`select max(bucket_start) as t from measurement_rollups where granularity = 'hour'`)) as unknown as Array<{ t: string | Date | null }>;
+  const t = rows[0]?.t;
+  return t ? new Date(t) : null;
+}
+
+/** measured_at of the oldest measurement, or null (one index probe per workload). */
+export async function getOldestMeasurementTime(db: Db): Promise<Date | null> {
+  const rows = (await db.execute(sql`
+    select min(x) as t from (select (select min(m.measured_at) from measurements m where m.workload_id = w.id) as x from workloads w) q
+  `)) as unknown as Array<{ t: string | Date | null }>;
+  const t = rows[0]?.t;
+  return t ? new Date(t) : null;
+}
+
+/**
+ * Deletes raw measurements with measured_at in [from, to) (retention), in batches of `batchSize`
+ * rows so no statement holds locks for long. Returns the number of rows deleted. Callers must have
+ * rolled the range up first (workers/tasks/apply-retention.ts does).
+ */
+export async function deleteMeasurementsInRange(db: Db, params: { from: Date; to: Date; batchSize?: number }): Promise<number> {
+  const batch = params.batchSize ?? 20_000;
+  let total = 0;
+  for (;;) {
+    const rows = (await db.execute(sql`
+      delete from measurements where id in (
+        select m.id from measurements m
+        where m.workload_id = any(array(select id from workloads))
+          and m.measured_at >= ${params.from.toISOString()}::timestamptz and m.measured_at < ${params.to.toISOString()}::timestamptz
+        limit ${batch}
+      ) returning 1
+    `)) as unknown as unknown[];
+    total += rows.length;
+    if (rows.length < batch) return total;
+  }
 }

@@ -2,9 +2,27 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../client';
 import { snapshots } from '../schema';
 
+/** A snapshot row to store: `body` is the exact JSON text served under `id`. */
+export interface NewSnapshot {
+  id: string;
+  kind: string;
+  query: Record<string, unknown>;
+  body: string;
+}
+
 /** Stores an immutable snapshot body once (same id → first body kept). */
-export async function saveSnapshot(db: Db, s: { id: string; kind: string; query: Record<string, unknown>; body: string }): Promise<void> {
-  await db.insert(snapshots).values(s).onConflictDoNothing({ target: snapshots.id });
+export async function saveSnapshot(db: Db, s: NewSnapshot): Promise<void> {
+  await saveSnapshots(db, [s]);
+}
+
+/**
+ * Stores several snapshots in one INSERT (group commit from the web process); ids already present
+ * keep their first body. Duplicate ids within the batch are written once.
+ */
+export async function saveSnapshots(db: Db, rows: NewSnapshot[]): Promise<void> {
+  const unique = [...new Map(rows.map((r) => [r.id, r])).values()];
+  if (unique.length === 0) return;
+  await db.insert(snapshots).values(unique).onConflictDoNothing({ target: snapshots.id });
 }
 
 /** A snapshot by id, or null. The body is the exact JSON text first served. */

@@ -1,10 +1,12 @@
 /**
  * Turns per-endpoint window statistics into a ranked leaderboard: median output speed (TPS/user)
- * with a seeded bootstrap 95 % interval, Wilson interval of the success rate, and tie bands
+ * with a distribution-free 95 % confidence interval of the median (order statistics read from the
+ * window's merged sketch, lib/stats/sketch), Wilson interval of the success rate, and tie bands
  * (endpoints whose median intervals overlap share a band and are shown tied, DESIGN.md §2).
- * Pure function: same input → same output (bootstrap seed fixed), so snapshots reproduce.
+ * Pure function without randomness: same input → same output, so snapshots reproduce.
+ * (docs/decisions/040-rollups-and-sketches.md: why not the bootstrap here.)
  */
-import { bootstrapMedianCi } from '@/lib/stats/bootstrap';
+import { sketchMedianCi, type Sketch } from '@/lib/stats/sketch';
 import { rankWithTieBands } from '@/lib/stats/tie-bands';
 import { wilsonInterval } from '@/lib/stats/wilson';
 
@@ -20,8 +22,8 @@ export interface WindowStatsRow<E extends { id: number }> {
   ttftMs: P;
   ttfatMs: P;
   e2eMs: P;
-  /** output speeds (tokens/s) of successful valid probes */
-  speedSamples: number[];
+  /** merged sketch of the output speeds (tokens/s) of successful valid probes in the window */
+  speedSketch: Sketch;
   errorKinds: Record<string, number>;
   lastMeasuredAt: string | null;
 }
@@ -40,7 +42,7 @@ export interface LeaderboardEntry<E extends { id: number }> {
   successRateInterval: { low: number; high: number } | null;
   samples: number;
   outputTokensPerSecond: P;
-  /** bootstrap 95 % interval of the median output speed (tokens/s) */
+  /** distribution-free 95 % confidence interval of the median output speed (tokens/s) */
   outputTokensPerSecondMedianCi: { low: number; high: number } | null;
   ttftMs: P;
   ttfatMs: P;
@@ -52,15 +54,22 @@ export interface LeaderboardEntry<E extends { id: number }> {
 /** Minimum successful samples before an endpoint is ranked (fewer are listed, unranked). */
 export const MIN_RANKED_SAMPLES = 3;
 
+/** Confidence level of the median intervals behind the tie bands. */
+export const MEDIAN_CI_CONFIDENCE = 0.95;
+
 /**
- * Ranks rows by median output speed, higher is better. Bootstrap: 1,000 resamples, seed 1
- * (Efron 1979). Success rate: Wilson (1927) score interval. Tie bands: lib/stats/tie-bands.
+ * Ranks rows by median output speed, higher is better. Median interval: order-statistic 95 % CI
+ * [x₍l₎, x₍n−l+1₎] (Conover 1999) from the speed sketch, widened to contain the reported median.
+ * Success rate: Wilson (1927) score interval. Tie bands: lib/stats/tie-bands (leader-anchored).
+ * @param rows one per endpoint (see db/queries/leaderboard.ts); endpoints with fewer than
+ *   MIN_RANKED_SAMPLES speed samples are listed after the ranked ones with rank/band null
+ * @returns entries, ranked ones first (best first), then unranked by median then id
  */
 export function buildLeaderboard<E extends { id: number }>(rows: WindowStatsRow<E>[]): LeaderboardEntry<E>[] {
   const cis = new Map<number, { median: number; low: number; high: number }>();
   for (const r of rows) {
-    if (r.samples >= MIN_RANKED_SAMPLES && r.outputTokensPerSecond && r.speedSamples.length >= MIN_RANKED_SAMPLES) {
-      const ci = bootstrapMedianCi(r.speedSamples, { iterations: 1000, confidence: 0.95, seed: 1 });
+    const ci = r.samples >= MIN_RANKED_SAMPLES && r.outputTokensPerSecond ? sketchMedianCi(r.speedSketch, MEDIAN_CI_CONFIDENCE) : null;
+    if (ci && r.outputTokensPerSecond) {
       const median = r.outputTokensPerSecond.p50;
       cis.set(r.endpoint.id, { median, low: Math.min(ci.low, median), high: Math.max(ci.high, median) });
     }

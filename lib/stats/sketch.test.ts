@@ -17,6 +17,8 @@ import {
   sketchSummary,
   sketchToJson,
   sketchValue,
+  SketchAccumulator,
+  packSketchJson,
 } from './sketch';
 
 const A = SKETCH_RELATIVE_ACCURACY;
@@ -114,5 +116,26 @@ describe('order-statistic median CI', () => {
     expect(ci.high).toBeGreaterThanOrEqual(med);
     expect(sketchMedianCi(s)).toEqual(ci);
     expect(sketchMedianCi(createSketch())).toBeNull();
+  });
+});
+
+describe('SketchAccumulator', () => {
+  it('merges packed sketches and raw values exactly like mergeSketch, and resets on drain', () => {
+    const g = normalFrom(mulberry32(3));
+    const parts = Array.from({ length: 20 }, () => Array.from({ length: 30 }, () => Math.exp(5 + g())));
+    const acc = new SketchAccumulator();
+    const ref = createSketch();
+    for (const p of parts) {
+      acc.addBins(packSketchJson(sketchToJson(sketchOf(p))).keys, packSketchJson(sketchToJson(sketchOf(p))).counts);
+      mergeSketch(ref, sketchOf(p));
+    }
+    acc.addValue(1e30); // outside the dense range
+    addToSketch(ref, 1e30);
+    acc.addValue(0);
+    addToSketch(ref, 0);
+    const got = acc.drain();
+    expect(sketchToJson(got)).toEqual(sketchToJson(ref));
+    expect(got.total).toBe(602);
+    expect(acc.drain().total).toBe(0);
   });
 });
