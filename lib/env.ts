@@ -37,11 +37,6 @@ const envSchema = z.object({
    * forever. Set: the daily apply-retention task deletes older days after re-rolling them up.
    */
   TOKENPACE_RAW_RETENTION_DAYS: z.coerce.number().int().min(7).max(36500).optional(),
-  /**
-   * Raw-measurement retention in days (≥ 7). Unset (the default): raw measurements are kept
-   * forever. Set: the daily apply-retention task deletes older days after re-rolling them up.
-   */
-  TOKENPACE_RAW_RETENTION_DAYS: z.coerce.number().int().min(7).max(36500).optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 });
 
