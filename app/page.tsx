@@ -1,4 +1,6 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
+import { headers } from 'next/headers';
 import { connection } from 'next/server';
 import { Suspense } from 'react';
 import { listClaims } from '@/db/queries/claims';
@@ -6,59 +8,113 @@ import { listModels, listWorkloads } from '@/db/queries/catalog';
 import { getDb } from '@/db/shared';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { getLeaderboardAnswer } from './_server/leaderboard';
+import { CalibrationBadge } from './_components/calibration-badge';
 import { CalibrationPanel } from './_components/calibration-panel';
 import { ClaimsList } from './_components/claims-list';
 import { LeaderboardLive } from './_components/leaderboard-live';
-
-export const metadata: Metadata = { title: 'Leaderboard' };
+import { SORT_KEYS, type SortDir, type SortKey } from './_components/leaderboard-sort';
+import { LeaderboardPickers } from './_components/pickers';
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
-/** Home: leaderboard for a model and workload over a window, calibration panel, claims. */
+const one = (v: string | string[] | undefined) => (typeof v === 'string' ? v : undefined);
+
+/** Title and Open Graph image follow the chosen model (the image is the model's leaderboard card). */
+export async function generateMetadata({ searchParams }: { searchParams: Search }): Promise<Metadata> {
+  const sp = await searchParams;
+  const parsed = leaderboardQuerySchema.safeParse({ model: one(sp.model), workload: one(sp.workload), window: one(sp.window) });
+  const model = parsed.success ? parsed.data.model : 'llama-4-maverick';
+  return {
+    title: 'Leaderboard',
+    openGraph: { images: [{ url: `/models/${model}/opengraph-image`, width: 1200, height: 630, alt: `Tokenpace leaderboard of ${model}` }] },
+  };
+}
+
+/**
+ * Home: the model leaderboard. Model, workload and window pickers live in the URL (?model=…&workload=
+ * …&window=72h; ?sort=ttft&dir=asc keeps a table sort; ?at=ISO pins the board to an instant).
+ * Ranking chart, TTFT-vs-speed scatter, sortable table, claims as markers, calibration badge.
+ */
 export default async function HomePage({ searchParams }: { searchParams: Search }) {
   await connection();
   const sp = await searchParams;
-  const pick = (k: string) => (typeof sp[k] === 'string' ? (sp[k] as string) : undefined);
-  const parsed = leaderboardQuerySchema.safeParse({ model: pick('model'), workload: pick('workload'), window: pick('window') });
+  const parsed = leaderboardQuerySchema.safeParse({ model: one(sp.model), workload: one(sp.workload), window: one(sp.window), at: one(sp.at) });
   const q = parsed.success ? parsed.data : leaderboardQuerySchema.parse({});
+  const sortParam = one(sp.sort);
+  const sort: SortKey = sortParam && Object.hasOwn(SORT_KEYS, sortParam) ? (sortParam as SortKey) : 'rank';
+  const dir: SortDir = one(sp.dir) === 'desc' ? 'desc' : one(sp.dir) === 'asc' ? 'asc' : SORT_KEYS[sort].better;
   const db = getDb();
   const [models, workloads, answer, calibration, claims] = await Promise.all([
     listModels(db),
     listWorkloads(db),
     getLeaderboardAnswer(db, q),
-    getLeaderboardAnswer(db, { ...q, model: 'tokenpace-reference' }),
+    getLeaderboardAnswer(db, { ...q, model: 'tokenpace-reference', at: undefined }),
     listClaims(db, { modelSlug: q.model }),
   ]);
   const model = models.find((m) => m.slug === q.model);
+  const workload = workloads.find((w) => w.slug === q.workload);
   const speedClaims = claims.filter((c) => c.metric === 'output_speed_tps_per_user');
   const otherClaims = claims.filter((c) => c.metric !== 'output_speed_tps_per_user');
-  const query = new URLSearchParams({ model: q.model, workload: q.workload, window: `${q.window}h` }).toString();
+  const windowParam = `${q.window}h`;
+  const query = new URLSearchParams({ model: q.model, workload: q.workload, window: windowParam, ...(q.at ? { at: q.at } : {}) }).toString();
+  const caption = `${model?.name ?? q.model}, workload ${q.workload}, last ${windowParam}`;
+  const top = answer.entries.filter((e) => e.rank !== null).slice(0, 3);
+  const h = await headers();
+  const origin = `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('x-forwarded-host') ?? h.get('host') ?? 'localhost'}`;
+  const embedUrl = `${origin}/embed/leaderboard?${new URLSearchParams({ model: q.model, workload: q.workload, window: windowParam }).toString()}`;
   return (
     <>
-      <h1>Output speed per user: {model?.name ?? q.model}</h1>
-      <p className="muted">Median TPS/user (output tokens per second of one stream, after the first token) over the last {q.window} h, with P25–P75 whiskers. Endpoints whose median intervals overlap are shown as tied.</p>
-      {!parsed.success ? <p className="badge-bad" role="alert">Ignored an invalid filter: {parsed.error.issues[0]?.path.join('.')}: {parsed.error.issues[0]?.message}</p> : null}
-      <form className="pickers" method="get" action="/">
-        <label>Model
-          <select name="model" defaultValue={q.model}>
-            {models.map((m) => <option key={m.slug} value={m.slug}>{m.name}</option>)}
-          </select>
-        </label>
-        <label>Workload
-          <select name="workload" defaultValue={q.workload}>
-            {workloads.map((w) => <option key={w.slug} value={w.slug}>{w.name}</option>)}
-          </select>
-        </label>
-        <label>Window
-          <select name="window" defaultValue={`${q.window}h`}>
-            {['24h', '72h', '168h', '720h'].map((w) => <option key={w} value={w}>{w}</option>)}
-          </select>
-        </label>
-        <button type="submit">Show</button>
-      </form>
-      <Suspense fallback={<div className="skeleton" style={{ height: 200 }} />}>
-        <LeaderboardLive initial={answer} query={query} caption={`Leaderboard for ${model?.name ?? q.model}, workload ${q.workload}`} />
+      <div className="page-head">
+        <div>
+          <h1>Output speed per user: {model?.name ?? q.model}</h1>
+          <p className="muted lead">
+            Median TPS/user (output tokens per second of one stream, after the first token) over the last {windowParam}
+            {workload ? ` for ${workload.category} prompts of ~${workload.inputTokensTarget.toLocaleString('en-US')} input tokens, up to ${workload.maxOutputTokens} output tokens` : ''}. Endpoints whose median intervals overlap are tied.
+          </p>
+        </div>
+        <CalibrationBadge answer={calibration} />
+      </div>
+      {!parsed.success ? (
+        <p className="notice" role="status">
+          Ignored an invalid filter ({parsed.error.issues[0]?.path.join('.')}: {parsed.error.issues[0]?.message}); showing the default board.
+        </p>
+      ) : null}
+      <LeaderboardPickers models={models.map((m) => ({ slug: m.slug, name: m.name }))} workloads={workloads} model={q.model} workload={q.workload} window={windowParam} action="/" />
+      <Suspense fallback={<div className="skeleton" style={{ height: 320 }} />}>
+        <LeaderboardLive
+          initial={answer}
+          renderedAt={Date.now()}
+          query={query}
+          caption={caption}
+          pinned={Boolean(q.at)}
+          initialSort={sort}
+          initialDir={dir}
+          claims={speedClaims.map((c) => ({
+            id: c.id,
+            provider: c.provider,
+            providerSlug: c.providerSlug,
+            subject: c.subject,
+            value: c.value,
+            bound: c.bound,
+            claimDate: c.claimDate,
+            measuredBy: c.measuredBy,
+            sourcePublisher: c.sourcePublisher,
+          }))}
+        />
       </Suspense>
+      <section className="card share" aria-labelledby="share-heading">
+        <h2 id="share-heading">Use these numbers</h2>
+        <ul className="link-list">
+          <li><a href={`/api/v1/leaderboard?${query}`}>JSON</a> · <a href={`/api/v1/leaderboard.csv?${query}`}>CSV</a> · <Link href={`/s/${answer.snapshotId}`}>citable snapshot</Link></li>
+          <li><Link href={`/models/${q.model}?workload=${q.workload}`}>History of every endpoint</Link> (daily medians, change points)</li>
+          {top.length >= 2 ? <li><Link href={`/compare?e=${top.map((e) => e.endpoint.id).join(',')}&workload=${q.workload}`}>Compare the top {top.length}</Link></li> : null}
+          <li><a href="/feed.xml">Atom feed of notable changes</a> (new #1, change points, new endpoints)</li>
+        </ul>
+        <label className="embed-code">
+          Embed this ranking
+          <input readOnly value={`<iframe src="${embedUrl}" width="640" height="420" title="Tokenpace leaderboard" style="border:0"></iframe>`} />
+        </label>
+      </section>
       <CalibrationPanel answer={calibration} />
       <ClaimsList items={speedClaims} heading="Published claims: output speed per user (not our measurements)" />
       {otherClaims.length > 0 ? <ClaimsList items={otherClaims} heading="Other published claims" /> : null}

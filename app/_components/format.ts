@@ -1,14 +1,48 @@
-/** Display formatting shared by pages (numbers keep their unit beside them). */
+/** Display formatting shared by pages (numbers keep their unit beside them). Pure, server- and client-safe. */
+
+/** A number with `digits` fraction digits and thousands separators, or "–" when missing. */
 export function fmt(v: number | null | undefined, digits = 0): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return '–';
   return v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
 
+/** A fraction 0..1 as a percentage ("97%"), or "–". */
 export function fmtPct(v: number | null | undefined, digits = 0): string {
-  if (v === null || v === undefined) return '–';
+  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
   return `${(v * 100).toFixed(digits)}%`;
 }
 
+/** A signed relative change (0.38 → "+38%"). */
+export function fmtChange(v: number, digits = 0): string {
+  return `${v >= 0 ? '+' : '−'}${Math.abs(v * 100).toFixed(digits)}%`;
+}
+
+/** The prefix a claim's bound is written with: lt → "< ", approx → "≈ ". */
 export function boundWord(bound: string): string {
   return { eq: '', approx: '≈ ', lt: '< ', le: '≤ ', gt: '> ', ge: '≥ ' }[bound] ?? '';
+}
+
+/** "2025-05-23" or "2025-05" → "May 23, 2025" / "May 2025" (UTC, English). */
+export function fmtClaimDate(date: string): string {
+  const m = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(date);
+  if (!m) return date;
+  const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][Number(m[2]) - 1] ?? m[2];
+  return m[3] ? `${month} ${Number(m[3])}, ${m[1]}` : `${month} ${m[1]}`;
+}
+
+/** ISO instant → "2026-11-29 12:03 UTC" (minutes) or with seconds. */
+export function fmtUtc(iso: string | Date, seconds = false): string {
+  const s = (typeof iso === 'string' ? iso : iso.toISOString()).slice(0, seconds ? 19 : 16).replace('T', ' ');
+  return `${s} UTC`;
+}
+
+/** Milliseconds as a short duration: "850 ms", "1.2 s". */
+export function fmtMs(v: number | null | undefined): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
+  return v < 1000 ? `${fmt(v)} ms` : `${fmt(v / 1000, v < 10_000 ? 2 : 1)} s`;
+}
+
+/** The label of a deployment kind as shown in tables. */
+export function deploymentLabel(kind: string | null | undefined): string {
+  return kind === 'shared' ? 'shared serverless' : kind === 'dedicated' ? 'dedicated' : kind === 'self-hosted' ? 'self-hosted' : '–';
 }

@@ -1,0 +1,119 @@
+'use client';
+import Link from 'next/link';
+import { useState } from 'react';
+import type { LeaderboardAnswer } from '@/app/_server/leaderboard';
+import { deploymentLabel, fmt, fmtPct } from './format';
+import { SORT_KEYS, sortEntries, type SortDir, type SortKey } from './leaderboard-sort';
+
+type Entry = LeaderboardAnswer['entries'][number];
+
+/** A claim shown in the table's claim column. */
+export interface TableClaim {
+  providerSlug: string;
+  text: string;
+}
+
+/**
+ * The leaderboard as a table (the accessible alternative of the charts, with every figure the API
+ * returns for the window): sortable by clicking a column header (keyboard: Tab + Enter), sort kept
+ * in the URL (?sort=ttft&dir=asc) so a sorted view can be shared.
+ */
+export function LeaderboardTable({
+  entries,
+  caption,
+  claims,
+  initialSort,
+  initialDir,
+}: {
+  entries: Entry[];
+  caption: string;
+  claims: TableClaim[];
+  initialSort: SortKey;
+  initialDir: SortDir;
+}) {
+  const [sort, setSort] = useState<{ key: SortKey; dir: SortDir }>({ key: initialSort, dir: initialDir });
+  const rows = sortEntries(entries, sort.key, sort.dir);
+  const onSort = (key: SortKey) => {
+    const dir: SortDir = sort.key === key ? (sort.dir === 'asc' ? 'desc' : 'asc') : SORT_KEYS[key].better;
+    setSort({ key, dir });
+    const url = new URL(window.location.href);
+    if (key === 'rank' && dir === 'asc') {
+      url.searchParams.delete('sort');
+      url.searchParams.delete('dir');
+    } else {
+      url.searchParams.set('sort', key);
+      url.searchParams.set('dir', dir);
+    }
+    window.history.replaceState(window.history.state, '', url);
+  };
+  const th = (key: SortKey, children: React.ReactNode, num = true) => (
+    <th className={num ? 'num' : undefined} aria-sort={sort.key === key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined} scope="col">
+      <button type="button" className="sort" onClick={() => onSort(key)} data-sort={key}>
+        {children}
+        <span aria-hidden="true" className="sort-arrow">{sort.key === key ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}</span>
+      </button>
+    </th>
+  );
+  return (
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={`${caption} (table)`}>
+      <table data-table="leaderboard">
+        <caption className="sr-only">{caption}. Column headers sort the table.</caption>
+        <thead>
+          <tr>
+            {th('rank', 'Rank', false)}
+            <th scope="col">Provider / endpoint</th>
+            {th('speed', <><abbr title="output tokens per second of one stream, after the first token">TPS/user</abbr> P50</>)}
+            <th scope="col" className="num">P25–P75</th>
+            <th scope="col" className="num">P5–P95</th>
+            {th('ttft', <><abbr title="time to first token">TTFT</abbr> P50 (ms)</>)}
+            {th('ttfat', <><abbr title="time to first answer token, after any reasoning">TTFAT</abbr> P50 (ms)</>)}
+            {th('e2e', <>E2E P50 (ms)</>)}
+            {th('success', 'Success')}
+            {th('n', 'n')}
+            <th scope="col">Deployment</th>
+            <th scope="col">Declared hardware · engine · precision · speculative decoding</th>
+            <th scope="col" className="num">Claimed (source)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((e) => {
+            const s = e.outputTokensPerSecond;
+            const claim = claims.filter((c) => c.providerSlug === e.endpoint.providerSlug);
+            return (
+              <tr key={e.endpoint.id} data-endpoint={e.endpoint.slug} data-endpoint-id={e.endpoint.id}>
+                <td data-metric="rank">{e.rank === null ? <span className="muted">unranked</span> : e.tiedWith.length > 0 ? `${e.rank} (tied)` : e.rank}</td>
+                <td>
+                  <Link href={`/endpoints/${e.endpoint.id}`}>{e.endpoint.provider}</Link>{' '}
+                  <span className="muted small">{e.endpoint.slug}</span>
+                  {e.endpoint.status === 'inactive' ? <span className="tag">awaiting API key</span> : e.endpoint.status === 'paused' ? <span className="tag">paused</span> : null}
+                </td>
+                <td className="num strong" data-metric="tps-p50">{fmt(s?.p50, 1)}</td>
+                <td className="num" data-metric="tps-p25-p75">{s ? `${fmt(s.p25)}–${fmt(s.p75)}` : '–'}</td>
+                <td className="num muted" data-metric="tps-p5-p95">{s ? `${fmt(s.p5)}–${fmt(s.p95)}` : '–'}</td>
+                <td className="num" data-metric="ttft-p50">{fmt(e.ttftMs?.p50)}</td>
+                <td className="num" data-metric="ttfat-p50">{fmt(e.ttfatMs?.p50)}</td>
+                <td className="num" data-metric="e2e-p50">{fmt(e.e2eMs?.p50)}</td>
+                <td className="num" data-metric="success">
+                  {fmtPct(e.successRate, 1)}
+                  {Object.keys(e.errorKinds).length > 0 ? (
+                    <span className="small muted block">{Object.entries(e.errorKinds).map(([k, n]) => `${k} ${n}`).join(', ')}</span>
+                  ) : null}
+                </td>
+                <td className="num" data-metric="n">{e.n}</td>
+                <td>{deploymentLabel(e.endpoint.deploymentKind)}</td>
+                <td>
+                  {[e.endpoint.hardware, e.endpoint.engine, e.endpoint.precision, e.endpoint.speculativeDecoding ? `spec. decoding: ${e.endpoint.speculativeDecoding}` : null]
+                    .filter(Boolean)
+                    .map((t) => (
+                      <span key={t} className="tag">{t}</span>
+                    ))}
+                </td>
+                <td className="num claim small">{claim.length ? claim.map((c) => c.text).join('; ') : <span className="muted">–</span>}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

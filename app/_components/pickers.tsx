@@ -1,0 +1,83 @@
+/** One select of a picker form: URL parameter name, visible label, current value and options. */
+export interface PickerField {
+  name: string;
+  label: string;
+  value: string;
+  options: Array<{ value: string; label: string; group?: string }>;
+}
+
+/**
+ * A GET form of labelled selects and a "Show" button: the choice lives in the URL, works without
+ * JavaScript, and never navigates while someone is still moving through a select with the keyboard.
+ * `hidden` carries parameters the form does not show.
+ */
+export function PickerForm({ action, fields, hidden = {}, submitLabel = 'Show' }: { action: string; fields: PickerField[]; hidden?: Record<string, string>; submitLabel?: string }) {
+  return (
+    <form className="pickers" method="get" action={action}>
+      {Object.entries(hidden).map(([k, v]) => (
+        <input key={k} type="hidden" name={k} value={v} />
+      ))}
+      {fields.map((f) => {
+        const groups = [...new Set(f.options.map((o) => o.group ?? ''))];
+        return (
+          <label key={f.name}>
+            {f.label}
+            <select name={f.name} defaultValue={f.value}>
+              {groups.length > 1 || groups[0]
+                ? groups.map((g) => (
+                    <optgroup key={g} label={g || 'Other'}>
+                      {f.options.filter((o) => (o.group ?? '') === g).map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+                    </optgroup>
+                  ))
+                : f.options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+            </select>
+          </label>
+        );
+      })}
+      <button type="submit">{submitLabel}</button>
+    </form>
+  );
+}
+
+/** Workload options: scheduled ones first, labelled with category and sizes. */
+export function workloadOptions(workloads: Array<{ slug: string; category: string; inputTokensTarget: number; maxOutputTokens: number; scheduled: boolean }>) {
+  return workloads.map((w) => ({
+    value: w.slug,
+    label: `${w.slug} (${w.category}, ~${w.inputTokensTarget.toLocaleString('en-US')} in / ${w.maxOutputTokens} out)`,
+    group: w.scheduled ? 'Measured every minute' : 'On demand',
+  }));
+}
+
+/** The leaderboard's model / workload / window pickers. */
+export function LeaderboardPickers({
+  models,
+  workloads,
+  model,
+  workload,
+  window,
+  action,
+}: {
+  models: Array<{ slug: string; name: string }>;
+  workloads: Array<{ slug: string; category: string; inputTokensTarget: number; maxOutputTokens: number; scheduled: boolean }>;
+  model: string;
+  workload: string;
+  window: string;
+  action: string;
+}) {
+  const windows = ['24h', '72h', '168h', '720h'];
+  return (
+    <PickerForm
+      action={action}
+      fields={[
+        { name: 'model', label: 'Model', value: model, options: models.map((m) => ({ value: m.slug, label: m.name })) },
+        { name: 'workload', label: 'Workload', value: workload, options: workloadOptions(workloads) },
+        {
+          name: 'window',
+          label: 'Window',
+          value: windows.includes(window) ? window : '72h',
+          options: windows.map((w) => ({ value: w, label: { '24h': 'last 24 h', '72h': 'last 72 h', '168h': 'last 7 days', '720h': 'last 30 days' }[w]! })),
+        },
+      ]}
+    />
+  );
+}
