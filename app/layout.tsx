@@ -32,6 +32,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             <Link href="/datasets">Imported data</Link>
             <Link href="/methodology">Methodology</Link>
             <Link href="/api-docs">API</Link>
+            <Link href="/submit">Submit</Link>
+            <Link href="/dashboard">Dashboard</Link>
           </nav>
           <ThemeToggle />
         </header>

@@ -1,0 +1,126 @@
+'use client';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import { callApi } from './api-client';
+import { Field } from './field';
+
+const PASSWORD_MIN = 10;
+
+/** Only same-site paths are followed after sign-in (no open redirect). */
+function safeNext(next: string | undefined): string {
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/dashboard';
+}
+
+/** Sign-up form: name, email, password → POST /api/auth/sign-up/email, then the dashboard. */
+export function SignUpForm({ next }: { next?: string }) {
+  const router = useRouter();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const name = String(f.get('name') ?? '').trim();
+    const email = String(f.get('email') ?? '').trim();
+    const password = String(f.get('password') ?? '');
+    const errs: Record<string, string> = {};
+    if (name.length < 2) errs.name = 'at least 2 characters';
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) errs.email = 'an email address';
+    if (password.length < PASSWORD_MIN) errs.password = `at least ${PASSWORD_MIN} characters`;
+    setErrors(errs);
+    setFormError(null);
+    if (Object.keys(errs).length > 0) return;
+    setBusy(true);
+    const r = await callApi('POST', '/api/auth/sign-up/email', { name, email, password });
+    setBusy(false);
+    if (!r.ok) {
+      setFormError(r.error.message);
+      return;
+    }
+    router.push(safeNext(next));
+    router.refresh();
+  }
+  return (
+    <form onSubmit={onSubmit} noValidate className="account-form" aria-label="Sign up">
+      <Field id="name" label="Name (you or your team)" error={errors.name}>{(a) => <input {...a} name="name" autoComplete="name" />}</Field>
+      <Field id="email" label="Email" error={errors.email}>{(a) => <input {...a} name="email" type="email" autoComplete="email" />}</Field>
+      <Field id="password" label="Password" error={errors.password} hint={`At least ${PASSWORD_MIN} characters.`}>
+        {(a) => <input {...a} name="password" type="password" autoComplete="new-password" />}
+      </Field>
+      {formError ? <p className="field-error" role="alert">{formError}</p> : null}
+      <button type="submit" disabled={busy}>{busy ? 'Creating account…' : 'Create account'}</button>
+      <p className="small">Already have an account? <Link href="/signin">Sign in</Link></p>
+    </form>
+  );
+}
+
+/** Sign-in form → POST /api/auth/sign-in/email, then `next` (a same-site path) or the dashboard. */
+export function SignInForm({ next }: { next?: string }) {
+  const router = useRouter();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    setBusy(true);
+    setFormError(null);
+    const r = await callApi('POST', '/api/auth/sign-in/email', { email: String(f.get('email') ?? '').trim(), password: String(f.get('password') ?? '') });
+    setBusy(false);
+    if (!r.ok) {
+      setFormError(r.error.status === 401 ? 'Wrong email or password.' : r.error.message);
+      return;
+    }
+    router.push(safeNext(next));
+    router.refresh();
+  }
+  return (
+    <form onSubmit={onSubmit} className="account-form" aria-label="Sign in">
+      <Field id="email" label="Email">{(a) => <input {...a} name="email" type="email" autoComplete="email" required />}</Field>
+      <Field id="password" label="Password">{(a) => <input {...a} name="password" type="password" autoComplete="current-password" required />}</Field>
+      {formError ? <p className="field-error" role="alert">{formError}</p> : null}
+      <button type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
+      <p className="small">
+        No account? <Link href="/signup">Sign up</Link> · <Link href="/forgot-password">Forgot your password?</Link>
+      </p>
+    </form>
+  );
+}
+
+/** Asks for a password-reset link (written to the server log; the operator passes it on). */
+export function ForgotPasswordForm() {
+  const [done, setDone] = useState<string | null>(null);
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const email = String(new FormData(e.currentTarget).get('email') ?? '').trim();
+    const r = await callApi('POST', '/api/auth/request-password-reset', { email, redirectTo: '/reset-password' });
+    setDone(r.ok ? 'If an account has this email, a reset link has been issued. This installation has no mail service: ask its operator for the link from the server log.' : r.error.message);
+  }
+  return (
+    <form onSubmit={onSubmit} className="account-form" aria-label="Reset password">
+      <Field id="email" label="Email">{(a) => <input {...a} name="email" type="email" required />}</Field>
+      <button type="submit">Request a reset link</button>
+      {done ? <p role="status">{done}</p> : null}
+    </form>
+  );
+}
+
+/** Sets a new password with the token from the reset link. */
+export function ResetPasswordForm({ token }: { token: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const newPassword = String(new FormData(e.currentTarget).get('password') ?? '');
+    if (newPassword.length < PASSWORD_MIN) return setError(`at least ${PASSWORD_MIN} characters`);
+    const r = await callApi('POST', '/api/auth/reset-password', { newPassword, token });
+    if (!r.ok) return setError(r.error.message);
+    router.push('/signin');
+  }
+  return (
+    <form onSubmit={onSubmit} className="account-form" aria-label="New password">
+      <Field id="password" label="New password" error={error ?? undefined}>{(a) => <input {...a} name="password" type="password" autoComplete="new-password" />}</Field>
+      <button type="submit">Set password</button>
+    </form>
+  );
+}

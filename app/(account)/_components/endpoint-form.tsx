@@ -1,0 +1,175 @@
+'use client';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import { createEndpointBodySchema, DEPLOYMENT_KINDS, fieldIssues, updateEndpointBodySchema } from '@/lib/api/submission-schemas';
+import { PROTOCOLS } from '@/lib/probe/types';
+import { callApi, errorsByField } from './api-client';
+import { Field } from './field';
+import { VerificationResult, type VerificationLike } from './verification-result';
+
+const PROPOSE = '__propose__';
+
+/** Current values when editing (never the API key: only whether one is set). */
+export interface EndpointFormValues {
+  id: number;
+  provider: string;
+  model: string;
+  baseUrl: string;
+  protocol: string;
+  apiModelId: string;
+  hasApiKey: boolean;
+  region: string | null;
+  hardware: string | null;
+  engine: string | null;
+  precision: string | null;
+  speculativeDecoding: string | null;
+  draftLength: number | null;
+  deploymentKind: string | null;
+  contact: string | null;
+  notes: string | null;
+}
+
+const TEXT_FIELDS = ['region', 'hardware', 'engine', 'precision', 'speculativeDecoding', 'contact', 'notes'] as const;
+
+/**
+ * The submission form (create) and the owner's edit form. Validates with the same zod schema as
+ * the API, shows every field error inline, then shows the verification probe's result.
+ */
+export function EndpointForm({ models, initial }: { models: Array<{ slug: string; name: string }>; initial?: EndpointFormValues }) {
+  const router = useRouter();
+  const editing = Boolean(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [modelChoice, setModelChoice] = useState(models[0]?.slug ?? PROPOSE);
+  const [result, setResult] = useState<{ id: number; status: string; verification: VerificationLike | null } | null>(null);
+
+  function collect(form: HTMLFormElement): Record<string, unknown> {
+    const f = new FormData(form);
+    const text = (k: string) => String(f.get(k) ?? '');
+    const body: Record<string, unknown> = {
+      baseUrl: text('baseUrl'),
+      protocol: text('protocol'),
+      apiModelId: text('apiModelId'),
+      deploymentKind: text('deploymentKind'),
+    };
+    for (const k of TEXT_FIELDS) body[k] = text(k);
+    const draft = text('draftLength').trim();
+    body.draftLength = draft === '' ? '' : /^\d+$/.test(draft) ? Number(draft) : draft;
+    const key = text('apiKey');
+    if (key !== '') body.apiKey = key;
+    if (!editing) {
+      body.provider = text('provider');
+      if (modelChoice === PROPOSE) body.proposedModel = text('proposedModel');
+      else body.model = modelChoice;
+      return body;
+    }
+    // edit: send only what changed; cleared optional text becomes null
+    const changed: Record<string, unknown> = {};
+    const cur = initial! as unknown as Record<string, unknown>;
+    for (const [k, v] of Object.entries(body)) {
+      if (k === 'apiKey') changed.apiKey = v;
+      else if (v === '' && (cur[k] ?? null) !== null) changed[k] = null;
+      else if (v !== '' && v !== (cur[k] ?? '')) changed[k] = v;
+    }
+    if (f.get('removeApiKey') === 'on') changed.apiKey = null;
+    return changed;
+  }
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    setFormError(null);
+    const body = collect(e.currentTarget);
+    const parsed = editing ? updateEndpointBodySchema.safeParse(body) : createEndpointBodySchema.safeParse(body);
+    if (!parsed.success) {
+      const errs = errorsByField(fieldIssues(parsed.error));
+      setErrors(errs);
+      if (errs.body) setFormError(errs.body === 'nothing to change' ? 'Nothing to change.' : errs.body);
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    const r = editing
+      ? await callApi<{ endpoint: { id: number; status: string }; verification: VerificationLike | null }>('PATCH', `/api/v1/endpoints/${initial!.id}`, body)
+      : await callApi<{ endpoint: { id: number; status: string }; verification: VerificationLike | null }>('POST', '/api/v1/endpoints', body);
+    setBusy(false);
+    if (!r.ok) {
+      setErrors(errorsByField(r.error.fields));
+      setFormError(r.error.fields.length > 0 ? 'Please correct the fields marked below.' : r.error.message);
+      return;
+    }
+    setResult({ id: r.data.endpoint.id, status: r.data.endpoint.status, verification: r.data.verification });
+    router.refresh();
+  }
+
+  if (result) {
+    return (
+      <div role="status" aria-live="polite">
+        <h2>{editing ? 'Saved' : 'Submitted'}: endpoint {result.id} is {result.status}</h2>
+        {result.verification ? <VerificationResult v={result.verification} /> : null}
+        <p>{result.status === 'pending' ? 'An admin reviews it next; once approved it is probed every slot and appears on the leaderboard.' : null}</p>
+        <p><Link href="/dashboard">Go to your dashboard</Link>{editing ? null : <> · <button type="button" onClick={() => setResult(null)}>Submit another</button></>}</p>
+      </div>
+    );
+  }
+
+  const v = (k: keyof EndpointFormValues) => (initial ? String(initial[k] ?? '') : '');
+  return (
+    <form onSubmit={onSubmit} noValidate className="account-form" aria-label={editing ? 'Edit endpoint' : 'Submit an endpoint'}>
+      {formError ? <p className="field-error" role="alert">{formError}</p> : null}
+      {!editing ? (
+        <fieldset>
+          <legend>What is served</legend>
+          <Field id="provider" label="Provider" error={errors.provider}>{(a) => <input {...a} name="provider" />}</Field>
+          <Field id="model" label="Model" error={errors.model}>
+            {(a) => (
+              <select {...a} name="model" value={modelChoice} onChange={(e) => setModelChoice(e.target.value)}>
+                {models.map((m) => <option key={m.slug} value={m.slug}>{m.name}</option>)}
+                <option value={PROPOSE}>Propose a model not listed…</option>
+              </select>
+            )}
+          </Field>
+          {modelChoice === PROPOSE ? <Field id="proposedModel" label="Proposed model name" error={errors.proposedModel}>{(a) => <input {...a} name="proposedModel" />}</Field> : null}
+        </fieldset>
+      ) : (
+        <p>{initial!.provider} · {initial!.model}</p>
+      )}
+      <fieldset>
+        <legend>How to reach it</legend>
+        <Field id="baseUrl" label="Base URL" error={errors.baseUrl} hint="e.g. https://api.example.com/v1 (public addresses only)">{(a) => <input {...a} name="baseUrl" defaultValue={v('baseUrl')} inputMode="url" />}</Field>
+        <Field id="protocol" label="Protocol" error={errors.protocol}>
+          {(a) => <select {...a} name="protocol" defaultValue={v('protocol') || 'openai-chat'}>{PROTOCOLS.map((p) => <option key={p} value={p}>{p}</option>)}</select>}
+        </Field>
+        <Field id="apiModelId" label="API model id" error={errors.apiModelId}>{(a) => <input {...a} name="apiModelId" defaultValue={v('apiModelId')} />}</Field>
+        <Field id="apiKey" label={editing ? 'New API key (leave empty to keep the current one)' : 'API key (optional)'} error={errors.apiKey} hint="Stored encrypted; never shown again, never logged.">
+          {(a) => <input {...a} name="apiKey" type="password" autoComplete="off" />}
+        </Field>
+        {editing && initial!.hasApiKey ? <label className="small"><input type="checkbox" name="removeApiKey" /> Remove the stored API key</label> : null}
+        <Field id="region" label="Region (optional)" error={errors.region}>{(a) => <input {...a} name="region" defaultValue={v('region')} />}</Field>
+      </fieldset>
+      <fieldset>
+        <legend>Declared metadata</legend>
+        <Field id="hardware" label="Hardware (optional)" error={errors.hardware} hint="e.g. DGX B200">{(a) => <input {...a} name="hardware" defaultValue={v('hardware')} />}</Field>
+        <Field id="engine" label="Engine (optional)" error={errors.engine} hint="e.g. TensorRT-LLM, vLLM, SGLang">{(a) => <input {...a} name="engine" defaultValue={v('engine')} />}</Field>
+        <Field id="precision" label="Precision (optional)" error={errors.precision} hint="e.g. FP8, BF16, FP4">{(a) => <input {...a} name="precision" defaultValue={v('precision')} />}</Field>
+        <Field id="speculativeDecoding" label="Speculative decoding method (optional)" error={errors.speculativeDecoding} hint="e.g. EAGLE-3">{(a) => <input {...a} name="speculativeDecoding" defaultValue={v('speculativeDecoding')} />}</Field>
+        <Field id="draftLength" label="Draft length (optional)" error={errors.draftLength}>{(a) => <input {...a} name="draftLength" inputMode="numeric" defaultValue={v('draftLength')} />}</Field>
+        <Field id="deploymentKind" label="Deployment kind" error={errors.deploymentKind}>
+          {(a) => (
+            <select {...a} name="deploymentKind" defaultValue={v('deploymentKind') || 'shared'}>
+              {DEPLOYMENT_KINDS.map((k) => <option key={k} value={k}>{k === 'shared' ? 'shared serverless' : k}</option>)}
+            </select>
+          )}
+        </Field>
+      </fieldset>
+      <fieldset>
+        <legend>Contact</legend>
+        <Field id="contact" label="Contact" error={errors.contact} hint="An email or URL where we can reach you about this endpoint.">{(a) => <input {...a} name="contact" defaultValue={v('contact')} />}</Field>
+        <Field id="notes" label="Notes (optional)" error={errors.notes}>{(a) => <textarea {...a} name="notes" rows={3} defaultValue={v('notes')} />}</Field>
+      </fieldset>
+      {errors.body ? <p className="field-error" role="alert">{errors.body}</p> : null}
+      <button type="submit" disabled={busy}>{busy ? 'Running the verification probe…' : editing ? 'Save changes' : 'Submit and verify'}</button>
+    </form>
+  );
+}

@@ -1,0 +1,26 @@
+'use client';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { callApi } from './api-client';
+
+/** Approve / reject (with a reason) of one pending endpoint, for admins. */
+export function ReviewActions({ id, label }: { id: number; label: string }) {
+  const router = useRouter();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  async function decide(decision: 'approve' | 'reject') {
+    const r = await callApi('POST', `/api/v1/endpoints/${id}/review`, { decision, reason: reason || undefined });
+    if (!r.ok) return setError(r.error.fields[0]?.message ?? r.error.message);
+    setError(null);
+    router.refresh();
+  }
+  return (
+    <div className="actions">
+      <button type="button" onClick={() => decide('approve')} aria-label={`Approve ${label}`}>Approve</button>
+      <label htmlFor={`reason-${id}`} className="sr-only">Rejection reason for {label}</label>
+      <input id={`reason-${id}`} value={reason} onChange={(e) => setReason(e.target.value)} placeholder="reason (needed to reject)" />
+      <button type="button" onClick={() => decide('reject')} aria-label={`Reject ${label}`}>Reject</button>
+      {error ? <p className="field-error" role="alert">{error}</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+/** Shows a verification probe's result: TTFT, output speed, tokens, or the failure kind and message. */
+export interface VerificationLike {
+  outcome: 'success' | 'error';
+  errorKind: string | null;
+  errorMessage: string | null;
+  httpStatus: number | null;
+  ttftMs: number | null;
+  e2eMs: number | null;
+  outputTokens: number | null;
+  outputTokensPerSecond: number | null;
+}
+
+const n = (v: number | null, digits = 0) => (v === null || !Number.isFinite(v) ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+
+export function VerificationResult({ v, heading = 'Verification probe' }: { v: VerificationLike | null; heading?: string }) {
+  if (!v) return <p className="muted">No verification probe yet.</p>;
+  return (
+    <section className="card" aria-label={heading} data-verification={v.outcome}>
+      <h3>{heading}: {v.outcome === 'success' ? <span className="badge-ok">passed</span> : <span className="badge-bad">failed ({v.errorKind})</span>}</h3>
+      <dl className="meta">
+        <dt>TTFT</dt>
+        <dd data-metric="verification-ttft">{n(v.ttftMs)} ms</dd>
+        <dt>Output speed</dt>
+        <dd data-metric="verification-tps">{n(v.outputTokensPerSecond)} tokens/s</dd>
+        <dt>Output tokens</dt>
+        <dd>{n(v.outputTokens)}</dd>
+        <dt>End to end</dt>
+        <dd>{n(v.e2eMs)} ms</dd>
+        {v.httpStatus !== null ? (<><dt>HTTP status</dt><dd>{v.httpStatus}</dd></>) : null}
+        {v.errorMessage ? (<><dt>Error</dt><dd data-metric="verification-error">{v.errorMessage}</dd></>) : null}
+      </dl>
+    </section>
+  );
+}
