@@ -43,6 +43,8 @@ export default defineConfig({
       TOKENPACE_PG_PORT: String(Number(process.env.E2E_PG_PORT ?? 54480)),
       TOKENPACE_REFERENCE_PORT: String(Number(process.env.E2E_REFERENCE_PORT ?? 3998)),
       TOKENPACE_E2E_STARTED_AT: String(Date.now()),
+      // Submissions in e2e/provider-submission.spec.ts point at a reference server on loopback.
+      TOKENPACE_ALLOW_PRIVATE: '1',
       DATABASE_URL: '',
       // Own build folder per port, so concurrent e2e runs in one checkout never share a build.
       TOKENPACE_NEXT_DIST_DIR: process.env.TOKENPACE_NEXT_DIST_DIR ?? (PORT === 3210 ? '.next' : `.next-e2e-${PORT}`),

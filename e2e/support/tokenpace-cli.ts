@@ -1,0 +1,24 @@
+/**
+ * Runs the real `tokenpace` CLI against the database of the e2e server (the embedded Postgres that
+ * `tokenpace start` runs on E2E_PG_PORT), e.g. `admin grant <email>`.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+/** postgres:// URL of the e2e server's embedded database (same port/credentials as playwright.config.ts). */
+export function e2eDatabaseUrl(): string {
+  const port = Number(process.env.E2E_PG_PORT ?? 54480);
+  return `postgres://postgres:tokenpace@127.0.0.1:${port}/tokenpace`;
+}
+
+/** Runs `node bin/tokenpace.mjs ...args` and returns its exit code and output. */
+export function runTokenpaceCli(args: string[]): { code: number; stdout: string; stderr: string } {
+  const root = path.resolve(__dirname, '..', '..');
+  const r = spawnSync(process.execPath, [path.join(root, 'bin', 'tokenpace.mjs'), ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: e2eDatabaseUrl() },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
