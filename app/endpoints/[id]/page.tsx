@@ -2,73 +2,446 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
+import { listClaims } from '@/db/queries/claims';
 import { getPublicEndpoint, listWorkloads } from '@/db/queries/catalog';
 import { listEndpointHistory } from '@/db/queries/history';
-import { listEndpointMeasurements } from '@/db/queries/measurements';
+import { getEndpointEvidence, listEndpointRecentMeasurements, listEndpointSamples, listEndpointWorkloadStats } from '@/db/queries/ui-endpoint';
+import { listEndpointOutcomes } from '@/db/queries/ui-history';
 import { getDb } from '@/db/shared';
-import { fmt } from '@/app/_components/format';
-import { HistoryChart } from '@/app/_components/history-chart';
+import { decodeTimeline } from '@/lib/probe/timeline-codec';
+import { HistogramChart, OutcomesChart } from '@/app/_components/bar-charts';
+import { EmptyState, EndpointStatusHint } from '@/app/_components/empty-state';
+import { boundWord, deploymentLabel, fmt, fmtClaimDate, fmtPct, fmtUtc } from '@/app/_components/format';
+import { IntervalChart } from '@/app/_components/interval-chart';
+import { PickerForm, workloadOptions } from '@/app/_components/pickers';
+import { histogram } from '@/app/_components/scale';
+import { TimeSeriesChart } from '@/app/_components/time-series-chart';
+import { TimelineChart } from '@/app/_components/timeline-chart';
 
-export const metadata: Metadata = { title: 'Endpoint' };
+type Params = Promise<{ id: string }>;
+type Search = Promise<Record<string, string | string[] | undefined>>;
 
-/** Endpoint page: declared metadata, hourly history chart, recent measurements with failure kinds. */
-export default async function EndpointPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | undefined>> }) {
+const RANGES = {
+  '24h': { hours: 24, label: 'last 24 hours', outcomes: 'hour' },
+  '7d': { hours: 168, label: 'last 7 days', outcomes: 'hour' },
+  '30d': { hours: 720, label: 'last 30 days', outcomes: 'day' },
+  '90d': { hours: 2160, label: 'last 90 days', outcomes: 'day' },
+} as const;
+type RangeKey = keyof typeof RANGES;
+const WINDOW_HOURS = 72;
+
+const one = (v: string | string[] | undefined) => (typeof v === 'string' ? v : undefined);
+
+async function loadEndpoint(idParam: string) {
+  const id = Number(idParam);
+  if (!Number.isInteger(id) || id <= 0 || id > 2_147_483_647) return null;
+  return getPublicEndpoint(getDb(), id);
+}
+
+/** Title and description name the endpoint; the Open Graph image is this endpoint's card. */
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const endpoint = await loadEndpoint((await params).id);
+  if (!endpoint) return { title: 'Endpoint not found' };
+  return {
+    title: `${endpoint.provider}: ${endpoint.slug}`,
+    description: `${endpoint.provider} serving ${endpoint.model}: measured output speed per user, TTFT, success rate and evidence.`,
+  };
+}
+
+/**
+ * Endpoint page: declared metadata; window summary; speed by workload category (where speculative
+ * decoding shows); distributions of speed and TTFT; hourly history; success rate and failure kinds
+ * over time; evidence viewer plotting one measurement's chunk arrivals with a link to its raw JSON.
+ * URL: ?workload=prose-1k&range=7d&m=<measurement id>.
+ */
+export default async function EndpointPage({ params, searchParams }: { params: Params; searchParams: Search }) {
   await connection();
-  const id = Number((await params).id);
-  if (!Number.isInteger(id) || id <= 0) notFound();
-  const db = getDb();
-  const endpoint = await getPublicEndpoint(db, id);
+  const endpoint = await loadEndpoint((await params).id);
   if (!endpoint) notFound();
-  const workloads = await listWorkloads(db);
+  const id = endpoint.id;
+  const db = getDb();
   const sp = await searchParams;
-  const workload = workloads.find((w) => w.slug === sp.workload)?.slug ?? workloads.find((w) => w.scheduled)?.slug ?? 'prose-1k';
-  const to = new Date();
-  const history = await listEndpointHistory(db, { endpointId: id, workloadSlug: workload, granularity: 'hour', from: new Date(to.getTime() - 7 * 86400_000), to, region: null });
-  const recent = await listEndpointMeasurements(db, { endpointId: id, limit: 25 });
-  const meta: Array<[string, string | number | null]> = [
-    ['Provider', endpoint.provider], ['Model', endpoint.model], ['Protocol', endpoint.protocol], ['API model id', endpoint.apiModelId],
-    ['Hardware', endpoint.hardware], ['Engine', endpoint.engine], ['Precision', endpoint.precision],
-    ['Speculative decoding', endpoint.speculativeDecoding ? `${endpoint.speculativeDecoding}${endpoint.draftLength ? `, draft length ${endpoint.draftLength}` : ''}` : null],
-    ['Deployment', endpoint.deploymentKind], ['Region', endpoint.region], ['Status', endpoint.status],
+  const workloads = await listWorkloads(db);
+  const workload = workloads.find((w) => w.slug === one(sp.workload))?.slug ?? workloads.find((w) => w.scheduled)?.slug ?? 'prose-1k';
+  const range: RangeKey = (one(sp.range) ?? '') in RANGES ? (one(sp.range) as RangeKey) : '7d';
+  const mParam = Number(one(sp.m));
+  const measurementId = Number.isInteger(mParam) && mParam > 0 ? mParam : null;
+  const now = new Date();
+  const windowFrom = new Date(now.getTime() - WINDOW_HOURS * 3600_000);
+  const rangeFrom = new Date(now.getTime() - RANGES[range].hours * 3600_000);
+
+  const [byWorkload, samples, history, outcomes, recent, evidence, claims] = await Promise.all([
+    listEndpointWorkloadStats(db, { endpointIds: [id], from: windowFrom, to: now }),
+    listEndpointSamples(db, { endpointId: id, workloadSlug: workload, from: windowFrom, to: now, limit: 2000 }),
+    listEndpointHistory(db, { endpointId: id, workloadSlug: workload, granularity: 'hour', from: rangeFrom, to: now, region: null }),
+    listEndpointOutcomes(db, { endpointId: id, granularity: RANGES[range].outcomes, from: rangeFrom, to: now }),
+    listEndpointRecentMeasurements(db, { endpointId: id, limit: 25 }),
+    getEndpointEvidence(db, { endpointId: id, measurementId }),
+    listClaims(db, { modelSlug: endpoint.modelSlug }),
+  ]);
+  const current = byWorkload.find((w) => w.workloadSlug === workload) ?? null;
+  const myClaims = claims.filter((c) => c.providerSlug === endpoint.providerSlug);
+  const speedClaims = myClaims.filter((c) => c.metric === 'output_speed_tps_per_user');
+  const timeline = evidence?.timeline ? decodeTimeline(evidence.timeline) : [];
+  const qs = (extra: Record<string, string | number | null>) => {
+    const p = new URLSearchParams({ workload, range });
+    if (measurementId) p.set('m', String(measurementId));
+    for (const [k, v] of Object.entries(extra)) (v === null ? p.delete(k) : p.set(k, String(v)));
+    return `?${p.toString()}`;
+  };
+  const speedBins = histogram(samples.outputTokensPerSecond, 20);
+  const ttftBins = histogram(samples.ttftMs, 20);
+  const meta: Array<[string, string | null]> = [
+    ['Provider', endpoint.provider],
+    ['Model', endpoint.model],
+    ['Protocol', endpoint.protocol],
+    ['API model id', endpoint.apiModelId],
+    ['Base URL', endpoint.baseUrl],
+    ['Hardware', endpoint.hardware],
+    ['Engine', endpoint.engine],
+    ['Precision', endpoint.precision],
+    ['Speculative decoding', endpoint.speculativeDecoding ? `${endpoint.speculativeDecoding}${endpoint.draftLength ? `, draft length ${endpoint.draftLength}` : ''}` : 'none declared'],
+    ['Deployment', deploymentLabel(endpoint.deploymentKind)],
+    ['Region', endpoint.region],
+    ['Status', endpoint.status === 'inactive' ? `inactive (waiting for ${endpoint.apiKeyEnv ?? 'an API key'})` : endpoint.status],
+    ['Listed since', fmtUtc(endpoint.createdAt)],
   ];
+  const rawJson = evidence ? `/api/v1/endpoints/${id}/measurements?cursor=${evidence.id + 1}&limit=1` : null;
+
   return (
     <>
+      <p className="muted small"><Link href={`/providers/${endpoint.providerSlug}`}>{endpoint.provider}</Link> · <Link href={`/models/${endpoint.modelSlug}`}>{endpoint.model}</Link></p>
       <h1>{endpoint.provider}: {endpoint.slug}</h1>
-      {endpoint.isCalibration ? <p className="tag">calibration endpoint: configured {fmt(endpoint.calibrationTps)} TPS/user, TTFT {fmt(endpoint.calibrationTtftMs)} ms</p> : null}
-      <section className="card" aria-label="Declared metadata">
-        <dl style={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '0.25rem 1rem', margin: 0 }}>
-          {meta.map(([k, v]) => (
-            <><dt key={`${k}-t`} className="muted">{k}</dt><dd key={`${k}-d`} style={{ margin: 0 }}>{v ?? '–'}</dd></>
-          ))}
-        </dl>
-      </section>
-      <h2>History: hourly median TPS/user, workload {workload}</h2>
-      {history.length === 0 ? (
-        <p className="card">No rollups yet: history appears after the first measurements are rolled up (every minute).</p>
+      {endpoint.isCalibration ? (
+        <p className="tag">calibration endpoint: configured {fmt(endpoint.calibrationTps)} TPS/user, TTFT {fmt(endpoint.calibrationTtftMs)} ms</p>
+      ) : null}
+      {endpoint.providerSlug.startsWith('synthetic-') ? <p className="notice">Synthetic demo data written by the end-to-end tests; not a real provider.</p> : null}
+      <PickerForm
+        action={`/endpoints/${id}`}
+        fields={[
+          { name: 'workload', label: 'Workload', value: workload, options: workloadOptions(workloads) },
+          { name: 'range', label: 'History range', value: range, options: Object.entries(RANGES).map(([k, v]) => ({ value: k, label: v.label })) },
+        ]}
+      />
+
+      <div className="grid2">
+        <section className="card" aria-labelledby="meta-heading">
+          <h2 id="meta-heading">Declared metadata</h2>
+          <dl className="meta" data-testid="endpoint-meta">
+            {meta.map(([k, v]) => (
+              <div key={k} style={{ display: 'contents' }}>
+                <dt>{k}</dt>
+                <dd>{v ?? '–'}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+        <section className="card" aria-labelledby="summary-heading" data-testid="endpoint-summary">
+          <h2 id="summary-heading">Last {WINDOW_HOURS} h, workload {workload}</h2>
+          {current && current.n > 0 ? (
+            <dl className="meta">
+              <dt>TPS/user median</dt>
+              <dd data-metric="tps-p50"><strong>{fmt(current.outputTokensPerSecond?.p50, 1)}</strong> tokens/s (P25–P75 {fmt(current.outputTokensPerSecond?.p25)}–{fmt(current.outputTokensPerSecond?.p75)})</dd>
+              <dt>TTFT median</dt>
+              <dd data-metric="ttft-p50">{fmt(current.ttftMs?.p50)} ms (P95 {fmt(current.ttftMs?.p95)} ms)</dd>
+              <dt>TTFAT median</dt>
+              <dd>{fmt(current.ttfatMs?.p50)} ms</dd>
+              <dt>E2E median</dt>
+              <dd>{fmt(current.e2eMs?.p50)} ms</dd>
+              <dt>Success rate</dt>
+              <dd data-metric="success">{fmtPct(current.successes / current.n, 1)} of {current.n} probes</dd>
+              {speedClaims.map((c) => (
+                <div key={c.id} style={{ display: 'contents' }}>
+                  <dt className="claim">Claimed (not measured)</dt>
+                  <dd className="claim">{boundWord(c.bound)}{fmt(c.value)} TPS/user, {fmtClaimDate(c.claimDate)} ({c.measuredBy ?? c.provider} via {c.sourcePublisher ?? c.sourceTitle})</dd>
+                </div>
+              ))}
+            </dl>
+          ) : (
+            <>
+              <p>No probes of this workload in the last {WINDOW_HOURS} h.</p>
+              <EndpointStatusHint status={endpoint.status} apiKeyEnv={endpoint.apiKeyEnv} />
+              {speedClaims.length ? (
+                <p className="claim">
+                  Published claim (not our measurement): {speedClaims.map((c) => `${boundWord(c.bound)}${fmt(c.value)} TPS/user, ${fmtClaimDate(c.claimDate)} (${c.measuredBy ?? c.provider})`).join('; ')}
+                </p>
+              ) : null}
+            </>
+          )}
+        </section>
+      </div>
+
+      <h2 id="by-workload">Speed by workload category</h2>
+      <p className="muted">
+        Median output speed per workload over the last {WINDOW_HOURS} h. Speculative decoding {endpoint.speculativeDecoding ? `(${endpoint.speculativeDecoding} is declared here) ` : ''}speeds up predictable text most: code, math and JSON often gain more than prose.
+      </p>
+      {byWorkload.some((w) => w.outputTokensPerSecond) ? (
+        <>
+          <IntervalChart
+            id="by-workload"
+            title={`Output speed by workload, ${endpoint.slug}, last ${WINDOW_HOURS} h`}
+            unit="tokens/s"
+            unitShort="TPS/user"
+            rows={byWorkload
+              .filter((w) => w.outputTokensPerSecond)
+              .map((w) => ({ key: w.workloadSlug, label: w.workloadSlug, sublabel: `${w.category} · n ${w.n}`, ...w.outputTokensPerSecond! }))}
+          />
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Speed by workload (table)">
+            <table data-table="by-workload">
+              <caption className="sr-only">Output speed and TTFT by workload, last {WINDOW_HOURS} h</caption>
+              <thead>
+                <tr><th scope="col">Workload</th><th scope="col">Category</th><th scope="col" className="num">TPS/user P50</th><th scope="col" className="num">P25–P75</th><th scope="col" className="num">P5–P95</th><th scope="col" className="num">vs prose</th><th scope="col" className="num">TTFT P50 (ms)</th><th scope="col" className="num">Success</th><th scope="col" className="num">n</th></tr>
+              </thead>
+              <tbody>
+                {byWorkload.map((w) => {
+                  const prose = byWorkload.find((x) => x.category === 'prose' && x.outputTokensPerSecond)?.outputTokensPerSecond?.p50;
+                  const s = w.outputTokensPerSecond;
+                  return (
+                    <tr key={w.workloadSlug} data-workload={w.workloadSlug}>
+                      <td><Link href={qs({ workload: w.workloadSlug })}>{w.workloadSlug}</Link></td>
+                      <td>{w.category}</td>
+                      <td className="num strong" data-metric="tps-p50">{fmt(s?.p50, 1)}</td>
+                      <td className="num">{s ? `${fmt(s.p25)}–${fmt(s.p75)}` : '–'}</td>
+                      <td className="num muted">{s ? `${fmt(s.p5)}–${fmt(s.p95)}` : '–'}</td>
+                      <td className="num">{s && prose ? `${s.p50 >= prose ? '+' : '−'}${Math.abs((s.p50 / prose - 1) * 100).toFixed(0)}%` : '–'}</td>
+                      <td className="num">{fmt(w.ttftMs?.p50)}</td>
+                      <td className="num">{fmtPct(w.n ? w.successes / w.n : null, 1)}</td>
+                      <td className="num">{w.n}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        </>
       ) : (
-        <HistoryChart title="Hourly median output speed" points={history.map((h) => ({ bucketStart: h.bucketStart, p25: h.outputTokensPerSecond?.p25 ?? null, p50: h.outputTokensPerSecond?.p50 ?? null, p75: h.outputTokensPerSecond?.p75 ?? null }))} />
+        <EmptyState id="by-workload" title="No speed figures by workload yet">
+          <EndpointStatusHint status={endpoint.status} apiKeyEnv={endpoint.apiKeyEnv} />
+        </EmptyState>
       )}
-      <h2>Recent measurements</h2>
-      <p className="muted">Raw evidence: <Link href={`/api/v1/endpoints/${id}/measurements`}>JSON with timelines</Link> · <Link href={`/api/v1/endpoints/${id}/measurements?timeline=0`} type="text/csv">CSV</Link></p>
-      <div className="table-wrap">
-        <table>
-          <thead><tr><th>Measured at (UTC)</th><th>Outcome</th><th className="num">TTFT (ms)</th><th className="num">TPS/user</th><th className="num">E2E (ms)</th><th className="num">Tokens (reported / o200k)</th><th className="num">Chunks</th><th>Region</th></tr></thead>
+
+      <h2 id="distributions">Distributions, workload {workload}, last {WINDOW_HOURS} h</h2>
+      {samples.outputTokensPerSecond.length > 0 ? (
+        <div className="grid2">
+          <div>
+            <h3>Output speed (TPS/user)</h3>
+            <HistogramChart
+              id="speed-histogram"
+              bins={speedBins}
+              title={`Distribution of output speed, ${endpoint.slug}, ${workload}`}
+              unit="tokens/s"
+              markers={current?.outputTokensPerSecond ? [{ value: current.outputTokensPerSecond.p50, label: 'median' }] : []}
+            />
+            <BinsTable bins={speedBins} unit="tokens/s" id="speed-bins" />
+          </div>
+          <div>
+            <h3>Time to first token</h3>
+            <HistogramChart
+              id="ttft-histogram"
+              color="var(--accent-2)"
+              bins={ttftBins}
+              title={`Distribution of TTFT, ${endpoint.slug}, ${workload}`}
+              unit="ms"
+              markers={current?.ttftMs ? [{ value: current.ttftMs.p50, label: 'median' }] : []}
+            />
+            <BinsTable bins={ttftBins} unit="ms" id="ttft-bins" />
+          </div>
+        </div>
+      ) : (
+        <EmptyState id="distributions" title="No successful probes to plot">
+          <EndpointStatusHint status={endpoint.status} apiKeyEnv={endpoint.apiKeyEnv} />
+        </EmptyState>
+      )}
+
+      <h2 id="history">Hourly history, workload {workload}, {RANGES[range].label}</h2>
+      {history.some((h) => h.outputTokensPerSecond) ? (
+        <>
+          <TimeSeriesChart
+            id="endpoint-history"
+            granularity="hour"
+            unit="tokens/s"
+            title={`Hourly median output speed with P25–P75 band, ${endpoint.slug}, ${workload}`}
+            series={[
+              {
+                key: 'speed',
+                label: endpoint.slug,
+                color: 'var(--s1)',
+                points: history.map((h) => ({ t: Date.parse(h.bucketStart), p25: h.outputTokensPerSecond?.p25 ?? null, p50: h.outputTokensPerSecond?.p50 ?? null, p75: h.outputTokensPerSecond?.p75 ?? null })),
+              },
+            ]}
+          />
+          <details>
+            <summary>Hourly history as a table ({history.length} hours)</summary>
+            <div className="table-wrap" tabIndex={0} role="region" aria-label="Hourly history (table)">
+              <table data-table="endpoint-history">
+                <caption className="sr-only">Hourly median output speed, {endpoint.slug}, {workload}</caption>
+                <thead><tr><th scope="col">Hour (UTC)</th><th scope="col" className="num">TPS/user P50</th><th scope="col" className="num">P25–P75</th><th scope="col" className="num">TTFT P50 (ms)</th><th scope="col" className="num">Probes</th><th scope="col" className="num">Successes</th></tr></thead>
+                <tbody>
+                  {[...history].reverse().map((h) => (
+                    <tr key={h.bucketStart} data-bucket={h.bucketStart}>
+                      <td>{fmtUtc(h.bucketStart)}</td>
+                      <td className="num" data-metric="tps-p50">{fmt(h.outputTokensPerSecond?.p50, 1)}</td>
+                      <td className="num">{h.outputTokensPerSecond ? `${fmt(h.outputTokensPerSecond.p25)}–${fmt(h.outputTokensPerSecond.p75)}` : '–'}</td>
+                      <td className="num">{fmt(h.ttftMs?.p50)}</td>
+                      <td className="num">{h.count}</td>
+                      <td className="num">{h.successes}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </details>
+        </>
+      ) : (
+        <EmptyState id="history" title="No history in this range">
+          <EndpointStatusHint status={endpoint.status} apiKeyEnv={endpoint.apiKeyEnv} />
+        </EmptyState>
+      )}
+
+      <h2 id="outcomes">Success rate and failure kinds, all workloads, {RANGES[range].label}</h2>
+      {outcomes.length > 0 ? (
+        <>
+          <OutcomesChart
+            id="outcomes"
+            granularity={RANGES[range].outcomes}
+            title={`Probe outcomes per ${RANGES[range].outcomes}, ${endpoint.slug}`}
+            rows={outcomes.map((o) => ({ t: Date.parse(o.bucketStart), successes: o.successes, kinds: o.errorKinds }))}
+          />
+          <details>
+            <summary>Outcomes as a table</summary>
+            <div className="table-wrap" tabIndex={0} role="region" aria-label="Outcomes (table)">
+              <table data-table="outcomes">
+                <caption className="sr-only">Probe outcomes per {RANGES[range].outcomes}</caption>
+                <thead><tr><th scope="col">{RANGES[range].outcomes === 'day' ? 'Day' : 'Hour'} (UTC)</th><th scope="col" className="num">Probes</th><th scope="col" className="num">Successes</th><th scope="col" className="num">Success rate</th><th scope="col">Failures by kind</th></tr></thead>
+                <tbody>
+                  {[...outcomes].reverse().map((o) => (
+                    <tr key={o.bucketStart}>
+                      <td>{fmtUtc(o.bucketStart)}</td>
+                      <td className="num">{o.count}</td>
+                      <td className="num">{o.successes}</td>
+                      <td className="num">{fmtPct(o.count ? o.successes / o.count : null, 1)}</td>
+                      <td data-metric="failures">{Object.entries(o.errorKinds).map(([k, n]) => `${k} ${n}`).join(', ') || '–'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </details>
+        </>
+      ) : (
+        <EmptyState id="outcomes" title="No probes in this range">
+          <EndpointStatusHint status={endpoint.status} apiKeyEnv={endpoint.apiKeyEnv} />
+        </EmptyState>
+      )}
+
+      <h2 id="evidence">Evidence: one measurement&apos;s chunk arrivals</h2>
+      {evidence && timeline.length > 0 ? (
+        <section aria-label="Evidence viewer" data-testid="evidence" data-measurement={evidence.id}>
+          <p className="muted">
+            Measurement {evidence.id} · {fmtUtc(evidence.measuredAt, true)} · workload {evidence.workloadSlug} · region {evidence.workerRegion} ·{' '}
+            <a href={rawJson!} data-testid="raw-json">raw JSON (with timeline)</a>
+          </p>
+          <TimelineChart id="evidence-timeline" chunks={timeline} ttftMs={evidence.ttftMs} e2eMs={evidence.e2eMs} title={`Tokens received over time, measurement ${evidence.id}`} />
+          <dl className="meta">
+            <dt>TTFT</dt><dd>{fmt(evidence.ttftMs, 1)} ms</dd>
+            <dt>Output speed</dt><dd data-metric="evidence-speed">{fmt(evidence.outputTokensPerSecond, 1)} tokens/s</dd>
+            <dt>E2E</dt><dd>{fmt(evidence.e2eMs, 1)} ms</dd>
+            <dt>Tokens (reported / o200k)</dt><dd>{evidence.outputTokensReported ?? '–'} / {evidence.outputTokensO200k ?? '–'}</dd>
+            <dt>Content chunks</dt><dd data-metric="evidence-chunks">{evidence.contentChunks}</dd>
+          </dl>
+          <details>
+            <summary>Chunk arrivals as a table ({timeline.length} chunks)</summary>
+            <div className="table-wrap" tabIndex={0} role="region" aria-label="Chunk arrivals (table)">
+              <table data-table="evidence-chunks">
+                <caption className="sr-only">Chunk arrivals of measurement {evidence.id}</caption>
+                <thead><tr><th scope="col" className="num">#</th><th scope="col" className="num">Arrived (ms)</th><th scope="col" className="num">Tokens</th><th scope="col" className="num">Tokens so far</th><th scope="col">Channel</th></tr></thead>
+                <tbody>
+                  {timeline.reduce<Array<{ i: number; atMs: number; tokens: number; total: number; channel: string }>>((acc, c, i) => [...acc, { i: i + 1, atMs: c.atMs, tokens: c.tokens, total: (acc[acc.length - 1]?.total ?? 0) + c.tokens, channel: c.channel }], []).map((c) => (
+                    <tr key={c.i}>
+                      <td className="num">{c.i}</td>
+                      <td className="num">{c.atMs.toFixed(1)}</td>
+                      <td className="num">{c.tokens}</td>
+                      <td className="num">{c.total}</td>
+                      <td>{c.channel}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </details>
+        </section>
+      ) : (
+        <EmptyState id="evidence" title={measurementId ? `Measurement ${measurementId} has no timeline to show` : 'No measurement with a timeline yet'}>
+          {measurementId ? <p>It may belong to another endpoint or be a failed probe without chunks. Pick one from the list below.</p> : <EndpointStatusHint status={endpoint.status} apiKeyEnv={endpoint.apiKeyEnv} />}
+        </EmptyState>
+      )}
+
+      <h3>Recent measurements</h3>
+      <p className="muted">
+        All raw evidence: <a href={`/api/v1/endpoints/${id}/measurements`}>JSON with timelines</a> · <a href={`/api/v1/endpoints/${id}/measurements?timeline=0`}>JSON without timelines</a> ·{' '}
+        <a href={`/api/v1/endpoints/${id}/history?workload=${workload}&granularity=hour&range=${range === '90d' ? '90d' : range}`}>hourly rollups (JSON)</a>
+      </p>
+      {recent.length > 0 ? (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Recent measurements (table)">
+          <table data-table="recent">
+            <caption className="sr-only">The 25 newest measurements of {endpoint.slug}</caption>
+            <thead><tr><th scope="col">Measured at (UTC)</th><th scope="col">Workload</th><th scope="col">Outcome</th><th scope="col" className="num">TTFT (ms)</th><th scope="col" className="num">TPS/user</th><th scope="col" className="num">E2E (ms)</th><th scope="col" className="num">Tokens (reported / o200k)</th><th scope="col" className="num">Chunks</th><th scope="col">Evidence</th></tr></thead>
+            <tbody>
+              {recent.map((m) => (
+                <tr key={m.id} data-measurement={m.id} className={evidence?.id === m.id ? 'selected' : undefined}>
+                  <td>{fmtUtc(m.measuredAt, true)}</td>
+                  <td>{m.workloadSlug}</td>
+                  <td className={m.outcome === 'success' ? 'badge-ok' : 'badge-bad'}>{m.outcome === 'success' ? (m.valid ? 'success' : 'success (invalid timing)') : m.errorKind}</td>
+                  <td className="num">{fmt(m.ttftMs, 1)}</td>
+                  <td className="num">{fmt(m.outputTokensPerSecond, 1)}</td>
+                  <td className="num">{fmt(m.e2eMs)}</td>
+                  <td className="num">{m.outputTokensReported ?? '–'} / {m.outputTokensO200k ?? '–'}</td>
+                  <td className="num">{m.contentChunks}</td>
+                  <td>
+                    {m.hasTimeline ? (
+                      evidence?.id === m.id ? <span aria-current="true">shown above</span> : <Link href={`${qs({ m: m.id })}#evidence`} aria-label={`View the chunk timeline of measurement ${m.id}`}>view timeline</Link>
+                    ) : (
+                      <span className="muted">no chunks</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <EmptyState id="recent" title="No measurements yet">
+          <EndpointStatusHint status={endpoint.status} apiKeyEnv={endpoint.apiKeyEnv} />
+        </EmptyState>
+      )}
+
+      <section className="card" aria-labelledby="share-endpoint">
+        <h2 id="share-endpoint">Compare and share</h2>
+        <ul className="link-list">
+          <li><Link href={`/compare?e=${id}&workload=${workload}`}>Compare this endpoint with others</Link></li>
+          <li><Link href={`/?model=${endpoint.modelSlug}&workload=${workload}`}>Leaderboard of {endpoint.model}</Link></li>
+          <li><Link href={`/embed/endpoints/${id}?workload=${workload}`}>Embeddable history chart</Link></li>
+        </ul>
+      </section>
+    </>
+  );
+}
+
+/** Histogram bins as a table (the charts' accessible alternative). */
+function BinsTable({ bins, unit, id }: { bins: Array<{ from: number; to: number; count: number }>; unit: string; id: string }) {
+  return (
+    <details>
+      <summary>Bins as a table</summary>
+      <div className="table-wrap" tabIndex={0} role="region" aria-label={`Histogram bins in ${unit} (table)`}>
+        <table data-table={id}>
+          <thead><tr><th scope="col">From ({unit})</th><th scope="col">To ({unit})</th><th scope="col" className="num">Probes</th></tr></thead>
           <tbody>
-            {recent.rows.map((m) => (
-              <tr key={m.id}>
-                <td>{m.measuredAt.toISOString().slice(0, 19).replace('T', ' ')}</td>
-                <td className={m.outcome === 'success' ? 'badge-ok' : 'badge-bad'}>{m.outcome === 'success' ? (m.valid ? 'success' : 'success (invalid timing)') : m.errorKind}</td>
-                <td className="num">{fmt(m.ttftMs, 1)}</td>
-                <td className="num">{fmt(m.outputTokensPerSecond, 1)}</td>
-                <td className="num">{fmt(m.e2eMs)}</td>
-                <td className="num">{m.outputTokensReported ?? '–'} / {m.outputTokensO200k ?? '–'}</td>
-                <td className="num">{m.contentChunks}</td>
-                <td>{m.workerRegion}</td>
-              </tr>
+            {bins.map((b) => (
+              <tr key={b.from}><td>{fmt(b.from)}</td><td>{fmt(b.to)}</td><td className="num">{b.count}</td></tr>
             ))}
           </tbody>
         </table>
       </div>
-    </>
+    </details>
   );
 }
