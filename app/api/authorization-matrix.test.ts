@@ -1,0 +1,253 @@
+/**
+ * Authorisation matrix: anonymous, provider A (session), provider A (API token), provider B and
+ * admin × every mutating route and private read. Every cell is asserted, each on a fresh fixture,
+ * and a refused cell must leave the fixture unchanged. Private pages: e2e/provider-submission.spec.ts.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiTokens, endpoints, users } from '@/db/schema';
+import type { TestDatabase } from '@/db/test-support/test-database';
+import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
+import { anonymous, params, req, setupApiTest, signUp, type Actor } from './_lib/test-support';
+
+vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
+
+let t: TestDatabase;
+let ref: ReferenceServer;
+const actors: Record<ActorName, Actor> = {} as Record<ActorName, Actor>;
+type ActorName = 'anonymous' | 'providerA' | 'providerA-token' | 'providerB' | 'admin';
+const ACTORS: ActorName[] = ['anonymous', 'providerA', 'providerA-token', 'providerB', 'admin'];
+
+let list: typeof import('./v1/endpoints/route');
+let one: typeof import('./v1/endpoints/[id]/route');
+let review: typeof import('./v1/endpoints/[id]/review/route');
+let tokens: typeof import('./v1/tokens/route');
+let token: typeof import('./v1/tokens/[id]/route');
+let mine: typeof import('./v1/submissions/route');
+
+function submission(extra: Record<string, unknown> = {}) {
+  return { provider: 'Matrix Co', model: 'tokenpace-reference', baseUrl: ref.url, protocol: 'openai-chat', apiModelId: 'tokenpace-reference', deploymentKind: 'shared', contact: 'm@matrix.example', ...extra };
+}
+
+/** A fresh endpoint of provider A in the given status. */
+async function endpointOfA(status: 'pending' | 'active' = 'pending'): Promise<number> {
+  const res = await list.POST(req(actors.providerA, 'POST', '/api/v1/endpoints', submission()));
+  expect(res.status).toBe(201);
+  const id = ((await res.json()) as { endpoint: { id: number } }).endpoint.id;
+  if (status !== 'pending') await t.db.update(endpoints).set({ status }).where(eq(endpoints.id, id));
+  return id;
+}
+
+async function endpointState(id: number) {
+  const [row] = await t.db.select({ status: endpoints.status, hardware: endpoints.hardware, baseUrl: endpoints.baseUrl }).from(endpoints).where(eq(endpoints.id, id));
+  return row;
+}
+
+beforeAll(async () => {
+  t = await setupApiTest({ TOKENPACE_MAX_PENDING_SUBMISSIONS: '500' });
+  ref = await startReferenceServer({ port: 0, tps: 5000, ttftMs: 5, outputTokens: 16, tokensPerChunk: 4 });
+  await t.sql`insert into models (slug, name) values ('tokenpace-reference', 'Tokenpace reference')`;
+  list = await import('./v1/endpoints/route');
+  one = await import('./v1/endpoints/[id]/route');
+  review = await import('./v1/endpoints/[id]/review/route');
+  tokens = await import('./v1/tokens/route');
+  token = await import('./v1/tokens/[id]/route');
+  mine = await import('./v1/submissions/route');
+  (await import('./_lib/rate-limit')).configureRateLimits({ submission: { points: 10_000, durationSeconds: 60 }, tokenUse: { points: 10_000, durationSeconds: 60 } });
+  actors.anonymous = anonymous;
+  actors.providerA = await signUp('matrix-a@a.example');
+  actors.providerB = await signUp('matrix-b@b.example');
+  actors.admin = await signUp('matrix-admin@tokenpace.example');
+  await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, actors.admin.userId!));
+  const tk = await tokens.POST(req(actors.providerA, 'POST', '/api/v1/tokens', { name: 'matrix' }));
+  actors['providerA-token'] = { ...actors.providerA, name: 'providerA-token', headers: { authorization: `Bearer ${((await tk.json()) as { token: string }).token}` } };
+});
+
+afterAll(async () => {
+  await ref?.close();
+  await t?.drop();
+});
+
+/** One row of the matrix: how to act, the expected status per actor, and what must hold afterwards. */
+interface Row {
+  name: string;
+  /** Creates the fixture and performs the request as `actor`; returns the response and a check of the fixture. */
+  act: (actor: Actor) => Promise<{ res: Response; after: (status: number) => Promise<void> }>;
+  expect: Record<ActorName, number>;
+}
+
+const unchangedEndpoint = (id: number, before: Awaited<ReturnType<typeof endpointState>>) => async (status: number) => {
+  if (status >= 400) expect(await endpointState(id)).toEqual(before);
+};
+
+const rows: Row[] = [
+  {
+    name: 'POST /api/v1/endpoints (submit)',
+    act: async (actor) => {
+      const before = await t.db.$count(endpoints);
+      const res = await list.POST(req(actor, 'POST', '/api/v1/endpoints', submission()));
+      return { res, after: async (s) => expect(await t.db.$count(endpoints)).toBe(s >= 400 ? before : before + 1) };
+    },
+    expect: { anonymous: 401, providerA: 201, 'providerA-token': 201, providerB: 201, admin: 201 },
+  },
+  {
+    name: "PATCH /api/v1/endpoints/{A's} (edit metadata)",
+    act: async (actor) => {
+      const id = await endpointOfA('active');
+      const before = await endpointState(id);
+      const res = await one.PATCH(req(actor, 'PATCH', `/api/v1/endpoints/${id}`, { hardware: 'H200' }), params({ id: String(id) }));
+      return { res, after: async (s) => (s < 400 ? expect((await endpointState(id))!.hardware).toBe('H200') : unchangedEndpoint(id, before)(s)) };
+    },
+    expect: { anonymous: 401, providerA: 200, 'providerA-token': 200, providerB: 404, admin: 403 },
+  },
+  {
+    name: "PATCH /api/v1/endpoints/{A's} (change URL → re-review)",
+    act: async (actor) => {
+      const id = await endpointOfA('active');
+      const before = await endpointState(id);
+      const res = await one.PATCH(req(actor, 'PATCH', `/api/v1/endpoints/${id}`, { baseUrl: `${ref.url}/` }), params({ id: String(id) }));
+      return { res, after: async (s) => (s < 400 ? expect((await endpointState(id))!.status).toBe('pending') : unchangedEndpoint(id, before)(s)) };
+    },
+    expect: { anonymous: 401, providerA: 200, 'providerA-token': 200, providerB: 404, admin: 403 },
+  },
+  {
+    name: "PATCH /api/v1/endpoints/{A's} (pause)",
+    act: async (actor) => {
+      const id = await endpointOfA('active');
+      const before = await endpointState(id);
+      const res = await one.PATCH(req(actor, 'PATCH', `/api/v1/endpoints/${id}`, { status: 'paused' }), params({ id: String(id) }));
+      return { res, after: async (s) => (s < 400 ? expect((await endpointState(id))!.status).toBe('paused') : unchangedEndpoint(id, before)(s)) };
+    },
+    expect: { anonymous: 401, providerA: 200, 'providerA-token': 200, providerB: 404, admin: 403 },
+  },
+  {
+    name: "DELETE /api/v1/endpoints/{A's}",
+    act: async (actor) => {
+      const id = await endpointOfA('active');
+      const before = await endpointState(id);
+      const res = await one.DELETE(req(actor, 'DELETE', `/api/v1/endpoints/${id}`), params({ id: String(id) }));
+      return { res, after: async (s) => (s < 400 ? expect((await endpointState(id))!.status).toBe('deleted') : unchangedEndpoint(id, before)(s)) };
+    },
+    expect: { anonymous: 401, providerA: 200, 'providerA-token': 200, providerB: 404, admin: 403 },
+  },
+  {
+    name: "POST /api/v1/endpoints/{A's}/review (approve)",
+    act: async (actor) => {
+      const id = await endpointOfA('pending');
+      const before = await endpointState(id);
+      const res = await review.POST(req(actor, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve' }), params({ id: String(id) }));
+      return { res, after: async (s) => (s < 400 ? expect((await endpointState(id))!.status).toBe('active') : unchangedEndpoint(id, before)(s)) };
+    },
+    expect: { anonymous: 401, providerA: 403, 'providerA-token': 403, providerB: 403, admin: 200 },
+  },
+  {
+    name: "POST /api/v1/endpoints/{A's}/review (reject)",
+    act: async (actor) => {
+      const id = await endpointOfA('pending');
+      const before = await endpointState(id);
+      const res = await review.POST(req(actor, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'reject', reason: 'no' }), params({ id: String(id) }));
+      return { res, after: async (s) => (s < 400 ? expect((await endpointState(id))!.status).toBe('rejected') : unchangedEndpoint(id, before)(s)) };
+    },
+    expect: { anonymous: 401, providerA: 403, 'providerA-token': 403, providerB: 403, admin: 200 },
+  },
+  {
+    name: 'POST /api/v1/tokens (create)',
+    act: async (actor) => {
+      const before = await t.db.$count(apiTokens);
+      const res = await tokens.POST(req(actor, 'POST', '/api/v1/tokens', { name: 'cell' }));
+      return { res, after: async (s) => expect(await t.db.$count(apiTokens)).toBe(s >= 400 ? before : before + 1) };
+    },
+    expect: { anonymous: 401, providerA: 201, 'providerA-token': 403, providerB: 201, admin: 201 },
+  },
+  {
+    name: "DELETE /api/v1/tokens/{A's}",
+    act: async (actor) => {
+      const created = await tokens.POST(req(actors.providerA, 'POST', '/api/v1/tokens', { name: 'victim' }));
+      const { id } = (await created.json()) as { id: number };
+      const res = await token.DELETE(req(actor, 'DELETE', `/api/v1/tokens/${id}`), params({ id: String(id) }));
+      return {
+        res,
+        after: async (s) => {
+          const [row] = await t.db.select({ revokedAt: apiTokens.revokedAt }).from(apiTokens).where(eq(apiTokens.id, id));
+          expect(row!.revokedAt === null).toBe(s >= 400);
+        },
+      };
+    },
+    expect: { anonymous: 401, providerA: 200, 'providerA-token': 200, providerB: 404, admin: 404 },
+  },
+  {
+    name: 'GET /api/v1/submissions (own endpoints only)',
+    act: async (actor) => {
+      const id = await endpointOfA('pending');
+      const res = await mine.GET(req(actor, 'GET', '/api/v1/submissions'));
+      return {
+        res,
+        after: async (s) => {
+          if (s !== 200) return;
+          const items = ((await res.clone().json()) as { items: Array<{ id: number; ownerUserId: string }> }).items;
+          expect(items.every((e) => e.ownerUserId === actor.userId)).toBe(true);
+          expect(items.some((e) => e.id === id)).toBe(actor.userId === actors.providerA.userId);
+        },
+      };
+    },
+    expect: { anonymous: 401, providerA: 200, 'providerA-token': 200, providerB: 200, admin: 200 },
+  },
+  {
+    name: 'GET /api/v1/tokens (own tokens only)',
+    act: async (actor) => {
+      const res = await tokens.GET(req(actor, 'GET', '/api/v1/tokens'));
+      return {
+        res,
+        after: async (s) => {
+          if (s !== 200) return;
+          const items = ((await res.clone().json()) as { items: Array<{ name: string }> }).items;
+          expect(items.some((x) => x.name === 'matrix')).toBe(actor.userId === actors.providerA.userId);
+        },
+      };
+    },
+    expect: { anonymous: 401, providerA: 200, 'providerA-token': 200, providerB: 200, admin: 200 },
+  },
+  {
+    name: "GET /api/v1/endpoints/{A's pending} (public record: hidden until approved)",
+    act: async (actor) => {
+      const id = await endpointOfA('pending');
+      const res = await one.GET(req(actor, 'GET', `/api/v1/endpoints/${id}`), params({ id: String(id) }));
+      return { res, after: async () => {} };
+    },
+    expect: { anonymous: 404, providerA: 404, 'providerA-token': 404, providerB: 404, admin: 404 },
+  },
+];
+
+describe.each(rows)('$name', (row) => {
+  it.each(ACTORS)('as %s', async (name) => {
+    const { res, after } = await row.act(actors[name]);
+    const status = res.status;
+    if (status >= 400) {
+      const body = (await res.clone().json()) as { error: { code: string; message: string } };
+      expect(typeof body.error.code).toBe('string');
+      expect(typeof body.error.message).toBe('string');
+    }
+    expect(status).toBe(row.expect[name]);
+    await after(status);
+  });
+});
+
+it('covers every mutating route handler under app/api (a new one must join the matrix)', async () => {
+  const { listApiRoutes, importRoute } = await import('./_lib/route-catalog');
+  const mutating: string[] = [];
+  for (const r of listApiRoutes()) {
+    const mod = await importRoute(r.file);
+    for (const m of ['POST', 'PATCH', 'PUT', 'DELETE']) if (typeof mod[m] === 'function') mutating.push(`${m} ${r.pattern}`);
+  }
+  expect(mutating.sort()).toEqual(
+    [
+      'DELETE /api/v1/endpoints/[id]',
+      'DELETE /api/v1/tokens/[id]',
+      'PATCH /api/v1/endpoints/[id]',
+      'POST /api/auth/[...all]', // better-auth's own: sign-up/in/out, password reset (rate limited; tested in submission.test.ts)
+      'POST /api/v1/endpoints',
+      'POST /api/v1/endpoints/[id]/review',
+      'POST /api/v1/tokens',
+    ].sort(),
+  );
+});
