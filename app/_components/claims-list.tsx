@@ -24,10 +24,10 @@ export function ClaimsList({ items, heading = 'Published claims (not our measure
       {items.length === 0 ? (
         <p>No claims recorded.</p>
       ) : (
-        <div className="table-wrap">
-          <table>
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={`${heading} (table)`}>
+          <table data-table="claims">
             <thead>
-              <tr><th>Subject</th><th className="num">Claimed</th><th>Metric</th><th>Measured by</th><th>Date</th><th>Source</th></tr>
+              <tr><th scope="col">Subject</th><th scope="col" className="num">Claimed</th><th scope="col">Metric</th><th scope="col">Measured by</th><th scope="col">Date</th><th scope="col">Source</th></tr>
             </thead>
             <tbody>
               {items.map((c) => (

@@ -1,0 +1,75 @@
+import Link from 'next/link';
+import { formatChange } from '@/lib/stats/change-points';
+import { fmt, fmtPct } from './format';
+import type { EndpointSeries } from './history-series';
+
+/**
+ * Table alternatives of a multi-endpoint history chart: the change points (always visible) and a
+ * day × endpoint pivot of medians with P25–P75 (in a disclosure, newest first). Cells carry
+ * data-endpoint/data-day so tests can compare them with the chart and the JSON API.
+ */
+export function HistoryTables({ series, granularity, id }: { series: EndpointSeries[]; granularity: 'hour' | 'day'; id: string }) {
+  const times = [...new Set(series.flatMap((s) => s.buckets.map((b) => b.bucketStart)))].sort().reverse();
+  const changes = series.flatMap((s) => s.changePoints.map((cp) => ({ s, cp }))).sort((a, b) => (a.cp.day < b.cp.day ? 1 : -1));
+  return (
+    <>
+      <h3>Change points</h3>
+      {changes.length > 0 ? (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Change points (table)">
+          <table data-table={`${id}-changes`}>
+            <caption className="sr-only">Detected changes of the daily median output speed</caption>
+            <thead><tr><th scope="col">Endpoint</th><th scope="col">Change</th><th scope="col" className="num">Before (tokens/s)</th><th scope="col" className="num">After (tokens/s)</th><th scope="col" className="num">p-value</th></tr></thead>
+            <tbody>
+              {changes.map(({ s, cp }) => (
+                <tr key={`${s.endpointId}-${cp.day}`} data-change={s.endpointSlug} data-day={cp.day}>
+                  <td><span className="swatch" style={{ background: s.color }} aria-hidden="true" /><Link href={`/endpoints/${s.endpointId}`}>{s.endpointSlug}</Link></td>
+                  <td data-metric="change">{formatChange(cp)}</td>
+                  <td className="num">{fmt(cp.before, 1)}</td>
+                  <td className="num">{fmt(cp.after, 1)}</td>
+                  <td className="num">{cp.pValue < 0.001 ? '< 0.001' : cp.pValue.toFixed(3)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="muted" data-empty={`${id}-changes`}>
+          {granularity === 'day' ? 'No change points: no endpoint\u2019s daily median moved by 15% or more for at least 3 days in this range.' : 'Change points are detected on daily medians; pick a range of 30 days or more.'}
+        </p>
+      )}
+      <details>
+        <summary>History as a table ({times.length} {granularity === 'day' ? 'days' : 'hours'} × {series.length} endpoints)</summary>
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="History (table)">
+          <table data-table={id}>
+            <caption className="sr-only">Median output speed (tokens/s) with P25–P75 per {granularity}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{granularity === 'day' ? 'Day' : 'Hour'} (UTC)</th>
+                {series.map((s) => (
+                  <th scope="col" className="num" key={s.endpointId}>{s.endpointSlug}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {times.map((t) => (
+                <tr key={t} data-bucket={t}>
+                  <td>{granularity === 'day' ? t.slice(0, 10) : t.slice(0, 16).replace('T', ' ')}</td>
+                  {series.map((s) => {
+                    const b = s.buckets.find((x) => x.bucketStart === t);
+                    const v = b?.outputTokensPerSecond;
+                    return (
+                      <td className="num" key={s.endpointId} data-endpoint={s.endpointSlug} data-p50={v?.p50 ?? ''}>
+                        {v ? `${fmt(v.p50, 1)} (${fmt(v.p25)}–${fmt(v.p75)})` : '–'}
+                        {b && b.count > 0 && b.successes < b.count ? <span className="small muted block">{fmtPct(b.successes / b.count)} ok</span> : null}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </>
+  );
+}

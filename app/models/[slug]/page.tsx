@@ -1,0 +1,123 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { connection } from 'next/server';
+import { listClaims } from '@/db/queries/claims';
+import { listModels, listWorkloads } from '@/db/queries/catalog';
+import { listModelHistory } from '@/db/queries/ui-history';
+import { getDb } from '@/db/shared';
+import { leaderboardQuerySchema } from '@/lib/api/schemas';
+import { getLeaderboardAnswer } from '@/app/_server/leaderboard';
+import { ClaimsList } from '@/app/_components/claims-list';
+import { EmptyState } from '@/app/_components/empty-state';
+import { fmt } from '@/app/_components/format';
+import { changeAnnotations, chartSeries, toEndpointSeries } from '@/app/_components/history-series';
+import { HistoryTables } from '@/app/_components/history-table';
+import { PickerForm, workloadOptions } from '@/app/_components/pickers';
+import { TimeSeriesChart } from '@/app/_components/time-series-chart';
+
+type Params = Promise<{ slug: string }>;
+type Search = Promise<Record<string, string | string[] | undefined>>;
+
+/** History ranges of the model page: days back (null = everything stored). */
+const MODEL_RANGES = { '7d': 7, '30d': 30, '90d': 90, all: null } as const;
+type RangeKey = keyof typeof MODEL_RANGES;
+const one = (v: string | string[] | undefined) => (typeof v === 'string' ? v : undefined);
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { slug } = await params;
+  const model = (await listModels(getDb())).find((m) => m.slug === slug);
+  return model ? { title: `${model.name}: history`, description: `Daily median output speed per user of every ${model.name} endpoint, with change points.` } : { title: 'Model not found' };
+}
+
+/**
+ * Model page: every endpoint's daily median output speed with its P25–P75 band over 7d / 30d / 90d
+ * / all, change points annotated (lib/stats/change-points), the table alternative, the endpoints
+ * with their current rank, and the model's published claims. URL: ?workload=prose-1k&range=30d.
+ */
+export default async function ModelPage({ params, searchParams }: { params: Params; searchParams: Search }) {
+  await connection();
+  const { slug } = await params;
+  const db = getDb();
+  const [models, workloads] = await Promise.all([listModels(db), listWorkloads(db)]);
+  const model = models.find((m) => m.slug === slug);
+  if (!model) notFound();
+  const sp = await searchParams;
+  const workload = workloads.find((w) => w.slug === one(sp.workload))?.slug ?? 'prose-1k';
+  const range: RangeKey = Object.hasOwn(MODEL_RANGES, one(sp.range) ?? '') ? (one(sp.range) as RangeKey) : '30d';
+  const days = MODEL_RANGES[range];
+  const now = new Date();
+  const from = days === null ? new Date('2000-01-01T00:00:00Z') : new Date(now.getTime() - days * 86400_000);
+  const [buckets, answer, claims] = await Promise.all([
+    listModelHistory(db, { modelSlug: slug, workloadSlug: workload, granularity: 'day', from, to: now }),
+    getLeaderboardAnswer(db, leaderboardQuerySchema.parse({ model: slug, workload })),
+    listClaims(db, { modelSlug: slug }),
+  ]);
+  const series = toEndpointSeries(buckets, 'day');
+  const rangeLabel = days === null ? 'all stored days' : `last ${days} days`;
+  return (
+    <>
+      <p className="muted small"><Link href="/models">Models</Link></p>
+      <h1>{model.name}: history</h1>
+      <p className="muted lead">{model.description} Daily median output speed per user of each endpoint with its P25–P75 band; dashed lines mark change points (a shift of the daily median by 15% or more that held for 3+ days). Per-endpoint hourly history is on each endpoint&apos;s page.</p>
+      <PickerForm
+        action={`/models/${slug}`}
+        fields={[
+          { name: 'workload', label: 'Workload', value: workload, options: workloadOptions(workloads) },
+          { name: 'range', label: 'Range', value: range, options: Object.entries(MODEL_RANGES).map(([k, d]) => ({ value: k, label: d === null ? 'all' : `last ${d} days` })) },
+        ]}
+      />
+      <h2 id="history-heading">Daily median output speed, workload {workload}, {rangeLabel}</h2>
+      {series.length > 0 ? (
+        <>
+          <TimeSeriesChart
+            id="model-history"
+            granularity="day"
+            unit="tokens/s"
+            height={360}
+            title={`Daily median output speed by endpoint, ${model.name}, ${workload}, ${rangeLabel}`}
+            series={chartSeries(series)}
+            annotations={changeAnnotations(series)}
+          />
+          <ul className="chart-legend" aria-label="Series">
+            {series.map((s) => (
+              <li key={s.endpointId} style={{ listStyle: 'none' }}>
+                <span className="swatch" style={{ background: s.color }} aria-hidden="true" />
+                <Link href={`/endpoints/${s.endpointId}?workload=${workload}`}>{s.endpointSlug}</Link>
+              </li>
+            ))}
+          </ul>
+          <HistoryTables series={series} granularity="day" id="model-history" />
+        </>
+      ) : (
+        <EmptyState id="model-history" title="No daily history yet" level={3}>
+          <p>
+            History is built from hourly and daily rollups of the probes, refreshed every minute. None of the {model.endpointCount} endpoints of {model.name} has a measured day for workload {workload} in this range.
+            Endpoints waiting for an API key start once their variable is set (see the <Link href={`/?model=${slug}`}>leaderboard</Link> for each endpoint&apos;s status).
+          </p>
+        </EmptyState>
+      )}
+
+      <h2>Endpoints and current rank (last 72 h, {workload})</h2>
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Endpoints (table)">
+        <table data-table="model-endpoints">
+          <thead><tr><th scope="col">Rank</th><th scope="col">Endpoint</th><th scope="col">Provider</th><th scope="col" className="num">TPS/user P50</th><th scope="col" className="num">n</th><th scope="col">Status</th></tr></thead>
+          <tbody>
+            {answer.entries.map((e) => (
+              <tr key={e.endpoint.id} data-endpoint={e.endpoint.slug}>
+                <td>{e.rank === null ? <span className="muted">unranked</span> : `${e.rank}${e.tiedWith.length ? ' (tied)' : ''}`}</td>
+                <td><Link href={`/endpoints/${e.endpoint.id}`}>{e.endpoint.slug}</Link></td>
+                <td><Link href={`/providers/${e.endpoint.providerSlug}`}>{e.endpoint.provider}</Link></td>
+                <td className="num">{fmt(e.outputTokensPerSecond?.p50, 1)}</td>
+                <td className="num">{e.n}</td>
+                <td>{e.endpoint.status === 'inactive' ? 'awaiting API key' : e.endpoint.status}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p><Link href={`/?model=${slug}&workload=${workload}`}>Full leaderboard of {model.name}</Link> · <Link href={`/embed/history?model=${slug}&workload=${workload}&range=${range}`}>embeddable history chart</Link></p>
+      {claims.length > 0 ? <ClaimsList items={claims} heading={`Published claims about ${model.name} (not our measurements)`} /> : null}
+    </>
+  );
+}
