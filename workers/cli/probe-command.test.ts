@@ -29,7 +29,7 @@ function harness(env: Record<string, string> = {}) {
 }
 
 describe('tokenpace probe', () => {
-  it('prints exactly one JSON object with the measurement and exits 0', async () => {
+  it('prints exactly one JSON object with the measurement and exits 0', { retry: 2 }, async () => {
     const h = harness({ REF_KEY: 'sk-ref' });
     const code = await runProbeCommand([server.url, '--model', 'tokenpace-reference', '--allow-private', '--json', '--api-key-env', 'REF_KEY'], h.deps);
     expect(code).toBe(0);

@@ -3,6 +3,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ProbeDeadlines, Protocol } from '../types';
 
 /** One socket write of a case. */
@@ -72,4 +73,4 @@ export function loadCases(dir: string): ReplayCase[] {
 }
 
 /** The folder of the copied and added cases. */
-export const CASES_DIR = path.join(__dirname, 'cases');
+export const CASES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'cases');
