@@ -1,15 +1,6 @@
-import { connection } from 'next/server';
-import { z } from 'zod';
-import { listModels, listWorkloads } from '@/db/queries/catalog';
-import { getDb } from '@/db/shared';
-import { corsPreflight, handle, jsonRead, parseQuery } from '@/app/api/_lib/respond';
+import { corsPreflight, handle } from '@/app/api/_lib/respond';
+import { modelsResponse } from '@/app/api/_lib/public-reads';
 
-// GET /api/v1/models – models with endpoint counts, and the workloads they are probed with.
-export const GET = handle(async (request: Request) => {
-  await connection();
-  parseQuery(z.object({}), new URL(request.url).searchParams);
-  const db = getDb();
-  const [items, workloads] = await Promise.all([listModels(db), listWorkloads(db)]);
-  return jsonRead(request, { items, workloads }, 300);
-});
+// GET /api/v1/models – models with endpoint counts, and the workloads they are probed with (CSV with Accept: text/csv).
+export const GET = handle(async (request: Request) => modelsResponse(request));
 export const OPTIONS = corsPreflight;

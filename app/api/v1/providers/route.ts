@@ -1,13 +1,6 @@
-import { connection } from 'next/server';
-import { z } from 'zod';
-import { listProviders } from '@/db/queries/catalog';
-import { getDb } from '@/db/shared';
-import { corsPreflight, handle, jsonRead, parseQuery } from '@/app/api/_lib/respond';
+import { corsPreflight, handle } from '@/app/api/_lib/respond';
+import { providersResponse } from '@/app/api/_lib/public-reads';
 
-// GET /api/v1/providers – providers with endpoint counts (kind "calibration" marks our reference servers).
-export const GET = handle(async (request: Request) => {
-  await connection();
-  parseQuery(z.object({}), new URL(request.url).searchParams);
-  return jsonRead(request, { items: await listProviders(getDb()) }, 300);
-});
+// GET /api/v1/providers – providers with endpoint counts; kind "calibration" marks our reference servers (CSV with Accept: text/csv).
+export const GET = handle(async (request: Request) => providersResponse(request));
 export const OPTIONS = corsPreflight;

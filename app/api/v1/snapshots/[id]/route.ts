@@ -1,13 +1,15 @@
 import { connection } from 'next/server';
-import { z } from 'zod';
 import { getSnapshot } from '@/db/queries/snapshots';
 import { getDb } from '@/db/shared';
-import { ApiError, corsPreflight, handle, parseParam, readResponse } from '@/app/api/_lib/respond';
+import { snapshotIdSchema } from '@/lib/api/schemas';
+import { ApiError, corsPreflight, handle, parseParam, parseQuery, readResponse } from '@/app/api/_lib/respond';
+import { emptyQuerySchema } from '@/lib/api/schemas';
 
 // GET /api/v1/snapshots/{id} – the exact leaderboard answer first served under this snapshotId (immutable, byte-identical).
 export const GET = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
   await connection();
-  const id = parseParam(z.string().regex(/^[A-Za-z0-9_-]{10,64}$/, 'must be a snapshot id'), (await ctx.params).id, 'id');
+  const id = parseParam(snapshotIdSchema, (await ctx.params).id, 'id');
+  parseQuery(emptyQuerySchema, new URL(request.url).searchParams);
   const snap = await getSnapshot(getDb(), id);
   if (!snap) throw new ApiError('not_found', `snapshot ${id} not found`, 'id');
   const res = readResponse(request, snap.body, 'application/json; charset=utf-8', 31_536_000);
