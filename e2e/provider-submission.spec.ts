@@ -82,7 +82,7 @@ test('a provider signs up, submits, is verified, approved by an admin, and ranke
   await page.getByLabel('API key (optional)').fill(CANARY_KEY); // password fields keep their value, but be explicit
   await page.getByRole('button', { name: 'Submit and verify' }).click();
   const status = page.getByRole('status');
-  await expect(status.getByRole('heading')).toContainText('is pending', { timeout: 40_000 });
+  await expect(status.getByRole('heading', { level: 2 })).toContainText('is pending', { timeout: 40_000 });
   await expect(status.getByRole('region', { name: 'Verification probe' })).toContainText('passed');
   const ttft = Number((await page.locator('[data-metric="verification-ttft"]').innerText()).replace(/[^\d.]/g, ''));
   const tps = Number((await page.locator('[data-metric="verification-tps"]').innerText()).replace(/[^\d.]/g, ''));
@@ -90,7 +90,7 @@ test('a provider signs up, submits, is verified, approved by an admin, and ranke
   expect(ttft).toBeLessThan(2000);
   expect(tps).toBeGreaterThan(300);
   expect(tps).toBeLessThan(500);
-  endpointId = Number(/endpoint (\d+) is pending/.exec(await status.getByRole('heading').innerText())![1]);
+  endpointId = Number(/endpoint (\d+) is pending/.exec(await status.getByRole('heading', { level: 2 }).innerText())![1]);
   expect(endpointId).toBeGreaterThan(0);
   await page.screenshot({ path: test.info().outputPath('verification.png'), fullPage: true });
 
