@@ -1,42 +1,52 @@
-/** Turning rollup buckets into chart series and change-point annotations (pure, server-side). */
-import type { EndpointBucket } from '@/db/queries/ui-history';
-import { detectChangePoints, formatChange, type ChangePoint } from '@/lib/stats/change-points';
+/** Turning history rows (db/queries/history.ts) into chart series and change-point annotations (pure). */
+import type { HistoryChangePoint } from '@/db/queries/history';
 import type { Annotation, Series } from './time-series-chart';
 
 /** Series colours (CSS variables defined for both themes in globals.css). */
 export const SERIES_COLORS = ['var(--s1)', 'var(--s2)', 'var(--s3)', 'var(--s4)', 'var(--s5)', 'var(--s6)', 'var(--s7)', 'var(--s8)'];
 
-/** One endpoint's series with its change points (detected on daily medians of output speed). */
+/** One bucket of a series: output speed percentiles in tokens/s (null without valid successes). */
+export interface SeriesBucket {
+  /** bucket start, ISO UTC (a day starts at 00:00Z) */
+  bucketStart: string;
+  count: number;
+  successes: number;
+  p25: number | null;
+  p50: number | null;
+  p75: number | null;
+}
+
+/** One endpoint's daily (or hourly) series with its change points and colour. */
 export interface EndpointSeries {
   endpointId: number;
   endpointSlug: string;
   provider: string;
   color: string;
-  buckets: EndpointBucket[];
-  changePoints: ChangePoint[];
+  buckets: SeriesBucket[];
+  changePoints: HistoryChangePoint[];
 }
 
 /**
- * Groups buckets by endpoint (in first-seen order), assigns colours, and, for daily buckets,
- * detects change points of the daily median output speed (lib/stats/change-points defaults:
- * ≥ 15 % effect, ≥ 3 days per segment, Mann–Whitney p < 0.05).
+ * Series from db/queries/history listModelHistory rows (or rows shaped like them): endpoints
+ * without any median are dropped; colours follow the order given.
  */
-export function toEndpointSeries(buckets: EndpointBucket[], granularity: 'hour' | 'day'): EndpointSeries[] {
-  const by = new Map<number, EndpointBucket[]>();
-  for (const b of buckets) by.set(b.endpointId, [...(by.get(b.endpointId) ?? []), b]);
-  return [...by.values()]
-    .filter((bs) => bs.some((b) => b.outputTokensPerSecond))
-    .map((bs, i) => {
-      const daily = bs.filter((b) => b.outputTokensPerSecond && b.outputTokensPerSecond.p50 > 0).map((b) => ({ day: b.bucketStart.slice(0, 10), median: b.outputTokensPerSecond!.p50 }));
-      return {
-        endpointId: bs[0]!.endpointId,
-        endpointSlug: bs[0]!.endpointSlug,
-        provider: bs[0]!.provider,
-        color: SERIES_COLORS[i % SERIES_COLORS.length]!,
-        buckets: bs,
-        changePoints: granularity === 'day' ? detectChangePoints(daily) : [],
-      };
-    });
+export function fromModelHistory(
+  rows: Array<{
+    endpoint: { id: number; slug: string; provider: string };
+    days: Array<{ day: string; count: number; successes: number; median: number | null; p25: number | null; p75: number | null }>;
+    changePoints: HistoryChangePoint[];
+  }>,
+): EndpointSeries[] {
+  return rows
+    .filter((r) => r.days.some((d) => d.median !== null))
+    .map((r, i) => ({
+      endpointId: r.endpoint.id,
+      endpointSlug: r.endpoint.slug,
+      provider: r.endpoint.provider,
+      color: SERIES_COLORS[i % SERIES_COLORS.length]!,
+      buckets: r.days.map((d) => ({ bucketStart: `${d.day}T00:00:00.000Z`, count: d.count, successes: d.successes, p25: d.p25, p50: d.median, p75: d.p75 })),
+      changePoints: r.changePoints,
+    }));
 }
 
 /** Chart series (median with P25–P75 band, tokens/s) of endpoint series. */
@@ -45,13 +55,11 @@ export function chartSeries(series: EndpointSeries[]): Series[] {
     key: `e${s.endpointId}`,
     label: s.endpointSlug,
     color: s.color,
-    points: s.buckets.map((b) => ({ t: Date.parse(b.bucketStart), p25: b.outputTokensPerSecond?.p25 ?? null, p50: b.outputTokensPerSecond?.p50 ?? null, p75: b.outputTokensPerSecond?.p75 ?? null })),
+    points: s.buckets.map((b) => ({ t: Date.parse(b.bucketStart), p25: b.p25, p50: b.p50, p75: b.p75 })),
   }));
 }
 
-/** Change points as chart annotations: "+45%" at the first day of the new level, in the series colour. */
+/** Change points as chart annotations: "+45% synthetic-b200-eagle" at the first day of the new level. */
 export function changeAnnotations(series: EndpointSeries[]): Annotation[] {
-  return series.flatMap((s) => s.changePoints.map((cp) => ({ t: Date.parse(`${cp.day}T00:00:00Z`), label: `${formatChange(cp).split(' on ')[0]} ${s.endpointSlug}`, color: s.color })));
+  return series.flatMap((s) => s.changePoints.map((cp) => ({ t: Date.parse(`${cp.day}T00:00:00Z`), label: `${cp.label.split(' on ')[0]} ${s.endpointSlug}`, color: s.color })));
 }
-
-export { formatChange };

@@ -1,5 +1,4 @@
 import Link from 'next/link';
-import { formatChange } from '@/lib/stats/change-points';
 import { fmt, fmtPct } from './format';
 import type { EndpointSeries } from './history-series';
 
@@ -23,7 +22,7 @@ export function HistoryTables({ series, granularity, id }: { series: EndpointSer
               {changes.map(({ s, cp }) => (
                 <tr key={`${s.endpointId}-${cp.day}`} data-change={s.endpointSlug} data-day={cp.day}>
                   <td><span className="swatch" style={{ background: s.color }} aria-hidden="true" /><Link href={`/endpoints/${s.endpointId}`}>{s.endpointSlug}</Link></td>
-                  <td data-metric="change">{formatChange(cp)}</td>
+                  <td data-metric="change">{cp.label}</td>
                   <td className="num">{fmt(cp.before, 1)}</td>
                   <td className="num">{fmt(cp.after, 1)}</td>
                   <td className="num">{cp.pValue < 0.001 ? '< 0.001' : cp.pValue.toFixed(3)}</td>
@@ -56,10 +55,9 @@ export function HistoryTables({ series, granularity, id }: { series: EndpointSer
                   <td>{granularity === 'day' ? t.slice(0, 10) : t.slice(0, 16).replace('T', ' ')}</td>
                   {series.map((s) => {
                     const b = s.buckets.find((x) => x.bucketStart === t);
-                    const v = b?.outputTokensPerSecond;
                     return (
-                      <td className="num" key={s.endpointId} data-endpoint={s.endpointSlug} data-p50={v?.p50 ?? ''}>
-                        {v ? `${fmt(v.p50, 1)} (${fmt(v.p25)}–${fmt(v.p75)})` : '–'}
+                      <td className="num" key={s.endpointId} data-endpoint={s.endpointSlug} data-p50={b?.p50 ?? ''}>
+                        {b && b.p50 !== null ? `${fmt(b.p50, 1)} (${fmt(b.p25)}–${fmt(b.p75)})` : '–'}
                         {b && b.count > 0 && b.successes < b.count ? <span className="small muted block">{fmtPct(b.successes / b.count)} ok</span> : null}
                       </td>
                     );

@@ -3,11 +3,11 @@ import Link from 'next/link';
 import { connection } from 'next/server';
 import { listEndpoints, listWorkloads } from '@/db/queries/catalog';
 import { listEndpointWorkloadStats } from '@/db/queries/ui-endpoint';
-import { listEndpointsHistory } from '@/db/queries/ui-history';
+import { findChangePoints, listEndpointHistory } from '@/db/queries/history';
 import { getDb } from '@/db/shared';
 import { EmptyState } from '@/app/_components/empty-state';
 import { deploymentLabel, fmt, fmtPct } from '@/app/_components/format';
-import { changeAnnotations, chartSeries, SERIES_COLORS, toEndpointSeries } from '@/app/_components/history-series';
+import { changeAnnotations, chartSeries, fromModelHistory, SERIES_COLORS } from '@/app/_components/history-series';
 import { HistoryTables } from '@/app/_components/history-table';
 import { IntervalChart } from '@/app/_components/interval-chart';
 import { PickerForm, workloadOptions } from '@/app/_components/pickers';
@@ -47,12 +47,17 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
     ? await Promise.all([
         listEndpointWorkloadStats(db, { endpointIds: ids, workloadSlug: workload, from: new Date(now.getTime() - WINDOW_HOURS * 3600_000), to: now }),
         listEndpointWorkloadStats(db, { endpointIds: ids, from: new Date(now.getTime() - WINDOW_HOURS * 3600_000), to: now }),
-        listEndpointsHistory(db, { endpointIds: ids, workloadSlug: workload, granularity: 'day', from: new Date(now.getTime() - RANGES[range] * 86400_000), to: now }),
+        Promise.all(ids.map((id) => listEndpointHistory(db, { endpointId: id, workloadSlug: workload, granularity: 'day', from: new Date(now.getTime() - RANGES[range] * 86400_000), to: now, region: null }))),
       ])
-    : [[], [], []];
+    : [[], [], [] as Awaited<ReturnType<typeof listEndpointHistory>>[]];
   const statOf = (id: number) => stats.find((s) => s.endpointId === id) ?? null;
-  // keep the chosen order for colours and columns
-  const series = toEndpointSeries(ids.flatMap((id) => buckets.filter((b) => b.endpointId === id)), 'day').map((s) => ({ ...s, color: SERIES_COLORS[ids.indexOf(s.endpointId) % SERIES_COLORS.length]! }));
+  // one daily series per chosen endpoint (chosen order keeps colours and columns aligned)
+  const series = fromModelHistory(
+    chosen.map((e, i) => {
+      const days = (buckets[i] ?? []).map((b) => ({ day: b.bucketStart.slice(0, 10), count: b.count, successes: b.successes, median: b.outputTokensPerSecond?.p50 ?? null, p25: b.outputTokensPerSecond?.p25 ?? null, p75: b.outputTokensPerSecond?.p75 ?? null }));
+      return { endpoint: { id: e.id, slug: e.slug, provider: e.provider }, days, changePoints: findChangePoints(days) };
+    }),
+  ).map((s) => ({ ...s, color: SERIES_COLORS[ids.indexOf(s.endpointId) % SERIES_COLORS.length]! }));
   const options = [{ value: '', label: '(none)', group: '' }, ...all.map((e) => ({ value: String(e.id), label: `${e.provider}: ${e.slug}`, group: e.model }))];
   const slots = Array.from({ length: MAX }, (_, i) => ids[i]);
   const shareUrl = `/compare?e=${ids.join(',')}&workload=${workload}&range=${range}`;

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { decodeTimeline } from '@/lib/probe/timeline-codec';
-import { detectChangePoints } from '@/lib/stats/change-points';
 import { countSyntheticMeasurements, removeSyntheticData, seedSyntheticData } from '@/e2e/support/synthetic-data';
 import { createTestDatabase, type TestDatabase } from '../test-support/test-database';
 import { seedCatalog } from '../seed';
-import { listEndpointHistory } from './history';
+import { listModelHistory } from './history';
 import { getEndpointEvidence, getProviderBySlug, listEndpointRecentMeasurements, listEndpointSamples, listEndpointWorkloadStats, listEndpointsCreatedBetween } from './ui-endpoint';
-import { listAllDailyBuckets, listEndpointOutcomes, listEndpointsHistory, listModelHistory } from './ui-history';
+import { listEndpointOutcomes } from './ui-history';
 
 const NOW = new Date('2026-11-29T12:00:00Z');
 let t: TestDatabase;
@@ -42,24 +41,15 @@ describe('synthetic e2e data', () => {
 });
 
 describe('ui queries', () => {
-  it('model history merges into one daily series per endpoint, equal to the per-endpoint history', async () => {
-    const from = new Date(NOW.getTime() - 20 * 86400_000);
-    const all = await listModelHistory(t.db, { modelSlug: 'llama-4-maverick', workloadSlug: 'prose-1k', granularity: 'day', from, to: NOW });
-    const h100 = all.filter((b) => b.endpointSlug === 'synthetic-h100-vllm');
-    const single = await listEndpointHistory(t.db, { endpointId: ids['synthetic-h100-vllm']!, workloadSlug: 'prose-1k', granularity: 'day', from, to: NOW, region: null });
-    expect(h100.map((b) => [b.bucketStart, b.count, b.outputTokensPerSecond?.p50])).toEqual(single.map((b) => [b.bucketStart, b.count, b.outputTokensPerSecond?.p50]));
-    expect(new Set(all.map((b) => b.endpointSlug)).size).toBe(4);
-    const both = await listEndpointsHistory(t.db, { endpointIds: [ids['synthetic-h100-vllm']!], workloadSlug: 'prose-1k', granularity: 'day', from, to: NOW });
-    expect(both).toEqual(h100);
-  });
-
-  it('finds the synthetic step change of the B200 endpoint', async () => {
-    const buckets = await listModelHistory(t.db, { modelSlug: 'llama-4-maverick', workloadSlug: 'prose-1k', granularity: 'day', from: new Date(NOW.getTime() - 20 * 86400_000), to: NOW });
-    const series = buckets.filter((b) => b.endpointSlug === 'synthetic-b200-eagle' && b.outputTokensPerSecond).map((b) => ({ day: b.bucketStart.slice(0, 10), median: b.outputTokensPerSecond!.p50 }));
-    const cps = detectChangePoints(series);
-    expect(cps).toHaveLength(1);
-    expect(cps[0]!.relativeChange).toBeGreaterThan(0.4);
-    expect(['2026-11-17', '2026-11-18']).toContain(cps[0]!.day); // the step happened 2026-11-17T12:00Z
+  it('finds the synthetic step change of the B200 endpoint in the model history', async () => {
+    const history = await listModelHistory(t.db, { modelSlug: 'llama-4-maverick', workloadSlug: 'prose-1k', from: new Date(NOW.getTime() - 20 * 86400_000), to: NOW, region: null, basis: 'reported' });
+    const b200 = history.find((s) => s.endpoint.slug === 'synthetic-b200-eagle')!;
+    expect(b200.changePoints).toHaveLength(1);
+    expect(b200.changePoints[0]!.relativeChange).toBeGreaterThan(0.4);
+    expect(['2026-11-17', '2026-11-18']).toContain(b200.changePoints[0]!.day); // the step happened 2026-11-17T12:00Z
+    const h100 = history.find((s) => s.endpoint.slug === 'synthetic-h100-vllm')!;
+    expect(h100.changePoints).toEqual([]);
+    expect(h100.days.length).toBeGreaterThanOrEqual(20);
   });
 
   it('window stats per workload show speculative decoding helping code more than prose', async () => {
@@ -85,8 +75,6 @@ describe('ui queries', () => {
     expect(recent.some((r) => r.hasTimeline)).toBe(true);
     const created = await listEndpointsCreatedBetween(t.db, { from: new Date(NOW.getTime() - 30 * 86400_000), to: NOW });
     expect(created.map((c) => c.slug)).toContain('synthetic-l40s-vllm');
-    const daily = await listAllDailyBuckets(t.db, { from: new Date(NOW.getTime() - 3 * 86400_000), to: NOW });
-    expect(daily.length).toBeGreaterThan(0);
   });
 
   it('evidence of another endpoint is not served', async () => {

@@ -4,14 +4,14 @@ import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { listClaims } from '@/db/queries/claims';
 import { listModels, listWorkloads } from '@/db/queries/catalog';
-import { listModelHistory } from '@/db/queries/ui-history';
+import { listModelHistory } from '@/db/queries/history';
 import { getDb } from '@/db/shared';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { getLeaderboardAnswer } from '@/app/_server/leaderboard';
 import { ClaimsList } from '@/app/_components/claims-list';
 import { EmptyState } from '@/app/_components/empty-state';
 import { fmt } from '@/app/_components/format';
-import { changeAnnotations, chartSeries, toEndpointSeries } from '@/app/_components/history-series';
+import { changeAnnotations, chartSeries, fromModelHistory } from '@/app/_components/history-series';
 import { HistoryTables } from '@/app/_components/history-table';
 import { PickerForm, workloadOptions } from '@/app/_components/pickers';
 import { TimeSeriesChart } from '@/app/_components/time-series-chart';
@@ -49,11 +49,11 @@ export default async function ModelPage({ params, searchParams }: { params: Para
   const now = new Date();
   const from = days === null ? new Date('2000-01-01T00:00:00Z') : new Date(now.getTime() - days * 86400_000);
   const [buckets, answer, claims] = await Promise.all([
-    listModelHistory(db, { modelSlug: slug, workloadSlug: workload, granularity: 'day', from, to: now }),
+    listModelHistory(db, { modelSlug: slug, workloadSlug: workload, from, to: now, region: null, basis: 'reported' }),
     getLeaderboardAnswer(db, leaderboardQuerySchema.parse({ model: slug, workload })),
     listClaims(db, { modelSlug: slug }),
   ]);
-  const series = toEndpointSeries(buckets, 'day');
+  const series = fromModelHistory(buckets);
   const rangeLabel = days === null ? 'all stored days' : `last ${days} days`;
   return (
     <>
