@@ -7,6 +7,7 @@
 import os from 'node:os';
 import { openDb } from '@/db/client';
 import { getEnv } from '@/lib/env';
+import { warmUpProbeCore } from '@/lib/probe/warm-up';
 import { createGuardedFetch } from '@/lib/security/ssrf-guard';
 import { parseEncryptionKey } from '@/lib/security/secrets';
 import { createBoss } from './boss';
@@ -47,6 +48,8 @@ async function main(): Promise<void> {
     else await boss.schedule(s.queue, cron, {});
   }
 
+  // JIT-warm the parser, token counter and timing paths so the first real probes are not late.
+  await warmUpProbeCore();
   const loopDelay = createLoopDelayTracker();
   const secretKey = env.TOKENPACE_SECRET_KEY ? parseEncryptionKey(env.TOKENPACE_SECRET_KEY) : null;
   // One guarded fetch per trust level, reused by every probe (each owns a pooled undici Agent).

@@ -60,6 +60,7 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
     maxOutputTokens: workload.maxOutputTokens,
     deadlines: ctx.deadlines,
     fetch: ctx.createFetch({ allowPrivate: endpoint.allowPrivate }),
+    awsCredentials: endpoint.protocol === 'bedrock-converse-stream' ? resolveAwsCredentials(endpoint.region) : null,
     signal,
   });
   const loopDelayMs = window.end();
@@ -99,6 +100,18 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
     await setEndpointNotBefore(ctx.db, endpoint.id, new Date(ctx.now().getTime() + result.retryAfterMs));
   }
   return { status: written ? 'recorded' : 'duplicate', outcome: result.outcome, errorKind: result.errorKind };
+}
+
+/**
+ * AWS credentials for Bedrock endpoints from the usual variables (AWS_ACCESS_KEY_ID,
+ * AWS_SECRET_ACCESS_KEY, optional AWS_SESSION_TOKEN); null when incomplete, so the probe records
+ * the provider's 403 as an http_error instead of guessing.
+ */
+function resolveAwsCredentials(region: string | null) {
+  const accessKeyId = readApiKeyVariable('AWS_ACCESS_KEY_ID');
+  const secretAccessKey = readApiKeyVariable('AWS_SECRET_ACCESS_KEY');
+  if (!accessKeyId || !secretAccessKey) return null;
+  return { accessKeyId, secretAccessKey, sessionToken: readApiKeyVariable('AWS_SESSION_TOKEN'), region };
 }
 
 /** The endpoint's API key: a submitted key (decrypted) or the seeded endpoint's variable. */
