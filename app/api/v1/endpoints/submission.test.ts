@@ -96,9 +96,10 @@ describe('POST /api/v1/endpoints', () => {
     expect(json.endpoint.provider).toBe('Acme Inference');
     expect(json.endpoint.draftLength).toBe(3);
     expect(json.verification.outcome).toBe('success');
-    expect(json.verification.ttftMs).toBeGreaterThan(25);
-    expect(json.verification.ttftMs).toBeLessThan(1000);
-    expect(json.verification.outputTokensPerSecond).toBeGreaterThan(1000);
+    // the reference server holds the first token 30 ms; timing bounds stay loose (2 cores, parallel suites)
+    expect(json.verification.ttftMs).toBeGreaterThanOrEqual(29);
+    expect(json.verification.ttftMs).toBeLessThan(10_000);
+    expect(json.verification.outputTokensPerSecond).toBeGreaterThan(100);
     expect(json.verification.outputTokens).toBe(64);
     expect(JSON.stringify(json)).not.toContain(KEY);
     const [row] = await t.db.select().from(endpoints).where(eq(endpoints.id, json.endpoint.id));
