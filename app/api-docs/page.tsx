@@ -1,46 +1,152 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
+import { API_OPERATIONS, buildOpenApiDocument } from '@/lib/api/openapi';
 
 export const metadata: Metadata = { title: 'API' };
 
-const EXAMPLES = [
-  { lang: 'curl', code: `curl 'https://tokenpace.example/api/v1/leaderboard?model=llama-4-maverick&workload=prose-1k&window=72h'\ncurl -H 'Accept: text/csv' 'https://tokenpace.example/api/v1/leaderboard?model=llama-4-maverick'` },
-  { lang: 'Python', code: `import requests\nr = requests.get("https://tokenpace.example/api/v1/leaderboard", params={"model": "llama-4-maverick", "window": "72h"})\nboard = r.json()\nfor e in board["entries"]:\n    print(e["rank"], e["endpoint"]["provider"], (e["outputTokensPerSecond"] or {}).get("p50"))\nprint("cite:", board["snapshotId"])` },
-  { lang: 'JavaScript', code: `const res = await fetch('https://tokenpace.example/api/v1/leaderboard?model=llama-4-maverick&window=72h');\nconst board = await res.json();\nconsole.log(board.entries.map((e) => [e.endpoint.provider, e.outputTokensPerSecond?.p50]));` },
-];
+interface DocParameter {
+  name: string;
+  in: 'query' | 'path';
+  required?: boolean;
+  description?: string;
+  schema?: { default?: unknown; enum?: unknown[]; example?: unknown; type?: string };
+}
+interface DocOperation {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  parameters?: DocParameter[];
+  responses: Record<string, { description: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
+}
 
-const ROUTES = [
-  ['GET /api/v1/leaderboard', 'model, workload, window (72h, 7d), region, basis (reported|o200k), at (ISO time: the board as it stood then). Returns entries with P5–P95 of TPS/user, TTFT, TTFAT, E2E, success rate, rank and tie band, plus snapshotId.'],
-  ['GET /api/v1/leaderboard.csv', 'The same as CSV (also Accept: text/csv on the JSON route).'],
-  ['GET /api/v1/snapshots/{id}', 'The exact answer first served under a snapshotId, byte-identical forever. Human page: /s/{id}.'],
-  ['GET /api/v1/models', 'Models and workloads.'],
-  ['GET /api/v1/providers', 'Providers.'],
-  ['GET /api/v1/endpoints', 'Endpoints with declared metadata (model, provider filters); .csv too.'],
-  ['GET /api/v1/endpoints/{id}', 'One endpoint.'],
-  ['GET /api/v1/endpoints/{id}/measurements', 'Raw measurements, newest first; limit, cursor; each with its timeline (timeline=0 to omit).'],
-  ['GET /api/v1/endpoints/{id}/history', 'Hourly or daily rollups: workload, granularity (hour|day), range (24h|7d|30d|90d|all).'],
-  ['GET /api/v1/claims', 'Published claims with source and bound; .csv too.'],
-  ['GET /api/v1/datasets', 'Imported datasets with provenance.'],
-  ['GET /api/v1/datasets/{slug}', 'One dataset with each series’ summary statistics.'],
-];
+const BASE = 'https://tokenpace.example';
 
-/** API documentation with copy-paste examples. */
+function exampleUrl(path: string, query: Record<string, string> | undefined, pathParams: Record<string, string> | undefined): string {
+  let p = path;
+  for (const [k, v] of Object.entries(pathParams ?? {})) p = p.replace(`{${k}}`, v.replace(/^\{(\w+)\}$/, (_, n: string) => ({ endpointId: '1', snapshotId: 'SNAPSHOT_ID', datasetSlug: 'llmperf-leaderboard-2024-01' })[n] ?? n));
+  const qs = new URLSearchParams(query ?? {}).toString();
+  return `${BASE}${p}${qs ? `?${qs}` : ''}`;
+}
+
+function schemaName(op: DocOperation): string | null {
+  const ref = op.responses['200']?.content?.['application/json']?.schema?.$ref;
+  return ref ? ref.split('/').pop()! : null;
+}
+
+/** API documentation generated from the OpenAPI document (/api/v1/openapi.json), with copy-paste curl, Python and JavaScript examples. */
 export default function ApiDocsPage() {
+  const doc = buildOpenApiDocument();
+  const paths = doc.paths as Record<string, { get: DocOperation }>;
+  const tags = (doc.tags ?? []) as Array<{ name: string; description?: string }>;
   return (
     <>
       <h1>Public API (v1)</h1>
-      <p>Read-only, JSON by default, CSV where noted, CORS open. Errors always have the shape <code>{'{ "error": { "code", "message", "field" } }'}</code>. Responses carry ETag and Cache-Control. The OpenAPI 3.1 document is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p>
-      <div className="table-wrap">
-        <table>
-          <thead><tr><th>Route</th><th>What it returns</th></tr></thead>
-          <tbody>{ROUTES.map(([r, d]) => <tr key={r}><td><code>{r}</code></td><td style={{ whiteSpace: 'normal' }}>{d}</td></tr>)}</tbody>
-        </table>
-      </div>
-      {EXAMPLES.map((e) => (
-        <section key={e.lang}>
-          <h2>{e.lang}</h2>
-          <pre className="card" style={{ overflowX: 'auto' }}><code>{e.code}</code></pre>
-        </section>
-      ))}
+      <p>
+        Read-only, JSON by default, CORS open. Every list is also CSV: add <code>.csv</code> to the path or send <code>Accept: text/csv</code>; column names carry units (<code>output_tps_p50</code> in tokens/s, <code>ttft_p50_ms</code>). Reads carry <code>ETag</code> and <code>Cache-Control</code>; send <code>If-None-Match</code> to get 304.
+        Errors always have the shape <code>{'{ "error": { "code", "message", "field" } }'}</code> with code one of bad_request, not_found, rate_limited, internal. Clients are rate limited per IP address: a refused request answers 429 with a <code>Retry-After</code> header in seconds.
+        Metric definitions: <Link href="/methodology">methodology</Link>. Machine-readable: <a href="/api/v1/openapi.json">OpenAPI 3.1 document</a> (this page is generated from it).
+      </p>
+
+      <h2 id="quick-start">Quick start: cite a leaderboard figure</h2>
+      <pre className="card" style={{ overflowX: 'auto' }}>
+        <code>{`curl -s '${BASE}/api/v1/leaderboard?model=llama-4-maverick&workload=prose-1k&window=72h' | jq '.snapshotId, .entries[0]'
+curl -s -H 'Accept: text/csv' '${BASE}/api/v1/leaderboard?model=llama-4-maverick&window=7d' > board.csv
+curl -s '${BASE}/api/v1/snapshots/SNAPSHOT_ID'   # the same bytes, forever`}</code>
+      </pre>
+      <pre className="card" style={{ overflowX: 'auto' }}>
+        <code>{`# Python (requests)
+import requests
+board = requests.get("${BASE}/api/v1/leaderboard",
+                     params={"model": "llama-4-maverick", "workload": "prose-1k", "window": "72h"}).json()
+for e in board["entries"]:
+    speed = e["outputTokensPerSecond"] or {}
+    print(e["rank"], e["endpoint"]["provider"], speed.get("p50"), "tokens/s, n =", e["n"])
+print("cite:", "${BASE}/s/" + board["snapshotId"])`}</code>
+      </pre>
+      <pre className="card" style={{ overflowX: 'auto' }}>
+        <code>{`// JavaScript (fetch)
+const res = await fetch('${BASE}/api/v1/leaderboard?model=llama-4-maverick&workload=prose-1k&window=72h');
+if (!res.ok) throw new Error((await res.json()).error.message);
+const board = await res.json();
+console.table(board.entries.map((e) => ({ rank: e.rank, provider: e.endpoint.provider, p50: e.outputTokensPerSecond?.p50, n: e.n })));
+console.log('cite:', \`${BASE}/s/\${board.snapshotId}\`);`}</code>
+      </pre>
+
+      {tags.map((tag) => {
+        const ops = API_OPERATIONS.filter((o) => o.tag === tag.name);
+        if (ops.length === 0) return null;
+        return (
+          <section key={tag.name} aria-labelledby={`tag-${tag.name}`}>
+            <h2 id={`tag-${tag.name}`}>{tag.name}</h2>
+            {tag.description ? <p className="muted">{tag.description}</p> : null}
+            {ops.map((o) => {
+              const op = paths[o.path]!.get;
+              const url = exampleUrl(o.path, o.exampleQuery, o.examplePath);
+              const schema = schemaName(op);
+              return (
+                <section key={o.path} id={op.operationId} className="card" aria-labelledby={`${op.operationId}-title`}>
+                  <h3 id={`${op.operationId}-title`} style={{ margin: 0 }}>
+                    <code>GET {o.path}</code>
+                  </h3>
+                  <p style={{ margin: '0.25rem 0' }}>
+                    <strong>{op.summary}.</strong> {op.description}
+                  </p>
+                  {op.parameters && op.parameters.length > 0 ? (
+                    <div className="table-wrap">
+                      <table>
+                        <caption className="sr-only">Parameters of {o.path}</caption>
+                        <thead>
+                          <tr>
+                            <th>Parameter</th>
+                            <th>In</th>
+                            <th>Default</th>
+                            <th>Meaning</th>
+                          </tr>
+                        </thead>
+                        <tbody>
+                          {op.parameters.map((p) => (
+                            <tr key={`${p.in}-${p.name}`}>
+                              <td>
+                                <code>{p.name}</code>
+                                {p.required ? ' (required)' : ''}
+                              </td>
+                              <td>{p.in}</td>
+                              <td>{p.schema?.default !== undefined ? <code>{String(p.schema.default)}</code> : '–'}</td>
+                              <td style={{ whiteSpace: 'normal' }}>
+                                {p.description}
+                                {p.schema?.enum ? (
+                                  <>
+                                    {' '}
+                                    One of {p.schema.enum.map((v) => <code key={String(v)}>{String(v)} </code>)}.
+                                  </>
+                                ) : null}
+                              </td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                    </div>
+                  ) : null}
+                  <p className="muted" style={{ margin: '0.25rem 0' }}>
+                    Responses: {Object.entries(op.responses).map(([code, r]) => `${code} ${r.description}`).join(' · ')}
+                    {schema ? (
+                      <>
+                        {' '}
+                        · 200 body: <code>{schema}</code> (see the OpenAPI components)
+                      </>
+                    ) : null}
+                    {o.csv ? ' · CSV available' : ''}
+                  </p>
+                  <pre style={{ overflowX: 'auto', margin: 0 }}>
+                    <code>{`curl -s '${url}'${o.response === null ? '' : o.csv ? `\ncurl -s -H 'Accept: text/csv' '${url}'` : ''}`}</code>
+                  </pre>
+                </section>
+              );
+            })}
+          </section>
+        );
+      })}
     </>
   );
 }

@@ -1,44 +1,256 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
+import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
+import { MEDIAN_CI_CONFIDENCE, MIN_RANKED_SAMPLES } from '@/lib/ranking/build-leaderboard';
+import { SKETCH_RELATIVE_ACCURACY } from '@/lib/stats/sketch';
 
 export const metadata: Metadata = { title: 'Methodology' };
 
-const METRICS: Array<{ id: string; name: string; unit: string; formula: string; source: string }> = [
-  { id: 'ttfb', name: 'TTFB', unit: 'ms', formula: 'request start → first response byte', source: 'HTTP timing convention' },
-  { id: 'ttft', name: 'TTFT (time to first token)', unit: 'ms', formula: 'request start → arrival of the first event carrying any generated token (answer, reasoning or tool-call arguments); role-only, empty, keep-alive and usage chunks do not count', source: 'NVIDIA GenAI-Perf/AIPerf; vLLM/SGLang bench_serving' },
-  { id: 'ttfat', name: 'TTFAT (time to first answer token)', unit: 'ms', formula: 'request start → first answer token (text or tool call), after any reasoning', source: 'Artificial Analysis methodology' },
-  { id: 'output-speed', name: 'Output speed, TPS/user', unit: 'tokens/s', formula: '(N − tokens in the first content event) ÷ (time of last content event − time of first content event)', source: 'Artificial Analysis (output speed after first chunk); equals 1/TPOT of vLLM, SGLang and TensorRT-LLM benchmarks' },
-  { id: 'tpot', name: 'TPOT (time per output token)', unit: 'ms/token', formula: '(E2E − TTFT) ÷ (N − 1)', source: 'vLLM/SGLang bench_serving' },
-  { id: 'itl', name: 'ITL (inter-token latency)', unit: 'ms/token', formula: 'gap between consecutive content events ÷ tokens in the later event (chunk-aware)', source: 'vLLM/SGLang bench_serving, made chunk-aware' },
-  { id: 'e2e', name: 'E2E latency', unit: 'ms', formula: 'request start → end of stream', source: 'LLMPerf, bench_serving' },
-  { id: 'tokens', name: 'N (output tokens)', unit: 'tokens', formula: 'provider-reported completion_tokens from exactly one source; also an o200k_base count of all generated text so providers with different tokenizers compare fairly', source: 'Artificial Analysis (o200k_base normalisation)' },
-  { id: 'throughput', name: 'Throughput (aggregate)', unit: 'tokens/s', formula: 'tokens/s summed over all concurrent streams; not TPS/user. LLMPerf’s per-request "throughput" includes TTFT and is kept apart', source: 'LLMPerf, AIPerf' },
-  { id: 'success-rate', name: 'Success rate', unit: 'fraction', formula: 'successful probes ÷ all probes in the window, with a Wilson 95 % score interval', source: 'Wilson (1927)' },
+/** One metric's entry; `id` is the stable anchor every metric name on the site links to. */
+interface MetricEntry {
+  id: 'ttfb' | 'ttft' | 'ttfat' | 'output-speed' | 'tpot' | 'itl' | 'e2e' | 'tokens' | 'throughput' | 'success-rate';
+  name: string;
+  unit: string;
+  definition: string;
+  formula: string;
+  field: string;
+  source: string;
+}
+
+const METRICS: MetricEntry[] = [
+  {
+    id: 'ttfb',
+    name: 'TTFB (time to first byte)',
+    unit: 'ms',
+    definition: 'From request start to the first byte of the response (headers included). Says how quickly the server accepted the request, not when generation began.',
+    formula: 'TTFB = t(first response byte) − t(request start)',
+    field: 'ttfbMs (measurements)',
+    source: 'HTTP timing convention (e.g. browser Resource Timing responseStart).',
+  },
+  {
+    id: 'ttft',
+    name: 'TTFT (time to first token)',
+    unit: 'ms',
+    definition: 'From request start to the arrival of the first event carrying any generated token: answer text, reasoning or tool-call arguments. Role-only, empty, keep-alive, comment and usage-only chunks do not count.',
+    formula: 'TTFT = t(first content event) − t(request start)',
+    field: 'ttftMs',
+    source: 'NVIDIA GenAI-Perf/AIPerf (time to first token on any channel); vLLM/SGLang bench_serving.',
+  },
+  {
+    id: 'ttfat',
+    name: 'TTFAT (time to first answer token)',
+    unit: 'ms',
+    definition: 'From request start to the first answer token (text or tool call), after any reasoning tokens. Equals TTFT for models that do not reason before answering.',
+    formula: 'TTFAT = t(first answer or tool-call event) − t(request start)',
+    field: 'ttfatMs',
+    source: 'Artificial Analysis methodology (time to first answer token).',
+  },
+  {
+    id: 'output-speed',
+    name: 'Output speed per user (TPS/user)',
+    unit: 'tokens/s',
+    definition: 'How fast one user receives tokens once the stream has started: the tokens after the first content event, divided by the time from the first to the last content event. It excludes TTFT, so queueing and prefill do not dilute it. The ranking metric.',
+    formula: 'TPS/user = (N − tokens in the first content event) ÷ (t(last content event) − t(first content event))',
+    field: 'outputTokensPerSecond (provider-reported N) and outputTokensPerSecondO200k (o200k_base N)',
+    source: 'Artificial Analysis (output speed after the first chunk); equals 1/TPOT of vLLM, SGLang and TensorRT-LLM benchmarks.',
+  },
+  {
+    id: 'tpot',
+    name: 'TPOT (time per output token)',
+    unit: 'ms/token',
+    definition: 'Average time per token after the first, over the whole request.',
+    formula: 'TPOT = (E2E − TTFT) ÷ (N − 1)',
+    field: 'tpotMs',
+    source: 'vLLM/SGLang bench_serving.',
+  },
+  {
+    id: 'itl',
+    name: 'ITL (inter-token latency)',
+    unit: 'ms/token',
+    definition: 'Gap between consecutive content events divided by the tokens the later event carried. Chunk-aware: a provider that sends five tokens per event is not credited with five instant tokens, and raw chunk gaps are never reported as per-token latency. Computed from each measurement’s timeline.',
+    formula: 'ITLᵢ = (tᵢ − tᵢ₋₁) ÷ tokensᵢ, for content events i ≥ 2',
+    field: 'timeline (GET /api/v1/endpoints/{id}/measurements)',
+    source: 'vLLM/SGLang bench_serving (ITL), made chunk-aware.',
+  },
+  {
+    id: 'e2e',
+    name: 'E2E latency (end-to-end)',
+    unit: 'ms',
+    definition: 'From request start to the end of the stream (the last byte, or the terminating event).',
+    formula: 'E2E = t(end of stream) − t(request start)',
+    field: 'e2eMs',
+    source: 'LLMPerf; vLLM/SGLang bench_serving.',
+  },
+  {
+    id: 'tokens',
+    name: 'N (output tokens)',
+    unit: 'tokens',
+    definition: 'The number of generated tokens. Two counts are kept: the provider-reported completion_tokens (from exactly one usage source), and a normalised count of all received text with the o200k_base tokenizer, so providers whose tokenizers differ compare fairly. Every ranking names its basis (reported or o200k).',
+    formula: 'N_reported = usage.completion_tokens; N_o200k = |o200k_base(generated text)|',
+    field: 'outputTokensReported, outputTokensO200k; basis=reported|o200k in the API',
+    source: 'Artificial Analysis (o200k_base normalisation).',
+  },
+  {
+    id: 'throughput',
+    name: 'Throughput (aggregate)',
+    unit: 'tokens/s',
+    definition: 'Tokens per second summed over all concurrent streams of a workload: a server-capacity figure, not what one user sees. LLMPerf’s per-request "throughput" divides by end-to-end latency (it includes TTFT; in the imported December 2023 data it even counted SSE chunks) and is kept apart, never ranked.',
+    formula: 'throughput = Σ tokens of all streams ÷ wall-clock span of the run',
+    field: 'llmperfThroughputTokensPerSecond (imported datasets only)',
+    source: 'LLMPerf; NVIDIA AIPerf.',
+  },
+  {
+    id: 'success-rate',
+    name: 'Success rate',
+    unit: 'fraction (0–1)',
+    definition: 'Successful probes divided by all probes in the window, reported with a Wilson 95 % score interval, which stays inside [0, 1] and behaves at 0 % and 100 %.',
+    formula: 'p̂ = successes ÷ n; interval = (p̂ + z²/2n ± z·√(p̂(1−p̂)/n + z²/4n²)) ÷ (1 + z²/n), z = 1.96',
+    field: 'successRate, successRateInterval, n, successes',
+    source: 'Wilson (1927), JASA 22:209–212.',
+  },
 ];
 
-/** Methodology: every metric's definition, formula, unit and source; workloads, schedule, failures, ties. */
+const ERROR_KINDS: Array<[string, string]> = [
+  ['timeout', 'a deadline passed: no first token within 30 s, a gap of 15 s between events, or 120 s in total'],
+  ['rate_limited', 'HTTP 429 or an in-stream throttling error; Retry-After is honoured by the scheduler'],
+  ['http_error', 'any other non-2xx status'],
+  ['stream_error', 'an error inside a 200 stream, a stream cut off before it finished, an unparsable body, or the 8 MiB byte cap'],
+  ['empty', 'the stream finished without any generated token'],
+  ['cancelled', 'the probe was cancelled (worker shutdown)'],
+  ['blocked', 'the SSRF guard refused the address (loopback, private, link-local, …)'],
+  ['invalid_url', 'the endpoint URL could not be used'],
+];
+
+/** Methodology: every metric's definition, formula, unit and source; workloads, schedule, regions, failures, ties, claims and imported data. */
 export default function MethodologyPage() {
+  const workloads = SEED_WORKLOADS;
+  const pct = (x: number) => `${Math.round(x * 1000) / 10} %`;
   return (
     <>
       <h1>Methodology</h1>
-      <p>All times come from a monotonic clock in a worker process separate from the web server. Request start is taken just before the request is written. Percentiles use linear interpolation (the numpy/pandas default).</p>
+      <p>
+        Tokenpace measures how fast one user gets tokens from an LLM inference endpoint. Every probe is one streamed request from a worker process that runs apart from the web server, so page rendering never disturbs timing.
+        All times come from a monotonic clock (<code>performance.now()</code>). <strong>Request start</strong> is taken just before the request is written on an already-open connection; connection set-up is recorded separately.
+        Every probe is stored with its timeline: the arrival time of every content-bearing event and the tokens it carried.
+      </p>
+      <nav aria-label="Metrics">
+        <p>
+          Metrics:{' '}
+          {METRICS.map((m, i) => (
+            <span key={m.id}>
+              {i > 0 ? ' · ' : ''}
+              <a href={`#${m.id}`}>{m.name.replace(/ \(.*\)$/, '')}</a>
+            </span>
+          ))}
+        </p>
+      </nav>
+
       <h2>Metrics</h2>
       {METRICS.map((m) => (
-        <section key={m.id} id={m.id} className="card">
-          <h3 style={{ margin: 0 }}>{m.name} <span className="muted">({m.unit})</span></h3>
-          <p style={{ margin: '0.25rem 0' }}>{m.formula}</p>
-          <p className="muted" style={{ margin: 0 }}>Source: {m.source}</p>
+        <section key={m.id} id={m.id} className="card" aria-labelledby={`${m.id}-title`}>
+          <h3 id={`${m.id}-title`} style={{ margin: 0 }}>
+            {m.name} <span className="muted">({m.unit})</span>
+          </h3>
+          <p style={{ margin: '0.25rem 0' }}>{m.definition}</p>
+          <p style={{ margin: '0.25rem 0' }}>
+            Formula: <code>{m.formula}</code>
+          </p>
+          <p className="muted" style={{ margin: 0 }}>
+            API field: <code>{m.field}</code>. Source: {m.source}
+          </p>
         </section>
       ))}
-      <h2 id="workloads">Workloads and schedule</h2>
-      <p>Each workload fixes a prompt category (prose, code, math, JSON extraction), an input length (~100, ~1k or ~10k tokens) and an output budget. Every prompt carries a fresh nonce derived from its time slot, so no cache can serve it, while all endpoints in one slot receive the same prompt. A pg-boss cron enqueues one keyed probe per active endpoint × scheduled workload × region per slot; a slot runs once even with many workers.</p>
-      <h2 id="failures">What counts as a failure</h2>
-      <p>Every probe is stored. Failures carry a kind: timeout (a deadline: TTFT, idle gap between tokens, or total), rate_limited (HTTP 429 or an in-stream throttling error; Retry-After is honoured), http_error, stream_error (error inside a 200 stream, cut-off stream, unparsable body, byte cap), empty (no tokens), cancelled, blocked (SSRF guard) and invalid_url. Failures are never counted as slow successes. Measurements taken while the worker’s event loop was delayed more than 50 ms are kept but marked invalid and not ranked.</p>
+
+      <h2 id="statistics">Statistics: percentiles, intervals, windows</h2>
+      <ul>
+        <li>
+          <strong>Percentiles</strong> P5, P25, P50 (median), P75 and P95 use linear interpolation between closest ranks (Hyndman &amp; Fan type 7, the default of numpy, pandas and R), so they compare directly with vLLM/SGLang <code>bench_serving</code> and LLMPerf.
+          Only successful probes with valid timing count.
+        </li>
+        <li>
+          <strong>Windows.</strong> The leaderboard uses the last 72 hours by default: the 72 whole UTC hours before the current hour, plus the current hour up to the moment of the answer. Whole hours are read from hourly and daily rollups; the current hour from the raw measurements.
+        </li>
+        <li>
+          <strong>Accuracy.</strong> Rollups keep, per hour and day, a mergeable log-bucket sketch of each metric (DDSketch-style buckets, relative accuracy {pct(SKETCH_RELATIVE_ACCURACY)}). A window’s percentiles come from merging those sketches, and each is within {pct(SKETCH_RELATIVE_ACCURACY)} of the exact type-7 percentile of the same raw values; counts (n, successes, samples, failures by kind) are exact. The raw measurements stay available for anyone who wants to recompute.
+        </li>
+        <li>
+          <strong>Interval of the median.</strong> Each endpoint’s median output speed gets a distribution-free {pct(MEDIAN_CI_CONFIDENCE)} confidence interval from order statistics: [x₍l₎, x₍n−l+1₎] with the largest l for which a Binomial(n, ½) variable is below l with probability at most 2.5 % (Conover 1999). It needs no resampling, so it is the same on every run.
+        </li>
+        <li>
+          <strong>Change points.</strong> History charts mark level shifts of an endpoint’s daily median output speed, labelled like “+38% on 2025-06-02”: binary segmentation with a robust L1 cost; a shift is shown only if the medians differ by at least 15 % and a Mann–Whitney test gives p &lt; 0.05, with at least 3 days on each side.
+        </li>
+      </ul>
+
       <h2 id="ties">How ties are decided</h2>
-      <p>Rankings use a 72-hour window by default and report the median with P5–P95 and the sample count. Each median gets a seeded bootstrap 95 % interval (1,000 resamples). Sorted by median, an endpoint joins the band of the band leader whose interval it overlaps; endpoints in one band are shown as tied (competition ranking 1, 1, 3). Endpoints with fewer than 3 successful samples are listed unranked.</p>
+      <p>
+        Endpoints are sorted by median output speed. The first leads band 1; each next endpoint joins the current band if its median interval overlaps the interval of the band’s <em>leader</em>, and otherwise starts a new band. Endpoints in one band are shown as tied and share a competition rank (1, 1, 3).
+        Anchoring on the leader keeps a long chain of slightly overlapping intervals from tying the top of the table with the bottom. Endpoints with fewer than {MIN_RANKED_SAMPLES} successful samples in the window are listed without a rank.
+      </p>
+
+      <h2 id="workloads">Workloads</h2>
+      <p>
+        A workload fixes a prompt category, an input length and an output budget. Every prompt carries a fresh nonce derived from its time slot, so no cache can answer it, while all endpoints in one slot receive the same prompt. The scheduled workloads (the ~1k-token input of each category) are probed every slot; the others run on demand.
+      </p>
+      <div className="table-wrap">
+        <table>
+          <caption className="sr-only">Workloads</caption>
+          <thead>
+            <tr>
+              <th>Workload</th>
+              <th>Category</th>
+              <th className="num">Input (tokens)</th>
+              <th className="num">Max output (tokens)</th>
+              <th className="num">Concurrency</th>
+              <th>Scheduled</th>
+            </tr>
+          </thead>
+          <tbody>
+            {workloads.map((w) => (
+              <tr key={w.slug}>
+                <td>
+                  <code>{w.slug}</code> <span className="muted">{w.name}</span>
+                </td>
+                <td>{w.category}</td>
+                <td className="num">{w.inputTokensTarget}</td>
+                <td className="num">{w.maxOutputTokens}</td>
+                <td className="num">{w.concurrency}</td>
+                <td>{w.scheduled ? 'every slot' : 'on demand'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <h2 id="schedule">Schedule and regions</h2>
+      <p>
+        A pg-boss cron (every minute by default, <code>TOKENPACE_PROBE_CRON</code>) enqueues one keyed probe per active endpoint × scheduled workload × worker region and slot; a slot runs once even with many workers or duplicate jobs. Each worker carries a region label (<code>TOKENPACE_WORKER_REGION</code>) stored with every measurement; the leaderboard merges regions unless a <code>region</code> is asked for.
+        After an HTTP 429 the endpoint is not probed again before its Retry-After has passed. A worker watches its own event-loop delay: measurements taken while it exceeded 50 ms are kept but marked invalid and are not ranked.
+        Rollups are refreshed every minute; raw measurements are kept forever unless an operator sets a retention period.
+      </p>
+
+      <h2 id="failures">What counts as a failure</h2>
+      <p>Every probe is stored. A failure never counts as a slow success: it lowers the success rate and is listed by kind.</p>
+      <ul>
+        {ERROR_KINDS.map(([k, d]) => (
+          <li key={k}>
+            <code>{k}</code>: {d}
+          </li>
+        ))}
+      </ul>
+
       <h2 id="calibration">Calibration</h2>
-      <p>A reference server streams at a configured rate and TTFT; it is scheduled and probed like any endpoint and shown apart with its measurement error.</p>
+      <p>A reference server streams at a configured output speed and TTFT. It is scheduled and probed like any endpoint and shown apart, with the difference between configured and measured values as our measurement error.</p>
+
       <h2 id="claims">Claims and imported data</h2>
-      <p>Claims are figures published by vendors or the press (e.g. 1,038 TPS/user for an NVIDIA DGX B200 in May 2025, measured by Artificial Analysis). Imported datasets (LLMPerf leaderboard raw data) are third-party measurements with their provenance and licence. Neither is mixed with our measurements.</p>
+      <p>
+        <strong>Claims</strong> are figures published by vendors or the press, such as 1,038 TPS/user for Llama 4 Maverick on an NVIDIA DGX B200 (May 2025, measured by Artificial Analysis), stored with their source, date, unit and bound (exact, approximate, upper or lower bound). <strong>Imported datasets</strong> (the LLMPerf leaderboard raw data of December 2023, Apache-2.0) are third-party measurements with their provenance and licence; their summaries are recomputed and match LLMPerf’s own bit for bit.
+        Neither is mixed with our measurements or ranked with them.
+      </p>
+
+      <h2 id="citing">Citing a figure</h2>
+      <p>
+        Every leaderboard answer has a snapshot id. <code>/s/&lt;id&gt;</code> and <code>/api/v1/snapshots/&lt;id&gt;</code> return exactly the same answer forever, and <code>?at=&lt;ISO time&gt;</code> shows the board as it stood then. See the <Link href="/api-docs">API documentation</Link>.
+      </p>
     </>
   );
 }
