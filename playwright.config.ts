@@ -19,6 +19,12 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  // start.spec.ts checks what a newcomer sees within two minutes of a fresh start, so it runs
+  // before every other spec (which add data and take time). `--no-deps` runs one spec alone.
+  projects: [
+    { name: 'fresh-start', testMatch: '**/start.spec.ts' },
+    { name: 'flows', testMatch: '**/*.spec.ts', testIgnore: '**/start.spec.ts', dependencies: ['fresh-start'] },
+  ],
   use: {
     baseURL: `http://localhost:${PORT}`,
     screenshot: 'on',

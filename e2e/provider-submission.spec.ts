@@ -52,6 +52,7 @@ async function signedInContext(browser: Browser, email: string) {
 }
 
 test('a provider signs up, submits, is verified, approved by an admin, and ranked', async ({ page, browser }) => {
+  test.setTimeout(300_000); // includes waiting for the scheduler's next minute slot
   // 1. Sign up and open the submission form.
   await signUp(page, PROVIDER_EMAIL, 'SpeedCo team');
   await page.goto('/submit');
