@@ -327,3 +327,29 @@ describe('rate limits (Postgres store)', () => {
     }
   });
 });
+
+describe('sign-up', () => {
+  it('ignores or refuses a role in the sign-up body: nobody signs up as admin', async () => {
+    const { POST } = await import('@/app/api/auth/[...all]/route');
+    const res = await POST(
+      new Request('http://localhost:3000/api/auth/sign-up/email', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', 'x-forwarded-for': '192.0.2.44' },
+        body: JSON.stringify({ email: 'mallory@evil.example', password: 'long enough password', name: 'Mallory', role: 'admin' }),
+      }),
+    );
+    expect(res.status).toBeLessThan(500);
+    const rows = await t.db.select({ role: users.role }).from(users).where(eq(users.email, 'mallory@evil.example'));
+    expect(rows.every((r) => r.role === 'provider')).toBe(true);
+  });
+
+  it('refuses short passwords and duplicate emails', async () => {
+    const { POST } = await import('@/app/api/auth/[...all]/route');
+    const signUpWith = (email: string, password: string) =>
+      POST(new Request('http://localhost:3000/api/auth/sign-up/email', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', 'x-forwarded-for': '192.0.2.45' }, body: JSON.stringify({ email, password, name: 'X' }) }));
+    expect((await signUpWith('short@pw.example', 'short')).status).toBe(400);
+    const dup = await signUpWith('alice@acme.example', 'another long password');
+    expect(dup.status).toBeGreaterThanOrEqual(400);
+    expect(dup.status).toBeLessThan(500);
+  });
+});
