@@ -1,0 +1,37 @@
+import { ImageResponse } from 'next/og';
+import { getPublicEndpoint } from '@/db/queries/catalog';
+import { listEndpointWorkloadStats } from '@/db/queries/ui-endpoint';
+import { getDb } from '@/db/shared';
+import { fmt, fmtPct } from '@/app/_components/format';
+import { OG_SIZE, OgCard } from '@/app/_components/og-card';
+
+export const size = OG_SIZE;
+export const contentType = 'image/png';
+export const alt = 'Tokenpace: measured output speed of this endpoint';
+
+/** Open Graph image of one endpoint: median output speed per workload (last 72 h) and its tags. */
+export default async function Image({ params }: { params: Promise<{ id: string }> }) {
+  const id = Number((await params).id);
+  const db = getDb();
+  const endpoint = Number.isInteger(id) && id > 0 && id <= 2_147_483_647 ? await getPublicEndpoint(db, id) : null;
+  if (!endpoint) {
+    return new ImageResponse(<OgCard title="Endpoint not found" subtitle="" bars={[]} footer="tokenpace" />, size);
+  }
+  const now = new Date();
+  const stats = await listEndpointWorkloadStats(db, { endpointIds: [id], from: new Date(now.getTime() - 72 * 3600_000), to: now });
+  const measured = stats.filter((s) => s.outputTokensPerSecond);
+  const max = Math.max(1, ...measured.map((s) => s.outputTokensPerSecond!.p50));
+  const n = stats.reduce((a, s) => a + s.n, 0);
+  const ok = stats.reduce((a, s) => a + s.successes, 0);
+  const tags = [endpoint.hardware, endpoint.engine, endpoint.precision, endpoint.speculativeDecoding].filter(Boolean).join(' | ');
+  return new ImageResponse(
+    <OgCard
+      title={`${endpoint.provider}: ${endpoint.slug}`}
+      subtitle={`${endpoint.model}${tags ? ` | ${tags}` : ''}`}
+      bars={measured.map((s) => ({ label: `${s.workloadSlug} (${s.category})`, value: `${fmt(s.outputTokensPerSecond!.p50)} t/s`, fraction: s.outputTokensPerSecond!.p50 / max }))}
+      empty={endpoint.status === 'inactive' ? 'Waiting for its API key: not measured yet' : 'No measurements in the last 72 h'}
+      footer={`Median TPS/user by workload, last 72 h | ${n} probes, ${fmtPct(n ? ok / n : null, 1)} success | Tokenpace`}
+    />,
+    size,
+  );
+}
