@@ -51,7 +51,7 @@ export const SYNTHETIC_ENDPOINTS: SyntheticEndpointSpec[] = [
     draftLength: 3,
     deploymentKind: 'dedicated',
     speed: { 'prose-1k': 820, 'code-1k': 1080, 'math-1k': 1010, 'json-1k': 1150 },
-    speedBeforeStep: 0.62,
+    speedBeforeStep: 0.45,
     stepDaysAgo: 12,
     ttftMs: 340,
     failureRate: 0.01,
