@@ -43,6 +43,7 @@ export function TimeSeriesChart({
   granularity,
   id,
   height = 300,
+  reference,
 }: {
   series: Series[];
   annotations?: Annotation[];
@@ -52,6 +53,8 @@ export function TimeSeriesChart({
   granularity: 'hour' | 'day';
   id: string;
   height?: number;
+  /** a horizontal reference line, e.g. a calibration endpoint's configured rate */
+  reference?: { value: number; label: string };
 }) {
   const rows = new Map<number, Record<string, number | [number, number] | null>>();
   for (const s of series) {
@@ -71,7 +74,7 @@ export function TimeSeriesChart({
       return `${s.label}: ${vals.length} ${granularity === 'day' ? 'days' : 'hours'}, median from ${Math.round(Math.min(...vals))} to ${Math.round(Math.max(...vals))} ${unit}, latest ${Math.round(last.p50!)} ${unit}`;
     })
     .join('; ');
-  const notes = annotations.length ? ` Marked changes: ${annotations.map((a) => a.label).join('; ')}.` : '';
+  const notes = `${annotations.length ? ` Marked changes: ${annotations.map((a) => a.label).join('; ')}.` : ''}${reference ? ` Reference line: ${reference.label}.` : ''}`;
   const pointCount = series.reduce((n, s) => n + s.points.filter((p) => p.p50 !== null).length, 0);
   const dots = data.length <= 40;
   return (
@@ -91,6 +94,7 @@ export function TimeSeriesChart({
           {series.map((s) => (
             <Line key={`${s.key}-line`} dataKey={`${s.key}__p50`} stroke={s.color} strokeWidth={2} dot={dots ? { r: 2 } : false} isAnimationActive={false} name={`${s.label} median`} connectNulls={false} />
           ))}
+          {reference ? <ReferenceLine y={reference.value} stroke="var(--ok)" strokeDasharray="6 3" label={{ value: reference.label, position: 'insideTopRight', fill: 'var(--fg)', fontSize: 11 }} /> : null}
           {annotations.map((a, i) => (
             <ReferenceLine key={i} x={a.t} stroke={a.color ?? 'var(--fg)'} strokeDasharray="4 3" label={{ value: a.label, position: 'top', fill: 'var(--fg)', fontSize: 11 }} />
           ))}

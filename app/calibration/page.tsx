@@ -1,21 +1,103 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { connection } from 'next/server';
+import { listEndpoints, listWorkloads } from '@/db/queries/catalog';
+import { listEndpointHistory } from '@/db/queries/history';
 import { getDb } from '@/db/shared';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { getLeaderboardAnswer } from '@/app/_server/leaderboard';
+import { calibrationErrorPct } from '@/app/_components/calibration-badge';
 import { CalibrationPanel } from '@/app/_components/calibration-panel';
+import { EmptyState } from '@/app/_components/empty-state';
+import { fmt, fmtUtc } from '@/app/_components/format';
+import { TimeSeriesChart } from '@/app/_components/time-series-chart';
 
 export const metadata: Metadata = { title: 'Calibration' };
 
-/** Calibration endpoints over the last 72 h: configured vs measured speed and TTFT. */
+/**
+ * Calibration: the reference stream's configured rate against what the probes measure, per
+ * scheduled workload over 72 h, and the hourly measured median of the last 24 h against the
+ * configured line.
+ */
 export default async function CalibrationPage() {
   await connection();
-  const answer = await getLeaderboardAnswer(getDb(), leaderboardQuerySchema.parse({ model: 'tokenpace-reference' }));
+  const db = getDb();
+  const [answer, workloads, endpoints] = await Promise.all([
+    getLeaderboardAnswer(db, leaderboardQuerySchema.parse({ model: 'tokenpace-reference' })),
+    listWorkloads(db),
+    listEndpoints(db, { modelSlug: 'tokenpace-reference' }),
+  ]);
+  const scheduled = workloads.filter((w) => w.scheduled);
+  const perWorkload = await Promise.all(scheduled.map((w) => getLeaderboardAnswer(db, leaderboardQuerySchema.parse({ model: 'tokenpace-reference', workload: w.slug }))));
+  const cal = endpoints.filter((e) => e.isCalibration);
+  const now = new Date();
+  const histories = await Promise.all(cal.map((e) => listEndpointHistory(db, { endpointId: e.id, workloadSlug: 'prose-1k', granularity: 'hour', from: new Date(now.getTime() - 24 * 3600_000), to: now, region: null })));
   return (
     <>
       <h1>Calibration</h1>
-      <p>Tokenpace runs a reference server that streams tokens at a known rate and TTFT. It is scheduled and probed exactly like a provider endpoint; the difference between configured and measured figures is the measurement error of the whole pipeline (scheduler, network stack, parser, clock).</p>
+      <p className="lead">
+        Tokenpace runs a reference server that streams tokens at a known rate and TTFT. It is scheduled and probed exactly like a provider endpoint; the difference between configured and measured figures is the measurement error of the whole pipeline (scheduler, network stack, parser, clock).
+      </p>
       <CalibrationPanel answer={answer} />
+      <h2>Error by workload (last 72 h)</h2>
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Calibration error by workload (table)">
+        <table data-table="calibration-workloads">
+          <thead><tr><th scope="col">Endpoint</th><th scope="col">Workload</th><th scope="col" className="num">Configured TPS/user</th><th scope="col" className="num">Measured P50</th><th scope="col" className="num">P5–P95</th><th scope="col" className="num">Speed error</th><th scope="col" className="num">TTFT P50 (ms)</th><th scope="col" className="num">n</th></tr></thead>
+          <tbody>
+            {perWorkload.flatMap((a, i) =>
+              a.entries.filter((e) => e.endpoint.kind === 'calibration').map((e) => {
+                const err = calibrationErrorPct(e.outputTokensPerSecond?.p50, e.endpoint.calibrationTps);
+                return (
+                  <tr key={`${e.endpoint.id}-${scheduled[i]!.slug}`} data-workload={scheduled[i]!.slug}>
+                    <td><Link href={`/endpoints/${e.endpoint.id}`}>{e.endpoint.slug}</Link></td>
+                    <td>{scheduled[i]!.slug}</td>
+                    <td className="num">{fmt(e.endpoint.calibrationTps)}</td>
+                    <td className="num" data-metric="measured">{fmt(e.outputTokensPerSecond?.p50, 1)}</td>
+                    <td className="num">{e.outputTokensPerSecond ? `${fmt(e.outputTokensPerSecond.p5)}–${fmt(e.outputTokensPerSecond.p95)}` : '–'}</td>
+                    <td className="num">{err === null ? '–' : `${err >= 0 ? '+' : '−'}${Math.abs(err).toFixed(2)}%`}</td>
+                    <td className="num">{fmt(e.ttftMs?.p50, 1)}</td>
+                    <td className="num">{e.n}</td>
+                  </tr>
+                );
+              }),
+            )}
+          </tbody>
+        </table>
+      </div>
+      <h2>Measured speed, last 24 hours (hourly median, prose-1k)</h2>
+      {cal.map((e, i) => {
+        const h = histories[i]!;
+        return h.some((x) => x.outputTokensPerSecond) ? (
+          <div key={e.id}>
+            <TimeSeriesChart
+              id={`calibration-history-${e.slug}`}
+              granularity="hour"
+              unit="tokens/s"
+              height={260}
+              title={`Hourly median measured speed of ${e.slug} against its configured ${fmt(e.calibrationTps)} tokens/s`}
+              reference={e.calibrationTps ? { value: e.calibrationTps, label: `configured ${fmt(e.calibrationTps)}` } : undefined}
+              series={[{ key: 'cal', label: e.slug, color: 'var(--s1)', points: h.map((x) => ({ t: Date.parse(x.bucketStart), p25: x.outputTokensPerSecond?.p25 ?? null, p50: x.outputTokensPerSecond?.p50 ?? null, p75: x.outputTokensPerSecond?.p75 ?? null })) }]}
+            />
+            <details>
+              <summary>Hourly figures as a table</summary>
+              <div className="table-wrap" tabIndex={0} role="region" aria-label="Hourly calibration figures (table)">
+                <table>
+                  <thead><tr><th scope="col">Hour (UTC)</th><th scope="col" className="num">Measured P50</th><th scope="col" className="num">P25–P75</th><th scope="col" className="num">Probes</th></tr></thead>
+                  <tbody>
+                    {[...h].reverse().map((x) => (
+                      <tr key={x.bucketStart}><td>{fmtUtc(x.bucketStart)}</td><td className="num">{fmt(x.outputTokensPerSecond?.p50, 1)}</td><td className="num">{x.outputTokensPerSecond ? `${fmt(x.outputTokensPerSecond.p25, 1)}–${fmt(x.outputTokensPerSecond.p75, 1)}` : '–'}</td><td className="num">{x.count}</td></tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </details>
+          </div>
+        ) : (
+          <EmptyState key={e.id} id="calibration-history" title="No calibration history yet">
+            <p>The reference stream is probed every minute once <code>npx tokenpace start</code> runs; hourly figures appear after the first rollup (within a minute or two).</p>
+          </EmptyState>
+        );
+      })}
     </>
   );
 }

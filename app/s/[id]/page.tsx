@@ -5,6 +5,7 @@ import { getSnapshot } from '@/db/queries/snapshots';
 import { getDb } from '@/db/shared';
 import { fmt, fmtPct } from '@/app/_components/format';
 import type { LeaderboardAnswer } from '@/app/_server/leaderboard';
+import { IntervalChart } from '@/app/_components/interval-chart';
 
 export const metadata: Metadata = { title: 'Snapshot' };
 
@@ -21,14 +22,28 @@ export default async function SnapshotPage({ params }: { params: Promise<{ id: s
       <h1>Leaderboard snapshot {a.snapshotId}</h1>
       <p>Model <strong>{a.model}</strong>, workload <strong>{a.workload}</strong>, window {a.window} ending {a.asOf} (UTC), token basis {a.basis}. This page and <a href={`/api/v1/snapshots/${a.snapshotId}`}>its JSON</a> never change.</p>
       <p className="muted">Cite as: Tokenpace leaderboard snapshot {a.snapshotId} ({a.asOf.slice(0, 10)}), /s/{a.snapshotId}</p>
-      <div className="table-wrap">
+      {a.entries.some((e) => e.rank !== null && e.outputTokensPerSecond) ? (
+        <IntervalChart
+          id="snapshot-ranking"
+          title={`Snapshot ${a.snapshotId}: median output speed (TPS/user), ${a.model}, ${a.workload}`}
+          unit="tokens/s"
+          unitShort="TPS/user"
+          rows={a.entries
+            .filter((e) => e.rank !== null && e.outputTokensPerSecond)
+            .map((e) => ({ key: e.endpoint.slug, label: `${e.rank}${e.tiedWith.length ? '=' : '.'} ${e.endpoint.slug}`, sublabel: e.endpoint.provider, ...e.outputTokensPerSecond!, band: e.tiedWith.length ? e.band : null }))}
+        />
+      ) : (
+        <p className="empty" data-empty="snapshot">No endpoint had enough successful probes in this window to be ranked; the table lists every endpoint with its probe count.</p>
+      )}
+      <p><a href={`/?${new URLSearchParams({ model: a.model, workload: a.workload, window: a.window, at: a.asOf }).toString()}`}>Open this board as it stood then</a> (pinned, not refreshed)</p>
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Snapshot (table)">
         <table>
-          <thead><tr><th>Rank</th><th>Provider</th><th>Endpoint</th><th className="num">TPS/user P50</th><th className="num">P25–P75</th><th className="num">TTFT P50 (ms)</th><th className="num">Success</th><th className="num">n</th></tr></thead>
+          <thead><tr><th scope="col">Rank</th><th scope="col">Provider</th><th scope="col">Endpoint</th><th scope="col" className="num">TPS/user P50</th><th scope="col" className="num">P25–P75</th><th scope="col" className="num">TTFT P50 (ms)</th><th scope="col" className="num">Success</th><th scope="col" className="num">n</th></tr></thead>
           <tbody>
             {a.entries.map((e) => (
-              <tr key={e.endpoint.id}>
+              <tr key={e.endpoint.id} data-endpoint={e.endpoint.slug}>
                 <td>{e.rank ?? '–'}{e.tiedWith.length ? ' (tied)' : ''}</td><td>{e.endpoint.provider}</td><td>{e.endpoint.slug}</td>
-                <td className="num">{fmt(e.outputTokensPerSecond?.p50, 1)}</td>
+                <td className="num" data-metric="tps-p50">{fmt(e.outputTokensPerSecond?.p50, 1)}</td>
                 <td className="num">{e.outputTokensPerSecond ? `${fmt(e.outputTokensPerSecond.p25)}–${fmt(e.outputTokensPerSecond.p75)}` : '–'}</td>
                 <td className="num">{fmt(e.ttftMs?.p50)}</td><td className="num">{fmtPct(e.successRate)}</td><td className="num">{e.n}</td>
               </tr>
