@@ -144,6 +144,14 @@ test('a provider signs up, submits, is verified, approved by an admin, and ranke
   const median = Number((await row.locator('[data-metric="median-tps"]').innerText()).replace(/,/g, ''));
   expect(median).toBeGreaterThan(200);
   expect(median).toBeLessThan(800);
+
+  // The owner pauses and resumes probing from the endpoint's page.
+  await row.getByRole('link').first().click();
+  await expect(page.locator('[data-field="status"]')).toHaveText('active');
+  await page.getByRole('button', { name: 'Pause probing' }).click();
+  await expect(page.locator('[data-field="status"]')).toHaveText('paused');
+  await page.getByRole('button', { name: 'Resume probing' }).click();
+  await expect(page.locator('[data-field="status"]')).toHaveText('active');
 });
 
 test('private pages: anonymous, provider A, provider B and admin each get what they may see', async ({ browser }) => {
