@@ -5,8 +5,8 @@
  *
  * Cost control: answers are cached in-process by (query, asOf) — live answers for their minute,
  * `at=` answers whose window has sealed (asOf ≥ 15 min ago) until evicted; snapshot rows are
- * written by a group-commit writer (one multi-row INSERT for all answers produced within a few
- * milliseconds), and each answer waits for its row to be committed, so a snapshotId handed out can
+ * written by a group-commit writer (one multi-row INSERT for all answers produced in the same
+ * event-loop turn), and each answer waits for its row to be committed, so a snapshotId handed out can
  * always be fetched.
  */
 import { createHash } from 'node:crypto';
@@ -127,7 +127,7 @@ function persistSnapshot(db: Db, row: PendingSnapshot['row']): Promise<void> {
     w.pending.push({ row, resolve, reject });
     if (!w.scheduled) {
       w.scheduled = true;
-      setTimeout(() => void flush(db, w), 2);
+      setImmediate(() => void flush(db, w));
     }
   });
 }

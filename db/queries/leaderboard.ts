@@ -11,8 +11,11 @@
  * raw reference implementation the tests compare against.
  *
  * Rollup buckets that can no longer change (ended ≥ 10 minutes ago, so the per-minute rollup job
- * has folded in every late probe) are kept in a per-process cache for 5 minutes, so a busy server
- * reads each sealed bucket from Postgres about once per 5 minutes instead of once per request.
+ * has folded in every late probe) are kept in a per-process cache for 5 minutes, grouped per
+ * endpoint with regions pre-merged, and whole 6-hour blocks are merged once from their hours, so a
+ * busy server reads each sealed bucket from Postgres about once per 5 minutes instead of once per
+ * request, and a 72 h window merges at most ~19 parts per endpoint. Sealed raw hours (for `at=`
+ * answers) are cached the same way; the current hour's raw tail is always queried.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { sql } from 'drizzle-orm';
@@ -21,12 +24,13 @@ import { endpoints, measurementRollups, models, providers, workloads } from '../
 import {
   SketchAccumulator,
   createSketch,
-  addToSketch,
   packSketchJson,
+  sketchOf,
   sketchSummary,
+  toSortedSketch,
   type PackedSketch,
-  type Sketch,
   type SketchJson,
+  type SortedSketch,
 } from '@/lib/stats/sketch';
 import { percentiles as exactPercentiles } from '@/lib/stats/percentiles';
 
@@ -66,7 +70,7 @@ export interface LeaderboardRow {
   ttfatMs: Percentiles;
   e2eMs: Percentiles;
   /** merged sketch of output speed (tokens/s) in the window, for the median's confidence interval */
-  speedSketch: Sketch;
+  speedSketch: SortedSketch;
   errorKinds: Record<string, number>;
   lastMeasuredAt: string | null;
 }
@@ -96,15 +100,34 @@ export interface WindowPlan {
   start: Date;
   /** asOf */
   end: Date;
+  /** whole hours not covered by a day or a 6-hour block */
   hourBuckets: Date[];
+  /** whole UTC 6-hour blocks (00, 06, 12, 18 h) not covered by a day, each merged from its 6 hourly rollups */
+  blockBuckets: Date[];
   dayBuckets: Date[];
   /** raw tail: measured_at in [rawFrom, end] */
   rawFrom: Date;
 }
 
+const BLOCK = 6 * HOUR;
+
+/** Splits [from, to) (hour-aligned) into 6-hour blocks and leftover hours. */
+function splitHours(from: number, to: number, hours: Date[], blocks: Date[]): void {
+  const firstBlock = Math.ceil(from / BLOCK) * BLOCK;
+  const lastBlock = Math.floor(to / BLOCK) * BLOCK;
+  if (firstBlock >= lastBlock) {
+    for (let t = from; t < to; t += HOUR) hours.push(new Date(t));
+    return;
+  }
+  for (let t = from; t < firstBlock; t += HOUR) hours.push(new Date(t));
+  for (let t = firstBlock; t < lastBlock; t += BLOCK) blocks.push(new Date(t));
+  for (let t = lastBlock; t < to; t += HOUR) hours.push(new Date(t));
+}
+
 /**
- * Splits a window into daily buckets (whole UTC days), hourly buckets (the rest of the whole
- * hours) and the raw tail (asOf's own hour up to asOf). Pure.
+ * Splits a window into daily buckets (whole UTC days), 6-hour blocks and hourly buckets (the rest
+ * of the whole hours), and the raw tail (asOf's own hour up to asOf). Pure. A 72 h window needs at
+ * most 2 × (3 blocks + 5 hours) + 3 days = 19 parts per endpoint and region.
  */
 export function planWindow(asOf: Date, windowHours: number): WindowPlan {
   const tail = Math.floor(asOf.getTime() / HOUR) * HOUR;
@@ -112,48 +135,61 @@ export function planWindow(asOf: Date, windowHours: number): WindowPlan {
   const firstDay = Math.ceil(start / DAY) * DAY;
   const lastDay = Math.floor(tail / DAY) * DAY;
   const hourBuckets: Date[] = [];
+  const blockBuckets: Date[] = [];
   const dayBuckets: Date[] = [];
   if (firstDay < lastDay) {
-    for (let t = start; t < firstDay; t += HOUR) hourBuckets.push(new Date(t));
+    splitHours(start, firstDay, hourBuckets, blockBuckets);
     for (let t = firstDay; t < lastDay; t += DAY) dayBuckets.push(new Date(t));
-    for (let t = lastDay; t < tail; t += HOUR) hourBuckets.push(new Date(t));
+    splitHours(lastDay, tail, hourBuckets, blockBuckets);
   } else {
-    for (let t = start; t < tail; t += HOUR) hourBuckets.push(new Date(t));
+    splitHours(start, tail, hourBuckets, blockBuckets);
   }
-  return { start: new Date(start), end: asOf, hourBuckets, dayBuckets, rawFrom: new Date(tail) };
+  return { start: new Date(start), end: asOf, hourBuckets, blockBuckets, dayBuckets, rawFrom: new Date(tail) };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Per-process caches (keyed by database handle so test databases never share entries).
 
-interface CachedRollup {
-  endpointId: number;
-  region: string;
+const METRICS = ['outputTokensPerSecond', 'outputTokensPerSecondO200k', 'ttftMs', 'ttfatMs', 'e2eMs'] as const;
+type Metric = (typeof METRICS)[number];
+
+/** One endpoint's figures in one bucket (one region, or all regions merged). */
+interface Part {
   count: number;
   successes: number;
-  errorKinds: Record<string, number>;
+  errorKinds: Array<[string, number]>;
   lastMeasuredAtMs: number | null;
-  sketches: Partial<Record<string, PackedSketch>>;
+  sketches: Partial<Record<Metric, PackedSketch>>;
 }
-interface CacheEntry {
-  rows: CachedRollup[];
-  expires: number;
+/** One bucket of one workload: per endpoint, all regions merged and each region. */
+type BucketEntry = Map<number, { all: Part; regions: Map<string, Part> }>;
+
+interface RawHour {
+  endpointId: Int32Array;
+  region: string[];
+  atMs: Float64Array;
+  success: Uint8Array;
+  valid: Uint8Array;
+  errorKind: Array<string | null>;
+  values: Record<Metric, Float64Array>;
 }
 interface DbCaches {
-  rollups: Map<string, CacheEntry>;
+  buckets: Map<string, { entry: BucketEntry; expires: number }>;
+  raw: Map<string, { hour: RawHour; expires: number }>;
   catalog: Map<string, { value: unknown; expires: number }>;
 }
 const caches = new WeakMap<Db, DbCaches>();
 function cachesOf(db: Db): DbCaches {
   let c = caches.get(db);
   if (!c) {
-    c = { rollups: new Map(), catalog: new Map() };
+    c = { buckets: new Map(), raw: new Map(), catalog: new Map() };
     caches.set(db, c);
   }
   return c;
 }
+const RAW_CACHE_MAX_HOURS = 2_000;
 
-/** Drops this process's cached rollup buckets and catalog of `db` (tests, or after a rebuild). */
+/** Drops this process's cached rollup buckets, raw hours and catalog of `db` (tests, or after a rebuild). */
 export function clearLeaderboardCache(db: Db): void {
   caches.delete(db);
 }
@@ -203,36 +239,98 @@ async function getWorkloadId(db: Db, slug: string): Promise<number | null> {
 }
 
 const SPEED_METRIC = { reported: 'outputTokensPerSecond', o200k: 'outputTokensPerSecondO200k' } as const;
-const SPEED_COLUMN = { reported: 'output_tokens_per_second', o200k: 'output_tokens_per_second_o200k' } as const;
-const METRICS = ['outputTokensPerSecond', 'outputTokensPerSecondO200k', 'ttftMs', 'ttfatMs', 'e2eMs'] as const;
 
-function toCached(r: { endpointId: number; workerRegion: string; count: number; successes: number; errorKinds: Record<string, number>; sketches: Record<string, Record<string, number>> }): CachedRollup {
-  const sketches: Partial<Record<string, PackedSketch>> = {};
+/** Merges parts (counts, kinds, sketches) into one part. */
+function mergeParts(parts: Part[]): Part {
+  if (parts.length === 1) return parts[0]!;
+  const kinds = new Map<string, number>();
+  let count = 0;
+  let successes = 0;
+  let last: number | null = null;
+  const sketches: Partial<Record<Metric, PackedSketch>> = {};
+  for (const p of parts) {
+    count += p.count;
+    successes += p.successes;
+    for (const [k, v] of p.errorKinds) kinds.set(k, (kinds.get(k) ?? 0) + v);
+    if (p.lastMeasuredAtMs !== null && (last === null || p.lastMeasuredAtMs > last)) last = p.lastMeasuredAtMs;
+  }
+  for (const m of METRICS) {
+    const s = createSketch();
+    let any = false;
+    for (const p of parts) {
+      const ps = p.sketches[m];
+      if (!ps) continue;
+      any = true;
+      for (let j = 0; j < ps.keys.length; j++) s.bins.set(ps.keys[j]!, (s.bins.get(ps.keys[j]!) ?? 0) + ps.counts[j]!);
+      s.zeros += ps.zeros;
+    }
+    if (any) {
+      const keys = Int32Array.from([...s.bins.keys()].sort((a, b) => a - b));
+      sketches[m] = { keys, counts: Float64Array.from(keys, (k) => s.bins.get(k)!), zeros: s.zeros };
+    }
+  }
+  return { count, successes, errorKinds: [...kinds.entries()], lastMeasuredAtMs: last, sketches };
+}
+
+/** Groups rows into a BucketEntry (per endpoint: all regions merged + each region). */
+function toEntry(rows: Array<{ endpointId: number; region: string; part: Part }>): BucketEntry {
+  const byEp = new Map<number, Map<string, Part>>();
+  for (const r of rows) {
+    const m = byEp.get(r.endpointId) ?? new Map<string, Part>();
+    m.set(r.region, r.part);
+    byEp.set(r.endpointId, m);
+  }
+  const entry: BucketEntry = new Map();
+  for (const [id, regions] of byEp) entry.set(id, { all: mergeParts([...regions.values()]), regions });
+  return entry;
+}
+
+/** Merges several bucket entries (e.g. 6 hours into a block). */
+function mergeEntries(entries: BucketEntry[]): BucketEntry {
+  const rows: Array<{ endpointId: number; region: string; parts: Part[] }> = [];
+  const index = new Map<string, (typeof rows)[number]>();
+  for (const e of entries) {
+    for (const [id, v] of e) {
+      for (const [region, part] of v.regions) {
+        const k = `${id}|${region}`;
+        let r = index.get(k);
+        if (!r) {
+          r = { endpointId: id, region, parts: [] };
+          index.set(k, r);
+          rows.push(r);
+        }
+        r.parts.push(part);
+      }
+    }
+  }
+  return toEntry(rows.map((r) => ({ endpointId: r.endpointId, region: r.region, part: mergeParts(r.parts) })));
+}
+
+function toPart(r: { count: number; successes: number; errorKinds: Record<string, number>; sketches: Record<string, Record<string, number>> }): Part {
+  const sketches: Partial<Record<Metric, PackedSketch>> = {};
   for (const m of METRICS) if (r.sketches[m]) sketches[m] = packSketchJson(r.sketches[m] as SketchJson);
   const meta = r.sketches._ as { lastMeasuredAtMs?: number } | undefined;
   return {
-    endpointId: r.endpointId,
-    region: r.workerRegion,
     count: r.count,
     successes: r.successes,
-    errorKinds: r.errorKinds ?? {},
-    lastMeasuredAtMs: typeof meta?.lastMeasuredAtMs === 'number' ? meta.lastMeasuredAtMs : null,
+    errorKinds: Object.entries(r.errorKinds ?? {}),
+    lastMeasuredAtMs: typeof meta?.lastMeasuredAtMs === 'number' ? Number(meta.lastMeasuredAtMs) : null,
     sketches,
   };
 }
 
 /**
- * Rollup rows (all endpoints and regions) of one workload for the given bucket starts, from the
+ * Rollup buckets of one workload (all endpoints and regions) for the given starts, from the
  * per-process cache when sealed, else from Postgres in one query.
  */
-async function loadRollupBuckets(db: Db, granularity: 'hour' | 'day', workloadId: number, starts: Date[], wallNow: number): Promise<CachedRollup[][]> {
-  const cache = cachesOf(db).rollups;
+async function loadRollupBuckets(db: Db, granularity: 'hour' | 'day', workloadId: number, starts: Date[], wallNow: number): Promise<BucketEntry[]> {
+  const cache = cachesOf(db).buckets;
   const size = granularity === 'hour' ? HOUR : DAY;
-  const out: CachedRollup[][] = new Array(starts.length);
+  const out: BucketEntry[] = new Array(starts.length);
   const missing: number[] = [];
   starts.forEach((s, i) => {
     const hit = cache.get(`${granularity}|${workloadId}|${s.getTime()}`);
-    if (hit && hit.expires > wallNow) out[i] = hit.rows;
+    if (hit && hit.expires > wallNow) out[i] = hit.entry;
     else missing.push(i);
   });
   if (missing.length === 0) return out;
@@ -257,20 +355,42 @@ async function loadRollupBuckets(db: Db, granularity: 'hour' | 'day', workloadId
         ),
       ),
     );
-  const byStart = new Map<number, CachedRollup[]>();
+  const byStart = new Map<number, Array<{ endpointId: number; region: string; part: Part }>>();
   for (const r of rows) {
     const k = r.bucketStart.getTime();
     const list = byStart.get(k) ?? [];
-    list.push(toCached(r));
+    list.push({ endpointId: r.endpointId, region: r.workerRegion, part: toPart(r) });
     byStart.set(k, list);
   }
   if (cache.size > CACHE_MAX_ENTRIES) cache.clear();
   for (const i of missing) {
     const s = starts[i]!;
-    const list = byStart.get(s.getTime()) ?? [];
-    out[i] = list;
-    if (s.getTime() + size + SEAL_AFTER_MS <= wallNow) cache.set(`${granularity}|${workloadId}|${s.getTime()}`, { rows: list, expires: wallNow + CACHE_TTL_MS });
+    const entry = toEntry(byStart.get(s.getTime()) ?? []);
+    out[i] = entry;
+    if (s.getTime() + size + SEAL_AFTER_MS <= wallNow) cache.set(`${granularity}|${workloadId}|${s.getTime()}`, { entry, expires: wallNow + CACHE_TTL_MS });
   }
+  return out;
+}
+
+/** 6-hour blocks merged from their hourly buckets; sealed blocks are cached like buckets. */
+async function loadBlocks(db: Db, workloadId: number, starts: Date[], wallNow: number): Promise<BucketEntry[]> {
+  const cache = cachesOf(db).buckets;
+  const out: BucketEntry[] = new Array(starts.length);
+  const missing: number[] = [];
+  starts.forEach((s, i) => {
+    const hit = cache.get(`block|${workloadId}|${s.getTime()}`);
+    if (hit && hit.expires > wallNow) out[i] = hit.entry;
+    else missing.push(i);
+  });
+  if (missing.length === 0) return out;
+  const hours = missing.flatMap((i) => Array.from({ length: 6 }, (_, h) => new Date(starts[i]!.getTime() + h * HOUR)));
+  const entries = await loadRollupBuckets(db, 'hour', workloadId, hours, wallNow);
+  missing.forEach((i, j) => {
+    const entry = mergeEntries(entries.slice(j * 6, j * 6 + 6));
+    out[i] = entry;
+    const s = starts[i]!;
+    if (s.getTime() + BLOCK + SEAL_AFTER_MS <= wallNow) cache.set(`block|${workloadId}|${s.getTime()}`, { entry, expires: wallNow + CACHE_TTL_MS });
+  });
   return out;
 }
 
@@ -282,22 +402,65 @@ interface RawTailRow {
   error_kind: string | null;
   at_ms: number;
   speed: number | null;
+  speed_o200k: number | null;
   ttft_ms: number | null;
   ttfat_ms: number | null;
   e2e_ms: number | null;
 }
 
-async function loadRawTail(db: Db, p: { endpointIds: number[]; workloadId: number; from: Date; to: Date; region: string | null; basis: 'reported' | 'o200k' }): Promise<RawTailRow[]> {
-  if (p.endpointIds.length === 0) return [];
+async function queryRaw(db: Db, p: { endpointIds: number[] | null; workloadId: number; from: Date; to: Date; region: string | null }): Promise<RawTailRow[]> {
   const regionFilter = p.region ? sql`and m.worker_region = ${p.region}` : sql``;
+  const endpointFilter = p.endpointIds ? sql`m.endpoint_id = any(${`{${p.endpointIds.join(',')}}`}::int[]) and` : sql``;
   return (await db.execute(sql`
     select m.endpoint_id, m.worker_region, m.outcome, m.valid, m.error_kind,
-           (extract(epoch from m.measured_at) * 1000)::float8 as at_ms,
-           m.${sql.raw(SPEED_COLUMN[p.basis])} as speed, m.ttft_ms, m.ttfat_ms, m.e2e_ms
+           floor(extract(epoch from m.measured_at) * 1000)::float8 as at_ms,
+           m.output_tokens_per_second as speed, m.output_tokens_per_second_o200k as speed_o200k, m.ttft_ms, m.ttfat_ms, m.e2e_ms
     from measurements m
-    where m.endpoint_id = any(${`{${p.endpointIds.join(',')}}`}::int[]) and m.workload_id = ${p.workloadId}
+    where ${endpointFilter} m.workload_id = ${p.workloadId}
       and m.measured_at >= ${p.from.toISOString()}::timestamptz and m.measured_at <= ${p.to.toISOString()}::timestamptz ${regionFilter}
   `)) as unknown as RawTailRow[];
+}
+
+function packRaw(rows: RawTailRow[]): RawHour {
+  const n = rows.length;
+  const col = (f: (r: RawTailRow) => number | null) => Float64Array.from(rows, (r) => {
+    const v = f(r);
+    return v === null ? Number.NaN : Number(v);
+  });
+  return {
+    endpointId: Int32Array.from(rows, (r) => Number(r.endpoint_id)),
+    region: rows.map((r) => r.worker_region),
+    atMs: Float64Array.from(rows, (r) => Number(r.at_ms)),
+    success: Uint8Array.from(rows, (r) => (r.outcome === 'success' ? 1 : 0)),
+    valid: Uint8Array.from(rows, (r) => (r.valid ? 1 : 0)),
+    errorKind: rows.map((r) => r.error_kind),
+    values: {
+      outputTokensPerSecond: col((r) => r.speed),
+      outputTokensPerSecondO200k: col((r) => r.speed_o200k),
+      ttftMs: col((r) => r.ttft_ms),
+      ttfatMs: col((r) => r.ttfat_ms),
+      e2eMs: col((r) => r.e2e_ms),
+    },
+    ...(n < 0 ? {} : {}),
+  };
+}
+
+/**
+ * Raw measurements of the tail [hourStart, asOf]: a sealed hour (ended ≥ 10 min ago) is read once
+ * for all endpoints and regions and kept per process; the current hour is queried each time.
+ */
+async function loadRawTail(db: Db, p: { endpointIds: number[]; workloadId: number; from: Date; to: Date; region: string | null }, wallNow: number): Promise<RawHour> {
+  if (p.from.getTime() + HOUR + SEAL_AFTER_MS <= wallNow) {
+    const cache = cachesOf(db).raw;
+    const key = `${p.workloadId}|${p.from.getTime()}`;
+    const hit = cache.get(key);
+    if (hit && hit.expires > wallNow) return hit.hour;
+    const hour = packRaw(await queryRaw(db, { endpointIds: null, workloadId: p.workloadId, from: p.from, to: new Date(p.from.getTime() + HOUR - 1), region: null }));
+    if (cache.size > RAW_CACHE_MAX_HOURS) cache.clear();
+    cache.set(key, { hour, expires: wallNow + CACHE_TTL_MS });
+    return hour;
+  }
+  return packRaw(await queryRaw(db, p));
 }
 
 /**
@@ -312,62 +475,81 @@ export async function listLeaderboardRows(db: Db, p: LeaderboardParams, wallNow 
   ]);
   const plan = planWindow(p.asOf, p.windowHours);
   const speedMetric = SPEED_METRIC[p.basis];
-  const empty = () => ({ n: 0, successes: 0, errorKinds: {} as Record<string, number>, lastMs: null as number | null, parts: [] as CachedRollup[], raw: [] as RawTailRow[] });
-  const acc = new Map(eps.map((e) => [e.id, empty()]));
+  const partsOf = new Map<number, Part[]>(eps.map((e) => [e.id, []]));
+  let raw: RawHour | null = null;
   if (workloadId !== null && eps.length > 0) {
-    const [hours, days, raw] = await Promise.all([
+    const [hours, blocks, days, tail] = await Promise.all([
       loadRollupBuckets(db, 'hour', workloadId, plan.hourBuckets, wallNow),
+      loadBlocks(db, workloadId, plan.blockBuckets, wallNow),
       loadRollupBuckets(db, 'day', workloadId, plan.dayBuckets, wallNow),
-      loadRawTail(db, { endpointIds: eps.map((e) => e.id), workloadId, from: plan.rawFrom, to: plan.end, region: p.region, basis: p.basis }),
+      loadRawTail(db, { endpointIds: eps.map((e) => e.id), workloadId, from: plan.rawFrom, to: plan.end, region: p.region }, wallNow),
     ]);
-    for (const bucket of [...hours, ...days]) {
-      for (const r of bucket) {
-        const a = acc.get(r.endpointId);
-        if (!a || (p.region && r.region !== p.region)) continue;
-        a.n += r.count;
-        a.successes += r.successes;
-        for (const [k, v] of Object.entries(r.errorKinds)) a.errorKinds[k] = (a.errorKinds[k] ?? 0) + v;
-        if (r.lastMeasuredAtMs !== null && (a.lastMs === null || r.lastMeasuredAtMs > a.lastMs)) a.lastMs = r.lastMeasuredAtMs;
-        a.parts.push(r);
+    raw = tail;
+    for (const bucket of [hours, blocks, days]) {
+      for (const entry of bucket) {
+        for (const [id, list] of partsOf) {
+          const v = entry.get(id);
+          if (!v) continue;
+          const part = p.region ? v.regions.get(p.region) : v.all;
+          if (part) list.push(part);
+        }
       }
     }
-    for (const r of raw) {
-      const a = acc.get(Number(r.endpoint_id));
-      if (!a) continue;
-      a.n += 1;
-      if (r.outcome === 'success') a.successes += 1;
-      if (r.error_kind) a.errorKinds[r.error_kind] = (a.errorKinds[r.error_kind] ?? 0) + 1;
-      if (a.lastMs === null || r.at_ms > a.lastMs) a.lastMs = r.at_ms;
-      a.raw.push(r);
+  }
+  const asOfMs = p.asOf.getTime();
+  const merger = new SketchAccumulator();
+  const rawRows = new Map<number, number[]>(eps.map((e) => [e.id, []]));
+  if (raw) {
+    for (let j = 0; j < raw.atMs.length; j++) {
+      if (raw.atMs[j]! > asOfMs || (p.region && raw.region[j] !== p.region)) continue;
+      rawRows.get(raw.endpointId[j]!)?.push(j);
     }
   }
-  const merger = new SketchAccumulator();
-  const merge = (a: ReturnType<typeof empty>, metric: string, rawValue: (r: RawTailRow) => number | null): Sketch => {
-    for (const part of a.parts) {
-      const s = part.sketches[metric];
-      if (s) merger.addBins(s.keys, s.counts, s.zeros);
-    }
-    for (const r of a.raw) {
-      const v = rawValue(r);
-      if (r.outcome === 'success' && r.valid && v !== null) merger.addValue(Number(v));
-    }
-    return merger.drain();
-  };
   return eps.map((endpoint) => {
-    const a = acc.get(endpoint.id)!;
-    const speedSketch = merge(a, speedMetric, (r) => r.speed);
+    const parts = partsOf.get(endpoint.id)!;
+    const rows = rawRows.get(endpoint.id)!;
+    let n = 0;
+    let successes = 0;
+    let lastMs: number | null = null;
+    const kinds: Record<string, number> = {};
+    for (const part of parts) {
+      n += part.count;
+      successes += part.successes;
+      for (const [k, v] of part.errorKinds) kinds[k] = (kinds[k] ?? 0) + v;
+      if (part.lastMeasuredAtMs !== null && (lastMs === null || part.lastMeasuredAtMs > lastMs)) lastMs = part.lastMeasuredAtMs;
+    }
+    for (const j of rows) {
+      n += 1;
+      successes += raw!.success[j]!;
+      const k = raw!.errorKind[j];
+      if (k) kinds[k] = (kinds[k] ?? 0) + 1;
+      if (lastMs === null || raw!.atMs[j]! > lastMs) lastMs = raw!.atMs[j]!;
+    }
+    const merge = (metric: Metric): SortedSketch => {
+      for (const part of parts) {
+        const s = part.sketches[metric];
+        if (s) merger.addBins(s.keys, s.counts, s.zeros);
+      }
+      const col = raw?.values[metric];
+      for (const j of rows) {
+        const v = col![j]!;
+        if (raw!.success[j] && raw!.valid[j] && !Number.isNaN(v)) merger.addValue(v);
+      }
+      return merger.drainSorted();
+    };
+    const speedSketch = merge(speedMetric);
     return {
       endpoint,
-      n: a.n,
-      successes: a.successes,
+      n,
+      successes,
       samples: speedSketch.total,
       outputTokensPerSecond: sketchSummary(speedSketch),
-      ttftMs: sketchSummary(merge(a, 'ttftMs', (r) => r.ttft_ms)),
-      ttfatMs: sketchSummary(merge(a, 'ttfatMs', (r) => r.ttfat_ms)),
-      e2eMs: sketchSummary(merge(a, 'e2eMs', (r) => r.e2e_ms)),
+      ttftMs: sketchSummary(merge('ttftMs')),
+      ttfatMs: sketchSummary(merge('ttfatMs')),
+      e2eMs: sketchSummary(merge('e2eMs')),
       speedSketch,
-      errorKinds: sortKeys(a.errorKinds),
-      lastMeasuredAt: a.lastMs === null ? null : new Date(a.lastMs).toISOString(),
+      errorKinds: sortKeys(kinds),
+      lastMeasuredAt: lastMs === null ? null : new Date(lastMs).toISOString(),
     };
   });
 }
@@ -385,10 +567,7 @@ export async function listLeaderboardRowsFromRaw(db: Db, p: LeaderboardParams): 
   const eps = await listLeaderboardEndpoints(db, p.modelSlug);
   const workloadId = await getWorkloadId(db, p.workloadSlug);
   const plan = planWindow(p.asOf, p.windowHours);
-  const raw =
-    workloadId === null
-      ? []
-      : await loadRawTail(db, { endpointIds: eps.map((e) => e.id), workloadId, from: plan.start, to: plan.end, region: p.region, basis: p.basis });
+  const raw = workloadId === null ? [] : await queryRaw(db, { endpointIds: eps.map((e) => e.id), workloadId, from: plan.start, to: plan.end, region: p.region });
   return eps.map((endpoint) => {
     const rows = raw.filter((r) => Number(r.endpoint_id) === endpoint.id);
     const ok = rows.filter((r) => r.outcome === 'success' && r.valid);
@@ -398,9 +577,8 @@ export async function listLeaderboardRowsFromRaw(db: Db, p: LeaderboardParams): 
       const [p5, p25, p50, p75, p95] = exactPercentiles(xs, [5, 25, 50, 75, 95]) as [number, number, number, number, number];
       return { p5, p25, p50, p75, p95 };
     };
-    const speeds = values((r) => r.speed);
-    const speedSketch = createSketch();
-    for (const v of speeds) addToSketch(speedSketch, v);
+    const speeds = values((r) => (p.basis === 'o200k' ? r.speed_o200k : r.speed));
+    const speedSketch = toSortedSketch(sketchOf(speeds));
     const errorKinds: Record<string, number> = {};
     for (const r of rows) if (r.error_kind) errorKinds[r.error_kind] = (errorKinds[r.error_kind] ?? 0) + 1;
     const last = rows.reduce<number | null>((m, r) => (m === null || r.at_ms > m ? r.at_ms : m), null);

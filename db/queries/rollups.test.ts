@@ -137,12 +137,17 @@ describe('rollups', () => {
     expect(incremental.length).toBeGreaterThan(DAYS * 24 * 4 * 2 * 2);
   });
 
-  it('splits a window into daily, hourly and raw-tail parts covering [floorHour(asOf) − W, asOf]', () => {
+  it('splits a window into daily, 6-hour-block, hourly and raw-tail parts covering [floorHour(asOf) − W, asOf]', () => {
     const plan = planWindow(NOW, 72);
     expect(plan.start.toISOString()).toBe('2026-11-26T12:00:00.000Z');
     expect(plan.rawFrom.toISOString()).toBe('2026-11-29T12:00:00.000Z');
     expect(plan.dayBuckets.map((d) => d.toISOString().slice(0, 10))).toEqual(['2026-11-27', '2026-11-28']);
-    expect(plan.hourBuckets.length).toBe(12 + 12);
+    expect(plan.hourBuckets.length).toBe(0);
+    expect(plan.blockBuckets.map((d) => d.toISOString().slice(5, 13))).toEqual(['11-26T12', '11-26T18', '11-29T00', '11-29T06']);
+    const odd = planWindow(new Date('2026-11-29T15:10:00Z'), 30); // 09:00 on the 28th … 15:00 on the 29th
+    expect(odd.hourBuckets.map((d) => d.toISOString().slice(5, 13))).toEqual(['11-28T09', '11-28T10', '11-28T11', '11-29T12', '11-29T13', '11-29T14']);
+    expect(odd.blockBuckets.map((d) => d.toISOString().slice(5, 13))).toEqual(['11-28T12', '11-28T18', '11-29T00', '11-29T06']);
+    expect(odd.dayBuckets).toEqual([]);
     const short = planWindow(NOW, 5);
     expect(short.dayBuckets).toEqual([]);
     expect(short.hourBuckets.length).toBe(5);

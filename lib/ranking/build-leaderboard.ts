@@ -6,7 +6,7 @@
  * Pure function without randomness: same input → same output, so snapshots reproduce.
  * (docs/decisions/040-rollups-and-sketches.md: why not the bootstrap here.)
  */
-import { sketchMedianCi, type Sketch } from '@/lib/stats/sketch';
+import { sketchMedianCi, type Sketch, type SortedSketch } from '@/lib/stats/sketch';
 import { rankWithTieBands } from '@/lib/stats/tie-bands';
 import { wilsonInterval } from '@/lib/stats/wilson';
 
@@ -23,7 +23,7 @@ export interface WindowStatsRow<E extends { id: number }> {
   ttfatMs: P;
   e2eMs: P;
   /** merged sketch of the output speeds (tokens/s) of successful valid probes in the window */
-  speedSketch: Sketch;
+  speedSketch: Sketch | SortedSketch;
   errorKinds: Record<string, number>;
   lastMeasuredAt: string | null;
 }

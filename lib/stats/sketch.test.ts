@@ -19,6 +19,7 @@ import {
   sketchValue,
   SketchAccumulator,
   packSketchJson,
+  toSortedSketch,
 } from './sketch';
 
 const A = SKETCH_RELATIVE_ACCURACY;
@@ -137,5 +138,14 @@ describe('SketchAccumulator', () => {
     expect(sketchToJson(got)).toEqual(sketchToJson(ref));
     expect(got.total).toBe(602);
     expect(acc.drain().total).toBe(0);
+    // drainSorted gives the same rank order as toSortedSketch(drain())
+    for (const p of parts) acc.addBins(packSketchJson(sketchToJson(sketchOf(p))).keys, packSketchJson(sketchToJson(sketchOf(p))).counts);
+    acc.addValue(0);
+    const sorted = acc.drainSorted();
+    const viaMap = toSortedSketch(mergeSketch(sketchOf([0]), parts.map(sketchOf).reduce((a, b) => mergeSketch(a, b), createSketch())));
+    expect(Array.from(sorted.values)).toEqual(Array.from(viaMap.values));
+    expect(Array.from(sorted.upto)).toEqual(Array.from(viaMap.upto));
+    expect(sketchSummary(sorted)).toEqual(sketchSummary(viaMap));
+    expect(acc.drainSorted().total).toBe(0);
   });
 });

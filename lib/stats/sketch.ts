@@ -118,26 +118,40 @@ export function sketchToJson(s: Sketch): SketchJson {
   return out;
 }
 
-/** Sorted (ascending) bucket list with cumulative counts: the order in which ranks are read. */
-function cumulative(s: Sketch): { values: number[]; upto: number[] } {
-  const keys = [...s.bins.keys()].sort((a, b) => a - b);
-  const values: number[] = [];
-  const upto: number[] = [];
-  let acc = 0;
-  if (s.zeros > 0) {
-    acc += s.zeros;
-    values.push(0);
-    upto.push(acc);
-  }
-  for (const k of keys) {
-    acc += s.bins.get(k)!;
-    values.push(sketchValue(k));
-    upto.push(acc);
-  }
-  return { values, upto };
+/**
+ * A sketch in rank order: representative values ascending (zero bucket first) with cumulative
+ * counts. Percentiles and intervals are read from this form; build it once and read many figures.
+ */
+export interface SortedSketch {
+  values: Float64Array;
+  upto: Float64Array;
+  total: number;
 }
 
-function valueAtRank(c: { values: number[]; upto: number[] }, rank: number): number {
+const EMPTY_SORTED: SortedSketch = { values: new Float64Array(0), upto: new Float64Array(0), total: 0 };
+
+/** The rank-ordered form of a sketch. */
+export function toSortedSketch(s: Sketch): SortedSketch {
+  if (s.total === 0) return EMPTY_SORTED;
+  const keys = Float64Array.from(s.bins.keys()).sort();
+  const z = s.zeros > 0 ? 1 : 0;
+  const values = new Float64Array(keys.length + z);
+  const upto = new Float64Array(keys.length + z);
+  let acc = 0;
+  if (z) {
+    acc = s.zeros;
+    values[0] = 0;
+    upto[0] = acc;
+  }
+  for (let j = 0; j < keys.length; j++) {
+    acc += s.bins.get(keys[j]!)!;
+    values[j + z] = sketchValue(keys[j]!);
+    upto[j + z] = acc;
+  }
+  return { values, upto, total: s.total };
+}
+
+function valueAtRank(c: SortedSketch, rank: number): number {
   // rank is 0-based; binary search for the first bucket whose cumulative count exceeds it
   let lo = 0;
   let hi = c.upto.length - 1;
@@ -154,10 +168,11 @@ function valueAtRank(c: { values: number[]; upto: number[] }, rank: number): num
  * the bucket holding rank k, within α of the true value.
  * @throws RangeError if the sketch is empty or k is outside [0, n − 1]
  */
-export function sketchOrderStatistic(s: Sketch, k: number): number {
-  if (s.total === 0) throw new RangeError('order statistic of an empty sketch is undefined');
-  if (!Number.isSafeInteger(k) || k < 0 || k >= s.total) throw new RangeError(`rank must be an integer in [0, ${s.total - 1}], got ${String(k)}`);
-  return valueAtRank(cumulative(s), k);
+export function sketchOrderStatistic(s: Sketch | SortedSketch, k: number): number {
+  const c = 'bins' in s ? toSortedSketch(s) : s;
+  if (c.total === 0) throw new RangeError('order statistic of an empty sketch is undefined');
+  if (!Number.isSafeInteger(k) || k < 0 || k >= c.total) throw new RangeError(`rank must be an integer in [0, ${c.total - 1}], got ${String(k)}`);
+  return valueAtRank(c, k);
 }
 
 /**
@@ -168,11 +183,11 @@ export function sketchOrderStatistic(s: Sketch, k: number): number {
  * @returns one estimate per level, or null when the sketch is empty
  * @throws RangeError if a level is outside [0, 100]
  */
-export function sketchPercentiles(s: Sketch, ps: readonly number[]): number[] | null {
+export function sketchPercentiles(s: Sketch | SortedSketch, ps: readonly number[]): number[] | null {
   for (const p of ps) if (!(p >= 0 && p <= 100)) throw new RangeError(`percentile level must be in [0, 100], got ${String(p)}`);
-  if (s.total === 0) return null;
-  const c = cumulative(s);
-  const n = s.total;
+  const c = 'bins' in s ? toSortedSketch(s) : s;
+  if (c.total === 0) return null;
+  const n = c.total;
   return ps.map((p) => {
     const h = (n - 1) * (p / 100);
     const lo = Math.floor(h);
@@ -186,7 +201,7 @@ export function sketchPercentiles(s: Sketch, ps: readonly number[]): number[] | 
 }
 
 /** The P5/P25/P50/P75/P95 figures reported everywhere, or null for an empty sketch. */
-export function sketchSummary(s: Sketch): { p5: number; p25: number; p50: number; p75: number; p95: number } | null {
+export function sketchSummary(s: Sketch | SortedSketch): { p5: number; p25: number; p50: number; p75: number; p95: number } | null {
   const q = sketchPercentiles(s, [5, 25, 50, 75, 95]);
   if (!q) return null;
   return { p5: q[0]!, p25: q[1]!, p50: q[2]!, p75: q[3]!, p95: q[4]! };
@@ -247,16 +262,18 @@ export function medianCiLowerRank(n: number, confidence = 0.95): number {
  * bootstrap, which would need the raw values (see docs/decisions/040-rollups-and-sketches.md).
  * @returns { low, high } in the metric's unit, or null for an empty sketch
  */
-export function sketchMedianCi(s: Sketch, confidence = 0.95): { low: number; high: number } | null {
-  if (s.total === 0) return null;
-  const n = s.total;
+export function sketchMedianCi(s: Sketch | SortedSketch, confidence = 0.95): { low: number; high: number } | null {
+  const c = 'bins' in s ? toSortedSketch(s) : s;
+  if (c.total === 0) return null;
+  const n = c.total;
   const l = medianCiLowerRank(n, confidence);
-  const c = cumulative(s);
   return { low: valueAtRank(c, l - 1), high: valueAtRank(c, n - l) };
 }
 
 const DENSE_OFFSET = 2048;
 const DENSE_SIZE = 4096;
+/** sketchValue of every dense bucket, computed once. */
+const DENSE_VALUES = Float64Array.from({ length: DENSE_SIZE }, (_, d) => sketchValue(d - DENSE_OFFSET));
 
 /**
  * Fast merger for many small sketches (the leaderboard merges up to ~50 rollup buckets per
@@ -296,6 +313,33 @@ export class SketchAccumulator {
       return;
     }
     this.addBins([sketchIndex(x)], [1]);
+  }
+
+  /** The merged sketch in rank order (no Map, no pow: the fast path); resets the accumulator. */
+  drainSorted(): SortedSketch {
+    if (this.overflow.size > 0) return toSortedSketch(this.drain());
+    if (this.total === 0) return EMPTY_SORTED;
+    const idx = Int32Array.from(this.touched).sort();
+    const z = this.zeros > 0 ? 1 : 0;
+    const values = new Float64Array(idx.length + z);
+    const upto = new Float64Array(idx.length + z);
+    let acc = 0;
+    if (z) {
+      acc = this.zeros;
+      upto[0] = acc;
+    }
+    for (let j = 0; j < idx.length; j++) {
+      const d = idx[j]!;
+      acc += this.dense[d]!;
+      this.dense[d] = 0;
+      values[j + z] = DENSE_VALUES[d]!;
+      upto[j + z] = acc;
+    }
+    const out: SortedSketch = { values, upto, total: this.total };
+    this.touched.length = 0;
+    this.zeros = 0;
+    this.total = 0;
+    return out;
   }
 
   /** The merged sketch; resets the accumulator. */
