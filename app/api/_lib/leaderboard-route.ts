@@ -17,13 +17,15 @@ export async function leaderboardResponse(request: Request, format?: 'csv'): Pro
   if (!wantsCsv(request, format)) return readResponse(request, body, 'application/json; charset=utf-8', q.at ? 86_400 : 30);
   const cols = [
     'rank', 'tied_band', 'provider', 'endpoint', 'endpoint_id', 'kind', 'deployment_kind', 'hardware', 'engine', 'precision', 'speculative_decoding',
-    'n', 'success_rate', 'output_tps_p5', 'output_tps_p25', 'output_tps_p50', 'output_tps_p75', 'output_tps_p95',
+    'n', 'successes', 'samples', 'success_rate_fraction', 'output_speed_p5_tokens_per_s', 'output_speed_p25_tokens_per_s', 'output_speed_p50_tokens_per_s', 'output_speed_p75_tokens_per_s', 'output_speed_p95_tokens_per_s',
+    'median_ci_low_tokens_per_s', 'median_ci_high_tokens_per_s',
     'ttft_p50_ms', 'ttft_p95_ms', 'ttfat_p50_ms', 'e2e_p50_ms', 'e2e_p95_ms', 'as_of', 'window_hours', 'model', 'workload', 'basis', 'snapshot_id',
   ];
   const rows = answer.entries.map((e) => [
     e.rank, e.band, e.endpoint.provider, e.endpoint.slug, e.endpoint.id, e.endpoint.kind, e.endpoint.deploymentKind, e.endpoint.hardware, e.endpoint.engine,
-    e.endpoint.precision, e.endpoint.speculativeDecoding, e.n, num(e.successRate),
+    e.endpoint.precision, e.endpoint.speculativeDecoding, e.n, e.successes, e.samples, num(e.successRate),
     num(e.outputTokensPerSecond?.p5), num(e.outputTokensPerSecond?.p25), num(e.outputTokensPerSecond?.p50), num(e.outputTokensPerSecond?.p75), num(e.outputTokensPerSecond?.p95),
+    num(e.outputTokensPerSecondMedianCi?.low), num(e.outputTokensPerSecondMedianCi?.high),
     num(e.ttftMs?.p50), num(e.ttftMs?.p95), num(e.ttfatMs?.p50), num(e.e2eMs?.p50), num(e.e2eMs?.p95),
     answer.asOf, answer.windowHours, answer.model, answer.workload, answer.basis, answer.snapshotId,
   ]);

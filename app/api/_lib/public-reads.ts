@@ -95,7 +95,7 @@ export async function measurementsResponse(request: Request, ctx: Ctx<{ id: stri
     ...(q.timeline && !csv ? { timeline: timeline ? decodeTimeline(timeline) : [] } : {}),
   }));
   if (csv) {
-    const cols = ['id', 'measured_at', 'worker_region', 'outcome', 'error_kind', 'http_status', 'ttfb_ms', 'ttft_ms', 'ttfat_ms', 'e2e_ms', 'output_tokens_reported', 'output_tokens_o200k', 'output_tps', 'output_tps_o200k', 'tpot_ms', 'content_chunks', 'finish_reason', 'valid'];
+    const cols = ['id', 'measured_at', 'worker_region', 'outcome', 'error_kind', 'http_status', 'ttfb_ms', 'ttft_ms', 'ttfat_ms', 'e2e_ms', 'output_tokens_reported', 'output_tokens_o200k', 'output_speed_tokens_per_s', 'output_speed_o200k_tokens_per_s', 'tpot_ms', 'content_chunks', 'finish_reason', 'valid'];
     return csvRead(request, cols, items.map((m) => [m.id, m.measuredAt, m.workerRegion, m.outcome, m.errorKind, m.httpStatus, m.ttfbMs, m.ttftMs, m.ttfatMs, m.e2eMs, m.outputTokensReported, m.outputTokensO200k, m.outputTokensPerSecond, m.outputTokensPerSecondO200k, m.tpotMs, m.contentChunks, m.finishReason, m.valid]), `endpoint-${id}-measurements.csv`);
   }
   const body: Out<typeof measurementsResponseSchema> = { endpointId: id, items, nextCursor: page.nextCursor };
@@ -123,8 +123,8 @@ export async function endpointHistoryResponse(request: Request, ctx: Ctx<{ id: s
   const changePoints = findChangePoints(daily.map((d) => ({ day: d.bucketStart.slice(0, 10), median: d[metric]?.p50 ?? null })));
   if (wantsCsv(request, format)) {
     const cols = [
-      'bucket_start', 'count', 'successes', 'success_rate',
-      'output_tps_p5', 'output_tps_p25', 'output_tps_p50', 'output_tps_p75', 'output_tps_p95', 'output_tps_o200k_p50',
+      'bucket_start', 'count', 'successes', 'success_rate_fraction',
+      'output_speed_p5_tokens_per_s', 'output_speed_p25_tokens_per_s', 'output_speed_p50_tokens_per_s', 'output_speed_p75_tokens_per_s', 'output_speed_p95_tokens_per_s', 'output_speed_o200k_p50_tokens_per_s',
       'ttft_p5_ms', 'ttft_p50_ms', 'ttft_p95_ms', 'ttfat_p50_ms', 'e2e_p5_ms', 'e2e_p50_ms', 'e2e_p95_ms', 'percentile_source',
     ];
     const rows = series.map((s) => [
@@ -156,7 +156,7 @@ export async function modelHistoryResponse(request: Request, format?: 'csv'): Pr
   const { from, to } = rangeBounds(q.range);
   const series = await listModelHistory(getDb(), { modelSlug: q.model, workloadSlug: q.workload, from, to, region: q.region ?? null, basis: q.basis });
   if (wantsCsv(request, format)) {
-    const cols = ['endpoint_id', 'endpoint', 'provider', 'day', 'count', 'successes', 'samples', 'output_tps_p25', 'output_tps_p50', 'output_tps_p75', 'change_point'];
+    const cols = ['endpoint_id', 'endpoint', 'provider', 'day', 'count', 'successes', 'samples', 'output_speed_p25_tokens_per_s', 'output_speed_p50_tokens_per_s', 'output_speed_p75_tokens_per_s', 'change_point'];
     const rows = series.flatMap((s) => {
       const labels = new Map(s.changePoints.map((c) => [c.day, c.label]));
       return s.days.map((d) => [s.endpoint.id, s.endpoint.slug, s.endpoint.provider, d.day, d.count, d.successes, d.samples, round(d.p25), round(d.median), round(d.p75), labels.get(d.day) ?? null]);
