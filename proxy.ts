@@ -1,0 +1,40 @@
+/**
+ * Next 16 proxy (formerly middleware), Node runtime: decides access to the private account pages
+ * BEFORE rendering, so the answer is a real HTTP status — 307 to /signin for anonymous visitors,
+ * 404 for pages the user may not see — even though app/loading.tsx streams every page (a redirect
+ * or notFound() thrown while streaming would arrive as a 200). The pages check again themselves
+ * (app/(account)/_lib/page-user.ts); this is the first gate, not the only one.
+ */
+import { NextResponse, type NextRequest } from 'next/server';
+import { getUserFromHeaders } from '@/app/api/_lib/auth';
+import { getSubmittedEndpoint } from '@/db/queries/submissions';
+import { getDb } from '@/db/shared';
+
+/** A path no route serves: rewriting to it renders the site's not-found page with status 404. */
+const NOT_FOUND_PATH = '/_tokenpace-not-found';
+
+export async function proxy(request: NextRequest): Promise<NextResponse> {
+  const { pathname, search } = request.nextUrl;
+  const headers = new Headers(request.headers);
+  headers.delete('authorization'); // pages use the browser session only
+  const user = await getUserFromHeaders(headers).catch(() => null);
+  if (!user) {
+    const to = new URL('/signin', request.url);
+    to.searchParams.set('next', `${pathname}${search}`);
+    return NextResponse.redirect(to, 307);
+  }
+  const notFound = () => NextResponse.rewrite(new URL(NOT_FOUND_PATH, request.url));
+  if ((pathname === '/admin' || pathname.startsWith('/admin/')) && user.role !== 'admin') return notFound();
+  const m = /^\/dashboard\/endpoints\/([^/]+)/.exec(pathname);
+  if (m) {
+    const id = Number(m[1]);
+    if (!Number.isInteger(id) || id <= 0 || id > 2_147_483_647) return notFound();
+    const endpoint = await getSubmittedEndpoint(getDb(), id);
+    if (!endpoint || endpoint.ownerUserId !== user.id) return notFound();
+  }
+  return NextResponse.next();
+}
+
+export const config = {
+  matcher: ['/submit', '/dashboard', '/dashboard/:path*', '/admin', '/admin/:path*'],
+};
