@@ -198,7 +198,7 @@ function sourceFingerprint(): string {
     }
   };
   for (const d of ['app', 'lib', 'db']) walk(path.join(ROOT, d));
-  for (const f of ['next.config.ts', 'package.json', 'tsconfig.json']) {
+  for (const f of ['next.config.ts', 'proxy.ts', 'package.json', 'tsconfig.json']) {
     const p = path.join(ROOT, f);
     if (fs.existsSync(p)) h.update(`${p}:${fs.statSync(p).mtimeMs}\n`);
   }
