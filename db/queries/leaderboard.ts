@@ -173,11 +173,18 @@ interface RawHour {
   errorKind: Array<string | null>;
   values: Record<Metric, Float64Array>;
 }
+/**
+ * Cached values are promises, so concurrent requests needing the same bucket share one load
+ * (no thundering herd on a cold cache). Sealed entries live CACHE_TTL_MS; unsealed ones (the
+ * newest buckets, still updated by the per-minute rollup job) UNSEALED_TTL_MS, which only
+ * de-duplicates simultaneous requests.
+ */
 interface DbCaches {
-  buckets: Map<string, { entry: BucketEntry; expires: number }>;
-  raw: Map<string, { hour: RawHour; expires: number }>;
-  catalog: Map<string, { value: unknown; expires: number }>;
+  buckets: Map<string, { entry: Promise<BucketEntry>; expires: number }>;
+  raw: Map<string, { hour: Promise<RawHour>; expires: number }>;
+  catalog: Map<string, { value: Promise<unknown>; expires: number }>;
 }
+const UNSEALED_TTL_MS = 2_000;
 const caches = new WeakMap<Db, DbCaches>();
 function cachesOf(db: Db): DbCaches {
   let c = caches.get(db);
@@ -198,10 +205,23 @@ async function cachedCatalog<T>(db: Db, key: string, load: () => Promise<T>): Pr
   const c = cachesOf(db).catalog;
   const hit = c.get(key);
   const now = Date.now();
-  if (hit && hit.expires > now) return hit.value as T;
-  const value = await load();
+  if (hit && hit.expires > now) return hit.value as Promise<T>;
+  const value = load();
   c.set(key, { value, expires: now + CATALOG_TTL_MS });
+  value.catch(() => c.delete(key));
   return value;
+}
+
+/** A promise with its settle functions (filled by one batched load, awaited by many requests). */
+function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => {}); // callers observe the rejection through Promise.all
+  return { promise, resolve, reject };
 }
 
 /** Listed endpoints of a model (active, inactive, paused) with declared metadata, by id. */
@@ -321,77 +341,84 @@ function toPart(r: { count: number; successes: number; errorKinds: Record<string
 
 /**
  * Rollup buckets of one workload (all endpoints and regions) for the given starts, from the
- * per-process cache when sealed, else from Postgres in one query.
+ * per-process cache, else from Postgres in one query for all missing starts.
  */
 async function loadRollupBuckets(db: Db, granularity: 'hour' | 'day', workloadId: number, starts: Date[], wallNow: number): Promise<BucketEntry[]> {
   const cache = cachesOf(db).buckets;
   const size = granularity === 'hour' ? HOUR : DAY;
-  const out: BucketEntry[] = new Array(starts.length);
-  const missing: number[] = [];
-  starts.forEach((s, i) => {
-    const hit = cache.get(`${granularity}|${workloadId}|${s.getTime()}`);
-    if (hit && hit.expires > wallNow) out[i] = hit.entry;
-    else missing.push(i);
-  });
-  if (missing.length === 0) return out;
-  const rows = await db
-    .select({
-      bucketStart: measurementRollups.bucketStart,
-      endpointId: measurementRollups.endpointId,
-      workerRegion: measurementRollups.workerRegion,
-      count: measurementRollups.count,
-      successes: measurementRollups.successes,
-      errorKinds: measurementRollups.errorKinds,
-      sketches: measurementRollups.sketches,
-    })
-    .from(measurementRollups)
-    .where(
-      and(
-        eq(measurementRollups.granularity, granularity),
-        eq(measurementRollups.workloadId, workloadId),
-        inArray(
-          measurementRollups.bucketStart,
-          missing.map((i) => starts[i]!),
-        ),
-      ),
-    );
-  const byStart = new Map<number, Array<{ endpointId: number; region: string; part: Part }>>();
-  for (const r of rows) {
-    const k = r.bucketStart.getTime();
-    const list = byStart.get(k) ?? [];
-    list.push({ endpointId: r.endpointId, region: r.workerRegion, part: toPart(r) });
-    byStart.set(k, list);
-  }
+  const out: Array<Promise<BucketEntry>> = [];
+  const missing = new Map<number, { key: string; d: ReturnType<typeof deferred<BucketEntry>> }>();
   if (cache.size > CACHE_MAX_ENTRIES) cache.clear();
-  for (const i of missing) {
-    const s = starts[i]!;
-    const entry = toEntry(byStart.get(s.getTime()) ?? []);
-    out[i] = entry;
-    if (s.getTime() + size + SEAL_AFTER_MS <= wallNow) cache.set(`${granularity}|${workloadId}|${s.getTime()}`, { entry, expires: wallNow + CACHE_TTL_MS });
+  for (const s of starts) {
+    const key = `${granularity}|${workloadId}|${s.getTime()}`;
+    const hit = cache.get(key);
+    if (hit && hit.expires > wallNow) {
+      out.push(hit.entry);
+      continue;
+    }
+    const d = deferred<BucketEntry>();
+    const sealed = s.getTime() + size + SEAL_AFTER_MS <= wallNow;
+    cache.set(key, { entry: d.promise, expires: wallNow + (sealed ? CACHE_TTL_MS : UNSEALED_TTL_MS) });
+    missing.set(s.getTime(), { key, d });
+    out.push(d.promise);
   }
-  return out;
+  if (missing.size > 0) {
+    try {
+      const rows = await db
+        .select({
+          bucketStart: measurementRollups.bucketStart,
+          endpointId: measurementRollups.endpointId,
+          workerRegion: measurementRollups.workerRegion,
+          count: measurementRollups.count,
+          successes: measurementRollups.successes,
+          errorKinds: measurementRollups.errorKinds,
+          sketches: measurementRollups.sketches,
+        })
+        .from(measurementRollups)
+        .where(
+          and(
+            eq(measurementRollups.granularity, granularity),
+            eq(measurementRollups.workloadId, workloadId),
+            inArray(
+              measurementRollups.bucketStart,
+              [...missing.keys()].map((t) => new Date(t)),
+            ),
+          ),
+        );
+      const byStart = new Map<number, Array<{ endpointId: number; region: string; part: Part }>>();
+      for (const r of rows) {
+        const k = r.bucketStart.getTime();
+        const list = byStart.get(k) ?? [];
+        list.push({ endpointId: r.endpointId, region: r.workerRegion, part: toPart(r) });
+        byStart.set(k, list);
+      }
+      for (const [t, m] of missing) m.d.resolve(toEntry(byStart.get(t) ?? []));
+    } catch (err) {
+      for (const m of missing.values()) {
+        cache.delete(m.key);
+        m.d.reject(err);
+      }
+    }
+  }
+  return Promise.all(out);
 }
 
-/** 6-hour blocks merged from their hourly buckets; sealed blocks are cached like buckets. */
+/** 6-hour blocks merged from their hourly buckets, cached like buckets. */
 async function loadBlocks(db: Db, workloadId: number, starts: Date[], wallNow: number): Promise<BucketEntry[]> {
   const cache = cachesOf(db).buckets;
-  const out: BucketEntry[] = new Array(starts.length);
-  const missing: number[] = [];
-  starts.forEach((s, i) => {
-    const hit = cache.get(`block|${workloadId}|${s.getTime()}`);
-    if (hit && hit.expires > wallNow) out[i] = hit.entry;
-    else missing.push(i);
-  });
-  if (missing.length === 0) return out;
-  const hours = missing.flatMap((i) => Array.from({ length: 6 }, (_, h) => new Date(starts[i]!.getTime() + h * HOUR)));
-  const entries = await loadRollupBuckets(db, 'hour', workloadId, hours, wallNow);
-  missing.forEach((i, j) => {
-    const entry = mergeEntries(entries.slice(j * 6, j * 6 + 6));
-    out[i] = entry;
-    const s = starts[i]!;
-    if (s.getTime() + BLOCK + SEAL_AFTER_MS <= wallNow) cache.set(`block|${workloadId}|${s.getTime()}`, { entry, expires: wallNow + CACHE_TTL_MS });
-  });
-  return out;
+  return Promise.all(
+    starts.map((s) => {
+      const key = `block|${workloadId}|${s.getTime()}`;
+      const hit = cache.get(key);
+      if (hit && hit.expires > wallNow) return hit.entry;
+      const hours = Array.from({ length: 6 }, (_, h) => new Date(s.getTime() + h * HOUR));
+      const entry = loadRollupBuckets(db, 'hour', workloadId, hours, wallNow).then(mergeEntries);
+      const sealed = s.getTime() + BLOCK + SEAL_AFTER_MS <= wallNow;
+      cache.set(key, { entry, expires: wallNow + (sealed ? CACHE_TTL_MS : UNSEALED_TTL_MS) });
+      entry.catch(() => cache.delete(key));
+      return entry;
+    }),
+  );
 }
 
 interface RawTailRow {
@@ -408,7 +435,9 @@ interface RawTailRow {
   e2e_ms: number | null;
 }
 
-async function queryRaw(db: Db, p: { endpointIds: number[] | null; workloadId: number; from: Date; to: Date; region: string | null }): Promise<RawTailRow[]> {
+/** Raw rows with measured_at in [from, to] (or [from, to) with `toExclusive`). */
+async function queryRaw(db: Db, p: { endpointIds: number[] | null; workloadId: number; from: Date; to: Date; region: string | null; toExclusive?: boolean }): Promise<RawTailRow[]> {
+  const toOp = p.toExclusive ? sql`<` : sql`<=`;
   const regionFilter = p.region ? sql`and m.worker_region = ${p.region}` : sql``;
   const endpointFilter = p.endpointIds ? sql`m.endpoint_id = any(${`{${p.endpointIds.join(',')}}`}::int[]) and` : sql``;
   return (await db.execute(sql`
@@ -417,7 +446,7 @@ async function queryRaw(db: Db, p: { endpointIds: number[] | null; workloadId: n
            m.output_tokens_per_second as speed, m.output_tokens_per_second_o200k as speed_o200k, m.ttft_ms, m.ttfat_ms, m.e2e_ms
     from measurements m
     where ${endpointFilter} m.workload_id = ${p.workloadId}
-      and m.measured_at >= ${p.from.toISOString()}::timestamptz and m.measured_at <= ${p.to.toISOString()}::timestamptz ${regionFilter}
+      and m.measured_at >= ${p.from.toISOString()}::timestamptz and m.measured_at ${toOp} ${p.to.toISOString()}::timestamptz ${regionFilter}
   `)) as unknown as RawTailRow[];
 }
 
@@ -455,9 +484,10 @@ async function loadRawTail(db: Db, p: { endpointIds: number[]; workloadId: numbe
     const key = `${p.workloadId}|${p.from.getTime()}`;
     const hit = cache.get(key);
     if (hit && hit.expires > wallNow) return hit.hour;
-    const hour = packRaw(await queryRaw(db, { endpointIds: null, workloadId: p.workloadId, from: p.from, to: new Date(p.from.getTime() + HOUR - 1), region: null }));
+    const hour = queryRaw(db, { endpointIds: null, workloadId: p.workloadId, from: p.from, to: new Date(p.from.getTime() + HOUR), toExclusive: true, region: null }).then(packRaw);
     if (cache.size > RAW_CACHE_MAX_HOURS) cache.clear();
     cache.set(key, { hour, expires: wallNow + CACHE_TTL_MS });
+    hour.catch(() => cache.delete(key));
     return hour;
   }
   return packRaw(await queryRaw(db, p));
