@@ -19,16 +19,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 
 const one = (v: string | string[] | undefined) => (typeof v === 'string' ? v : undefined);
 
-/** Title and Open Graph image follow the chosen model (the image is the model's leaderboard card). */
-export async function generateMetadata({ searchParams }: { searchParams: Search }): Promise<Metadata> {
-  const sp = await searchParams;
-  const parsed = leaderboardQuerySchema.safeParse({ model: one(sp.model), workload: one(sp.workload), window: one(sp.window) });
-  const model = parsed.success ? parsed.data.model : 'llama-4-maverick';
-  return {
-    title: 'Leaderboard',
-    openGraph: { images: [{ url: `/models/${model}/opengraph-image`, width: 1200, height: 630, alt: `Tokenpace leaderboard of ${model}` }] },
-  };
-}
+export const metadata: Metadata = { title: 'Leaderboard' };
 
 /**
  * Home: the model leaderboard. Model, workload and window pickers live in the URL (?model=…&workload=

@@ -15,16 +15,17 @@ export function CalibrationPanel({ answer }: { answer: LeaderboardAnswer }) {
       {rows.length === 0 ? (
         <p>No calibration endpoint is registered.</p>
       ) : (
-        <table>
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Calibration endpoints (table)">
+        <table data-table="calibration">
           <thead>
             <tr>
-              <th>Endpoint</th>
-              <th className="num">Configured TPS/user</th>
-              <th className="num">Measured P50</th>
-              <th className="num">Speed error</th>
-              <th className="num">Configured TTFT (ms)</th>
-              <th className="num">Measured TTFT P50 (ms)</th>
-              <th className="num">n</th>
+              <th scope="col">Endpoint</th>
+              <th scope="col" className="num">Configured TPS/user</th>
+              <th scope="col" className="num">Measured P50</th>
+              <th scope="col" className="num">Speed error</th>
+              <th scope="col" className="num">Configured TTFT (ms)</th>
+              <th scope="col" className="num">Measured TTFT P50 (ms)</th>
+              <th scope="col" className="num">n</th>
             </tr>
           </thead>
           <tbody>
@@ -46,6 +47,7 @@ export function CalibrationPanel({ answer }: { answer: LeaderboardAnswer }) {
             })}
           </tbody>
         </table>
+        </div>
       )}
     </section>
   );

@@ -54,7 +54,7 @@ export function ScatterChart({ points, title, id }: { points: ScatterPoint[]; ti
             data-y={p.y}
             style={{ left: `${pct(p.x, 0, xHi)}%`, bottom: `${pct(p.y, 0, yHi)}%` }}
           >
-            <span className={`scatter-label${pct(p.x, 0, xHi) > 65 ? ' left' : ''}`} style={{ top: i % 2 ? '0.4rem' : '-1.3rem' }}>{p.label}</span>
+            <span className={`scatter-label${pct(p.x, 0, xHi) > 55 ? ' left' : ''}`} style={{ top: i % 2 ? '0.4rem' : '-1.3rem' }}>{p.label}</span>
           </span>
         ))}
       </div>

@@ -4,6 +4,7 @@
  * valid measurements, exactly as the leaderboard computes them.
  */
 import { and, asc, desc, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../client';
 import { endpoints, measurements, models, providers, workloads } from '../schema';
 
@@ -11,7 +12,7 @@ import { endpoints, measurements, models, providers, workloads } from '../schema
 export type WindowPercentiles = { p5: number; p25: number; p50: number; p75: number; p95: number } | null;
 
 const ok = sql`${measurements.outcome} = 'success' and ${measurements.valid}`;
-const pct = (col: typeof measurements.outputTokensPerSecond) =>
+const pct = (col: AnyPgColumn) =>
   sql<number[] | null>`percentile_cont(array[0.05,0.25,0.5,0.75,0.95]) within group (order by ${col}) filter (where ${ok} and ${col} is not null)`;
 
 function toPercentiles(arr: number[] | null): WindowPercentiles {

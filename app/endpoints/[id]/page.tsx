@@ -399,7 +399,7 @@ export default async function EndpointPage({ params, searchParams }: { params: P
                   <td className="num">{m.contentChunks}</td>
                   <td>
                     {m.hasTimeline ? (
-                      evidence?.id === m.id ? <span aria-current="true">shown above</span> : <Link href={`${qs({ m: m.id })}#evidence`} aria-label={`View the chunk timeline of measurement ${m.id}`}>view timeline</Link>
+                      evidence?.id === m.id ? <span aria-current="true">shown above</span> : <Link href={`${qs({ m: m.id })}#evidence`}>view timeline<span className="sr-only"> of measurement {m.id}</span></Link>
                     ) : (
                       <span className="muted">no chunks</span>
                     )}
