@@ -258,6 +258,7 @@ async function getWorkloadId(db: Db, slug: string): Promise<number | null> {
   return rows[0]?.id ?? null;
 }
 
+const SUMMARY_LEVELS = [5, 25, 50, 75, 95] as const;
 const SPEED_METRIC = { reported: 'outputTokensPerSecond', o200k: 'outputTokensPerSecondO200k' } as const;
 
 /** Merges parts (counts, kinds, sketches) into one part. */
@@ -555,7 +556,7 @@ export async function listLeaderboardRows(db: Db, p: LeaderboardParams, wallNow 
       if (k) kinds[k] = (kinds[k] ?? 0) + 1;
       if (lastMs === null || raw!.atMs[j]! > lastMs) lastMs = raw!.atMs[j]!;
     }
-    const merge = (metric: Metric): SortedSketch => {
+    const fill = (metric: Metric): void => {
       for (const part of parts) {
         const s = part.sketches[metric];
         if (s) merger.addBins(s.keys, s.counts, s.zeros);
@@ -565,18 +566,23 @@ export async function listLeaderboardRows(db: Db, p: LeaderboardParams, wallNow 
         const v = col![j]!;
         if (raw!.success[j] && raw!.valid[j] && !Number.isNaN(v)) merger.addValue(v);
       }
-      return merger.drainSorted();
     };
-    const speedSketch = merge(speedMetric);
+    const summary = (metric: Metric): Percentiles => {
+      fill(metric);
+      const q = merger.drainPercentiles(SUMMARY_LEVELS);
+      return q ? { p5: q[0]!, p25: q[1]!, p50: q[2]!, p75: q[3]!, p95: q[4]! } : null;
+    };
+    fill(speedMetric);
+    const speedSketch = merger.drainSorted();
     return {
       endpoint,
       n,
       successes,
       samples: speedSketch.total,
       outputTokensPerSecond: sketchSummary(speedSketch),
-      ttftMs: sketchSummary(merge('ttftMs')),
-      ttfatMs: sketchSummary(merge('ttfatMs')),
-      e2eMs: sketchSummary(merge('e2eMs')),
+      ttftMs: summary('ttftMs'),
+      ttfatMs: summary('ttfatMs'),
+      e2eMs: summary('e2eMs'),
       speedSketch,
       errorKinds: sortKeys(kinds),
       lastMeasuredAt: lastMs === null ? null : new Date(lastMs).toISOString(),

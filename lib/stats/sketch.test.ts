@@ -148,4 +148,14 @@ describe('SketchAccumulator', () => {
     expect(sketchSummary(sorted)).toEqual(sketchSummary(viaMap));
     expect(acc.drainSorted().total).toBe(0);
   });
+  it('drainPercentiles equals sketchPercentiles of the same counts (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 5000, noNaN: true }), { minLength: 0, maxLength: 200 }), (xs) => {
+        const acc = new SketchAccumulator();
+        for (const x of xs) acc.addValue(x);
+        expect(acc.drainPercentiles([0, 5, 25, 50, 75, 95, 100])).toEqual(sketchPercentiles(sketchOf(xs), [0, 5, 25, 50, 75, 95, 100]));
+      }),
+    );
+    expect(() => new SketchAccumulator().drainPercentiles([50, 5])).toThrow(RangeError);
+  });
 });
