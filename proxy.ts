@@ -17,7 +17,10 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { pathname, search } = request.nextUrl;
   const headers = new Headers(request.headers);
   headers.delete('authorization'); // pages use the browser session only
-  const user = await getUserFromHeaders(headers).catch(() => null);
+  const user = await getUserFromHeaders(headers).catch((err: unknown) => {
+    console.error(`[proxy] session check failed: ${err instanceof Error ? err.message : String(err)}`);
+    return null;
+  });
   if (!user) {
     const to = new URL('/signin', request.url);
     to.searchParams.set('next', `${pathname}${search}`);

@@ -14,7 +14,6 @@ function safeNext(next: string | undefined): string {
 
 /** Sign-up form: name, email, password → POST /api/auth/sign-up/email, then the dashboard. */
 export function SignUpForm({ next }: { next?: string }) {
-  const router = useRouter();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -38,8 +37,8 @@ export function SignUpForm({ next }: { next?: string }) {
       setFormError(r.error.message);
       return;
     }
-    router.push(safeNext(next));
-    router.refresh();
+    // A full navigation: the client router may hold a prefetch of the page made while signed out.
+    window.location.assign(safeNext(next));
   }
   return (
     <form onSubmit={onSubmit} noValidate className="account-form" aria-label="Sign up">
@@ -57,7 +56,6 @@ export function SignUpForm({ next }: { next?: string }) {
 
 /** Sign-in form → POST /api/auth/sign-in/email, then `next` (a same-site path) or the dashboard. */
 export function SignInForm({ next }: { next?: string }) {
-  const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
@@ -71,8 +69,8 @@ export function SignInForm({ next }: { next?: string }) {
       setFormError(r.error.status === 401 ? 'Wrong email or password.' : r.error.message);
       return;
     }
-    router.push(safeNext(next));
-    router.refresh();
+    // A full navigation: the client router may hold a prefetch of the page made while signed out.
+    window.location.assign(safeNext(next));
   }
   return (
     <form onSubmit={onSubmit} className="account-form" aria-label="Sign in">

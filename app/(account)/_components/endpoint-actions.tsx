@@ -26,9 +26,8 @@ export function EndpointActions({ id, status }: { id: number; status: string }) 
 
 /** Signs out (POST /api/auth/sign-out) and goes home. */
 export function SignOutButton() {
-  const router = useRouter();
   return (
-    <button type="button" onClick={async () => { await callApi('POST', '/api/auth/sign-out', {}); router.push('/'); router.refresh(); }}>
+    <button type="button" onClick={async () => { await callApi('POST', '/api/auth/sign-out', {}); window.location.assign('/'); }}>
       Sign out
     </button>
   );
