@@ -13,6 +13,7 @@ import { getDb } from '@/db/shared';
 /** A path no route serves: rewriting to it renders the site's not-found page with status 404. */
 const NOT_FOUND_PATH = '/_tokenpace-not-found';
 
+/** Gate of the private pages: anonymous → 307 /signin?next=…; not allowed → the 404 page; else on to the page. */
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { pathname, search } = request.nextUrl;
   const headers = new Headers(request.headers);

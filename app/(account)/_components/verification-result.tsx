@@ -1,4 +1,4 @@
-/** Shows a verification probe's result: TTFT, output speed, tokens, or the failure kind and message. */
+/** The fields of a verification probe's result that the pages show. */
 export interface VerificationLike {
   outcome: 'success' | 'error';
   errorKind: string | null;
@@ -12,6 +12,7 @@ export interface VerificationLike {
 
 const n = (v: number | null, digits = 0) => (v === null || !Number.isFinite(v) ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
 
+/** Shows a verification probe's result: TTFT, output speed, tokens, or the failure kind and message. */
 export function VerificationResult({ v, heading = 'Verification probe' }: { v: VerificationLike | null; heading?: string }) {
   if (!v) return <p className="muted">No verification probe yet.</p>;
   return (
