@@ -35,7 +35,7 @@ export const leaderboardQuerySchema = z.object({
   at: z.iso
     .datetime({ offset: true })
     .optional()
-    .meta({ description: 'ISO 8601 instant: the board as it stood then (default: the current minute).', example: '2026-11-28T12:00:00Z' }),
+    .meta({ description: 'ISO 8601 instant, not in the future: the board as it stood then (default: the current minute).', example: '2026-11-28T12:00:00Z' }),
 });
 export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;
 

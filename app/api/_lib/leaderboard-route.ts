@@ -2,7 +2,7 @@ import { connection } from 'next/server';
 import { getDb } from '@/db/shared';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { getLeaderboardAnswerWithBody } from '@/app/_server/leaderboard';
-import { csvRead, jsonRead, parseQuery, readResponse, wantsCsv } from './respond';
+import { ApiError, csvRead, jsonRead, parseQuery, readResponse, wantsCsv } from './respond';
 
 const num = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 1000) / 1000);
 
@@ -13,6 +13,8 @@ const num = (v: number | null | undefined) => (v === null || v === undefined ? n
 export async function leaderboardResponse(request: Request, format?: 'csv'): Promise<Response> {
   await connection();
   const q = parseQuery(leaderboardQuerySchema, new URL(request.url).searchParams);
+  // A future board would still change, so it could not be a citable snapshot.
+  if (q.at && Date.parse(q.at) > Date.now() + 60_000) throw new ApiError('bad_request', 'at: must not be in the future', 'at');
   const { answer, body } = await getLeaderboardAnswerWithBody(getDb(), q);
   if (!wantsCsv(request, format)) return readResponse(request, body, 'application/json; charset=utf-8', q.at ? 86_400 : 30);
   const cols = [

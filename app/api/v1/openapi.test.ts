@@ -215,6 +215,9 @@ describe('every documented operation answers as documented', () => {
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { code: string; field: string } };
     expect(body.error).toMatchObject({ code: 'bad_request', field: 'window' });
+    const future = await call('/api/v1/leaderboard', { at: new Date(Date.now() + 3600_000).toISOString() });
+    expect(future.status).toBe(400);
+    expect(((await future.json()) as { error: { field: string } }).error.field).toBe('at');
   });
 
   it('history carries change points: the +50 % step of the third endpoint', async () => {

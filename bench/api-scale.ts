@@ -1,0 +1,375 @@
+/**
+ * API scale benchmark: `npm run bench:api` (tsx bench/api-scale.ts [--skip-build] [--duration 30]).
+ *
+ * 1. Starts its OWN embedded PostgreSQL 17 (data in /tmp/tokenpace-bench-api, port 54490; never the
+ *    dev database), migrates and seeds the catalog, and loads clearly synthetic measurements
+ *    (worker_version 'bench-synthetic', job keys 'bench:N') with generate_series in SQL: every
+ *    2 minutes per endpoint × scheduled workload × region (14 × 4 × 2 series), 1M rows ≈ 12 days,
+ *    then 9M more older rows (10M ≈ 124 days). Rows of the last two days and every 50th row carry
+ *    a realistic encoded timeline of a 1,000-token answer (lib/probe/timeline-codec).
+ * 2. Builds hourly and daily rollups (with sketches) from raw, as `rebuildRollups` does.
+ * 3. Builds the web app once (TOKENPACE_NEXT_DIST_DIR=.next-bench) and starts the real server
+ *    (`node node_modules/next/dist/bin/next start`, port 3260) against that database with the
+ *    public rate limit off, then drives GET /api/v1/leaderboard with autocannon, every request with
+ *    different parameters (model, workload, window, basis, and `at` = a random second in the last
+ *    3 days for 90 % of requests, live for 10 %), so no answer cache can serve them:
+ *    - offered load: 500 req/s (overallRate), p50/p99 latency;
+ *    - saturation: 100 connections, req/s beside GET /api/v1/ping (static JSON) on the same server.
+ * 4. Runs both at 1M and at 10M rows and prints one table (plus bytes per stored measurement with
+ *    its timeline for a 1,000-token answer, and the per-minute rollup job's duration).
+ * Targets (2-core machine): p99 < 50 ms at 500 req/s with 10M rows; saturation ≥ 0.5× ping;
+ * 10M/1M latency ratio ≤ 1.2; ≤ 2 KB per measurement with its timeline.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { sql as dsql } from 'drizzle-orm';
+import postgres from 'postgres';
+import { openDb } from '@/db/client';
+import { startEmbeddedPostgres, type EmbeddedServer } from '@/db/embedded';
+import { migrateDatabase } from '@/db/migrate';
+import { rebuildRollups } from '@/db/queries/rollups';
+import { seedCatalog } from '@/db/seed';
+import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
+import { encodeTimeline } from '@/lib/probe/timeline-codec';
+import type { TimelineEntry } from '@/lib/probe/types';
+import { mulberry32 } from '@/lib/stats/random';
+import { runRollupJob } from '@/workers/tasks/rollup-measurements';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const DATA_DIR = '/tmp/tokenpace-bench-api';
+const PG_PORT = 54490;
+const WEB_PORT = 3260;
+const DIST_DIR = '.next-bench';
+const args = process.argv.slice(2);
+const SKIP_BUILD = args.includes('--skip-build');
+const DURATION = Number(args.includes('--duration') ? args[args.indexOf('--duration') + 1] : 0) || 30;
+/** --sizes 100000,300000 for a quick smoke run; default 1M and 10M. */
+const SIZES = (args.includes('--sizes') ? args[args.indexOf('--sizes') + 1]! : '1000000,10000000').split(',').map(Number);
+const sizeLabel = (n: number) => (n % 1_000_000 === 0 ? `${n / 1_000_000}M` : `${n / 1000}k`);
+const SERIES_INTERVAL_S = 120;
+const TIMELINE_POOL = 64;
+
+const log = (m: string) => process.stderr.write(`[bench:api] ${m}\n`);
+const secs = (t0: number) => ((performance.now() - t0) / 1000).toFixed(1);
+
+/** Realistic 1,000-token timelines: TTFT 100–800 ms, mostly 1 token per event, jittered gaps. */
+function makeTimelines(): Buffer[] {
+  const rand = mulberry32(7);
+  return Array.from({ length: TIMELINE_POOL }, () => {
+    const speed = 80 + rand() * 1100;
+    let t = 100 + rand() * 700;
+    let left = 1000;
+    const entries: TimelineEntry[] = [];
+    while (left > 0) {
+      const u = rand();
+      const tokens = Math.min(left, u < 0.8 ? 1 : u < 0.9 ? 2 : 3 + Math.floor(rand() * 4));
+      entries.push({ atMs: t, tokens, channel: 'answer' });
+      left -= tokens;
+      t += (tokens / speed) * 1000 * (0.5 + rand());
+    }
+    return encodeTimeline(entries);
+  });
+}
+
+async function setupDatabase(url: string, sql: postgres.Sql, t0: Date): Promise<number> {
+  await migrateDatabase(url);
+  const { db, close } = openDb(url, 2);
+  await seedCatalog(db, { workloads: SEED_WORKLOADS, lookupEnv: () => 'bench', referencePort: 3999 });
+  await close();
+  await sql`
+    create table if not exists bench_series as
+    select (row_number() over (order by e.id, w.id, r.region) - 1)::int as k, e.id as endpoint_id, w.id as workload_id, r.region,
+           (150 + (e.id * 97 % 11) * 90)::float8 as base_speed, (0.9 + (e.id % 5) * 0.05)::float8 as o200k_factor,
+           (120 + (e.id * 31 % 7) * 60)::float8 as base_ttft, (e.id % 6 = 2) as has_step
+    from endpoints e cross join workloads w cross join (values ('us-east'), ('eu-west')) r(region)
+    where w.scheduled and e.status in ('active', 'inactive', 'paused')`;
+  const series = await sql<{ n: number }[]>`select count(*)::int as n from bench_series`;
+  await sql`create table if not exists bench_timelines (k int primary key, tl bytea not null)`;
+  const pool = makeTimelines();
+  await sql`delete from bench_timelines`;
+  for (let k = 0; k < pool.length; k++) await sql`insert into bench_timelines values (${k}, ${pool[k]!})`;
+  log(`${series[0]!.n} series (endpoint × scheduled workload × region), t0 = ${t0.toISOString()}`);
+  return series[0]!.n;
+}
+
+const SECONDARY_INDEXES = [
+  'create unique index if not exists measurements_job_key_unique on measurements (job_key)',
+  'create index if not exists measurements_endpoint_time_idx on measurements (endpoint_id, measured_at)',
+  'create index if not exists measurements_workload_time_idx on measurements (workload_id, measured_at)',
+];
+
+/** Loads rows with global index [from, to): row i is taken at t0 − ⌊i / nSeries⌋ · 120 s. */
+async function loadRows(sql: postgres.Sql, nSeries: number, t0: Date, from: number, to: number): Promise<void> {
+  const start = performance.now();
+  const constraint = await sql<{ conname: string }[]>`select conname from pg_constraint where conrelid = 'measurements'::regclass and contype = 'u'`;
+  for (const c of constraint) await sql.unsafe(`alter table measurements drop constraint "${c.conname}"`);
+  await sql.unsafe('drop index if exists measurements_job_key_unique; drop index if exists measurements_endpoint_time_idx; drop index if exists measurements_workload_time_idx');
+  const recent = Math.floor((2 * 86400) / SERIES_INTERVAL_S) * nSeries;
+  const CHUNK = 500_000;
+  for (let a = from; a < to; a += CHUNK) {
+    const b = Math.min(a + CHUNK, to);
+    await sql.unsafe(
+      `
+      insert into measurements (job_key, endpoint_id, workload_id, measured_at, worker_region, worker_version, outcome, error_kind, http_status,
+        connect_ms, ttfb_ms, ttft_ms, ttfat_ms, e2e_ms, output_tokens_reported, output_tokens_o200k, output_tokens_per_second,
+        output_tokens_per_second_o200k, tpot_ms, content_chunks, finish_reason, timeline, valid)
+      select 'bench:' || x.i, s.endpoint_id, s.workload_id, x.at, s.region, 'bench-synthetic',
+             case when x.fail then 'error' else 'success' end,
+             case when not x.fail then null when x.r3 < 0.4 then 'timeout' when x.r3 < 0.7 then 'rate_limited' when x.r3 < 0.9 then 'http_error' else 'stream_error' end,
+             case when x.fail and x.r3 >= 0.4 and x.r3 < 0.9 then (case when x.r3 < 0.7 then 429 else 503 end) else 200 end,
+             20 + 10 * x.r4, case when x.fail then null else x.ttft * 0.8 end,
+             case when x.fail then null else x.ttft end, case when x.fail then null else x.ttft + 5 end,
+             case when x.fail then null else x.ttft + (x.tokens - 1) / x.speed * 1000 end,
+             case when x.fail then null else x.tokens end, case when x.fail then null else round(x.tokens / s.o200k_factor)::int end,
+             case when x.fail then null else x.speed end, case when x.fail then null else x.speed * s.o200k_factor end,
+             case when x.fail then null else 1000 / x.speed end, case when x.fail then 0 else x.tokens * 9 / 10 end,
+             case when x.fail then null else 'length' end,
+             case when not x.fail and (x.i % 50 = 0 or x.i < ${recent}) then tl.tl end,
+             x.r4 >= 0.005
+      from (
+        select g.i, random() as r1, random() as r2, random() as r3, random() as r4, random() as r5,
+               $1::timestamptz - make_interval(secs => (g.i / ${nSeries}) * ${SERIES_INTERVAL_S}::float8 + (g.i % ${nSeries}) * 0.9) as at
+        from generate_series($2::bigint, $3::bigint - 1) g(i)
+      ) q
+      join bench_series s on s.k = q.i % ${nSeries}
+      cross join lateral (
+        select q.i, q.at, q.r3, q.r4, q.r1 < 0.03 as fail,
+               s.base_speed * (case when s.region = 'eu-west' then 0.97 else 1 end)
+                 * (1 + 0.08 * sin(extract(epoch from q.at) / 86400 / 9 + s.endpoint_id))
+                 * (case when s.has_step and q.at > $1::timestamptz - interval '20 days' then 1.3 else 1 end)
+                 * exp(0.08 * sqrt(-2 * ln(1 - q.r2)) * cos(2 * pi() * q.r5)) as speed,
+               s.base_ttft * exp(0.35 * sqrt(-2 * ln(1 - q.r5)) * cos(2 * pi() * q.r2)) as ttft,
+               case when q.i % 50 = 0 or q.i < ${recent} then 1000 else 200 + floor(q.r4 * 800)::int end as tokens
+      ) x
+      left join bench_timelines tl on tl.k = (q.i % ${TIMELINE_POOL})
+    `,
+      [t0.toISOString(), a, b],
+    );
+    log(`  rows ${b.toLocaleString('en')} / ${to.toLocaleString('en')} (${secs(start)} s)`);
+  }
+  const ti = performance.now();
+  for (const s of SECONDARY_INDEXES) await sql.unsafe(s);
+  await sql.unsafe('analyze measurements');
+  log(`  indexes + analyze ${secs(ti)} s; load total ${secs(start)} s`);
+}
+
+async function buildRollups(url: string, from: Date, to: Date): Promise<string> {
+  const { db, close } = openDb(url, 2);
+  const start = performance.now();
+  const h = await rebuildRollups(db, { granularity: 'hour', from, to });
+  const d = await rebuildRollups(db, { granularity: 'day', from, to });
+  await db.execute(dsql`analyze measurement_rollups`);
+  await close();
+  const took = secs(start);
+  log(`  rollups: ${h} hourly + ${d} daily buckets in ${took} s`);
+  return took;
+}
+
+function buildWeb(): void {
+  if (SKIP_BUILD && fs.existsSync(path.join(ROOT, DIST_DIR, 'BUILD_ID'))) return;
+  const start = performance.now();
+  log(`next build → ${DIST_DIR} …`);
+  const r = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], {
+    cwd: ROOT,
+    env: { ...process.env, TOKENPACE_NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: '1', DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`next build failed:\n${r.stdout}\n${r.stderr}`);
+  log(`  built in ${secs(start)} s`);
+}
+
+async function startWeb(url: string): Promise<ChildProcess> {
+  const out = fs.openSync(path.join(DATA_DIR, 'web.log'), 'a');
+  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(WEB_PORT), '-H', '127.0.0.1'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: url, TOKENPACE_NEXT_DIST_DIR: DIST_DIR, TOKENPACE_PUBLIC_RATE_LIMIT_PER_MINUTE: '0', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+    stdio: ['ignore', out, out],
+    detached: true,
+  });
+  for (let i = 0; i < 120; i++) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${WEB_PORT}/api/v1/ping`);
+      if (r.ok) return child;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`web server did not come up; see ${DATA_DIR}/web.log`);
+}
+
+function stopWeb(child: ChildProcess): void {
+  if (child.pid) {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      /* gone */
+    }
+  }
+}
+
+/** A generator of leaderboard paths, each with different parameters. */
+function leaderboardPaths(t0: Date, seed: number): () => string {
+  const rand = mulberry32(seed);
+  const models = ['llama-4-maverick', 'tokenpace-reference'];
+  const workloads = SEED_WORKLOADS.filter((w) => w.scheduled).map((w) => w.slug);
+  const windows = ['24h', '72h', '7d'];
+  const bases = ['reported', 'o200k'];
+  const pick = <T,>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
+  return () => {
+    const q = new URLSearchParams({ model: pick(models), workload: pick(workloads), window: pick(windows), basis: pick(bases) });
+    if (rand() < 0.9) q.set('at', new Date(t0.getTime() - Math.floor(rand() * 3 * 86400) * 1000).toISOString());
+    return `/api/v1/leaderboard?${q.toString()}`;
+  };
+}
+
+interface RunResult {
+  reqPerSecMean: number;
+  reqPerSecMax: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+}
+
+async function drive(opts: { path?: () => string; fixedPath?: string; connections: number; overallRate?: number; duration: number }): Promise<RunResult> {
+  const r = await autocannon({
+    url: `http://127.0.0.1:${WEB_PORT}${opts.fixedPath ?? '/api/v1/ping'}`,
+    connections: opts.connections,
+    duration: opts.duration,
+    ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
+    ...(opts.path
+      ? {
+          requests: [
+            {
+              method: 'GET',
+              setupRequest: (req: Record<string, unknown>) => ({ ...req, path: opts.path!() }),
+            },
+          ],
+        }
+      : {}),
+  });
+  return {
+    reqPerSecMean: r.requests.average,
+    reqPerSecMax: r.requests.max,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    total: r.requests.total,
+  };
+}
+
+async function benchPhase(label: string, url: string, t0: Date): Promise<{ rate: RunResult; sat: RunResult; ping: RunResult; snapshots: number }> {
+  const web = await startWeb(url);
+  try {
+    const sql = postgres(url, { max: 1, onnotice: () => {} });
+    const before = (await sql<{ n: number }[]>`select count(*)::int as n from snapshots`)[0]!.n;
+    log(`[${label}] warm-up 10 s …`);
+    await drive({ path: leaderboardPaths(t0, 1), connections: 20, duration: 10 });
+    log(`[${label}] offered load 500 req/s for ${DURATION} s …`);
+    const rate = await drive({ path: leaderboardPaths(t0, 2), connections: 50, overallRate: 500, duration: DURATION });
+    log(`[${label}] saturation, 100 connections, leaderboard …`);
+    const sat = await drive({ path: leaderboardPaths(t0, 3), connections: 100, duration: DURATION });
+    log(`[${label}] saturation, 100 connections, /api/v1/ping …`);
+    const ping = await drive({ fixedPath: '/api/v1/ping', connections: 100, duration: DURATION });
+    const after = (await sql<{ n: number }[]>`select count(*)::int as n from snapshots`)[0]!.n;
+    await sql.end();
+    return { rate, sat, ping, snapshots: after - before };
+  } finally {
+    stopWeb(web);
+    await new Promise((r) => setTimeout(r, 1500));
+  }
+}
+
+async function main(): Promise<void> {
+  const t0 = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+  fs.rmSync(DATA_DIR, { recursive: true, force: true });
+  fs.mkdirSync(DATA_DIR, { recursive: true });
+  fs.chmodSync(DATA_DIR, 0o777);
+  log(`embedded PostgreSQL in ${DATA_DIR} on port ${PG_PORT}`);
+  let pg: EmbeddedServer | null = await startEmbeddedPostgres({ dataDir: DATA_DIR, port: PG_PORT, database: 'tokenpace_bench' });
+  const url = pg.url;
+  let sql = postgres(url, { max: 1, onnotice: () => {} });
+  await sql.unsafe(`alter system set shared_buffers = '1GB'; `).catch(() => {});
+  await sql.unsafe(`alter system set max_wal_size = '8GB'`);
+  await sql.unsafe(`alter system set maintenance_work_mem = '1GB'`);
+  await sql.unsafe(`alter system set work_mem = '64MB'`);
+  await sql.end();
+  await pg.stop();
+  pg = await startEmbeddedPostgres({ dataDir: DATA_DIR, port: PG_PORT, database: 'tokenpace_bench' });
+  sql = postgres(url, { max: 1, onnotice: () => {} });
+  const table: Array<Record<string, string>> = [];
+  try {
+    const nSeries = await setupDatabase(url, sql, t0);
+    buildWeb();
+    const phases = SIZES.map((rows) => ({ rows, label: sizeLabel(rows) }));
+    let loaded = 0;
+    const results: Record<string, Awaited<ReturnType<typeof benchPhase>> & { rollupSeconds: string; jobSeconds: string }> = {};
+    for (const ph of phases) {
+      log(`[${ph.label}] loading rows ${loaded.toLocaleString('en')} … ${ph.rows.toLocaleString('en')}`);
+      await loadRows(sql, nSeries, t0, loaded, ph.rows);
+      const oldest = new Date(t0.getTime() - Math.ceil(ph.rows / nSeries) * SERIES_INTERVAL_S * 1000);
+      const newestOfPhase = new Date(t0.getTime() - Math.floor(loaded / nSeries) * SERIES_INTERVAL_S * 1000 + 3600_000);
+      const rollupSeconds = await buildRollups(url, oldest, newestOfPhase);
+      loaded = ph.rows;
+      const { db, close } = openDb(url, 2);
+      const tj = performance.now();
+      await runRollupJob(db, t0);
+      const jobSeconds = secs(tj);
+      await close();
+      results[ph.label] = { ...(await benchPhase(ph.label, url, t0)), rollupSeconds, jobSeconds };
+    }
+    const size = (
+      await sql<{ row_bytes: number; timeline_bytes: number; timeline_raw: number; total: string; rows: string }[]>`
+        select avg(pg_column_size(m.*))::float8 as row_bytes, avg(pg_column_size(m.timeline))::float8 as timeline_bytes,
+               avg(octet_length(m.timeline))::float8 as timeline_raw,
+               pg_total_relation_size('measurements')::text as total, (select count(*) from measurements)::text as rows
+        from measurements m where m.id <= 100000 and m.timeline is not null and m.output_tokens_reported = 1000`
+    )[0]!;
+    const rollupCount = (await sql<{ n: string }[]>`select count(*)::text as n from measurement_rollups`)[0]!.n;
+    const r1 = results[phases[0]!.label]!;
+    const r10 = results[phases[phases.length - 1]!.label]!;
+    const f = (n: number, d = 1) => n.toFixed(d);
+    for (const [label, r] of Object.entries(results)) {
+      table.push({
+        rows: label,
+        'rollup build s': r.rollupSeconds,
+        'rollup job s': r.jobSeconds,
+        '500 req/s: p50 ms': f(r.rate.p50),
+        '500 req/s: p99 ms': f(r.rate.p99),
+        '500 req/s: achieved req/s': f(r.rate.reqPerSecMean, 0),
+        'sat: leaderboard req/s (mean/max)': `${f(r.sat.reqPerSecMean, 0)} / ${f(r.sat.reqPerSecMax, 0)}`,
+        'sat: ping req/s (mean/max)': `${f(r.ping.reqPerSecMean, 0)} / ${f(r.ping.reqPerSecMax, 0)}`,
+        'sat ratio': f(r.sat.reqPerSecMean / r.ping.reqPerSecMean, 2),
+        'non-2xx/errors': `${r.rate.non2xx + r.sat.non2xx}/${r.rate.errors + r.sat.errors}`,
+        'snapshots written': String(r.snapshots),
+      });
+    }
+    console.log('\nTokenpace API scale benchmark (synthetic data; GET /api/v1/leaderboard with varying model/workload/window/basis/at)\n');
+    console.table(table);
+    const ratio50 = r10.rate.p50 / r1.rate.p50;
+    const ratio99 = r10.rate.p99 / r1.rate.p99;
+    const checks: Array<[string, string, boolean]> = [
+      [`p99 at 500 req/s, ${phases[phases.length - 1]!.label} rows`, `${f(r10.rate.p99)} ms (target < 50)`, r10.rate.p99 < 50],
+      [`saturation vs static route, ${phases[phases.length - 1]!.label}`, `${f(r10.sat.reqPerSecMean / r10.ping.reqPerSecMean, 2)}× (target ≥ 0.5)`, r10.sat.reqPerSecMean / r10.ping.reqPerSecMean >= 0.5],
+      [`latency ratio ${phases[phases.length - 1]!.label}/${phases[0]!.label} (p50, p99)`, `${f(ratio50, 2)}, ${f(ratio99, 2)} (target ≤ 1.2)`, ratio99 <= 1.2 && ratio50 <= 1.2],
+      ['bytes per measurement with 1,000-token timeline', `${f(size.row_bytes, 0)} B row (timeline ${f(size.timeline_raw, 0)} B encoded, ${f(size.timeline_bytes, 0)} B stored) (target ≤ 2048)`, size.row_bytes <= 2048],
+    ];
+    console.log('');
+    console.table(checks.map(([what, value, ok]) => ({ check: what, value, met: ok ? 'yes' : 'NO' })));
+    console.log(`\nmeasurements: ${Number(size.rows).toLocaleString('en')} rows, ${(Number(size.total) / 2 ** 20).toFixed(0)} MiB with indexes and TOAST; rollup rows: ${Number(rollupCount).toLocaleString('en')}`);
+  } finally {
+    await sql.end().catch(() => {});
+    await pg.stop().catch(() => {});
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
