@@ -2,10 +2,10 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
 import { listEndpoints, listWorkloads } from '@/db/queries/catalog';
-import { listEndpointWorkloadStats } from '@/db/queries/ui-endpoint';
 import { findChangePoints, listEndpointHistory } from '@/db/queries/history';
 import { getDb } from '@/db/shared';
 import { EmptyState } from '@/app/_components/empty-state';
+import { getEndpointWindowEntries } from '@/app/_components/endpoint-window';
 import { deploymentLabel, fmt, fmtPct } from '@/app/_components/format';
 import { changeAnnotations, chartSeries, fromModelHistory, SERIES_COLORS } from '@/app/_components/history-series';
 import { HistoryTables } from '@/app/_components/history-table';
@@ -43,14 +43,17 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
   const range: RangeKey = typeof sp.range === 'string' && Object.hasOwn(RANGES, sp.range) ? (sp.range as RangeKey) : '30d';
   const chosen = ids.map((id) => all.find((e) => e.id === id)!);
   const now = new Date();
-  const [stats, byWorkload, buckets] = chosen.length
+  const scheduled = workloads.filter((w) => w.scheduled || w.slug === workload).map((w) => w.slug);
+  const [windowEntries, buckets] = chosen.length
     ? await Promise.all([
-        listEndpointWorkloadStats(db, { endpointIds: ids, workloadSlug: workload, from: new Date(now.getTime() - WINDOW_HOURS * 3600_000), to: now }),
-        listEndpointWorkloadStats(db, { endpointIds: ids, from: new Date(now.getTime() - WINDOW_HOURS * 3600_000), to: now }),
+        getEndpointWindowEntries(db, { endpoints: chosen.map((e) => ({ id: e.id, modelSlug: e.modelSlug })), workloadSlugs: scheduled }),
         Promise.all(ids.map((id) => listEndpointHistory(db, { endpointId: id, workloadSlug: workload, granularity: 'day', from: new Date(now.getTime() - RANGES[range] * 86400_000), to: now, region: null }))),
       ])
-    : [[], [], [] as Awaited<ReturnType<typeof listEndpointHistory>>[]];
-  const statOf = (id: number) => stats.find((s) => s.endpointId === id) ?? null;
+    : [{ entries: new Map<string, never>(), windowStart: null, asOf: null }, [] as Awaited<ReturnType<typeof listEndpointHistory>>[]];
+  const statOf = (id: number, w = workload) => {
+    const e = windowEntries.entries.get(`${id}|${w}`);
+    return e && e.n > 0 ? e : null;
+  };
   // one daily series per chosen endpoint (chosen order keeps colours and columns aligned)
   const series = fromModelHistory(
     chosen.map((e, i) => {
@@ -61,7 +64,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
   const options = [{ value: '', label: '(none)', group: '' }, ...all.map((e) => ({ value: String(e.id), label: `${e.provider}: ${e.slug}`, group: e.model }))];
   const slots = Array.from({ length: MAX }, (_, i) => ids[i]);
   const shareUrl = `/compare?e=${ids.join(',')}&workload=${workload}&range=${range}`;
-  const categories = [...new Set(byWorkload.map((w) => w.workloadSlug))];
+  const categories = scheduled.filter((w) => ids.some((id) => statOf(id, w)));
 
   const rows: Array<[string, (id: number) => React.ReactNode, string?]> = [
     ['TPS/user P50', (id) => fmt(statOf(id)?.outputTokensPerSecond?.p50, 1), 'tps-p50'],
@@ -192,7 +195,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
                     <tr key={c}>
                       <th scope="row">{c}</th>
                       {chosen.map((e) => (
-                        <td className="num" key={e.id}>{fmt(byWorkload.find((w) => w.endpointId === e.id && w.workloadSlug === c)?.outputTokensPerSecond?.p50, 1)}</td>
+                        <td className="num" key={e.id}>{fmt(statOf(e.id, c)?.outputTokensPerSecond?.p50, 1)}</td>
                       ))}
                     </tr>
                   ))}

@@ -96,7 +96,8 @@ export async function listEndpointWorkloadStats(
 
 /**
  * Output speeds (tokens/s) and TTFTs (ms) of an endpoint's successful valid probes for one
- * workload in (from, to], newest first, at most `limit` each: the samples behind the histograms.
+ * workload in [from, to] (the leaderboard's window bounds), newest first, at most `limit` each:
+ * the samples behind the histograms.
  */
 export async function listEndpointSamples(
   db: Db,
@@ -110,7 +111,7 @@ export async function listEndpointSamples(
       and(
         eq(measurements.endpointId, p.endpointId),
         eq(workloads.slug, p.workloadSlug),
-        gt(measurements.measuredAt, p.from),
+        gte(measurements.measuredAt, p.from),
         lte(measurements.measuredAt, p.to),
         ok,
       ),

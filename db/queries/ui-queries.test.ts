@@ -62,7 +62,7 @@ describe('ui queries', () => {
 
   it('samples, outcomes, recent measurements and new endpoints', async () => {
     const id = ids['synthetic-mi300-sglang']!;
-    const samples = await listEndpointSamples(t.db, { endpointId: id, workloadSlug: 'prose-1k', from: new Date(NOW.getTime() - 72 * 3600_000), to: NOW, limit: 2000 });
+    const samples = await listEndpointSamples(t.db, { endpointId: id, workloadSlug: 'prose-1k', from: new Date(NOW.getTime() - 72 * 3600_000 + 1), to: NOW, limit: 2000 }); // [from, to] vs the stats' (from, to]
     const [stats] = await listEndpointWorkloadStats(t.db, { endpointIds: [id], workloadSlug: 'prose-1k', from: new Date(NOW.getTime() - 72 * 3600_000), to: NOW });
     expect(samples.outputTokensPerSecond.length).toBe(stats!.samples);
     const outcomes = await listEndpointOutcomes(t.db, { endpointId: id, granularity: 'day', from: new Date(NOW.getTime() - 20 * 86400_000), to: NOW });

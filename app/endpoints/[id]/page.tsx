@@ -5,12 +5,13 @@ import { connection } from 'next/server';
 import { listClaims } from '@/db/queries/claims';
 import { getPublicEndpoint, listWorkloads } from '@/db/queries/catalog';
 import { listEndpointHistory } from '@/db/queries/history';
-import { getEndpointEvidence, listEndpointRecentMeasurements, listEndpointSamples, listEndpointWorkloadStats } from '@/db/queries/ui-endpoint';
+import { getEndpointEvidence, listEndpointRecentMeasurements, listEndpointSamples } from '@/db/queries/ui-endpoint';
 import { listEndpointOutcomes } from '@/db/queries/ui-history';
 import { getDb } from '@/db/shared';
 import { decodeTimeline } from '@/lib/probe/timeline-codec';
 import { HistogramChart, OutcomesChart } from '@/app/_components/bar-charts';
 import { EmptyState, EndpointStatusHint } from '@/app/_components/empty-state';
+import { getEndpointWindowEntries } from '@/app/_components/endpoint-window';
 import { boundWord, deploymentLabel, fmt, fmtClaimDate, fmtPct, fmtUtc } from '@/app/_components/format';
 import { IntervalChart } from '@/app/_components/interval-chart';
 import { PickerForm, workloadOptions } from '@/app/_components/pickers';
@@ -70,15 +71,23 @@ export default async function EndpointPage({ params, searchParams }: { params: P
   const windowFrom = new Date(now.getTime() - WINDOW_HOURS * 3600_000);
   const rangeFrom = new Date(now.getTime() - RANGES[range].hours * 3600_000);
 
-  const [byWorkload, samples, history, outcomes, recent, evidence, claims] = await Promise.all([
-    listEndpointWorkloadStats(db, { endpointIds: [id], from: windowFrom, to: now }),
-    listEndpointSamples(db, { endpointId: id, workloadSlug: workload, from: windowFrom, to: now, limit: 2000 }),
+  const shownWorkloads = workloads.filter((w) => w.scheduled || w.slug === workload);
+  const window = await getEndpointWindowEntries(db, { endpoints: [{ id, modelSlug: endpoint.modelSlug }], workloadSlugs: shownWorkloads.map((w) => w.slug) });
+  const entries = window.entries;
+  const [samples, history, outcomes, recent, evidence, claims] = await Promise.all([
+    // histogram samples cover exactly the leaderboard's window
+    listEndpointSamples(db, { endpointId: id, workloadSlug: workload, from: window.windowStart ?? windowFrom, to: window.asOf ?? now, limit: 5000 }),
     listEndpointHistory(db, { endpointId: id, workloadSlug: workload, granularity: 'hour', from: rangeFrom, to: now, region: null }),
     listEndpointOutcomes(db, { endpointId: id, granularity: RANGES[range].outcomes, from: rangeFrom, to: now }),
     listEndpointRecentMeasurements(db, { endpointId: id, limit: 25 }),
     getEndpointEvidence(db, { endpointId: id, measurementId }),
     listClaims(db, { modelSlug: endpoint.modelSlug }),
   ]);
+  // figures per workload = this endpoint's entries on its model's leaderboards (same numbers as the API)
+  const byWorkload = shownWorkloads
+    .map((w) => ({ w, e: entries.get(`${id}|${w.slug}`) }))
+    .filter((x) => x.e && x.e.n > 0)
+    .map(({ w, e }) => ({ workloadSlug: w.slug, category: w.category, n: e!.n, successes: e!.successes, samples: e!.samples, outputTokensPerSecond: e!.outputTokensPerSecond, ttftMs: e!.ttftMs, ttfatMs: e!.ttfatMs, e2eMs: e!.e2eMs }));
   const current = byWorkload.find((w) => w.workloadSlug === workload) ?? null;
   const myClaims = claims.filter((c) => c.providerSlug === endpoint.providerSlug);
   const speedClaims = myClaims.filter((c) => c.metric === 'output_speed_tps_per_user');
