@@ -12,13 +12,15 @@ const DATA_DIR = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `tokenpace-e
 
 export default defineConfig({
   testDir: './e2e',
+  // Own artefact folders per port too: a concurrent run in the same checkout would otherwise wipe them mid-test.
+  outputDir: PORT === 3210 ? 'test-results' : `test-results-${PORT}`,
   testMatch: '**/*.spec.ts',
   timeout: 120_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  reporter: [['list'], ['html', { open: 'never', outputFolder: PORT === 3210 ? 'playwright-report' : `playwright-report-${PORT}` }]],
   // start.spec.ts checks what a newcomer sees within two minutes of a fresh start, so it runs
   // before every other spec (which add data and take time). `--no-deps` runs one spec alone.
   projects: [
