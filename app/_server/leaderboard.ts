@@ -28,6 +28,9 @@ const STATISTICS = {
   ties: 'endpoints whose median intervals overlap the band leader’s share a band and a rank',
 } as const;
 
+/** The exact JSON text of each computed answer (filled by computeAnswer). */
+const answerText = new WeakMap<object, string>();
+
 /** Computes the answer object (no caching, no snapshot write). */
 async function computeAnswer(db: Db, q: LeaderboardQuery, asOf: Date) {
   const rows = await listLeaderboardRows(db, {
@@ -73,9 +76,15 @@ async function computeAnswer(db: Db, q: LeaderboardQuery, asOf: Date) {
     statistics: STATISTICS,
     entries,
   };
-  const snapshotId = createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 22);
-  return { snapshotId, ...body };
+  const bodyJson = JSON.stringify(body);
+  const snapshotId = createHash('sha256').update(bodyJson).digest('base64url').slice(0, 22);
+  const answer = { snapshotId, ...body };
+  // Same text as JSON.stringify(answer) (snapshotId first, then the body's keys), built without a
+  // second serialisation; the tests compare the two.
+  answerText.set(answer, `{"snapshotId":${JSON.stringify(snapshotId)},${bodyJson.slice(1)}`);
+  return answer;
 }
+
 
 export type LeaderboardAnswer = Awaited<ReturnType<typeof computeAnswer>>;
 
@@ -166,7 +175,7 @@ export async function getLeaderboardAnswerWithBody(db: Db, q: LeaderboardQuery, 
   const cacheable = live || asOf.getTime() + SEALED_AFTER_MS <= now.getTime();
   const work = (async () => {
     const answer = await computeAnswer(db, q, asOf);
-    const body = JSON.stringify(answer);
+    const body = answerText.get(answer) ?? JSON.stringify(answer);
     await persistSnapshot(db, { id: answer.snapshotId, kind: 'leaderboard', query: { ...q, window: `${q.window}h`, asOf: answer.asOf }, body });
     return { answer, body };
   })();

@@ -180,9 +180,10 @@ interface RawHour {
  * de-duplicates simultaneous requests.
  */
 interface DbCaches {
-  buckets: Map<string, { entry: Promise<BucketEntry>; expires: number }>;
-  raw: Map<string, { hour: Promise<RawHour>; expires: number }>;
-  catalog: Map<string, { value: Promise<unknown>; expires: number }>;
+  /** `value` is set once the load has settled, so hot requests read it without awaiting. */
+  buckets: Map<string, { entry: Promise<BucketEntry>; value?: BucketEntry; expires: number }>;
+  raw: Map<string, { hour: Promise<RawHour>; value?: RawHour; expires: number }>;
+  catalog: Map<string, { value: Promise<unknown>; resolved?: { v: unknown }; expires: number }>;
 }
 const UNSEALED_TTL_MS = 2_000;
 const caches = new WeakMap<Db, DbCaches>();
@@ -201,14 +202,14 @@ export function clearLeaderboardCache(db: Db): void {
   caches.delete(db);
 }
 
-async function cachedCatalog<T>(db: Db, key: string, load: () => Promise<T>): Promise<T> {
+function cachedCatalog<T>(db: Db, key: string, load: () => Promise<T>, wallNow: number): T | Promise<T> {
   const c = cachesOf(db).catalog;
   const hit = c.get(key);
-  const now = Date.now();
-  if (hit && hit.expires > now) return hit.value as Promise<T>;
+  if (hit && hit.expires > wallNow) return hit.resolved ? (hit.resolved.v as T) : (hit.value as Promise<T>);
   const value = load();
-  c.set(key, { value, expires: now + CATALOG_TTL_MS });
-  value.catch(() => c.delete(key));
+  const slot: { value: Promise<unknown>; resolved?: { v: unknown }; expires: number } = { value, expires: wallNow + CATALOG_TTL_MS };
+  c.set(key, slot);
+  value.then((v) => (slot.resolved = { v })).catch(() => c.delete(key));
   return value;
 }
 
@@ -344,26 +345,47 @@ function toPart(r: { count: number; successes: number; errorKinds: Record<string
  * Rollup buckets of one workload (all endpoints and regions) for the given starts, from the
  * per-process cache, else from Postgres in one query for all missing starts.
  */
-async function loadRollupBuckets(db: Db, granularity: 'hour' | 'day', workloadId: number, starts: Date[], wallNow: number): Promise<BucketEntry[]> {
+function loadRollupBuckets(db: Db, granularity: 'hour' | 'day', workloadId: number, starts: Date[], wallNow: number): BucketEntry[] | Promise<BucketEntry[]> {
   const cache = cachesOf(db).buckets;
   const size = granularity === 'hour' ? HOUR : DAY;
-  const out: Array<Promise<BucketEntry>> = [];
+  const out: Array<BucketEntry | Promise<BucketEntry>> = [];
+  let pending = false;
   const missing = new Map<number, { key: string; d: ReturnType<typeof deferred<BucketEntry>> }>();
   if (cache.size > CACHE_MAX_ENTRIES) cache.clear();
   for (const s of starts) {
     const key = `${granularity}|${workloadId}|${s.getTime()}`;
     const hit = cache.get(key);
     if (hit && hit.expires > wallNow) {
-      out.push(hit.entry);
+      if (hit.value) out.push(hit.value);
+      else {
+        out.push(hit.entry);
+        pending = true;
+      }
       continue;
     }
     const d = deferred<BucketEntry>();
     const sealed = s.getTime() + size + SEAL_AFTER_MS <= wallNow;
-    cache.set(key, { entry: d.promise, expires: wallNow + (sealed ? CACHE_TTL_MS : UNSEALED_TTL_MS) });
+    const slot: { entry: Promise<BucketEntry>; value?: BucketEntry; expires: number } = { entry: d.promise, expires: wallNow + (sealed ? CACHE_TTL_MS : UNSEALED_TTL_MS) };
+    d.promise.then((v) => (slot.value = v)).catch(() => {});
+    cache.set(key, slot);
     missing.set(s.getTime(), { key, d });
     out.push(d.promise);
+    pending = true;
   }
-  if (missing.size > 0) {
+  if (!pending) return out as BucketEntry[];
+  if (missing.size > 0) void fetchBuckets(db, granularity, workloadId, missing, cache);
+  return Promise.all(out);
+}
+
+/** Loads the missing buckets in one query and settles their deferreds. */
+async function fetchBuckets(
+  db: Db,
+  granularity: 'hour' | 'day',
+  workloadId: number,
+  missing: Map<number, { key: string; d: ReturnType<typeof deferred<BucketEntry>> }>,
+  cache: DbCaches['buckets'],
+): Promise<void> {
+  {
     try {
       const rows = await db
         .select({
@@ -401,25 +423,30 @@ async function loadRollupBuckets(db: Db, granularity: 'hour' | 'day', workloadId
       }
     }
   }
-  return Promise.all(out);
 }
 
 /** 6-hour blocks merged from their hourly buckets, cached like buckets. */
-async function loadBlocks(db: Db, workloadId: number, starts: Date[], wallNow: number): Promise<BucketEntry[]> {
+function loadBlocks(db: Db, workloadId: number, starts: Date[], wallNow: number): BucketEntry[] | Promise<BucketEntry[]> {
   const cache = cachesOf(db).buckets;
-  return Promise.all(
-    starts.map((s) => {
-      const key = `block|${workloadId}|${s.getTime()}`;
-      const hit = cache.get(key);
-      if (hit && hit.expires > wallNow) return hit.entry;
-      const hours = Array.from({ length: 6 }, (_, h) => new Date(s.getTime() + h * HOUR));
-      const entry = loadRollupBuckets(db, 'hour', workloadId, hours, wallNow).then(mergeEntries);
-      const sealed = s.getTime() + BLOCK + SEAL_AFTER_MS <= wallNow;
-      cache.set(key, { entry, expires: wallNow + (sealed ? CACHE_TTL_MS : UNSEALED_TTL_MS) });
-      entry.catch(() => cache.delete(key));
-      return entry;
-    }),
-  );
+  let pending = false;
+  const out = starts.map((s): BucketEntry | Promise<BucketEntry> => {
+    const key = `block|${workloadId}|${s.getTime()}`;
+    const hit = cache.get(key);
+    if (hit && hit.expires > wallNow) {
+      if (hit.value) return hit.value;
+      pending = true;
+      return hit.entry;
+    }
+    const hours = Array.from({ length: 6 }, (_, h) => new Date(s.getTime() + h * HOUR));
+    const entry = Promise.resolve(loadRollupBuckets(db, 'hour', workloadId, hours, wallNow)).then(mergeEntries);
+    const sealed = s.getTime() + BLOCK + SEAL_AFTER_MS <= wallNow;
+    const slot: { entry: Promise<BucketEntry>; value?: BucketEntry; expires: number } = { entry, expires: wallNow + (sealed ? CACHE_TTL_MS : UNSEALED_TTL_MS) };
+    entry.then((v) => (slot.value = v)).catch(() => cache.delete(key));
+    cache.set(key, slot);
+    pending = true;
+    return entry;
+  });
+  return pending ? Promise.all(out) : (out as BucketEntry[]);
 }
 
 interface RawTailRow {
@@ -479,19 +506,20 @@ function packRaw(rows: RawTailRow[]): RawHour {
  * Raw measurements of the tail [hourStart, asOf]: a sealed hour (ended ≥ 10 min ago) is read once
  * for all endpoints and regions and kept per process; the current hour is queried each time.
  */
-async function loadRawTail(db: Db, p: { endpointIds: number[]; workloadId: number; from: Date; to: Date; region: string | null }, wallNow: number): Promise<RawHour> {
+function loadRawTail(db: Db, p: { endpointIds: number[]; workloadId: number; from: Date; to: Date; region: string | null }, wallNow: number): RawHour | Promise<RawHour> {
   if (p.from.getTime() + HOUR + SEAL_AFTER_MS <= wallNow) {
     const cache = cachesOf(db).raw;
     const key = `${p.workloadId}|${p.from.getTime()}`;
     const hit = cache.get(key);
-    if (hit && hit.expires > wallNow) return hit.hour;
+    if (hit && hit.expires > wallNow) return hit.value ?? hit.hour;
     const hour = queryRaw(db, { endpointIds: null, workloadId: p.workloadId, from: p.from, to: new Date(p.from.getTime() + HOUR), toExclusive: true, region: null }).then(packRaw);
     if (cache.size > RAW_CACHE_MAX_HOURS) cache.clear();
-    cache.set(key, { hour, expires: wallNow + CACHE_TTL_MS });
-    hour.catch(() => cache.delete(key));
+    const slot: { hour: Promise<RawHour>; value?: RawHour; expires: number } = { hour, expires: wallNow + CACHE_TTL_MS };
+    cache.set(key, slot);
+    hour.then((v) => (slot.value = v)).catch(() => cache.delete(key));
     return hour;
   }
-  return packRaw(await queryRaw(db, p));
+  return queryRaw(db, p).then(packRaw);
 }
 
 /**
@@ -500,21 +528,23 @@ async function loadRawTail(db: Db, p: { endpointIds: number[]; workloadId: numbe
  * probes). `wallNow` (default Date.now()) only decides which buckets may be cached.
  */
 export async function listLeaderboardRows(db: Db, p: LeaderboardParams, wallNow = Date.now()): Promise<LeaderboardRow[]> {
-  const [eps, workloadId] = await Promise.all([
-    cachedCatalog(db, `endpoints|${p.modelSlug}`, () => listLeaderboardEndpoints(db, p.modelSlug)),
-    cachedCatalog(db, `workload|${p.workloadSlug}`, () => getWorkloadId(db, p.workloadSlug)),
-  ]);
+  const epsOrPromise = cachedCatalog(db, `endpoints|${p.modelSlug}`, () => listLeaderboardEndpoints(db, p.modelSlug), wallNow);
+  const wlOrPromise = cachedCatalog(db, `workload|${p.workloadSlug}`, () => getWorkloadId(db, p.workloadSlug), wallNow);
+  const eps = epsOrPromise instanceof Promise ? await epsOrPromise : epsOrPromise;
+  const workloadId = wlOrPromise instanceof Promise ? await wlOrPromise : wlOrPromise;
   const plan = planWindow(p.asOf, p.windowHours);
   const speedMetric = SPEED_METRIC[p.basis];
   const partsOf = new Map<number, Part[]>(eps.map((e) => [e.id, []]));
   let raw: RawHour | null = null;
   if (workloadId !== null && eps.length > 0) {
-    const [hours, blocks, days, tail] = await Promise.all([
+    const parts = [
       loadRollupBuckets(db, 'hour', workloadId, plan.hourBuckets, wallNow),
       loadBlocks(db, workloadId, plan.blockBuckets, wallNow),
       loadRollupBuckets(db, 'day', workloadId, plan.dayBuckets, wallNow),
       loadRawTail(db, { endpointIds: eps.map((e) => e.id), workloadId, from: plan.rawFrom, to: plan.end, region: p.region }, wallNow),
-    ]);
+    ] as const;
+    // Hot path: everything cached and settled → no awaiting at all.
+    const [hours, blocks, days, tail] = parts.some((x) => x instanceof Promise) ? await Promise.all(parts) : (parts as unknown as [BucketEntry[], BucketEntry[], BucketEntry[], RawHour]);
     raw = tail;
     for (const bucket of [hours, blocks, days]) {
       for (const entry of bucket) {

@@ -2,7 +2,7 @@ import { connection } from 'next/server';
 import { getDb } from '@/db/shared';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { getLeaderboardAnswerWithBody } from '@/app/_server/leaderboard';
-import { ApiError, csvRead, jsonRead, parseQuery, readResponse, wantsCsv } from './respond';
+import { ApiError, CORS_HEADERS, csvRead, jsonRead, parseQuery, wantsCsv } from './respond';
 
 const num = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 1000) / 1000);
 
@@ -16,7 +16,13 @@ export async function leaderboardResponse(request: Request, format?: 'csv'): Pro
   // A future board would still change, so it could not be a citable snapshot.
   if (q.at && Date.parse(q.at) > Date.now() + 60_000) throw new ApiError('bad_request', 'at: must not be in the future', 'at');
   const { answer, body } = await getLeaderboardAnswerWithBody(getDb(), q);
-  if (!wantsCsv(request, format)) return readResponse(request, body, 'application/json; charset=utf-8', q.at ? 86_400 : 30);
+  if (!wantsCsv(request, format)) {
+    // The snapshotId is a hash of the answer, so it serves as the ETag without hashing the body again.
+    const maxAge = q.at ? 86_400 : 30;
+    const headers = { ...CORS_HEADERS, 'content-type': 'application/json; charset=utf-8', etag: `"${answer.snapshotId}"`, 'cache-control': `public, max-age=${maxAge}, stale-while-revalidate=${maxAge * 2}` };
+    if (request.headers.get('if-none-match') === headers.etag) return new Response(null, { status: 304, headers });
+    return new Response(body, { status: 200, headers });
+  }
   const cols = [
     'rank', 'tied_band', 'provider', 'endpoint', 'endpoint_id', 'kind', 'deployment_kind', 'hardware', 'engine', 'precision', 'speculative_decoding',
     'n', 'successes', 'samples', 'success_rate_fraction', 'output_speed_p5_tokens_per_s', 'output_speed_p25_tokens_per_s', 'output_speed_p50_tokens_per_s', 'output_speed_p75_tokens_per_s', 'output_speed_p95_tokens_per_s',
