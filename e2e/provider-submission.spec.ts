@@ -192,6 +192,7 @@ test('the submitted API key (canary) appears in no page and no API response', as
   const anon = await browser.newContext();
   const paths = [
     '/', '/submit', '/dashboard', '/dashboard/tokens', `/dashboard/endpoints/${endpointId}`, '/admin', `/endpoints/${endpointId}`, '/calibration', '/claims', '/datasets', '/methodology', '/api-docs',
+    '/models', '/models/llama-4-maverick', '/providers', `/providers/speedco-${RUN}`, `/compare?e=${endpointId}`, '/feed.xml',
     '/api/v1/endpoints', `/api/v1/endpoints/${endpointId}`, `/api/v1/endpoints/${endpointId}/measurements`, `/api/v1/endpoints/${endpointId}/history`,
     '/api/v1/submissions', '/api/v1/tokens', '/api/v1/leaderboard?model=llama-4-maverick', '/api/v1/leaderboard.csv?model=llama-4-maverick', '/api/v1/endpoints.csv', '/api/v1/providers', '/api/v1/models',
   ];
