@@ -25,6 +25,7 @@ import {
   SketchAccumulator,
   createSketch,
   packSketchJson,
+  sketchIndex,
   sketchOf,
   sketchSummary,
   toSortedSketch,
@@ -169,10 +170,12 @@ interface RawHour {
   region: string[];
   atMs: Float64Array;
   success: Uint8Array;
-  valid: Uint8Array;
   errorKind: Array<string | null>;
-  values: Record<Metric, Float64Array>;
+  /** sketch bucket index per metric; RAW_SKIP when null or not a successful valid probe, RAW_ZERO for ≤ 0 */
+  bins: Record<Metric, Int32Array>;
 }
+const RAW_SKIP = -2147483648;
+const RAW_ZERO = 2147483647;
 /**
  * Cached values are promises, so concurrent requests needing the same bucket share one load
  * (no thundering herd on a cold cache). Sealed entries live CACHE_TTL_MS; unsealed ones (the
@@ -479,26 +482,27 @@ async function queryRaw(db: Db, p: { endpointIds: number[] | null; workloadId: n
 }
 
 function packRaw(rows: RawTailRow[]): RawHour {
-  const n = rows.length;
-  const col = (f: (r: RawTailRow) => number | null) => Float64Array.from(rows, (r) => {
-    const v = f(r);
-    return v === null ? Number.NaN : Number(v);
-  });
+  const ok = rows.map((r) => r.outcome === 'success' && r.valid);
+  const bins = (f: (r: RawTailRow) => number | null) =>
+    Int32Array.from(rows, (r, j) => {
+      const v = f(r);
+      if (!ok[j] || v === null) return RAW_SKIP;
+      const x = Number(v);
+      return x <= 0 ? RAW_ZERO : sketchIndex(x);
+    });
   return {
     endpointId: Int32Array.from(rows, (r) => Number(r.endpoint_id)),
     region: rows.map((r) => r.worker_region),
     atMs: Float64Array.from(rows, (r) => Number(r.at_ms)),
     success: Uint8Array.from(rows, (r) => (r.outcome === 'success' ? 1 : 0)),
-    valid: Uint8Array.from(rows, (r) => (r.valid ? 1 : 0)),
     errorKind: rows.map((r) => r.error_kind),
-    values: {
-      outputTokensPerSecond: col((r) => r.speed),
-      outputTokensPerSecondO200k: col((r) => r.speed_o200k),
-      ttftMs: col((r) => r.ttft_ms),
-      ttfatMs: col((r) => r.ttfat_ms),
-      e2eMs: col((r) => r.e2e_ms),
+    bins: {
+      outputTokensPerSecond: bins((r) => r.speed),
+      outputTokensPerSecondO200k: bins((r) => r.speed_o200k),
+      ttftMs: bins((r) => r.ttft_ms),
+      ttfatMs: bins((r) => r.ttfat_ms),
+      e2eMs: bins((r) => r.e2e_ms),
     },
-    ...(n < 0 ? {} : {}),
   };
 }
 
@@ -573,13 +577,16 @@ export async function listLeaderboardRows(db: Db, p: LeaderboardParams, wallNow 
     let successes = 0;
     let lastMs: number | null = null;
     const kinds: Record<string, number> = {};
-    for (const part of parts) {
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
       n += part.count;
       successes += part.successes;
-      for (const [k, v] of part.errorKinds) kinds[k] = (kinds[k] ?? 0) + v;
+      const ek = part.errorKinds;
+      for (let e = 0; e < ek.length; e++) kinds[ek[e]![0]] = (kinds[ek[e]![0]] ?? 0) + ek[e]![1];
       if (part.lastMeasuredAtMs !== null && (lastMs === null || part.lastMeasuredAtMs > lastMs)) lastMs = part.lastMeasuredAtMs;
     }
-    for (const j of rows) {
+    for (let i = 0; i < rows.length; i++) {
+      const j = rows[i]!;
       n += 1;
       successes += raw!.success[j]!;
       const k = raw!.errorKind[j];
@@ -587,14 +594,17 @@ export async function listLeaderboardRows(db: Db, p: LeaderboardParams, wallNow 
       if (lastMs === null || raw!.atMs[j]! > lastMs) lastMs = raw!.atMs[j]!;
     }
     const fill = (metric: Metric): void => {
-      for (const part of parts) {
-        const s = part.sketches[metric];
+      for (let i = 0; i < parts.length; i++) {
+        const s = parts[i]!.sketches[metric];
         if (s) merger.addBins(s.keys, s.counts, s.zeros);
       }
-      const col = raw?.values[metric];
-      for (const j of rows) {
-        const v = col![j]!;
-        if (raw!.success[j] && raw!.valid[j] && !Number.isNaN(v)) merger.addValue(v);
+      if (rows.length === 0) return;
+      const col = raw!.bins[metric];
+      for (let i = 0; i < rows.length; i++) {
+        const b = col[rows[i]!]!;
+        if (b === RAW_SKIP) continue;
+        if (b === RAW_ZERO) merger.addZero();
+        else merger.addIndex(b);
       }
     };
     const summary = (metric: Metric): Percentiles => {

@@ -283,44 +283,67 @@ const DENSE_VALUES = Float64Array.from({ length: DENSE_SIZE }, (_, d) => sketchV
  */
 export class SketchAccumulator {
   private readonly dense = new Float64Array(DENSE_SIZE);
-  private readonly touched: number[] = [];
+  /** lowest and highest dense slot written since the last drain (min > max when none) */
+  private min = DENSE_SIZE;
+  private max = -1;
   private readonly overflow = new Map<number, number>();
   private zeros = 0;
   private total = 0;
 
   /** Adds parallel arrays of bucket indexes and counts, plus a zero-bucket count. */
   addBins(keys: ArrayLike<number>, counts: ArrayLike<number>, zeros = 0): void {
+    const dense = this.dense;
+    let min = this.min;
+    let max = this.max;
+    let total = this.total;
     for (let j = 0; j < keys.length; j++) {
       const k = keys[j]!;
       const c = counts[j]!;
       const d = k + DENSE_OFFSET;
       if (d >= 0 && d < DENSE_SIZE) {
-        if (this.dense[d] === 0) this.touched.push(d);
-        this.dense[d] += c;
+        dense[d] += c;
+        if (d < min) min = d;
+        if (d > max) max = d;
       } else this.overflow.set(k, (this.overflow.get(k) ?? 0) + c);
-      this.total += c;
+      total += c;
     }
+    this.min = min;
+    this.max = max;
+    this.total = total + zeros;
     this.zeros += zeros;
-    this.total += zeros;
+  }
+
+  /** Adds one occurrence of bucket index `k` (see {@link sketchIndex}). */
+  addIndex(k: number): void {
+    const d = k + DENSE_OFFSET;
+    if (d >= 0 && d < DENSE_SIZE) {
+      this.dense[d] += 1;
+      if (d < this.min) this.min = d;
+      if (d > this.max) this.max = d;
+    } else this.overflow.set(k, (this.overflow.get(k) ?? 0) + 1);
+    this.total += 1;
+  }
+
+  /** Adds one occurrence to the zero bucket. */
+  addZero(): void {
+    this.zeros += 1;
+    this.total += 1;
   }
 
   /** Adds one raw value (≤ 0 counts in the zero bucket). @throws RangeError if not finite */
   addValue(x: number): void {
     if (!Number.isFinite(x)) throw new RangeError(`sketch value must be finite, got ${String(x)}`);
-    if (x <= 0) {
-      this.zeros++;
-      this.total++;
-      return;
-    }
-    this.addBins([sketchIndex(x)], [1]);
+    if (x <= 0) this.addZero();
+    else this.addIndex(sketchIndex(x));
   }
 
-  private readonly scratch = new Int32Array(DENSE_SIZE);
-
-  private sortedTouched(): Int32Array {
-    const k = this.touched.length;
-    for (let j = 0; j < k; j++) this.scratch[j] = this.touched[j]!;
-    return this.scratch.subarray(0, k).sort();
+  private reset(): void {
+    if (this.max >= this.min) this.dense.fill(0, this.min, this.max + 1);
+    this.min = DENSE_SIZE;
+    this.max = -1;
+    this.overflow.clear();
+    this.zeros = 0;
+    this.total = 0;
   }
 
   /**
@@ -336,18 +359,18 @@ export class SketchAccumulator {
     if (this.overflow.size > 0) return sketchPercentiles(this.drain(), ps);
     const n = this.total;
     if (n === 0) return null;
-    const idx = this.sortedTouched();
+    const dense = this.dense;
     const zeros = this.zeros;
-    // value at 0-based rank r: walk buckets in order (ranks are asked in ascending order)
-    let j = -1;
+    // value at 0-based rank r: walk slots upward (ranks are asked in ascending order)
+    let d = this.min - 1;
     let upto = zeros;
     const at = (r: number): number => {
       if (r < zeros) return 0;
       while (upto <= r) {
-        j++;
-        upto += this.dense[idx[j]!]!;
+        d++;
+        upto += dense[d]!;
       }
-      return DENSE_VALUES[idx[j]!]!;
+      return DENSE_VALUES[d]!;
     };
     const out = ps.map((p) => {
       const h = (n - 1) * (p / 100);
@@ -355,13 +378,10 @@ export class SketchAccumulator {
       const t = h - lo;
       const a = at(lo);
       const b = at(Math.min(lo + 1, n - 1));
-      const d = b - a;
-      return t >= 0.5 ? b - d * (1 - t) : a + d * t;
+      const diff = b - a;
+      return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
     });
-    for (const d of this.touched) this.dense[d] = 0;
-    this.touched.length = 0;
-    this.zeros = 0;
-    this.total = 0;
+    this.reset();
     return out;
   }
 
@@ -369,41 +389,41 @@ export class SketchAccumulator {
   drainSorted(): SortedSketch {
     if (this.overflow.size > 0) return toSortedSketch(this.drain());
     if (this.total === 0) return EMPTY_SORTED;
-    const idx = this.sortedTouched();
+    const dense = this.dense;
+    let k = 0;
+    for (let d = this.min; d <= this.max; d++) if (dense[d]! > 0) k++;
     const z = this.zeros > 0 ? 1 : 0;
-    const values = new Float64Array(idx.length + z);
-    const upto = new Float64Array(idx.length + z);
+    const values = new Float64Array(k + z);
+    const upto = new Float64Array(k + z);
     let acc = 0;
+    let j = 0;
     if (z) {
       acc = this.zeros;
       upto[0] = acc;
+      j = 1;
     }
-    for (let j = 0; j < idx.length; j++) {
-      const d = idx[j]!;
-      acc += this.dense[d]!;
-      this.dense[d] = 0;
-      values[j + z] = DENSE_VALUES[d]!;
-      upto[j + z] = acc;
+    for (let d = this.min; d <= this.max; d++) {
+      const c = dense[d]!;
+      if (c === 0) continue;
+      acc += c;
+      values[j] = DENSE_VALUES[d]!;
+      upto[j] = acc;
+      j++;
     }
     const out: SortedSketch = { values, upto, total: this.total };
-    this.touched.length = 0;
-    this.zeros = 0;
-    this.total = 0;
+    this.reset();
     return out;
   }
 
   /** The merged sketch; resets the accumulator. */
   drain(): Sketch {
     const bins = new Map<number, number>(this.overflow);
-    for (const d of this.touched) {
-      bins.set(d - DENSE_OFFSET, this.dense[d]!);
-      this.dense[d] = 0;
+    for (let d = this.min; d <= this.max; d++) {
+      const c = this.dense[d]!;
+      if (c > 0) bins.set(d - DENSE_OFFSET, (bins.get(d - DENSE_OFFSET) ?? 0) + c);
     }
     const s: Sketch = { bins, zeros: this.zeros, total: this.total };
-    this.touched.length = 0;
-    this.overflow.clear();
-    this.zeros = 0;
-    this.total = 0;
+    this.reset();
     return s;
   }
 }
