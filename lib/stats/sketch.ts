@@ -257,9 +257,12 @@ export function medianCiLowerRank(n: number, confidence = 0.95): number {
 
 /**
  * Distribution-free (order-statistic) confidence interval of the median read from a sketch:
- * [x₍l₎, x₍n−l+1₎] with l from {@link medianCiLowerRank}; each end within α of the exact order
- * statistic. Deterministic (no resampling), O(buckets). Used by the ranking instead of the
- * bootstrap, which would need the raw values (see docs/decisions/040-rollups-and-sketches.md).
+ * [x₍l₎, x₍n−l+1₎] with l from {@link medianCiLowerRank}, widened to the bounds of the sketch
+ * buckets holding those two order statistics (low = representative ÷ (1 + α), high =
+ * representative ÷ (1 − α)), so it always contains the exact order-statistic interval of the raw
+ * values: coverage stays ≥ c, and a large sample never yields a zero-width interval narrower than
+ * the sketch can resolve. Deterministic (no resampling), O(buckets). Used by the ranking instead of
+ * the bootstrap, which would need the raw values (docs/decisions/040-rollups-and-sketches.md).
  * @returns { low, high } in the metric's unit, or null for an empty sketch
  */
 export function sketchMedianCi(s: Sketch | SortedSketch, confidence = 0.95): { low: number; high: number } | null {
@@ -267,7 +270,7 @@ export function sketchMedianCi(s: Sketch | SortedSketch, confidence = 0.95): { l
   if (c.total === 0) return null;
   const n = c.total;
   const l = medianCiLowerRank(n, confidence);
-  return { low: valueAtRank(c, l - 1), high: valueAtRank(c, n - l) };
+  return { low: valueAtRank(c, l - 1) / (1 + SKETCH_RELATIVE_ACCURACY), high: valueAtRank(c, n - l) / (1 - SKETCH_RELATIVE_ACCURACY) };
 }
 
 const DENSE_OFFSET = 2048;
