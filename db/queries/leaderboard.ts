@@ -3,9 +3,9 @@
  *
  * A window of W hours ending at `asOf` covers the W whole UTC hours before asOf's hour plus asOf's
  * own hour up to asOf: [floorHour(asOf) − W h, asOf]. The whole hours come from rollups (daily
- * buckets for whole UTC days inside the range, hourly buckets for the rest: at most 46 hourly + W/24
- * daily buckets per endpoint and region), and the partial current hour from raw measurements (the
- * "raw tail", at most one hour of rows). Counts, successes, error kinds and samples are exact;
+ * buckets for whole UTC days inside the range; 6-hour blocks merged from hourly buckets, and hourly
+ * buckets, for the rest: at most 10 hours + 6 blocks + W/24 days per endpoint), and the partial
+ * current hour from raw measurements (the "raw tail", at most one hour of rows). Counts, successes, error kinds and samples are exact;
  * percentiles come from merging the buckets' log-bucket sketches (lib/stats/sketch: each within
  * 1 % of the exact type-7 percentile of the same raw values). `listLeaderboardRowsFromRaw` is the
  * raw reference implementation the tests compare against.
