@@ -8,6 +8,7 @@ import { listEndpointHistory } from '@/db/queries/history';
 import { getEndpointEvidence, listEndpointRecentMeasurements, listEndpointSamples } from '@/db/queries/ui-endpoint';
 import { listEndpointOutcomes } from '@/db/queries/ui-history';
 import { getDb } from '@/db/shared';
+import { DEFAULT_WORKLOAD_SLUG } from '@/lib/catalog/seed-workloads';
 import { decodeTimeline } from '@/lib/probe/timeline-codec';
 import { HistogramChart, OutcomesChart } from '@/app/_components/bar-charts';
 import { EmptyState, EndpointStatusHint } from '@/app/_components/empty-state';
@@ -63,7 +64,7 @@ export default async function EndpointPage({ params, searchParams }: { params: P
   const db = getDb();
   const sp = await searchParams;
   const workloads = await listWorkloads(db);
-  const workload = workloads.find((w) => w.slug === one(sp.workload))?.slug ?? workloads.find((w) => w.scheduled)?.slug ?? 'prose-1k';
+  const workload = workloads.find((w) => w.slug === one(sp.workload))?.slug ?? DEFAULT_WORKLOAD_SLUG;
   const range: RangeKey = (one(sp.range) ?? '') in RANGES ? (one(sp.range) as RangeKey) : '7d';
   const mParam = Number(one(sp.m));
   const measurementId = Number.isInteger(mParam) && mParam > 0 ? mParam : null;
