@@ -268,7 +268,7 @@ async function drive(opts: { path?: () => string; fixedPath?: string; connection
   };
 }
 
-async function benchPhase(label: string, url: string, t0: Date): Promise<{ low: RunResult; rate: RunResult; sat: RunResult; ping: RunResult; snapshots: number }> {
+async function benchPhase(label: string, url: string, t0: Date, seed: number): Promise<{ low: RunResult; rate: RunResult; sat: RunResult; ping: RunResult; snapshots: number }> {
   const web = await startWeb(url);
   try {
     const sql = postgres(url, { max: 1, onnotice: () => {} });
@@ -276,13 +276,13 @@ async function benchPhase(label: string, url: string, t0: Date): Promise<{ low: 
     // Warm-up: fills the server's cache of sealed rollup buckets and raw hours for the `at` range
     // (immutable data; answers themselves are never repeated, see leaderboardPaths).
     log(`[${label}] warm-up 30 s …`);
-    await drive({ path: leaderboardPaths(t0, 1), connections: 20, duration: 30 });
+    await drive({ path: leaderboardPaths(t0, seed * 10 + 1), connections: 20, duration: 30 });
     log(`[${label}] offered load ${LOW_RATE} req/s for ${DURATION} s …`);
-    const low = await drive({ path: leaderboardPaths(t0, 4), connections: 20, overallRate: LOW_RATE, duration: DURATION });
+    const low = await drive({ path: leaderboardPaths(t0, seed * 10 + 4), connections: 20, overallRate: LOW_RATE, duration: DURATION });
     log(`[${label}] offered load 500 req/s for ${DURATION} s …`);
-    const rate = await drive({ path: leaderboardPaths(t0, 2), connections: 50, overallRate: 500, duration: DURATION });
+    const rate = await drive({ path: leaderboardPaths(t0, seed * 10 + 2), connections: 50, overallRate: 500, duration: DURATION });
     log(`[${label}] saturation, 100 connections, leaderboard …`);
-    const sat = await drive({ path: leaderboardPaths(t0, 3), connections: 100, duration: DURATION });
+    const sat = await drive({ path: leaderboardPaths(t0, seed * 10 + 3), connections: 100, duration: DURATION });
     log(`[${label}] saturation, 100 connections, /api/v1/ping …`);
     const ping = await drive({ fixedPath: '/api/v1/ping', connections: 100, duration: DURATION });
     const after = (await sql<{ n: number }[]>`select count(*)::int as n from snapshots`)[0]!.n;
@@ -330,7 +330,9 @@ async function main(): Promise<void> {
       await runRollupJob(db, t0);
       const jobSeconds = secs(tj);
       await close();
-      results[ph.label] = { ...(await benchPhase(ph.label, url, t0)), rollupSeconds, jobSeconds };
+      // A different seed per phase: requests never repeat an earlier phase's (query, at), so every
+      // answer is computed and its snapshot written anew.
+      results[ph.label] = { ...(await benchPhase(ph.label, url, t0, phases.indexOf(ph) + 1)), rollupSeconds, jobSeconds };
     }
     const size = (
       await sql<{ row_bytes: number; timeline_bytes: number; timeline_raw: number; total: string; rows: string }[]>`
