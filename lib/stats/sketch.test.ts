@@ -158,6 +158,17 @@ describe('SketchAccumulator', () => {
     expect(sketchSummary(sorted)).toEqual(sketchSummary(viaMap));
     expect(acc.drainSorted().total).toBe(0);
   });
+  it('drainPercentiles reads a lower rank again after the previous level stepped past it', () => {
+    // p0 reads ranks 0 and 1; p50 then needs rank 0 again (regression: it returned rank 1's value).
+    const acc = new SketchAccumulator();
+    acc.addValue(100);
+    acc.addValue(200);
+    const [p0, p50, p100] = acc.drainPercentiles([0, 50, 100])!;
+    expect(p50).toBeCloseTo((p0! + p100!) / 2, 9);
+    expect(p0).toBeLessThan(p50!);
+    expect(p50).toBeLessThan(p100!);
+  });
+
   it('drainPercentiles equals sketchPercentiles of the same counts (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.double({ min: 0, max: 5000, noNaN: true }), { minLength: 0, maxLength: 200 }), (xs) => {

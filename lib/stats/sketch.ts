@@ -364,11 +364,16 @@ export class SketchAccumulator {
     if (n === 0) return null;
     const dense = this.dense;
     const zeros = this.zeros;
-    // value at 0-based rank r: walk slots upward (ranks are asked in ascending order)
+    // value at 0-based rank r: walk slots upward. Ranks come nearly in order, but the upper rank
+    // of one level (lo + 1) may lie past the lower rank of the next level: restart the walk then.
     let d = this.min - 1;
     let upto = zeros;
     const at = (r: number): number => {
       if (r < zeros) return 0;
+      if (d >= this.min && r < upto - dense[d]!) {
+        d = this.min - 1;
+        upto = zeros;
+      }
       while (upto <= r) {
         d++;
         upto += dense[d]!;
