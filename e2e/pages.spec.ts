@@ -421,8 +421,8 @@ test('model history: daily medians and change points agree with /api/v1/history;
     await page.getByRole('combobox', { name: /^Range/ }).selectOption(range);
     await page.getByRole('button', { name: 'Show' }).click();
     await expect(page).toHaveURL(new RegExp(`range=${range}`));
-    const days = await page.locator('table[data-table="model-history"] tbody tr').count();
-    expect(days).toBeGreaterThanOrEqual(minDays);
+    await expect(page.getByRole('heading', { name: new RegExp(`Daily median output speed, workload prose-1k, ${range === 'all' ? 'all stored days' : `last ${range.slice(0, -1)} days`}`) })).toBeVisible();
+    await expect.poll(() => page.locator('table[data-table="model-history"] tbody tr').count()).toBeGreaterThanOrEqual(minDays);
   }
   await screenshot(page, testInfo, 'model-history-all');
   await page.goto('/models');

@@ -100,6 +100,7 @@ export function LeaderboardLive({
         <>
           <h2>Responsiveness against speed</h2>
           <ScatterChart id="scatter" points={points} title={`TTFT P50 against output speed P50, ${caption}`} />
+          <p className="small muted">The shaded corner holds endpoints that are both quicker to the first token and faster per token than the median plotted endpoint. Both figures of every endpoint are in the table below.</p>
         </>
       ) : null}
       <h2 id="table-heading">All endpoints</h2>
