@@ -91,6 +91,16 @@ function mergeParts(bucketStart: Date, parts: RollupPart[]): HistoryPoint {
   };
 }
 
+/** Columns of one rollup bucket that history merging reads (shared by both history queries). */
+const rollupPartColumns = {
+  bucketStart: measurementRollups.bucketStart,
+  count: measurementRollups.count,
+  successes: measurementRollups.successes,
+  stats: measurementRollups.stats,
+  sketches: measurementRollups.sketches,
+  errorKinds: measurementRollups.errorKinds,
+};
+
 /**
  * An endpoint's rollup series (hourly or daily buckets) for one workload with bucket start in
  * [from, to], oldest first. Regions are merged through their sketches when `region` is null (see
@@ -102,14 +112,7 @@ export async function listEndpointHistory(
   p: { endpointId: number; workloadSlug: string; granularity: 'hour' | 'day'; from: Date; to: Date; region: string | null },
 ): Promise<HistoryPoint[]> {
   const rows = await db
-    .select({
-      bucketStart: measurementRollups.bucketStart,
-      count: measurementRollups.count,
-      successes: measurementRollups.successes,
-      stats: measurementRollups.stats,
-      sketches: measurementRollups.sketches,
-      errorKinds: measurementRollups.errorKinds,
-    })
+    .select(rollupPartColumns)
     .from(measurementRollups)
     .innerJoin(workloads, eq(workloads.id, measurementRollups.workloadId))
     .where(
@@ -170,12 +173,7 @@ export async function listModelHistory(
   const rows = await db
     .select({
       endpointId: measurementRollups.endpointId,
-      bucketStart: measurementRollups.bucketStart,
-      count: measurementRollups.count,
-      successes: measurementRollups.successes,
-      stats: measurementRollups.stats,
-      sketches: measurementRollups.sketches,
-      errorKinds: measurementRollups.errorKinds,
+      ...rollupPartColumns,
     })
     .from(measurementRollups)
     .innerJoin(workloads, eq(workloads.id, measurementRollups.workloadId))
