@@ -149,6 +149,19 @@ export const measurements = pgTable(
     valid: boolean('valid').notNull().default(true),
     invalidReason: text('invalid_reason'),
     eventLoopDelayP99Ms: doublePrecision('event_loop_delay_p99_ms'),
+    /**
+     * False when the measurement is kept but left out of every median, rank, tie band, history and
+     * change point; the reasons (lib/probe NOT_RANKABLE_REASONS) say why. See decision 060.
+     */
+    rankable: boolean('rankable').notNull().default(true),
+    notRankableReasons: text('not_rankable_reasons').array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * What the probe saw that explains a flag (lib/probe ProbeEvidence): e.g. unrecognizedPaths
+     * (JSON paths of non-empty fields the adapter does not know). Decision 061.
+     */
+    evidence: jsonb('evidence').$type<{ unrecognizedPaths?: string[] }>().notNull().default(sql`'{}'::jsonb`),
+    /** From a Retry-After header (or an in-band retry hint) of a failed response, ms. */
+    retryAfterMs: integer('retry_after_ms'),
   },
   (t) => [
     index('measurements_endpoint_time_idx').on(t.endpointId, t.measuredAt),

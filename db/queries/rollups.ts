@@ -46,8 +46,9 @@ export function sketchBinSql(x: ReturnType<typeof sql.raw> | ReturnType<typeof s
  *
  * Each row: count (all probes), successes, error_kinds {kind: count}, stats {metric: {p5..p95}}
  * (Postgres percentile_cont = type 7, exact) and sketches {metric: {bucket: count}, _: {v,
- * lastMeasuredAtMs}} (lib/stats/sketch, mergeable). Percentiles and sketches cover successful,
- * valid measurements with the metric present. Buckets without measurements are not written (and
+ * lastMeasuredAtMs}} (lib/stats/sketch, mergeable). Percentiles and sketches cover rankable
+ * measurements (measurements.rankable: successful, valid, no contradicting flag; decision 060)
+ * with the metric present. Buckets without measurements are not written (and
  * existing rows are kept: raw data past retention may be gone while its rollups remain).
  * Returns the number of buckets written.
  */
@@ -68,7 +69,7 @@ async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date): Promi
   const metricNames = Object.keys(ROLLUP_METRICS) as RollupMetric[];
   const pcts = metricNames.map(
     (name) =>
-      sql`percentile_cont(array[0.05,0.25,0.5,0.75,0.95]) within group (order by b.${sql.raw(ROLLUP_METRICS[name])}) filter (where b.outcome = 'success' and b.valid and b.${sql.raw(ROLLUP_METRICS[name])} is not null) as ${sql.identifier(`p_${name}`)}`,
+      sql`percentile_cont(array[0.05,0.25,0.5,0.75,0.95]) within group (order by b.${sql.raw(ROLLUP_METRICS[name])}) filter (where b.outcome = 'success' and b.valid and b.rankable and b.${sql.raw(ROLLUP_METRICS[name])} is not null) as ${sql.identifier(`p_${name}`)}`,
   );
   const statsObj = sql.join(
     metricNames.map((name) => {
@@ -85,7 +86,7 @@ async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date): Promi
   const rows = (await db.execute(sql`
     with base as (
       select date_trunc(${unit}, m.measured_at, 'UTC') as bucket_start, m.endpoint_id, m.workload_id, m.worker_region,
-             m.outcome, m.valid, m.error_kind, m.measured_at,
+             m.outcome, m.valid, m.rankable, m.error_kind, m.measured_at,
              m.ttft_ms, m.ttfat_ms, m.e2e_ms, m.output_tokens_per_second, m.output_tokens_per_second_o200k
       from measurements m
       where m.workload_id = any(array(select id from workloads))
@@ -106,7 +107,7 @@ async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date): Promi
       from (
         select b.bucket_start, b.endpoint_id, b.workload_id, b.worker_region, v.metric, ${sketchBinSql(sql`v.x`)} as bin, count(*)::int as n
         from base b cross join lateral (values ${values}) v(metric, x)
-        where b.outcome = 'success' and b.valid and v.x is not null
+        where b.outcome = 'success' and b.valid and b.rankable and v.x is not null
         group by 1, 2, 3, 4, 5, 6
       ) q
       group by 1, 2, 3, 4, 5

@@ -22,6 +22,7 @@
 import { getAdapter } from './adapters/registry';
 import { normalizeFinishReason } from './adapters/normalize';
 import type { StreamParseResult } from './parse-stream';
+import { listNotRankableReasons } from './rankability';
 import { resolveEventTexts } from './stream-accumulator';
 import { countO200kTokens } from '../tokens/o200k';
 import type { ErrorKind, ProbeResult, Protocol, TimelineEntry, TokenChannel } from './types';
@@ -80,7 +81,10 @@ export function buildFailedProbeResult(
     toolCalls: [],
     timeline: [],
     bytesReceived: extra.bytesReceived ?? 0,
-    flags: { tokenCountMismatch: false, buffered: false },
+    flags: { tokenCountMismatch: false, buffered: false, unrecognizedShape: false },
+    rankable: false,
+    notRankableReasons: ['failed'],
+    evidence: {},
     providerMetrics: {},
   };
 }
@@ -168,6 +172,8 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   const tokenCountMismatch =
     reported !== null && (outputTokensO200k === 0 ? reported > 0 : Math.abs(reported - outputTokensO200k) > TOKEN_COUNT_MISMATCH_RATIO * outputTokensO200k);
   const buffered = eventTokenSum >= 2 && (last?.tokens ?? 0) > eventTokenSum / 2;
+  const flags = { tokenCountMismatch, buffered, unrecognizedShape: parsed.unrecognizedPaths.length > 0 };
+  const notRankableReasons = listNotRankableReasons({ outcome: success ? 'success' : 'error', flags });
 
   return {
     outcome: success ? 'success' : 'error',
@@ -194,7 +200,10 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
     toolCalls,
     timeline,
     bytesReceived: parsed.bytesReceived,
-    flags: { tokenCountMismatch, buffered },
+    flags,
+    rankable: notRankableReasons.length === 0,
+    notRankableReasons,
+    evidence: parsed.unrecognizedPaths.length > 0 ? { unrecognizedPaths: [...parsed.unrecognizedPaths] } : {},
     providerMetrics: parsed.providerMetrics,
   };
 }

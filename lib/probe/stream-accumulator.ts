@@ -41,7 +41,12 @@ export interface StreamAccumulation {
   providerMetrics: Record<string, number>;
   /** characters of generated text so far (for live progress only) */
   generatedChars: number;
+  /** JSON paths of unrecognised non-empty values, each once, first-seen order, at most MAX_UNRECOGNIZED_PATHS */
+  unrecognizedPaths: string[];
 }
+
+/** At most this many distinct unrecognised paths are kept per stream (evidence, not a dump). */
+export const MAX_UNRECOGNIZED_PATHS = 20;
 
 /** An accumulator: `accept` is the WireEventSink given to a decoder. */
 export interface StreamAccumulator {
@@ -65,6 +70,7 @@ export function createStreamAccumulator(onTokenEvent?: (atMs: number) => void): 
     error: null,
     providerMetrics: {},
     generatedChars: 0,
+    unrecognizedPaths: [],
   };
   const toolsByKey = new Map<string, AccumulatedToolCall>();
 
@@ -95,6 +101,9 @@ export function createStreamAccumulator(onTokenEvent?: (atMs: number) => void): 
     if (event.complete) state.complete = true;
     if (event.error && !state.error) state.error = event.error;
     if (event.providerMetrics) Object.assign(state.providerMetrics, event.providerMetrics);
+    for (const path of event.unrecognizedPaths ?? []) {
+      if (state.unrecognizedPaths.length < MAX_UNRECOGNIZED_PATHS && !state.unrecognizedPaths.includes(path)) state.unrecognizedPaths.push(path);
+    }
     if (event.terminal) {
       state.terminal = true;
       state.terminalAtMs = atMs;

@@ -32,6 +32,26 @@ export const ERROR_KINDS = [
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
+/**
+ * Why a measurement is kept but left out of every published median, rank, tie band, history and
+ * change point. Stable snake_case words: the same in the database (`measurements.not_rankable_reasons`),
+ * the API and the CLI's JSON `notRankableReasons`. See docs/decisions/060-rankable-measurements.md.
+ * - failed: the probe did not succeed (outcome `error`); its errorKind says how
+ * - unrecognized_shape: the stream carried a non-empty value in a field or event the adapter does
+ *   not know (paths in `evidence.unrecognizedPaths`): output may have been missed
+ * - token_count_mismatch: the provider's output count and the received text (o200k) disagree by >25 %
+ * - buffered_stream: most tokens arrived in the last event (a buffered response, no speed to measure)
+ * - event_loop_stall: the worker's event loop was too delayed to trust the timing
+ */
+export const NOT_RANKABLE_REASONS = [
+  'failed',
+  'unrecognized_shape',
+  'token_count_mismatch',
+  'buffered_stream',
+  'event_loop_stall',
+] as const;
+export type NotRankableReason = (typeof NOT_RANKABLE_REASONS)[number];
+
 /** Normalised finish reason (OpenAI words; Anthropic/Bedrock/Gemini words are mapped onto these). */
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | null;
 
@@ -99,6 +119,23 @@ export interface ProbeRequest {
   awsCredentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string | null; region?: string | null } | null;
 }
 
+/** Quality flags of one probe (stored as measurements.flags jsonb). */
+export type ProbeFlags = {
+  tokenCountMismatch: boolean;
+  buffered: boolean;
+  unrecognizedShape: boolean;
+};
+
+/**
+ * Evidence behind the flags, stored as the measurements.evidence jsonb (decision 061).
+ * unrecognizedPaths: JSON paths (with array indexes, e.g. `choices[0].delta.output_text`,
+ * `event:response.output_text.delta`) of non-empty values the adapter did not recognise, each once,
+ * in first-seen order, at most 20.
+ */
+export interface ProbeEvidence {
+  unrecognizedPaths?: string[];
+}
+
 /** Everything one probe observed. Success and failure have the same shape; absent values are null. */
 export interface ProbeResult {
   outcome: 'success' | 'error';
@@ -132,8 +169,21 @@ export interface ProbeResult {
   toolCalls: ToolCall[];
   timeline: TimelineEntry[];
   bytesReceived: number;
-  /** Quality flags: counts disagree by >25 %; most tokens arrived in the last event. */
-  flags: { tokenCountMismatch: boolean; buffered: boolean };
+  /**
+   * Quality flags: counts disagree by >25 % (tokenCountMismatch); most tokens arrived in the last
+   * event (buffered); a non-empty field or event the adapter does not know was seen
+   * (unrecognizedShape, paths in evidence.unrecognizedPaths).
+   */
+  flags: ProbeFlags;
+  /**
+   * Whether this measurement may enter medians, ranks, tie bands, history and change points.
+   * False exactly when notRankableReasons is non-empty.
+   */
+  rankable: boolean;
+  /** Why it is not rankable, in NOT_RANKABLE_REASONS order; [] when rankable. */
+  notRankableReasons: NotRankableReason[];
+  /** What explains the flags (stored in measurements.evidence). */
+  evidence: ProbeEvidence;
   /** The finish/stop reason exactly as the provider spelled it (kept even when the probe failed). */
   finishReasonRaw?: string | null;
   /**

@@ -9,6 +9,7 @@ import { claimProbeSlot, insertMeasurement, setEndpointNotBefore } from '@/db/qu
 import { getProbeSpec } from '@/db/queries/probe-targets';
 import { readApiKeyVariable } from '@/lib/env';
 import { probeEndpoint } from '@/lib/probe/probe-endpoint';
+import { withNotRankableReasons } from '@/lib/probe/rankability';
 import { encodeTimeline } from '@/lib/probe/timeline-codec';
 import type { FetchLike, ProbeDeadlines } from '@/lib/probe/types';
 import { buildPrompt } from '@/lib/probe/workloads';
@@ -51,7 +52,7 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
   );
   const measuredAt = ctx.now();
   const window = ctx.loopDelay.begin();
-  const result = await probeEndpoint({
+  const probed = await probeEndpoint({
     protocol: endpoint.protocol,
     url: endpoint.baseUrl,
     model: endpoint.apiModelId,
@@ -65,6 +66,7 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
   });
   const loopDelayMs = window.end();
   const valid = loopDelayMs <= ctx.maxLoopDelayMs;
+  const result = valid ? probed : withNotRankableReasons(probed, ['event_loop_stall']);
 
   const written = await insertMeasurement(ctx.db, {
     jobKey: job.jobKey,
@@ -95,6 +97,10 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
     valid,
     invalidReason: valid ? null : `event-loop delay ${loopDelayMs.toFixed(1)} ms > ${ctx.maxLoopDelayMs} ms`,
     eventLoopDelayP99Ms: loopDelayMs,
+    rankable: result.rankable,
+    notRankableReasons: result.notRankableReasons,
+    evidence: result.evidence,
+    retryAfterMs: result.retryAfterMs === null ? null : Math.round(result.retryAfterMs),
   });
   if (result.errorKind === 'rate_limited' && result.retryAfterMs !== null) {
     await setEndpointNotBefore(ctx.db, endpoint.id, new Date(ctx.now().getTime() + result.retryAfterMs));

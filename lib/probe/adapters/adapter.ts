@@ -50,6 +50,11 @@ export interface WireEvent {
   error?: InStreamError;
   /** Provider-reported figures kept beside our measurements (e.g. SambaNova timings, Bedrock latencyMs). */
   providerMetrics?: Record<string, number>;
+  /**
+   * JSON paths of non-empty values this event carried in fields (or event types) the adapter does
+   * not recognise, e.g. `choices[0].delta.output_text`. Raises flags.unrecognizedShape.
+   */
+  unrecognizedPaths?: string[];
 }
 
 /** Receives decoded events with the time (ms since request start) their last byte arrived. */

@@ -1,0 +1,34 @@
+/**
+ * Rankability of one measurement (decision 060): a measurement is ranked only when nothing it
+ * observed contradicts the number it would publish. The reasons are the NOT_RANKABLE_REASONS
+ * vocabulary of ./types.
+ */
+import { NOT_RANKABLE_REASONS, type NotRankableReason, type ProbeFlags, type ProbeResult } from './types';
+
+/**
+ * The reasons a probe result is not rankable, from its own outcome and flags, in
+ * NOT_RANKABLE_REASONS order. `eventLoopStall` comes from the caller (the worker's loop-delay
+ * monitor; the probe cannot see it).
+ */
+export function listNotRankableReasons(
+  result: { outcome: 'success' | 'error'; flags: ProbeFlags },
+  extra: { eventLoopStall?: boolean } = {},
+): NotRankableReason[] {
+  const present = new Set<NotRankableReason>();
+  if (result.outcome !== 'success') present.add('failed');
+  if (result.flags.unrecognizedShape) present.add('unrecognized_shape');
+  if (result.flags.tokenCountMismatch) present.add('token_count_mismatch');
+  if (result.flags.buffered) present.add('buffered_stream');
+  if (extra.eventLoopStall) present.add('event_loop_stall');
+  return NOT_RANKABLE_REASONS.filter((r) => present.has(r));
+}
+
+/**
+ * The same result with more reasons added (e.g. `event_loop_stall` from the worker), rankable
+ * recomputed. Never removes a reason. Pure.
+ */
+export function withNotRankableReasons(result: ProbeResult, reasons: readonly NotRankableReason[]): ProbeResult {
+  const present = new Set<NotRankableReason>([...result.notRankableReasons, ...reasons]);
+  const notRankableReasons = NOT_RANKABLE_REASONS.filter((r) => present.has(r));
+  return { ...result, notRankableReasons, rankable: notRankableReasons.length === 0 };
+}
