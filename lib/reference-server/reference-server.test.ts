@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { probeEndpoint } from '../probe/probe-endpoint';
 import type { ProbeRequest } from '../probe/types';
 import { countO200kTokens } from '../tokens/o200k';
-import { REFERENCE_MODEL_ID, startReferenceServer, type ReferenceServer } from './reference-server';
+import { measureRecordTps, REFERENCE_MODEL_ID, startReferenceServer, type ReferenceServer } from './reference-server';
 import { REFERENCE_WORDS, referenceWord } from './reference-words';
 
 let server: ReferenceServer | null = null;
@@ -77,5 +77,55 @@ describe('reference server', () => {
     await expect(startReferenceServer({ port: 0, tps: 0, ttftMs: 10 })).rejects.toThrow(RangeError);
     await expect(startReferenceServer({ port: 0, tps: 10, ttftMs: -1 })).rejects.toThrow(RangeError);
     await expect(startReferenceServer({ port: 0, tps: 10, ttftMs: 1, tokensPerChunk: 0 })).rejects.toThrow(RangeError);
+  });
+
+  it('rejects a non-positive capacity', async () => {
+    await expect(startReferenceServer({ port: 0, tps: 10, ttftMs: 1, capacityTps: 0 })).rejects.toThrow(RangeError);
+  });
+});
+
+describe('reference server throughput model and write log', () => {
+  it('gives each new stream min(peak, capacity ÷ open streams), fixed for its life', { retry: 2 }, async () => {
+    server = await startReferenceServer({ port: 0, tps: 300, ttftMs: 5, outputTokens: 30, capacityTps: 400, recordWrites: true });
+    const results = await Promise.all([0, 1, 2, 3].map(() => probe(server!.url, 30)));
+    for (const r of results) expect(r.outcome).toBe('success');
+    const log = server.writeLog();
+    expect(log.map((r) => r.openStreams).sort()).toEqual([1, 2, 3, 4]);
+    for (const record of log) {
+      expect(record.assignedTps).toBeCloseTo(Math.min(300, 400 / record.openStreams), 9);
+      expect(record.completed).toBe(true);
+      expect(record.writeTokens.reduce((a, b) => a + b, 0)).toBe(30);
+      // the server's own write times follow the assigned rate
+      expect(Math.abs(measureRecordTps(record)! / record.assignedTps - 1)).toBeLessThan(0.05);
+    }
+    // measured by the probe, each stream's speed is the one the server assigned it
+    const measured = results.map((r) => r.outputTokensPerSecond!).sort((a, b) => a - b);
+    const assigned = log.map((r) => r.assignedTps).sort((a, b) => a - b);
+    measured.forEach((m, i) => expect(Math.abs(m / assigned[i]! - 1)).toBeLessThan(0.06));
+    server.clearWriteLog();
+    expect(server.writeLog()).toHaveLength(0);
+  });
+
+  it('follows the rate from the actual first token when the loop was late (no catch-up burst)', async () => {
+    server = await startReferenceServer({ port: 0, tps: 200, ttftMs: 40, outputTokens: 20, recordWrites: true });
+    const probing = probe(server.url, 20);
+    // Block the event loop from ~20 ms until ~100 ms after the request: the first chunk (due at 40 ms)
+    // goes out ~60 ms late. A schedule anchored at the due time would then write ~12 chunks at once.
+    await new Promise<void>((resolve) =>
+      setTimeout(() => {
+        const until = performance.now() + 80;
+        while (performance.now() < until) {
+          // busy: simulated load
+        }
+        resolve();
+      }, 20),
+    );
+    const r = await probing;
+    expect(r.outcome).toBe('success');
+    const [record] = server.writeLog();
+    expect(record!.writeTokens[0]).toBe(1);
+    expect(record!.writeAt.length).toBeGreaterThanOrEqual(15);
+    expect(Math.abs(measureRecordTps(record!)! / 200 - 1)).toBeLessThan(0.05);
+    expect(Math.abs(r.outputTokensPerSecond! / 200 - 1)).toBeLessThan(0.08);
   });
 });

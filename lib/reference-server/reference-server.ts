@@ -15,6 +15,21 @@
  * One scheduler loop serves every open stream: it sleeps with setTimeout until ~1 ms before the
  * next due chunk, then spins with setImmediate, writing all chunks that are due (several due
  * chunks of one stream go out in one write; the SSE events stay separate).
+ *
+ * Timing rule under load: chunks after the first are due from the moment the first content chunk
+ * was ACTUALLY written (not from when it was scheduled), so a first chunk written late (the loop
+ * was busy with other streams) never makes the rest of the stream burst to catch up: each stream's
+ * tokens follow its rate from its own first token, which is what a probe measures.
+ *
+ * Throughput model (`capacityTps`): like a real engine sharing its decode capacity, each new
+ * stream is given the rate min(tps, capacityTps ÷ open streams), counting itself and every stream
+ * already open (waiting for or sending tokens), fixed for that stream's life. N streams held open
+ * therefore run at min(tps, C/N) each and the server at min(N·tps, C) in total: a known true
+ * curve for sweeps (lib/sweep). Without `capacityTps` every stream runs at `tps`.
+ *
+ * Write log (`recordWrites`): the server's own record of each stream (arrival, assigned rate, time
+ * and tokens of every content write), the ground truth that sweep tests compare with. Times are
+ * epoch ms from the monotonic clock (performance.timeOrigin + performance.now()).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -34,6 +49,34 @@ export interface ReferenceServerOptions {
   tokensPerChunk?: number;
   /** Tokens per answer unless the request's max_tokens is smaller (integer ≥ 1, default 256). */
   outputTokens?: number;
+  /**
+   * Total decode capacity, tokens/s (> 0): each new stream gets min(tps, capacityTps ÷ open
+   * streams). Omitted: no sharing, every stream at `tps`.
+   */
+  capacityTps?: number;
+  /** Keep a write log of every stream (see {@link ReferenceServer.writeLog}); default false. */
+  recordWrites?: boolean;
+}
+
+/**
+ * The server's own record of one stream. Times are epoch ms on the monotonic clock
+ * (performance.timeOrigin + performance.now()).
+ */
+export interface ReferenceStreamRecord {
+  /** the completion id sent in every chunk */
+  id: string;
+  /** request body read (the stream opened) */
+  openedAt: number;
+  /** streams open when this one arrived, itself included */
+  openStreams: number;
+  /** rate assigned to this stream after its first chunk, tokens/s */
+  assignedTps: number;
+  /** time of each content write (several due chunks may share one write) */
+  writeAt: number[];
+  /** tokens carried by each content write */
+  writeTokens: number[];
+  /** true once the final chunk was written; false while streaming or when the client left */
+  completed: boolean;
 }
 
 /** A running reference server. */
@@ -43,6 +86,25 @@ export interface ReferenceServer {
   port: number;
   /** Stops accepting, ends open streams, resolves when closed. */
   close(): Promise<void>;
+  /** Records of every stream since start or the last clear (empty unless `recordWrites`). */
+  writeLog(): readonly ReferenceStreamRecord[];
+  /** Forgets the write log. */
+  clearWriteLog(): void;
+  /** Streams open now. */
+  openStreams(): number;
+}
+
+/**
+ * Per-stream speed from a write record: tokens after the first content write ÷ time from the first
+ * to the last content write (the definition of output speed), tokens/s; null with < 2 writes.
+ */
+export function measureRecordTps(record: ReferenceStreamRecord): number | null {
+  const n = record.writeAt.length;
+  if (n < 2) return null;
+  let tokens = 0;
+  for (let i = 1; i < n; i++) tokens += record.writeTokens[i]!;
+  const span = record.writeAt[n - 1]! - record.writeAt[0]!;
+  return span > 0 ? (tokens / span) * 1000 : null;
 }
 
 /** Model id the server reports. */
@@ -50,8 +112,11 @@ export const REFERENCE_MODEL_ID = 'tokenpace-reference';
 
 interface ActiveStream {
   res: ServerResponse;
-  /** absolute performance.now() of the first content chunk */
+  /** absolute performance.now() the first content chunk is due */
   firstAt: number;
+  /** absolute performance.now() the first content chunk was written (null before) */
+  firstWrittenAt: number | null;
+  record: ReferenceStreamRecord | null;
   msPerToken: number;
   perChunk: number;
   total: number;
@@ -78,6 +143,9 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   if (!Number.isInteger(perChunk) || perChunk < 1) throw new RangeError('tokensPerChunk must be an integer ≥ 1');
   if (!Number.isInteger(outputTokens) || outputTokens < 1) throw new RangeError('outputTokens must be an integer ≥ 1');
   if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) throw new RangeError('port must be an integer 0-65535');
+  const capacityTps = options.capacityTps;
+  if (capacityTps !== undefined && (!(capacityTps > 0) || !Number.isFinite(capacityTps))) throw new RangeError('capacityTps must be a positive number');
+  const log: ReferenceStreamRecord[] = [];
 
   const streams = new Set<ActiveStream>();
   const sockets = new Set<Socket>();
@@ -88,8 +156,12 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   const chunk = (s: ActiveStream, delta: string, finish: string | null) =>
     `data: {"id":"${s.id}","object":"chat.completion.chunk","created":${s.created},"model":${JSON.stringify(s.model)},"choices":[{"index":0,"delta":${delta},"logprobs":null,"finish_reason":${finish === null ? 'null' : `"${finish}"`}}]}\n\n`;
 
-  /** Due time (absolute) of content chunk j: tokens after the first chunk, at exactly tps. */
-  const dueAt = (s: ActiveStream, j: number) => s.firstAt + Math.max(0, Math.min(j * s.perChunk, s.total) - Math.min(s.perChunk, s.total)) * s.msPerToken;
+  /**
+   * Due time (absolute) of content chunk j (1-based): the first at firstAt; later ones from the
+   * first chunk's actual write time, tokens after the first chunk at exactly the stream's rate.
+   */
+  const dueAt = (s: ActiveStream, j: number) =>
+    j <= 1 || s.firstWrittenAt === null ? s.firstAt : s.firstWrittenAt + (Math.min(j * s.perChunk, s.total) - Math.min(s.perChunk, s.total)) * s.msPerToken;
 
   const tick = () => {
     timer = null;
@@ -98,15 +170,22 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     let nextDue = Number.POSITIVE_INFINITY;
     for (const s of streams) {
       let out = '';
+      const sentBefore = s.sent;
       while (s.sent < s.total && dueAt(s, s.chunksSent + 1) <= now) {
         const n = Math.min(s.perChunk, s.total - s.sent);
         let text = '';
         for (let k = 0; k < n; k++) text += referenceWord(s.sent + k);
         s.sent += n;
         s.chunksSent++;
+        if (s.firstWrittenAt === null) s.firstWrittenAt = now;
         out += chunk(s, `{"content":${JSON.stringify(text)}}`, null);
       }
+      if (s.record && s.sent > sentBefore) {
+        s.record.writeAt.push(performance.timeOrigin + now);
+        s.record.writeTokens.push(s.sent - sentBefore);
+      }
       if (s.sent >= s.total) {
+        if (s.record) s.record.completed = true;
         out += chunk(s, '{}', s.finish);
         out += `data: {"id":"${s.id}","object":"chat.completion.chunk","created":${s.created},"model":${JSON.stringify(s.model)},"choices":[],"usage":{"prompt_tokens":0,"completion_tokens":${s.total},"total_tokens":${s.total}}}\n\n`;
         out += 'data: [DONE]\n\n';
@@ -144,16 +223,25 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     const limitRaw = request.max_tokens ?? request.max_completion_tokens;
     const limit = typeof limitRaw === 'number' && Number.isInteger(limitRaw) && limitRaw >= 1 ? limitRaw : Number.POSITIVE_INFINITY;
     const total = Math.min(outputTokens, limit);
+    const openStreams = streams.size + 1;
+    const assignedTps = capacityTps === undefined ? tps : Math.min(tps, capacityTps / openStreams);
+    const id = `chatcmpl-ref-${++sequence}`;
+    const record: ReferenceStreamRecord | null = options.recordWrites
+      ? { id, openedAt: performance.timeOrigin + readAt, openStreams, assignedTps, writeAt: [], writeTokens: [], completed: false }
+      : null;
+    if (record) log.push(record);
     const s: ActiveStream = {
       res,
       firstAt: readAt + options.ttftMs,
-      msPerToken: 1000 / tps,
+      firstWrittenAt: null,
+      record,
+      msPerToken: 1000 / assignedTps,
       perChunk,
       total,
       sent: 0,
       chunksSent: 0,
       finish: limit <= outputTokens ? 'length' : 'stop',
-      id: `chatcmpl-ref-${++sequence}`,
+      id,
       model: typeof request.model === 'string' && request.model !== '' ? request.model : REFERENCE_MODEL_ID,
       created: Math.floor(Date.now() / 1000),
     };
@@ -207,6 +295,11 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+    writeLog: () => log,
+    clearWriteLog: () => {
+      log.length = 0;
+    },
+    openStreams: () => streams.size,
   };
 }
 

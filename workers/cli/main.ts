@@ -3,7 +3,7 @@
  *   tokenpace start                         web + workers (+ embedded Postgres without DATABASE_URL)
  *   tokenpace import llmperf <dir>          LLMPerf leaderboard individual/*.json as a dataset
  *   tokenpace import claims <file>          published claims file
- *   tokenpace reference-server --port P --tps R --ttft-ms T [--tokens-per-chunk K] [--output-tokens N]
+ *   tokenpace reference-server --port P --tps R --ttft-ms T [--tokens-per-chunk K] [--output-tokens N] [--capacity-tps C]
  *   tokenpace probe <url> --model M [...]   one measurement, printed
  *   tokenpace migrate                       apply migrations to DATABASE_URL (or the embedded server)
  *   tokenpace admin grant|revoke <email>    give or take the admin role of an account
@@ -16,7 +16,7 @@ commands:
   start                                   start web + workers (embedded Postgres unless DATABASE_URL is set)
   import llmperf <dir>                    import LLMPerf individual/*.json files as a dataset
   import claims <file>                    import a published-claims JSON file
-  reference-server --port P --tps R --ttft-ms T [--tokens-per-chunk K] [--output-tokens N]
+  reference-server --port P --tps R --ttft-ms T [--tokens-per-chunk K] [--output-tokens N] [--capacity-tps C]
   probe <url> --model M [--protocol P] [--api-key-env NAME] [--allow-private] [--json] [--timeline]
   migrate                                 apply database migrations
   rotate-key --new-key-file <path>        re-encrypt stored API keys under a new key

@@ -12,6 +12,7 @@ describe('tokenpace reference-server', () => {
       outputTokens: 512,
       host: '127.0.0.1',
     });
+    expect(parseReferenceServerArgs(['--port', '0', '--tps', '300', '--ttft-ms', '20', '--capacity-tps', '2400'])).toMatchObject({ tps: 300, capacityTps: 2400 });
   });
 
   it.each([
@@ -21,6 +22,7 @@ describe('tokenpace reference-server', () => {
     [['--port', '0', '--tps', '10', '--ttft-ms=-5'], '--ttft-ms must be a number'],
     [['--port', '0', '--tps', '10', '--ttft-ms', '1', '--tokens-per-chunk', '1.5'], '--tokens-per-chunk must be an integer'],
     [['--port', '0', '--tps', '10', '--ttft-ms', '1', '--speed', '3'], "Unknown option '--speed'"],
+    [['--port', '0', '--tps', '10', '--ttft-ms', '1', '--capacity-tps', '0'], '--capacity-tps must be a number'],
   ])('rejects %j with a UsageError', (argv, message) => {
     expect(() => parseReferenceServerArgs(argv)).toThrow(UsageError);
     expect(() => parseReferenceServerArgs(argv)).toThrow(message);

@@ -1,6 +1,6 @@
 /**
  * `tokenpace reference-server --port P --tps R --ttft-ms T [--tokens-per-chunk K]
- *  [--output-tokens N] [--host H]`: runs the calibration reference server
+ *  [--output-tokens N] [--capacity-tps C] [--host H]`: runs the calibration reference server
  * (lib/reference-server) until SIGINT/SIGTERM, printing its base URL.
  */
 import { parseArgs } from 'node:util';
@@ -8,7 +8,7 @@ import { startReferenceServer, type ReferenceServerOptions } from '@/lib/referen
 import { UsageError } from './usage-error';
 
 export const REFERENCE_SERVER_USAGE =
-  'usage: tokenpace reference-server --port P --tps R --ttft-ms T [--tokens-per-chunk K] [--output-tokens N] [--host H]';
+  'usage: tokenpace reference-server --port P --tps R --ttft-ms T [--tokens-per-chunk K] [--output-tokens N] [--capacity-tps C] [--host H]';
 
 /**
  * Parses the command's flags into server options. Throws UsageError with a message naming the
@@ -25,6 +25,7 @@ export function parseReferenceServerArgs(argv: string[]): ReferenceServerOptions
         'ttft-ms': { type: 'string' },
         'tokens-per-chunk': { type: 'string' },
         'output-tokens': { type: 'string' },
+        'capacity-tps': { type: 'string' },
         host: { type: 'string' },
       },
       strict: true,
@@ -52,9 +53,10 @@ export function parseReferenceServerArgs(argv: string[]): ReferenceServerOptions
   const ttftMs = number('ttft-ms', { required: true, integer: false, min: 0 })!;
   const tokensPerChunk = number('tokens-per-chunk', { required: false, integer: true, min: 1 });
   const outputTokens = number('output-tokens', { required: false, integer: true, min: 1 });
+  const capacityTps = number('capacity-tps', { required: false, integer: false, min: Number.MIN_VALUE });
   const host = typeof values.host === 'string' ? values.host : undefined;
   if (host !== undefined && host.trim() === '') throw new UsageError('--host must not be empty');
-  return { port, tps, ttftMs, tokensPerChunk, outputTokens, host };
+  return { port, tps, ttftMs, tokensPerChunk, outputTokens, host, ...(capacityTps !== undefined ? { capacityTps } : {}) };
 }
 
 /** Test seams of {@link runReferenceServerCommand}. */
@@ -75,7 +77,8 @@ export async function runReferenceServerCommand(argv: string[], deps: ReferenceS
   const print = deps.print ?? ((line: string) => console.log(line));
   print(
     `reference server listening on ${server.url} (POST /chat/completions): ${options.tps} tokens/s after the first chunk, ` +
-      `TTFT ${options.ttftMs} ms, ${options.tokensPerChunk ?? 1} token(s)/chunk, ${options.outputTokens ?? 256} tokens`,
+      `TTFT ${options.ttftMs} ms, ${options.tokensPerChunk ?? 1} token(s)/chunk, ${options.outputTokens ?? 256} tokens` +
+      (options.capacityTps !== undefined ? `, capacity ${options.capacityTps} tokens/s shared: each new stream gets min(${options.tps}, ${options.capacityTps} ÷ open streams)` : ''),
   );
   const waitForStop =
     deps.waitForStop ??
