@@ -5,11 +5,10 @@
  * in CI) when set; otherwise starts an embedded PostgreSQL in a temporary directory.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres, type EmbeddedServer } from '../embedded';
+import type { EmbeddedServer } from '../embedded';
+import { startTestPostgres } from './start-test-postgres';
 import { migrateDatabase } from '../migrate';
 
 declare module 'vitest' {
@@ -30,17 +29,23 @@ export default async function setup(project: TestProject): Promise<() => Promise
   let dataDir: string | null = null;
   let adminUrl = process.env.TOKENPACE_TEST_DATABASE_URL;
   if (!adminUrl) {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenpace-test-pg-'));
-    fs.chmodSync(dataDir, 0o755);
-    const port = 55000 + Math.floor(Math.random() * 4000);
-    embedded = await startEmbeddedPostgres({ dataDir, port, database: 'postgres' });
+    const started = await startTestPostgres({ prefix: 'tokenpace-test-pg-', portBase: 55000, portSpan: 4000 });
+    embedded = started.server;
+    dataDir = started.dataDir;
     adminUrl = embedded.url;
   }
   const template = `tp_tmpl_${process.pid}_${Date.now().toString(36)}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${template}"`);
-  await migrateDatabase(withDatabase(adminUrl, template));
-  await admin.end();
+  try {
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database "${template}"`);
+    await migrateDatabase(withDatabase(adminUrl, template));
+    await admin.end();
+  } catch (err) {
+    // Say why and leave no server behind (vitest would otherwise print only a bare stack).
+    if (embedded) await embedded.stop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    throw new Error(`test database template could not be prepared: ${err instanceof Error ? err.message : String(err)}`);
+  }
   project.provide('tokenpaceAdminUrl', adminUrl);
   project.provide('tokenpaceTemplate', template);
   return async () => {

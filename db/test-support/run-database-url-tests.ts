@@ -6,18 +6,17 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { startEmbeddedPostgres } from '../embedded';
+import { startTestPostgres } from './start-test-postgres';
 
 async function main(): Promise<number> {
   let url = process.env.TOKENPACE_TEST_DATABASE_URL;
   let stop: (() => Promise<void>) | null = null;
   let dir: string | null = null;
   if (!url) {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenpace-dburl-pg-'));
-    fs.chmodSync(dir, 0o755);
-    const server = await startEmbeddedPostgres({ dataDir: dir, port: 59000 + Math.floor(Math.random() * 500), database: 'postgres' });
+    const started = await startTestPostgres({ prefix: 'tokenpace-dburl-pg-', portBase: 59000, portSpan: 500 });
+    const server = started.server;
+    dir = started.dataDir;
     url = server.url;
     stop = server.stop;
     console.log(`[test:database-url] no TOKENPACE_TEST_DATABASE_URL: started a separate embedded server at ${url.replace(/:[^:@]*@/, ':***@')}`);
@@ -37,6 +36,6 @@ async function main(): Promise<number> {
 }
 
 main().then((code) => process.exit(code), (err) => {
-  console.error(err);
+  console.error(`[test:database-url] ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });
