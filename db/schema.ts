@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   customType,
@@ -450,3 +451,36 @@ export const rateLimits = pgTable('rate_limits', {
   points: integer('points').notNull().default(0),
   expire: timestamp('expire', { withTimezone: true }),
 });
+
+/**
+ * Weekly public data dumps (decision 077): one row per dump of all measurements with
+ * from <= measured_at < until, a gzip CSV whose bytes live in dump_chunks (so every web instance
+ * sharing this database serves them, streamed chunk by chunk). A dump is written in one
+ * transaction: a row here always has all its chunks. sha256 and bytes are of the gzip file.
+ */
+export const dumps = pgTable(
+  'dumps',
+  {
+    id: serial('id').primaryKey(),
+    fromAt: timestamp('from_at', { withTimezone: true }).notNull(),
+    untilAt: timestamp('until_at', { withTimezone: true }).notNull(),
+    rows: integer('rows').notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    /** Columns with units and sources, row count, checksums: served as the dump manifest. */
+    manifest: jsonb('manifest').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('dumps_period_idx').on(t.fromAt, t.untilAt)],
+);
+
+/** The gzip bytes of a dump in order (seq 0, 1, …), at most 1 MiB each. */
+export const dumpChunks = pgTable(
+  'dump_chunks',
+  {
+    dumpId: integer('dump_id').notNull().references(() => dumps.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [uniqueIndex('dump_chunks_pk_idx').on(t.dumpId, t.seq)],
+);
