@@ -15,6 +15,7 @@ import {
   jsonb,
   pgTable,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -91,6 +92,12 @@ export const endpoints = pgTable(
     ownerUserId: text('owner_user_id'),
     contact: text('contact'),
     notes: text('notes'),
+    /**
+     * The serving system this endpoint is, in the words published claims use (e.g. "SambaNova
+     * Cloud API", "NVIDIA DGX B200 (8x B200), TensorRT-LLM, self-hosted"): a claim is shown beside
+     * the endpoints of its system only (decision 073). Null when undeclared.
+     */
+    system: text('system'),
     /** Scheduler back-off after 429 Retry-After: no probes before this instant. */
     notBefore: timestamp('not_before', { withTimezone: true }),
     createdAt: createdAt(),
@@ -206,11 +213,20 @@ export const measurementRollups = pgTable(
      * window's percentiles come from merging buckets instead of rescanning raw measurements.
      */
     sketches: jsonb('sketches').$type<Record<string, Record<string, number>>>().notNull(),
+    /**
+     * Bucket function of `sketches` (lib/stats/sketch SKETCH_VERSION): 1 = α 1 %, 2 = α 0.05 %
+     * (decision 070). Older rows are re-keyed on read and rebuilt from raw by the rollup job.
+     */
+    sketchVersion: smallint('sketch_version').notNull().default(1),
+    /** Measurements of the bucket left out of every figure: { total, byReason: { reason: count } } (decision 060). */
+    excluded: jsonb('excluded').$type<{ total: number; byReason: Record<string, number> }>().notNull().default(sql`'{"total":0,"byReason":{}}'::jsonb`),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('rollups_bucket_uq').on(t.granularity, t.bucketStart, t.endpointId, t.workloadId, t.workerRegion),
     index('rollups_time_idx').on(t.granularity, t.bucketStart),
+    /** Rows still to rebuild with the current sketch version (the rollup job's upgrade backlog). */
+    index('rollups_stale_sketch_idx').on(t.granularity, t.bucketStart).where(sql`sketch_version < 2`),
   ],
 );
 
@@ -222,6 +238,8 @@ export const claims = pgTable(
     subject: text('subject').notNull(),
     providerName: text('provider_name').notNull(),
     providerId: integer('provider_id').references(() => providers.id),
+    /** The serving system the claim is about (claims file `system`); matched to endpoints.system. */
+    system: text('system'),
     modelName: text('model_name').notNull(),
     modelId: integer('model_id').references(() => models.id),
     metric: text('metric').notNull(),
