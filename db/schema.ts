@@ -502,3 +502,25 @@ export const dumpChunks = pgTable(
   },
   (t) => [uniqueIndex('dump_chunks_pk_idx').on(t.dumpId, t.seq)],
 );
+
+/**
+ * One row per live worker process, refreshed every 15 s (workers/heartbeat.ts). /api/health lists
+ * the rows seen within the last 60 s; /metrics merges their `metrics` (prom-client JSON of the
+ * worker-local registry) at scrape time. Rows of stopped workers are deleted on clean shutdown and
+ * pruned after a day otherwise.
+ */
+export const workerHeartbeats = pgTable(
+  'worker_heartbeats',
+  {
+    /** host:pid, the same id the worker writes into probe_slots.worker_id */
+    workerId: text('worker_id').primaryKey(),
+    pid: integer('pid').notNull(),
+    host: text('host').notNull(),
+    region: text('region').notNull(),
+    version: text('version').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    lastHeartbeatAt: timestamp('last_heartbeat_at', { withTimezone: true }).notNull(),
+    metrics: jsonb('metrics').$type<unknown[]>().notNull().default(sql`'[]'::jsonb`),
+  },
+  (t) => [index('worker_heartbeats_last_idx').on(t.lastHeartbeatAt)],
+);
