@@ -56,6 +56,11 @@ export interface ReferenceServerOptions {
   capacityTps?: number;
   /** Keep a write log of every stream (see {@link ReferenceServer.writeLog}); default false. */
   recordWrites?: boolean;
+  /**
+   * Admission limit: a request arriving while this many streams are open is refused with HTTP 429
+   * and `Retry-After: 1`, like an engine with a full queue or a rate-limited API. Omitted: no limit.
+   */
+  maxOpenStreams?: number;
 }
 
 /**
@@ -145,6 +150,8 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) throw new RangeError('port must be an integer 0-65535');
   const capacityTps = options.capacityTps;
   if (capacityTps !== undefined && (!(capacityTps > 0) || !Number.isFinite(capacityTps))) throw new RangeError('capacityTps must be a positive number');
+  const maxOpenStreams = options.maxOpenStreams ?? Number.POSITIVE_INFINITY;
+  if (options.maxOpenStreams !== undefined && (!Number.isInteger(maxOpenStreams) || maxOpenStreams < 1)) throw new RangeError('maxOpenStreams must be an integer ≥ 1');
   const log: ReferenceStreamRecord[] = [];
 
   const streams = new Set<ActiveStream>();
@@ -223,6 +230,10 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     const limitRaw = request.max_tokens ?? request.max_completion_tokens;
     const limit = typeof limitRaw === 'number' && Number.isInteger(limitRaw) && limitRaw >= 1 ? limitRaw : Number.POSITIVE_INFINITY;
     const total = Math.min(outputTokens, limit);
+    if (streams.size >= maxOpenStreams) {
+      res.setHeader('retry-after', '1');
+      return sendJson(res, 429, { error: { message: `at most ${maxOpenStreams} open streams`, type: 'rate_limit_error' } });
+    }
     const openStreams = streams.size + 1;
     const assignedTps = capacityTps === undefined ? tps : Math.min(tps, capacityTps / openStreams);
     const id = `chatcmpl-ref-${++sequence}`;

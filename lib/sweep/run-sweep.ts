@@ -1,0 +1,274 @@
+/**
+ * runSweep: holds N concurrent streams against one endpoint for a fixed time at each level of a
+ * list, and returns each level's figures (./summarize-level.ts). Framework-free; the probe is a
+ * black box (`probeEndpoint` by default) and the fetch it is given must be the SSRF-guarded one
+ * for any submitted URL, exactly as for single probes.
+ *
+ * One level, N slots, each running requests back to back:
+ * 1. warm-up: every slot's requests until every slot has completed one request AND `warmUpMs`
+ *    has passed (capped at `maxWarmUpMs`). Ramp-up, cold caches and an engine's first admission
+ *    decisions land here, not in the figures; afterwards every open stream started while N were
+ *    open.
+ * 2. steady window of `durationMs`: requests started here are the level's "measured" requests.
+ * 3. tail: slots keep sending ("tail" requests) until every measured request has ended, so each
+ *    measured request ran at concurrency N from start to end; then the tail requests are
+ *    cancelled.
+ * Every stream of every phase is handed to `onStream` as evidence (the result and its timeline).
+ *
+ * Stopping: an HTTP 429 / rate-limit error stops the level at once (no new requests; in-flight
+ * ones finish) and ends the sweep with reason `rate_limited`; a level whose measured success rate
+ * is below `minSuccessRate` ends the sweep with `low_success_rate`; `signal` cancels everything
+ * (`cancelled`). With `stopOnInvalid`, a level whose event-loop delay made its timing unreliable
+ * (p99 above the probe's threshold) ends the sweep with `invalid_measurements`.
+ *
+ * Clock: epoch ms from the monotonic clock (performance.timeOrigin + performance.now()), so a
+ * window can be compared with another local process's records (the reference server's write log).
+ */
+import { createLoopDelayMonitor, MAX_LOOP_DELAY_P99_MS } from '../probe/loop-delay-monitor';
+import { probeEndpoint } from '../probe/probe-endpoint';
+import type { ProbeRequest, ProbeResult } from '../probe/types';
+import {
+  DEFAULT_LATENCY_OBJECTIVE,
+  summarizeLevel,
+  type LatencyObjective,
+  type SweepLevelSummary,
+  type SweepPhase,
+  type SweepStopReason,
+  type SweepStream,
+} from './summarize-level';
+
+/** Default concurrency levels (issue 15). */
+export const DEFAULT_CONCURRENCY_LEVELS = [1, 2, 4, 8, 16, 32, 64, 128, 256] as const;
+/** Largest concurrency a sweep may ask for. */
+export const MAX_SWEEP_CONCURRENCY = 1024;
+/** Default steady window per level, ms. */
+export const DEFAULT_SWEEP_DURATION_MS = 30_000;
+/** Default minimum warm-up per level, ms (each slot also completes one request first). */
+export const DEFAULT_SWEEP_WARM_UP_MS = 5_000;
+/** Default success-rate floor of a level's measured requests; below it the sweep stops. */
+export const DEFAULT_MIN_SUCCESS_RATE = 0.9;
+
+/** One level's figures plus what the sweep saw while running it. */
+export interface SweepLevelResult extends SweepLevelSummary {
+  /** streams by phase, all kept as evidence */
+  streams: Record<SweepPhase, number>;
+  /** event-loop delay p99 of the probing process during the level, ms */
+  loopDelayP99Ms: number;
+  /** false when loopDelayP99Ms exceeded the probe's threshold: timing not trustworthy */
+  valid: boolean;
+  /** set on the level that ended the sweep */
+  stopReason: SweepStopReason | null;
+}
+
+/** What {@link runSweep} returns. */
+export interface SweepResult {
+  levels: SweepLevelResult[];
+  /** null when every requested level ran */
+  stopReason: SweepStopReason | null;
+  stoppedAtConcurrency: number | null;
+  objective: LatencyObjective;
+  durationMs: number;
+  warmUpMs: number;
+  minSuccessRate: number;
+}
+
+/** Progress events for CLIs and live pages. */
+export type SweepProgress =
+  | { kind: 'level-started'; levelIndex: number; levelCount: number; concurrency: number }
+  | { kind: 'stream-finished'; levelIndex: number; concurrency: number; phase: SweepPhase; measuredDone: number; elapsedMs: number; plannedMs: number }
+  | { kind: 'level-finished'; levelIndex: number; levelCount: number; level: SweepLevelResult };
+
+/** Options of {@link runSweep}. */
+export interface RunSweepOptions {
+  /** The request every stream sends (its `signal` and `onProgress` are set by the sweep). */
+  request: Omit<ProbeRequest, 'signal' | 'onProgress'>;
+  /** Concurrency levels in the order run; integers 1..MAX_SWEEP_CONCURRENCY. */
+  concurrencyLevels?: readonly number[];
+  /** Steady window per level, ms (> 0). */
+  durationMs?: number;
+  /** Minimum warm-up per level, ms (≥ 0). */
+  warmUpMs?: number;
+  /** Longest warm-up per level, ms (default: the request's total deadline). */
+  maxWarmUpMs?: number;
+  objective?: LatencyObjective;
+  /** In [0, 1]. */
+  minSuccessRate?: number;
+  /** End the sweep at a level whose event-loop delay made it invalid (default false: mark it). */
+  stopOnInvalid?: boolean;
+  /** The probe (default probeEndpoint). */
+  probe?: (req: ProbeRequest) => Promise<ProbeResult>;
+  signal?: AbortSignal;
+  /** Evidence sink: every stream of every phase, as it ends. */
+  onStream?: (stream: SweepStream) => void;
+  onProgress?: (progress: SweepProgress) => void;
+}
+
+/** Epoch ms on the monotonic clock. */
+export const sweepClock = (): number => performance.timeOrigin + performance.now();
+
+/** Checks sweep options; throws RangeError naming the option. */
+export function validateSweepOptions(o: Pick<RunSweepOptions, 'concurrencyLevels' | 'durationMs' | 'warmUpMs' | 'minSuccessRate'>): void {
+  const levels = o.concurrencyLevels ?? DEFAULT_CONCURRENCY_LEVELS;
+  if (levels.length === 0) throw new RangeError('concurrencyLevels must not be empty');
+  for (const n of levels) {
+    if (!Number.isInteger(n) || n < 1 || n > MAX_SWEEP_CONCURRENCY) throw new RangeError(`concurrencyLevels: each level must be an integer 1-${MAX_SWEEP_CONCURRENCY}, got ${n}`);
+  }
+  if (o.durationMs !== undefined && !(o.durationMs > 0 && Number.isFinite(o.durationMs))) throw new RangeError('durationMs must be a positive number');
+  if (o.warmUpMs !== undefined && !(o.warmUpMs >= 0 && Number.isFinite(o.warmUpMs))) throw new RangeError('warmUpMs must be a non-negative number');
+  if (o.minSuccessRate !== undefined && !(o.minSuccessRate >= 0 && o.minSuccessRate <= 1)) throw new RangeError('minSuccessRate must be in [0, 1]');
+}
+
+/**
+ * Runs the sweep. Never throws for endpoint failures (they are counted and may stop the sweep);
+ * throws RangeError for invalid options. Resolves when the last level (or the stopping one) ended.
+ */
+export async function runSweep(options: RunSweepOptions): Promise<SweepResult> {
+  validateSweepOptions(options);
+  const levels = [...(options.concurrencyLevels ?? DEFAULT_CONCURRENCY_LEVELS)];
+  const durationMs = options.durationMs ?? DEFAULT_SWEEP_DURATION_MS;
+  const warmUpMs = options.warmUpMs ?? DEFAULT_SWEEP_WARM_UP_MS;
+  const maxWarmUpMs = Math.max(warmUpMs, options.maxWarmUpMs ?? options.request.deadlines.totalMs);
+  const objective = options.objective ?? DEFAULT_LATENCY_OBJECTIVE;
+  const minSuccessRate = options.minSuccessRate ?? DEFAULT_MIN_SUCCESS_RATE;
+  const probe = options.probe ?? probeEndpoint;
+  const results: SweepLevelResult[] = [];
+  let stopReason: SweepStopReason | null = null;
+
+  for (let levelIndex = 0; levelIndex < levels.length; levelIndex++) {
+    const concurrency = levels[levelIndex]!;
+    options.onProgress?.({ kind: 'level-started', levelIndex, levelCount: levels.length, concurrency });
+    const level = await runLevel({ ...options, concurrency, levelIndex, durationMs, warmUpMs, maxWarmUpMs, objective, probe });
+    let reason: SweepStopReason | null = level.stopReason;
+    if (!reason && level.successRate !== null && level.successRate < minSuccessRate) reason = 'low_success_rate';
+    if (!reason && options.stopOnInvalid && !level.valid) reason = 'invalid_measurements';
+    level.stopReason = reason;
+    results.push(level);
+    options.onProgress?.({ kind: 'level-finished', levelIndex, levelCount: levels.length, level });
+    if (reason) {
+      stopReason = reason;
+      break;
+    }
+  }
+  return {
+    levels: results,
+    stopReason,
+    stoppedAtConcurrency: stopReason ? results[results.length - 1]!.concurrency : null,
+    objective,
+    durationMs,
+    warmUpMs,
+    minSuccessRate,
+  };
+}
+
+interface LevelContext extends RunSweepOptions {
+  concurrency: number;
+  levelIndex: number;
+  durationMs: number;
+  warmUpMs: number;
+  maxWarmUpMs: number;
+  objective: LatencyObjective;
+  probe: (req: ProbeRequest) => Promise<ProbeResult>;
+}
+
+async function runLevel(ctx: LevelContext): Promise<SweepLevelResult> {
+  const { concurrency, durationMs } = ctx;
+  const monitor = createLoopDelayMonitor();
+  const t0 = sweepClock();
+  const minWarmEnd = t0 + ctx.warmUpMs;
+  const warmCap = t0 + ctx.maxWarmUpMs;
+  let windowStart: number | null = null;
+  let firstRoundLeft = concurrency;
+  let measuredInFlight = 0;
+  let measuredDone = 0;
+  let stopIssuing = false;
+  let levelStop: SweepStopReason | null = null;
+  const tails = new Set<AbortController>();
+  const streams: SweepStream[] = [];
+  const counts: Record<SweepPhase, number> = { warmup: 0, measured: 0, tail: 0 };
+
+  const getWindowStart = (now: number) => {
+    if (windowStart === null && now >= warmCap) windowStart = warmCap;
+    return windowStart;
+  };
+  const windowOver = (now: number) => {
+    const ws = getWindowStart(now);
+    return ws !== null && now >= ws + durationMs;
+  };
+  const abortTails = () => {
+    for (const c of tails) c.abort(new Error('the level ended'));
+    tails.clear();
+  };
+  const onCancel = () => {
+    stopIssuing = true;
+    levelStop = 'cancelled';
+    abortTails();
+  };
+  if (ctx.signal?.aborted) onCancel();
+  ctx.signal?.addEventListener('abort', onCancel, { once: true });
+
+  const runSlot = async (slot: number) => {
+    let first = true;
+    while (!stopIssuing) {
+      const now = sweepClock();
+      const ws = getWindowStart(now);
+      const phase: SweepPhase = ws === null || now < ws ? 'warmup' : now < ws + durationMs ? 'measured' : 'tail';
+      if (phase === 'tail' && measuredInFlight === 0) break;
+      const own = new AbortController();
+      if (phase === 'tail') tails.add(own);
+      if (phase === 'measured') measuredInFlight++;
+      const signal = ctx.signal ? AbortSignal.any([ctx.signal, own.signal]) : own.signal;
+      const callAt = sweepClock();
+      const result = await ctx.probe({ ...ctx.request, signal });
+      const doneAt = sweepClock();
+      tails.delete(own);
+      // Request start: the probe's times are ms since it; the stream ended e2eMs after it.
+      const startedAtMs = result.e2eMs !== null ? Math.max(callAt, doneAt - result.e2eMs) : callAt;
+      const stream: SweepStream = { concurrency, levelIndex: ctx.levelIndex, slot, phase, startedAtMs, result };
+      streams.push(stream);
+      counts[phase]++;
+      ctx.onStream?.(stream);
+      if (phase === 'measured') {
+        measuredInFlight--;
+        measuredDone++;
+      }
+      if (result.errorKind === 'rate_limited' && !stopIssuing) {
+        stopIssuing = true;
+        levelStop = 'rate_limited';
+        abortTails();
+      }
+      if (first) {
+        first = false;
+        firstRoundLeft--;
+        if (firstRoundLeft === 0 && windowStart === null) windowStart = Math.max(doneAt, minWarmEnd);
+      }
+      if (measuredInFlight === 0 && windowOver(doneAt)) abortTails();
+      ctx.onProgress?.({
+        kind: 'stream-finished',
+        levelIndex: ctx.levelIndex,
+        concurrency,
+        phase,
+        measuredDone,
+        elapsedMs: doneAt - t0,
+        plannedMs: (windowStart ?? minWarmEnd) - t0 + durationMs,
+      });
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: concurrency }, (_, slot) => runSlot(slot)));
+  } finally {
+    ctx.signal?.removeEventListener('abort', onCancel);
+  }
+  const loop = monitor.stop();
+  const end = sweepClock();
+  // A level stopped early (429, cancel) summarises the part of the window it had.
+  const ws = windowStart ?? Math.min(end, Math.max(minWarmEnd, t0));
+  const windowDurationMs = Math.max(1, Math.min(durationMs, end - ws));
+  const summary = summarizeLevel(concurrency, streams, { startedAtMs: ws, durationMs: windowDurationMs }, ctx.objective);
+  return {
+    ...summary,
+    streams: counts,
+    loopDelayP99Ms: loop.p99Ms,
+    valid: loop.p99Ms <= MAX_LOOP_DELAY_P99_MS,
+    stopReason: levelStop,
+  };
+}
