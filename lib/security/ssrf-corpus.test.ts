@@ -77,7 +77,7 @@ describe('hostile corpus', () => {
       ['http://0', 'blocked: 0.0.0.0 is unspecified'],
       ['http://255.255.255.255', 'blocked: 255.255.255.255 is broadcast'],
       ['http://224.0.0.1', 'blocked: 224.0.0.1 is multicast'],
-      ['http://mixed.test', 'blocked: 10.0.0.5 is private (mixed.test resolved to 93.184.216.34, 10.0.0.5)'],
+      ['http://mixed.test', 'blocked: mixed.test resolves to a private address'],
       ['file:///etc/passwd', 'invalid_url: scheme file: not allowed (http/https only): file:///etc/passwd'],
     ];
     for (const [url, msg] of cases) {
@@ -356,7 +356,8 @@ describe('guarded fetch against real local servers', () => {
     const g = createGuardedFetch({ lookup: l });
     const err = await rejection(g(`http://api.public.test:${targetPort}/`));
     expect(err).toBeInstanceOf(SsrfBlockedError);
-    expect(err.message).toBe('blocked: 127.0.0.1 is loopback (api.public.test resolved to 127.0.0.1)');
+    expect(err.message).toBe('blocked: api.public.test resolves to a loopback address');
+    expect((err as SsrfBlockedError).resolvedAddresses).toEqual(['127.0.0.1']);
     await g.dispatcher.close();
     expect(target.requests).toHaveLength(0);
   });
@@ -368,7 +369,9 @@ describe('guarded fetch against real local servers', () => {
     // unwrapped from undici's TypeError('fetch failed') cause chain
     expect(err).toBeInstanceOf(SsrfBlockedError);
     expect((err as SsrfBlockedError).kind).toBe('blocked');
-    expect((err as SsrfBlockedError).address).toBe('127.0.0.1');
+    expect((err as SsrfBlockedError).address).toBe('rebind.public.test');
+    expect((err as SsrfBlockedError).resolvedAddresses).toEqual(['127.0.0.1']);
+    expect(err.message).not.toContain('127.0.0.1');
     expect(calls['rebind.public.test']).toBe(2); // pre-check + connect-time check, no third lookup
     await g.dispatcher.close();
     expect(target.requests).toHaveLength(0);
@@ -421,7 +424,7 @@ describe('guarded fetch against real local servers', () => {
     it.each([
       ['/to-metadata', 'blocked', 'blocked: 169.254.169.254 is linkLocal'],
       ['/to-loopback', 'blocked', 'blocked: 127.0.0.1 is loopback'],
-      ['/to-localhost-name', 'blocked', 'blocked: 127.0.0.1 is loopback (localhost resolved to 127.0.0.1, ::1)'],
+      ['/to-localhost-name', 'blocked', 'blocked: localhost is reservedName (.localhost names are never public; refused without a lookup)'],
       ['/to-decimal', 'blocked', 'blocked: 127.0.0.1 is loopback'],
       ['/to-mapped', 'blocked', 'blocked: ::ffff:7f00:1 is ipv4Mapped:loopback'],
       ['/to-file', 'invalid_url', 'invalid_url: scheme file: not allowed (http/https only): file:///etc/passwd'],
@@ -584,5 +587,40 @@ describe('IPv6 literal connections', () => {
     expect(hits).toEqual(['::1', '::1']);
     await Promise.all([strict, priv, exempt].map((g) => g.dispatcher.close()));
     server.close();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Issue 11: names of this machine / private networks refused by name, before any lookup; refusals
+// of names never echo the internal addresses they resolved to.
+// ---------------------------------------------------------------------------------------------
+describe('reserved names and refusal messages (issue 11)', () => {
+  it.each(['localhost.', 'LOCALHOST', 'api.localhost', 'api.localhost.', 'x.local', 'db.internal', 'router.home.arpa', 'box.localdomain', 'a.invalid'])(
+    '%s is refused by name without a DNS lookup',
+    async (host) => {
+      const s = scriptedLookup({ [host.toLowerCase()]: [['93.184.216.34']] });
+      const err = await rejection(checkUrl(`http://${host}/v1`, { lookup: s.lookup }));
+      expect(err).toBeInstanceOf(SsrfBlockedError);
+      expect((err as SsrfBlockedError).reason).toBe('reservedName');
+      expect(Object.keys(s.calls)).toHaveLength(0);
+      const g = createGuardedFetch({ lookup: s.lookup });
+      expect(await rejection(g(`http://${host}/v1`))).toBeInstanceOf(SsrfBlockedError);
+      await g.dispatcher.close();
+      expect(Object.keys(s.calls)).toHaveLength(0);
+    },
+  );
+
+  it('allowPrivate (tests, local calibration) still reaches localhost', async () => {
+    const s = scriptedLookup({ localhost: [['127.0.0.1']] });
+    await expect(checkUrl('http://localhost:3999/v1', { lookup: s.lookup, allowPrivate: true })).resolves.toBeInstanceOf(URL);
+  });
+
+  it('a name resolving to an internal address is refused without naming the address', async () => {
+    const s = scriptedLookup({ 'intranet.corp.example': [['10.20.30.40', '172.16.9.9']] });
+    const err = (await rejection(checkUrl('http://intranet.corp.example/v1', { lookup: s.lookup }))) as SsrfBlockedError;
+    expect(err.message).toBe('blocked: intranet.corp.example resolves to a private address');
+    expect(err.address).toBe('intranet.corp.example');
+    expect(`${err.message} ${err.address}`).not.toMatch(/10\.20\.30\.40|172\.16\.9\.9/);
+    expect(err.resolvedAddresses).toEqual(['10.20.30.40', '172.16.9.9']);
   });
 });

@@ -30,18 +30,26 @@ export type SsrfBlockReason = string;
 /**
  * Thrown when the guard refuses a destination. `kind` is always `'blocked'`.
  * `reason` is the category (e.g. `'private'`, `'loopback'`, `'linkLocal'`, `'port'`,
- * `'too_many_redirects'`); `address` is the offending IP (or `host:port`/URL for non-address reasons).
- * Message format: `blocked: <address> is <reason>[ (<detail>)]`.
+ * `'too_many_redirects'`, `'reservedName'`); `address` is what the caller asked for: the IP literal,
+ * the host NAME when a name was refused (never the addresses it resolved to), or `host:port`/URL for
+ * non-address reasons. Message format: `blocked: <address> is <reason>[ (<detail>)]`, or for a name
+ * `blocked: <name> resolves to a <reason> address`. The resolved addresses of a refused name are
+ * kept in `resolvedAddresses` for the operator's logs only: messages shown to users never carry
+ * them, so the guard cannot be used to map internal DNS (decision record 082).
  */
 export class SsrfBlockedError extends Error {
   readonly kind = 'blocked' as const;
+  /** For a refused host name: the addresses it resolved to (operator logs only; never shown). */
+  readonly resolvedAddresses: string[];
   constructor(
     readonly reason: SsrfBlockReason,
     readonly address: string,
     detail?: string,
+    resolved?: { hostname: string; addresses: string[] },
   ) {
-    super(`blocked: ${address} is ${reason}${detail ? ` (${detail})` : ''}`);
+    super(resolved ? `blocked: ${resolved.hostname} resolves to a ${reason} address` : `blocked: ${address} is ${reason}${detail ? ` (${detail})` : ''}`);
     this.name = 'SsrfBlockedError';
+    this.resolvedAddresses = resolved?.addresses ?? [];
   }
 }
 
@@ -207,6 +215,28 @@ function checkPort(port: number, host: string, opts: SsrfGuardOptions): void {
   }
 }
 
+/**
+ * Special-use and private-use names that only ever mean this machine or a private network
+ * (RFC 6761 `localhost`/`invalid`, RFC 6762 `local`, RFC 8375 `home.arpa`, ICANN's `internal`,
+ * the common `localdomain`), compared after lower-casing and dropping trailing dots, so
+ * `localhost.`, `LOCALHOST` and `api.localhost` are all caught. Refused by name before any DNS
+ * lookup unless private destinations are allowed (a resolver may answer anything for them).
+ */
+const RESERVED_NAME_SUFFIXES = ['localhost', 'localdomain', 'local', 'internal', 'home.arpa', 'invalid'];
+
+/** The reserved suffix `hostname` falls under (see RESERVED_NAME_SUFFIXES), or null. */
+export function reservedHostName(hostname: string): string | null {
+  const name = bare(hostname).toLowerCase().replace(/\.+$/, '');
+  if (name === '') return 'localhost';
+  return RESERVED_NAME_SUFFIXES.find((suffix) => name === suffix || name.endsWith(`.${suffix}`)) ?? null;
+}
+
+function checkHostName(hostname: string, opts: SsrfGuardOptions): void {
+  if (opts.allowPrivate) return;
+  const reserved = reservedHostName(hostname);
+  if (reserved) throw new SsrfBlockedError('reservedName', bare(hostname), `.${reserved} names are never public; refused without a lookup`);
+}
+
 /** Resolve all addresses of `hostname` via `opts.lookup` (default dns.lookup). Rejects on DNS error. */
 function resolveAll(hostname: string, opts: SsrfGuardOptions): Promise<dns.LookupAddress[]> {
   const lookup = opts.lookup ?? (dns.lookup as unknown as LookupFunction);
@@ -230,7 +260,7 @@ async function resolveChecked(hostname: string, port: number, opts: SsrfGuardOpt
       checkAddress(a.address, opts, port);
     } catch (e) {
       if (e instanceof SsrfBlockedError) {
-        throw new SsrfBlockedError(e.reason, e.address, `${hostname} resolved to ${list.map((x) => x.address).join(', ')}`);
+        throw new SsrfBlockedError(e.reason, hostname, undefined, { hostname, addresses: list.map((x) => x.address) });
       }
       throw e;
     }
@@ -254,6 +284,7 @@ export async function checkUrl(url: string, opts: SsrfGuardOptions = {}): Promis
   if (net.isIP(host)) {
     checkAddress(host, opts, port);
   } else {
+    checkHostName(host, opts);
     await resolveChecked(host, port, opts);
   }
   return u;
@@ -335,6 +366,7 @@ export function createGuardedFetch(opts: SsrfGuardOptions = {}): GuardedFetch {
         // IP literal: net.connect never calls lookup; it connects straight to the checked literal.
         return base({ ...options, hostname: host }, callback);
       }
+      checkHostName(host, opts);
     } catch (e) {
       return fail(e);
     }
