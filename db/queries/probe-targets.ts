@@ -1,6 +1,7 @@
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import type { Db } from '../client';
-import { endpoints, workloads } from '../schema';
+import { regionFromBedrockHost } from '@/lib/probe/adapters/bedrock-converse-stream';
+import { endpointSubmissions, endpoints, workloads } from '../schema';
 
 /**
  * Active endpoints × scheduled workloads that are due at `now` (endpoints in 429 back-off are
@@ -15,10 +16,32 @@ export async function listDueProbeTargets(db: Db, now: Date) {
   return eps.flatMap((e) => wls.map((w) => ({ endpointId: e.id, endpointSlug: e.slug, workloadId: w.id, workloadSlug: w.slug })));
 }
 
-/** Everything a worker needs to probe one endpoint with one workload; null when either is gone. */
+/**
+ * Everything a worker needs to probe one endpoint with one workload; null when either is gone.
+ * `operatorCredentials` says whether the operator's own credentials from the environment (the
+ * endpoint's `apiKeyEnv` variable, AWS_ACCESS_KEY_ID/… for Bedrock SigV4) may be used: only for
+ * catalog endpoints (seeded by the operator: no owner, no submission row). Submitted endpoints bring
+ * their own key and never get the operator's — else an approved submission pointing at its own
+ * `baseUrl` would receive the operator's key id and session token, or spend the operator's
+ * account on the submitter's model (decision record 083). Bedrock SigV4 credentials additionally
+ * go only to an AWS Bedrock runtime host (`awsCredentialsAllowed`).
+ */
 export async function getProbeSpec(db: Db, endpointId: number, workloadId: number) {
-  const [endpoint] = await db.select().from(endpoints).where(eq(endpoints.id, endpointId)).limit(1);
+  const [row] = await db
+    .select({ endpoint: endpoints, submissionOwner: endpointSubmissions.ownerUserId })
+    .from(endpoints)
+    .leftJoin(endpointSubmissions, eq(endpointSubmissions.endpointId, endpoints.id))
+    .where(eq(endpoints.id, endpointId))
+    .limit(1);
   const [workload] = await db.select().from(workloads).where(eq(workloads.id, workloadId)).limit(1);
-  if (!endpoint || !workload) return null;
-  return { endpoint, workload };
+  if (!row || !workload) return null;
+  const { endpoint } = row;
+  const operatorCredentials = endpoint.ownerUserId === null && row.submissionOwner === null;
+  let bedrockHost = false;
+  try {
+    bedrockHost = regionFromBedrockHost(new URL(endpoint.baseUrl).host) !== null;
+  } catch {
+    bedrockHost = false;
+  }
+  return { endpoint, workload, operatorCredentials, awsCredentialsAllowed: operatorCredentials && bedrockHost };
 }

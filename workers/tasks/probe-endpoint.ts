@@ -45,7 +45,8 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
   if (!spec) return { status: 'skipped', reason: 'gone' };
   const { endpoint, workload } = spec;
 
-  const apiKey = resolveApiKey(endpoint, ctx.secretKey);
+  // The operator's environment credentials only for catalog endpoints (db/queries/probe-targets.ts).
+  const apiKey = resolveApiKey(endpoint, ctx.secretKey, spec.operatorCredentials);
   const { prompt, promptHash } = buildPrompt(
     { slug: workload.slug, category: workload.category, inputTokensTarget: workload.inputTokensTarget, maxOutputTokens: workload.maxOutputTokens },
     job.slotStart,
@@ -61,7 +62,7 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
     maxOutputTokens: workload.maxOutputTokens,
     deadlines: ctx.deadlines,
     fetch: ctx.createFetch({ allowPrivate: endpoint.allowPrivate }),
-    awsCredentials: endpoint.protocol === 'bedrock-converse-stream' ? resolveAwsCredentials(endpoint.region) : null,
+    awsCredentials: endpoint.protocol === 'bedrock-converse-stream' && spec.awsCredentialsAllowed ? resolveAwsCredentials(endpoint.region) : null,
     signal,
   });
   const loopDelayMs = window.end();
@@ -120,14 +121,15 @@ function resolveAwsCredentials(region: string | null) {
   return { accessKeyId, secretAccessKey, sessionToken: readApiKeyVariable('AWS_SESSION_TOKEN'), region };
 }
 
-/** The endpoint's API key: a submitted key (decrypted) or the seeded endpoint's variable. */
+/** The endpoint's API key: a submitted key (decrypted) or, for catalog endpoints only, the seeded endpoint's variable. */
 function resolveApiKey(
   endpoint: { apiKeyEncrypted: string | null; apiKeyEnv: string | null },
   secretKey: Buffer | null,
+  operatorCredentials: boolean,
 ): string | null {
   if (endpoint.apiKeyEncrypted) {
     if (!secretKey) throw new Error('endpoint has an encrypted API key but TOKENPACE_SECRET_KEY is not configured');
     return decryptSecret(endpoint.apiKeyEncrypted, secretKey);
   }
-  return endpoint.apiKeyEnv ? readApiKeyVariable(endpoint.apiKeyEnv) : null;
+  return operatorCredentials && endpoint.apiKeyEnv ? readApiKeyVariable(endpoint.apiKeyEnv) : null;
 }
