@@ -4,6 +4,7 @@
  * Measurements are append-only evidence: never updated in place (annotations correct them).
  */
 import { sql } from 'drizzle-orm';
+import type { EndpointPricing } from '@/lib/catalog/pricing';
 import {
   bigint,
   bigserial,
@@ -98,6 +99,13 @@ export const endpoints = pgTable(
      * the endpoints of its system only (decision 073). Null when undeclared.
      */
     system: text('system'),
+    /**
+     * Declared prices (lib/catalog/pricing EndpointPricing: USD per million tokens, source URL and
+     * date), set by the owner at submission or by an admin; null when none declared. Shown as declared.
+     */
+    pricing: jsonb('pricing').$type<EndpointPricing | null>(),
+    /** Declared context window, tokens; null when undeclared (no ~100k workloads then; lib/probe/cadence). */
+    contextWindowTokens: integer('context_window_tokens'),
     /** Scheduler back-off after 429 Retry-After: no probes before this instant. */
     notBefore: timestamp('not_before', { withTimezone: true }),
     createdAt: createdAt(),
@@ -115,8 +123,10 @@ export const workloads = pgTable('workloads', {
   inputTokensTarget: integer('input_tokens_target').notNull(),
   maxOutputTokens: integer('max_output_tokens').notNull(),
   concurrency: integer('concurrency').notNull().default(1),
-  /** Scheduled workloads are probed every slot; others only on demand. */
+  /** Part of the scheduled grid; how often each runs is lib/probe/cadence's decision. */
   scheduled: boolean('scheduled').notNull().default(false),
+  /** One sentence for people (lib/probe/workloads is the source). */
+  description: text('description').notNull().default(''),
   createdAt: createdAt(),
 });
 
@@ -170,10 +180,29 @@ export const measurements = pgTable(
     evidence: jsonb('evidence').$type<{ unrecognizedPaths?: string[] }>().notNull().default(sql`'{}'::jsonb`),
     /** From a Retry-After header (or an in-band retry hint) of a failed response, ms. */
     retryAfterMs: integer('retry_after_ms'),
+    /** Chunk-aware inter-token latency of this stream, token-weighted p50/p95 (lib/probe/inter-token-latency), ms/token. */
+    itlP50Ms: doublePrecision('itl_p50_ms'),
+    itlP95Ms: doublePrecision('itl_p95_ms'),
+    /**
+     * Fidelity probes only (lib/fidelity): the check kind (`arithmetic`, `code_output`,
+     * `json_schema`, `nonce_recall`; null for an ordinary probe), its verdict (null when the probe
+     * failed before any answer) and evidence { expected, got, failures }.
+     */
+    fidelityCheck: text('fidelity_check'),
+    fidelityPassed: boolean('fidelity_passed'),
+    fidelityDetail: jsonb('fidelity_detail').$type<Record<string, unknown>>(),
+    /** The streamed answer text of a fidelity probe, capped at 16 KB (UTF-8); null otherwise. */
+    answerText: text('answer_text'),
+    /**
+     * Reasoning tokens the provider reported (usage) but did not stream (hidden reasoning); null
+     * when not reported. Included in outputTokensReported, absent from the o200k count.
+     */
+    reasoningTokensHidden: integer('reasoning_tokens_hidden'),
   },
   (t) => [
     index('measurements_endpoint_time_idx').on(t.endpointId, t.measuredAt),
     index('measurements_workload_time_idx').on(t.workloadId, t.measuredAt),
+    index('measurements_fidelity_idx').on(t.endpointId, t.workloadId, t.measuredAt).where(sql`fidelity_check IS NOT NULL`),
   ],
 );
 

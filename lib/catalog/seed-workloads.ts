@@ -1,15 +1,14 @@
 /**
- * Workloads seeded into the catalog: every definition of lib/probe/workloads. The catalog, not the
- * probe library, decides what is scheduled: the ~1k-token input workload of each category (so the
- * endpoint page can compare speed by category, where speculative decoding shows) (the other lengths run on demand, so the
- * default schedule stays affordable for paid provider APIs).
+ * Workloads seeded into the catalog: exactly the grid of lib/probe/workloads (the one source of
+ * truth; this file only maps it onto the `workloads` table's columns). How often each workload is
+ * probed is decided by lib/probe/cadence, not here.
  */
-import { WORKLOADS } from '@/lib/probe/workloads';
+import { HEADLINE_WORKLOAD_SLUG, WORKLOADS } from '@/lib/probe/workloads';
 
-export const DEFAULT_WORKLOAD_SLUG = 'prose-1k';
+/** The leaderboard's default workload (= the headline workload, probed every slot). */
+export const DEFAULT_WORKLOAD_SLUG = HEADLINE_WORKLOAD_SLUG;
 
-const SCHEDULED = new Set(['prose-1k', 'code-1k', 'math-1k', 'json-1k']);
-
+/** Rows to upsert into `workloads`, one per grid workload, in the grid's order. */
 export const SEED_WORKLOADS = WORKLOADS.map((w) => ({
   slug: w.slug,
   name: w.name,
@@ -17,5 +16,6 @@ export const SEED_WORKLOADS = WORKLOADS.map((w) => ({
   inputTokensTarget: w.inputTokensTarget,
   maxOutputTokens: w.maxOutputTokens,
   concurrency: w.concurrency,
-  scheduled: SCHEDULED.has(w.slug),
+  scheduled: w.scheduled,
+  description: w.description,
 }));

@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { countO200kTokens } from '../tokens/o200k';
-import { buildPrompt, getWorkloadOrThrow, WORKLOADS } from './workloads';
+import { buildPrompt, fitsContextWindow, getWorkloadOrThrow, WORKLOADS } from './workloads';
 
 describe('workloads', () => {
-  it('has the 12 stable slugs with a fixed output budget and concurrency 1', () => {
+  it('has the 16 stable slugs of the grid with a fixed output budget and concurrency 1', () => {
     expect(WORKLOADS.map((w) => w.slug)).toEqual([
-      'prose-100', 'prose-1k', 'prose-10k',
-      'code-100', 'code-1k', 'code-10k',
-      'math-100', 'math-1k', 'math-10k',
-      'json-100', 'json-1k', 'json-10k',
+      'prose-100', 'prose-1k', 'prose-10k', 'prose-100k',
+      'code-100', 'code-1k', 'code-10k', 'code-100k',
+      'math-100', 'math-1k', 'math-10k', 'math-100k',
+      'json-100', 'json-1k', 'json-10k', 'json-100k',
     ]);
+    expect(WORKLOADS.filter((w) => w.headline).map((w) => w.slug)).toEqual(['prose-1k']);
+    expect(getWorkloadOrThrow('prose-100k').minContextTokens).toBe(111_000);
+    expect(fitsContextWindow(getWorkloadOrThrow('prose-100k'), 131_072)).toBe(true);
+    expect(fitsContextWindow(getWorkloadOrThrow('prose-100k'), null)).toBe(false);
+    expect(fitsContextWindow(getWorkloadOrThrow('prose-10k'), null)).toBe(true);
     for (const w of WORKLOADS) {
       expect(w.maxOutputTokens).toBe(256);
       expect(w.concurrency).toBe(1);
@@ -24,6 +29,15 @@ describe('workloads', () => {
       const n = countO200kTokens(prompt);
       expect(Math.abs(n - w.inputTokensTarget)).toBeLessThanOrEqual(w.inputTokensTarget * 0.1);
     }
+  });
+
+  it.each(WORKLOADS.map((w) => [w.slug, w] as const))('%s fidelity prompt: within ±10 %% of the target (≤ 250 tokens at ~100)', (_slug, w) => {
+    const built = buildPrompt(w, '2026-11-29T18:00:00.000Z', { fidelity: true });
+    const n = countO200kTokens(built.prompt);
+    if (w.inputTokensTarget < 1000) expect(n).toBeLessThanOrEqual(250);
+    else expect(Math.abs(n - w.inputTokensTarget)).toBeLessThanOrEqual(w.inputTokensTarget * 0.1);
+    expect(built.fidelity).not.toBeNull();
+    expect(built.prompt.startsWith(buildPrompt(w, '2026-11-29T18:00:00.000Z').prompt.slice(0, 24))).toBe(true);
   });
 
   it('is deterministic per slot and fresh across slots, nonce first', () => {

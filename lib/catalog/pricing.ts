@@ -1,0 +1,45 @@
+/**
+ * Declared prices of an endpoint. Prices are DECLARED (by the endpoint's owner at submission or by
+ * an admin), always with a public source URL and the date the price was read; they are shown as
+ * declared, never as measured. `null` pricing means nobody has declared one.
+ *
+ * Units: US dollars per million tokens (the unit every provider's price page uses). Cached input is
+ * the price of prompt tokens served from the provider's prompt cache (null when not offered).
+ */
+import { z } from 'zod';
+
+/** Pricing as stored in `endpoints.pricing` and returned by the API. */
+export const endpointPricingSchema = z
+  .object({
+    inputUsdPerMTokens: z.number().nonnegative().max(10_000),
+    outputUsdPerMTokens: z.number().nonnegative().max(10_000),
+    cachedInputUsdPerMTokens: z.number().nonnegative().max(10_000).nullable(),
+    /** ISO 4217; only USD is accepted so blended prices compare. */
+    currency: z.literal('USD'),
+    /** Public page the price was read from. */
+    source: z.string().url().max(2000).refine((u) => /^https?:\/\//i.test(u), 'source must be an http(s) URL'),
+    /** Date the price was read from the source, YYYY-MM-DD. */
+    asOf: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'asOf must be a date YYYY-MM-DD'),
+  })
+  .strict();
+export type EndpointPricing = z.infer<typeof endpointPricingSchema>;
+
+/** The blend of {@link blendedUsdPerMTokens}: 3 input tokens per output token (Artificial Analysis' blend). */
+export const PRICE_BLEND = { input: 3, output: 1 } as const;
+
+/**
+ * Blended price, USD per million tokens: (3 × input + 1 × output) ÷ 4, the 3:1 input:output blend
+ * Artificial Analysis publishes ("Price (USD per M tokens, blended 3:1)"). Null when no pricing.
+ */
+export function blendedUsdPerMTokens(pricing: Pick<EndpointPricing, 'inputUsdPerMTokens' | 'outputUsdPerMTokens'> | null): number | null {
+  if (!pricing) return null;
+  return (PRICE_BLEND.input * pricing.inputUsdPerMTokens + PRICE_BLEND.output * pricing.outputUsdPerMTokens) / (PRICE_BLEND.input + PRICE_BLEND.output);
+}
+
+/**
+ * Cost in USD of `inputTokens` + `outputTokens` at `pricing` (uncached input). Null when no pricing.
+ */
+export function costUsd(pricing: Pick<EndpointPricing, 'inputUsdPerMTokens' | 'outputUsdPerMTokens'> | null, inputTokens: number, outputTokens: number): number | null {
+  if (!pricing) return null;
+  return (inputTokens * pricing.inputUsdPerMTokens + outputTokens * pricing.outputUsdPerMTokens) / 1_000_000;
+}

@@ -1,0 +1,70 @@
+/**
+ * Cadence: which workloads an endpoint is probed on in a given slot. The budget per endpoint:
+ *
+ * - the headline workload (prose-1k) every slot (1,440 probes a day at the default 1-minute slot);
+ * - every other workload of the grid that fits the endpoint's context window once per
+ *   {@link OTHER_WORKLOAD_PERIOD_MINUTES} (8 times a day, the cadence Artificial Analysis uses),
+ *   at a phase that spreads them evenly over the period: an endpoint never gets two of them in
+ *   one slot (15 others over 180 minutes: one every 12 minutes), and different endpoints are
+ *   shifted against each other so the heavy 10k/100k probes do not all land in the same minute;
+ * - calibration endpoints (our own reference servers, no cost) run every workload every slot.
+ *
+ * Probes of one endpoint never overlap: the probe queue groups jobs per endpoint with group
+ * concurrency 1 (workers/tasks/schedule-probes.ts), so a slot's probes run one after another.
+ * Pure functions; time is an argument.
+ */
+import { createHash } from 'node:crypto';
+import { fitsContextWindow, WORKLOADS, type Workload } from './workloads';
+
+/** Period of the non-headline workloads, minutes (1,440 / 180 = 8 probes a day each). */
+export const OTHER_WORKLOAD_PERIOD_MINUTES = 180;
+
+/** What the cadence needs to know about an endpoint. */
+export interface CadenceEndpoint {
+  id: number;
+  isCalibration: boolean;
+  /** Declared context window, tokens; null when not declared (no ~100k workloads). */
+  contextWindowTokens: number | null;
+}
+
+/** A stable shift in [0, period) per endpoint, so endpoints do not all probe 10k in one minute. */
+function endpointShift(endpointId: number, period: number): number {
+  return createHash('sha256').update(`cadence:${endpointId}`).digest().readUInt32BE(0) % period;
+}
+
+/**
+ * The slugs `endpoint` is due on in the slot starting at `slotStart` (minute resolution).
+ * `slotMinutes` is the scheduler's slot length (1 for the default every-minute cron): a phase
+ * point anywhere inside (slotStart − slotMinutes, slotStart] counts, so a longer slot never skips
+ * a workload. The headline workload is always due; workloads that do not fit the context window never.
+ */
+export function listDueWorkloadSlugs(endpoint: CadenceEndpoint, slotStart: Date, slotMinutes = 1, workloads: readonly Workload[] = WORKLOADS): string[] {
+  const fitting = workloads.filter((w) => fitsContextWindow(w, endpoint.contextWindowTokens));
+  if (endpoint.isCalibration) return fitting.map((w) => w.slug);
+  const others = fitting.filter((w) => !w.headline);
+  const period = OTHER_WORKLOAD_PERIOD_MINUTES;
+  const minute = Math.floor(slotStart.getTime() / 60_000);
+  const shift = endpointShift(endpoint.id, period);
+  const due = fitting.filter((w) => w.headline).map((w) => w.slug);
+  others.forEach((w, i) => {
+    const phase = (shift + Math.floor((i * period) / others.length)) % period;
+    // minutes since the last phase point, in [0, period)
+    const since = (((minute - phase) % period) + period) % period;
+    if (since < Math.max(1, slotMinutes)) due.push(w.slug);
+  });
+  return due;
+}
+
+/**
+ * Probes and tokens per day for one endpoint at the default 1-minute slot: the cadence budget.
+ * Input tokens are the workloads' targets; output tokens the full output budget (an upper bound).
+ */
+export function describeDailyBudget(endpoint: Pick<CadenceEndpoint, 'isCalibration' | 'contextWindowTokens'>, workloads: readonly Workload[] = WORKLOADS) {
+  const perDay = (w: Workload) => (endpoint.isCalibration || w.headline ? 1440 : 1440 / OTHER_WORKLOAD_PERIOD_MINUTES);
+  const fitting = workloads.filter((w) => fitsContextWindow(w, endpoint.contextWindowTokens));
+  return {
+    probesPerDay: fitting.reduce((s, w) => s + perDay(w), 0),
+    inputTokensPerDay: fitting.reduce((s, w) => s + perDay(w) * w.inputTokensTarget, 0),
+    outputTokensPerDay: fitting.reduce((s, w) => s + perDay(w) * w.maxOutputTokens, 0),
+  };
+}
