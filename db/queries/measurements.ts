@@ -1,6 +1,6 @@
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { endpoints, measurements, probeSlots } from '../schema';
+import { endpoints, measurements, probeSlots, workloads } from '../schema';
 
 export type NewMeasurement = typeof measurements.$inferInsert;
 
@@ -40,18 +40,26 @@ export async function setEndpointNotBefore(db: Db, endpointId: number, notBefore
   await db.update(endpoints).set({ notBefore }).where(eq(endpoints.id, endpointId));
 }
 
-/** Public columns of a measurement (timeline decoded by the caller). */
+/**
+ * Public columns of a measurement, with its workload's slug (timeline bytes decoded by the caller).
+ * `measuredAtMicros` is measured_at in µs since the epoch as text: the exact keyset position
+ * (JavaScript Dates hold only milliseconds).
+ */
 export const measurementColumns = {
   id: measurements.id,
   endpointId: measurements.endpointId,
   workloadId: measurements.workloadId,
+  workload: workloads.slug,
   measuredAt: measurements.measuredAt,
+  measuredAtMicros: sql<string>`(extract(epoch from ${measurements.measuredAt}) * 1000000)::bigint::text`,
   workerRegion: measurements.workerRegion,
   workerVersion: measurements.workerVersion,
   outcome: measurements.outcome,
   errorKind: measurements.errorKind,
   errorMessage: measurements.errorMessage,
   httpStatus: measurements.httpStatus,
+  retryAfterMs: measurements.retryAfterMs,
+  connectMs: measurements.connectMs,
   ttfbMs: measurements.ttfbMs,
   ttftMs: measurements.ttftMs,
   ttfatMs: measurements.ttfatMs,
@@ -65,35 +73,88 @@ export const measurementColumns = {
   finishReason: measurements.finishReason,
   promptHash: measurements.promptHash,
   flags: measurements.flags,
+  evidence: measurements.evidence,
   valid: measurements.valid,
   invalidReason: measurements.invalidReason,
-  timeline: measurements.timeline,
+  eventLoopDelayP99Ms: measurements.eventLoopDelayP99Ms,
+  rankable: measurements.rankable,
+  notRankableReasons: measurements.notRankableReasons,
 };
 
+/** measurementColumns plus the encoded timeline bytes. */
+export const measurementWithTimelineColumns = { ...measurementColumns, timeline: measurements.timeline };
+const noTimeline = { ...measurementColumns, timeline: sql<Buffer | null>`null::bytea` };
+
+/** Keyset position of a measurement in (measured_at, id) order. */
+export interface MeasurementCursor {
+  measuredAtMicros: string;
+  id: number;
+}
+
+/** Filters of a measurement list; `since` inclusive, `until` inclusive (as a leaderboard window). */
+export interface MeasurementFilter {
+  endpointId?: number;
+  workloadId?: number;
+  since?: Date | null;
+  until?: Date | null;
+  /** exclusive upper bound (dumps: [from, until)) */
+  before?: Date | null;
+  outcome?: 'success' | 'error';
+}
+
+const atMicros = (micros: string) => sql`(timestamptz 'epoch' + ${micros}::bigint * interval '1 microsecond')`;
+
+function filterWhere(f: MeasurementFilter) {
+  const parts = [];
+  if (f.endpointId !== undefined) parts.push(eq(measurements.endpointId, f.endpointId));
+  if (f.workloadId !== undefined) parts.push(eq(measurements.workloadId, f.workloadId));
+  if (f.since) parts.push(gte(measurements.measuredAt, f.since));
+  if (f.until) parts.push(lte(measurements.measuredAt, f.until));
+  if (f.before) parts.push(lt(measurements.measuredAt, f.before));
+  if (f.outcome) parts.push(eq(measurements.outcome, f.outcome));
+  return parts;
+}
+
 /**
- * Lists an endpoint's measurements newest first, `limit` per page, continuing below the cursor id
- * (`before`). Returns rows and the next cursor (null at the end).
+ * One page of measurements matching `filter`, in a stable keyset order: (measured_at, id)
+ * descending (newest first) or ascending, continuing after `cursor`. Reads limit + 1 rows to know
+ * whether another page follows; `nextCursor` is the last row's position, null at the end. With
+ * `withTimeline` the encoded timeline bytes are included. Uses measurements_endpoint_time_idx.
  */
-export async function listEndpointMeasurements(
+export async function listMeasurements(
   db: Db,
-  params: { endpointId: number; limit: number; before?: number | null },
+  params: { filter: MeasurementFilter; limit: number; cursor?: MeasurementCursor | null; order?: 'desc' | 'asc'; withTimeline?: boolean },
 ) {
-  const where = params.before
-    ? and(eq(measurements.endpointId, params.endpointId), lt(measurements.id, params.before))
-    : eq(measurements.endpointId, params.endpointId);
+  const desc = (params.order ?? 'desc') === 'desc';
+  const where = filterWhere(params.filter);
+  if (params.cursor) {
+    const pos = sql`(${measurements.measuredAt}, ${measurements.id})`;
+    const at = sql`(${atMicros(params.cursor.measuredAtMicros)}, ${params.cursor.id}::bigint)`;
+    where.push(desc ? sql`${pos} < ${at}` : sql`${pos} > ${at}`);
+  }
   const rows = await db
-    .select(measurementColumns)
+    .select(params.withTimeline ? measurementWithTimelineColumns : noTimeline)
     .from(measurements)
-    .where(where)
-    .orderBy(desc(measurements.id))
+    .innerJoin(workloads, eq(workloads.id, measurements.workloadId))
+    .where(and(...where))
+    .orderBy(...(desc ? [sql`${measurements.measuredAt} desc`, sql`${measurements.id} desc`] : [asc(measurements.measuredAt), asc(measurements.id)]))
     .limit(params.limit + 1);
   const hasMore = rows.length > params.limit;
   const page = hasMore ? rows.slice(0, params.limit) : rows;
-  return { rows: page, nextCursor: hasMore ? page[page.length - 1]!.id : null };
+  const last = page[page.length - 1];
+  return { rows: page, nextCursor: hasMore && last ? { measuredAtMicros: last.measuredAtMicros, id: last.id } : null };
 }
 
-/** One measurement by id, or null. */
+/** A measurement row as listMeasurements and getMeasurement return it (timeline bytes or null). */
+export type MeasurementRow = Awaited<ReturnType<typeof listMeasurements>>['rows'][number];
+
+/** One measurement by id with its timeline bytes, or null. */
 export async function getMeasurement(db: Db, id: number) {
-  const rows = await db.select(measurementColumns).from(measurements).where(eq(measurements.id, id)).limit(1);
+  const rows = await db
+    .select(measurementWithTimelineColumns)
+    .from(measurements)
+    .innerJoin(workloads, eq(workloads.id, measurements.workloadId))
+    .where(eq(measurements.id, id))
+    .limit(1);
   return rows[0] ?? null;
 }

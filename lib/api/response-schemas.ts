@@ -5,6 +5,7 @@
  * Units are in field names (…Ms milliseconds, …PerSecond tokens/s) and repeated in descriptions.
  */
 import { z } from 'zod';
+import { ERROR_KINDS, NOT_RANKABLE_REASONS } from '@/lib/probe/types';
 
 const isoTime = z.string().meta({ format: 'date-time', description: 'ISO 8601 instant (UTC).', example: '2026-11-28T12:00:00.000Z' });
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ description: 'UTC calendar day.', example: '2026-11-28' });
@@ -27,7 +28,12 @@ export const percentilesSchema = z
   .nullable()
   .meta({ id: 'Percentiles', description: 'P5, P25, P50 (median), P75 and P95 in the unit of the metric; null when there are no successful valid samples.' });
 
-const interval = z.object({ low: z.number(), high: z.number() });
+const interval = z.object({ low: z.number().meta({ description: 'Lower bound, in the unit of the figure.' }), high: z.number().meta({ description: 'Upper bound, in the unit of the figure.' }) });
+
+/** Failures by error kind (counts); kinds without failures are absent (empty cells in CSV). */
+const errorKindCounts = z
+  .partialRecord(z.enum(ERROR_KINDS), z.number().int().meta({ description: 'Failed probes of this kind, count.' }))
+  .meta({ description: 'Failed probes by error kind (timeout, rate_limited, http_error, stream_error, empty, cancelled, blocked, invalid_url), counts from the measurements; CSV has one column per kind (errorKinds.timeout, …).' });
 
 /** The endpoint as shown in a leaderboard entry. */
 export const leaderboardEndpointSchema = z
@@ -67,7 +73,7 @@ export const leaderboardEntrySchema = z
     ttftMs: percentilesSchema.meta({ description: 'Time to first token, ms.' }),
     ttfatMs: percentilesSchema.meta({ description: 'Time to first answer token (after reasoning), ms.' }),
     e2eMs: percentilesSchema.meta({ description: 'End-to-end latency, ms.' }),
-    errorKinds: z.record(z.string(), z.number().int()).meta({ description: 'Failures by kind (timeout, rate_limited, http_error, …).' }),
+    errorKinds: errorKindCounts,
     lastMeasuredAt: isoTime.nullable(),
   })
   .meta({ id: 'LeaderboardEntry' });
@@ -154,45 +160,98 @@ export const endpointsResponseSchema = z.object({ items: z.array(endpointSchema)
 
 export const timelineEntrySchema = z
   .object({
-    atMs: z.number().meta({ description: 'ms since request start when the event arrived (0.1 ms resolution).' }),
-    tokens: z.number().int().meta({ description: 'o200k_base tokens the event carried.' }),
-    channel: z.enum(['answer', 'reasoning', 'tool']),
+    atMs: z.number().meta({ description: 'ms since request start when the event arrived (0.1 ms resolution; the probe’s monotonic clock).' }),
+    tokens: z.number().int().meta({ description: 'o200k_base tokens the event carried (counted by the probe from the received text).' }),
+    channel: z.enum(['answer', 'reasoning', 'tool']).meta({ description: 'Which output the tokens belong to: answer text, reasoning, or tool-call arguments.' }),
   })
-  .meta({ id: 'TimelineEntry' });
+  .meta({ id: 'TimelineEntry', description: 'One content-bearing stream event as the probe received it.' });
 
+const M = 'measured by the probe';
+/** One measurement (one probe) as the API and the weekly dump publish it. */
 export const measurementSchema = z
   .object({
-    id: z.number().int(),
-    endpointId: z.number().int(),
-    workloadId: z.number().int(),
-    measuredAt: isoTime,
-    workerRegion: z.string(),
-    workerVersion: z.string(),
-    outcome: z.enum(['success', 'error']),
-    errorKind: z.string().nullable(),
-    errorMessage: z.string().nullable(),
-    httpStatus: z.number().int().nullable(),
-    ttfbMs: z.number().nullable(),
-    ttftMs: z.number().nullable(),
-    ttfatMs: z.number().nullable(),
-    e2eMs: z.number().nullable(),
-    outputTokensReported: z.number().int().nullable(),
-    outputTokensO200k: z.number().int().nullable(),
-    outputTokensPerSecond: z.number().nullable(),
-    outputTokensPerSecondO200k: z.number().nullable(),
-    tpotMs: z.number().nullable(),
-    contentChunks: z.number().int(),
-    finishReason: z.string().nullable(),
-    promptHash: z.string().nullable(),
-    flags: z.record(z.string(), z.boolean()),
+    id: z.number().int().meta({ description: 'Measurement id (stable; GET /api/v1/measurements/{id}).' }),
+    endpointId: z.number().int().meta({ description: 'Endpoint probed (GET /api/v1/endpoints/{id}).' }),
+    workloadId: z.number().int().meta({ description: 'Workload id of the probe.' }),
+    workload: z.string().meta({ description: 'Workload slug of the probe (prompt category, input length, output budget; see /api/v1/models → workloads).', example: 'prose-1k' }),
+    measuredAt: isoTime.meta({ description: 'When the probe started (UTC, worker clock), ISO 8601.' }),
+    workerRegion: z.string().meta({ description: 'Region label of the worker that probed.' }),
+    workerVersion: z.string().meta({ description: 'Version of the probe worker (git revision).' }),
+    outcome: z.enum(['success', 'error']).meta({ description: 'success: the stream completed with generated tokens; error: see errorKind.' }),
+    errorKind: z.enum(ERROR_KINDS).nullable().meta({ description: 'Why a probe failed: timeout, rate_limited, http_error, stream_error, empty, cancelled, blocked, invalid_url; null on success.' }),
+    errorMessage: z.string().nullable().meta({ description: 'Short failure detail recorded by the probe (never a key); null on success.' }),
+    httpStatus: z.number().int().nullable().meta({ description: 'HTTP status of the response; null when none arrived.' }),
+    retryAfterMs: z.number().int().nullable().meta({ description: 'Back-off the provider asked for (Retry-After header or an in-band hint), ms; null when none.' }),
+    connectMs: z.number().nullable().meta({ description: `Connection set-up (DNS, TCP, TLS) before the request, ms, ${M}; not part of TTFT.` }),
+    ttfbMs: z.number().nullable().meta({ description: `Time to first byte: request start → first response byte, ms, ${M}.` }),
+    ttftMs: z.number().nullable().meta({ description: `Time to first token: request start → first chunk carrying any generated token (answer, reasoning or tool call), ms, ${M}.` }),
+    ttfatMs: z.number().nullable().meta({ description: `Time to first answer token (after any reasoning), ms, ${M}.` }),
+    e2eMs: z.number().nullable().meta({ description: `End-to-end latency: request start → end of stream, ms, ${M}.` }),
+    outputTokensReported: z.number().int().nullable().meta({ description: 'Output tokens as the provider reported them (completion_tokens or equivalent), tokens.' }),
+    outputTokensO200k: z.number().int().nullable().meta({ description: 'Output tokens counted by the probe from the received text with the o200k_base tokenizer, tokens.' }),
+    outputTokensPerSecond: z.number().nullable().meta({ description: `Output speed per user (TPS/user): (N − tokens of the first content chunk) ÷ (last − first content chunk time), N = outputTokensReported, tokens/s, ${M}. The ranking metric (basis=reported).` }),
+    outputTokensPerSecondO200k: z.number().nullable().meta({ description: `Output speed per user on the o200k_base count (N = outputTokensO200k), tokens/s, ${M}. The ranking metric with basis=o200k.` }),
+    tpotMs: z.number().nullable().meta({ description: `Time per output token: (E2E − TTFT) ÷ (N − 1), ms/token, ${M}.` }),
+    contentChunks: z.number().int().meta({ description: 'Content-bearing stream events received (count).' }),
+    finishReason: z.string().nullable().meta({ description: 'Why generation stopped, normalised to OpenAI words (stop, length, tool_calls, content_filter); null when unknown.' }),
+    promptHash: z.string().nullable().meta({ description: 'SHA-256 (hex) of the prompt sent: probes of one slot share it.' }),
+    flags: z.record(z.string(), z.boolean()).meta({ description: 'Quality flags the probe raised (tokenCountMismatch, buffered, unrecognizedShape); JSON text in CSV.' }),
+    evidence: z.record(z.string(), z.unknown()).meta({ description: 'What the probe saw that explains a flag, e.g. unrecognizedPaths (JSON paths of values the adapter does not know); JSON text in CSV.' }),
     valid: z.boolean().meta({ description: 'False when the worker’s event loop was too delayed to trust the timing (kept, not ranked).' }),
-    invalidReason: z.string().nullable(),
-    timeline: z.array(timelineEntrySchema).optional().meta({ description: 'Every content-bearing event; omitted with timeline=0.' }),
+    invalidReason: z.string().nullable().meta({ description: 'Why valid is false (e.g. the event-loop delay); null when valid.' }),
+    eventLoopDelayP99Ms: z.number().nullable().meta({ description: 'P99 of the worker’s event-loop delay during the probe, ms (monitored by the worker).' }),
+    rankable: z.boolean().meta({ description: 'True when the measurement enters medians, ranks, tie bands and history: it succeeded and nothing in it contradicts its figures. The leaderboard’s percentiles are the type-7 percentiles of the rankable measurements in the window.' }),
+    notRankableReasons: z.array(z.enum(NOT_RANKABLE_REASONS)).meta({ description: 'Why rankable is false: failed, unrecognized_shape, token_count_mismatch, buffered_stream, event_loop_stall (empty when rankable); `;`-joined in CSV.' }),
+    timeline: z.array(timelineEntrySchema).optional().meta({ description: 'Every content-bearing event, decoded; present with timeline=1 and on /api/v1/measurements/{id}; never in CSV.' }),
   })
-  .meta({ id: 'Measurement' });
+  .meta({ id: 'Measurement', description: 'One probe of one endpoint with one workload: the stored evidence behind every figure.' });
+
+/** A measurement page's cursor and filters, shared by the JSON page and its CSV. */
 export const measurementsResponseSchema = z
-  .object({ endpointId: z.number().int(), items: z.array(measurementSchema), nextCursor: z.number().int().nullable().meta({ description: 'Pass as cursor for the next (older) page; null at the end.' }) })
+  .object({
+    endpointId: z.number().int().meta({ description: 'The endpoint whose measurements these are.' }),
+    items: z.array(measurementSchema).meta({ description: 'Measurements, newest first ((measuredAt, id) descending).' }),
+    nextCursor: z.string().nullable().meta({ description: 'Pass as cursor for the next (older) page; null at the end. Opaque.' }),
+  })
   .meta({ id: 'MeasurementPage' });
+
+/** GET /api/v1/measurements/{id}. */
+export const measurementDetailResponseSchema = measurementSchema.extend({ timeline: z.array(timelineEntrySchema).meta({ description: 'Every content-bearing event, decoded, in arrival order.' }) }).meta({ id: 'MeasurementWithTimeline', description: 'One measurement with its decoded timeline.' });
+
+/** One weekly dump as GET /api/v1/dumps lists it. */
+export const dumpSchema = z
+  .object({
+    id: z.number().int().meta({ description: 'Dump id.' }),
+    from: isoTime.meta({ description: 'First instant covered (inclusive): measurements with measuredAt ≥ from.' }),
+    until: isoTime.meta({ description: 'End of the period (exclusive): measurements with measuredAt < until.' }),
+    rows: z.number().int().meta({ description: 'Measurements in the file (CSV data lines), count.' }),
+    bytes: z.number().int().meta({ description: 'Size of the gzip file, bytes.' }),
+    sha256: z.string().meta({ description: 'SHA-256 (hex) of the gzip file as served; check with sha256sum.' }),
+    url: z.string().meta({ description: 'Path of the gzip CSV (same column names as /api/v1/endpoints/{id}/measurements.csv).', example: '/api/v1/dumps/1/measurements.csv.gz' }),
+    manifestUrl: z.string().meta({ description: 'Path of the manifest (columns with units and sources, counts, checksums).', example: '/api/v1/dumps/1/manifest.json' }),
+    createdAt: isoTime.meta({ description: 'When the dump was written.' }),
+  })
+  .meta({ id: 'Dump', description: 'One weekly public data dump.' });
+export const dumpsResponseSchema = z.object({ items: z.array(dumpSchema).meta({ description: 'Dumps, newest period first.' }) }).meta({ id: 'DumpList' });
+
+/** The manifest of a dump (also stored with it). */
+export const dumpManifestSchema = z
+  .object({
+    format: z.literal('tokenpace-measurements-dump/1').meta({ description: 'Manifest format name and version.' }),
+    id: z.number().int().meta({ description: 'Dump id.' }),
+    from: isoTime.meta({ description: 'First instant covered (inclusive).' }),
+    until: isoTime.meta({ description: 'End of the period (exclusive).' }),
+    rows: z.number().int().meta({ description: 'Measurements in the file, count.' }),
+    bytes: z.number().int().meta({ description: 'Size of the gzip file, bytes.' }),
+    sha256: z.string().meta({ description: 'SHA-256 (hex) of the gzip file.' }),
+    csvSha256: z.string().meta({ description: 'SHA-256 (hex) of the uncompressed CSV text.' }),
+    file: z.string().meta({ description: 'Path of the gzip CSV.' }),
+    order: z.string().meta({ description: 'Row order of the file.' }),
+    rankableRule: z.string().meta({ description: 'Which rows enter published figures.' }),
+    columns: z.array(z.object({ name: z.string().meta({ description: 'Column name: the JSON field’s dotted path.' }), description: z.string().meta({ description: 'Meaning, unit and source of the column.' }) })).meta({ description: 'Every column in file order.' }),
+    createdAt: isoTime.meta({ description: 'When the dump was written.' }),
+  })
+  .meta({ id: 'DumpManifest', description: 'What a dump contains and how to check it.' });
 
 export const changePointSchema = z
   .object({
@@ -215,7 +274,7 @@ export const historyPointSchema = z
     ttftMs: percentilesSchema,
     ttfatMs: percentilesSchema,
     e2eMs: percentilesSchema,
-    errorKinds: z.record(z.string(), z.number().int()),
+    errorKinds: errorKindCounts,
     percentileSource: z.enum(['exact', 'sketch']).meta({ description: 'exact: the bucket’s own percentiles (one region); sketch: regions merged, each percentile within 1 %.' }),
   })
   .meta({ id: 'HistoryPoint' });
@@ -224,7 +283,8 @@ export const endpointHistoryResponseSchema = z
     endpointId: z.number().int(),
     workload: z.string(),
     granularity: z.enum(['hour', 'day']),
-    range: z.string(),
+    window: z.string().meta({ description: 'Window as requested, e.g. "30d" (history covers [from, to]).', example: '30d' }),
+    windowHours: z.number().int().meta({ description: 'Window length, hours.' }),
     region: z.string().nullable(),
     basis: z.enum(['reported', 'o200k']),
     from: isoTime,
@@ -234,32 +294,47 @@ export const endpointHistoryResponseSchema = z
   })
   .meta({ id: 'EndpointHistory' });
 
+const modelHistoryEndpointSchema = z.object({
+  id: z.number().int().meta({ description: 'Endpoint id.' }),
+  slug: z.string().meta({ description: 'Endpoint slug.' }),
+  provider: z.string().meta({ description: 'Provider name.' }),
+  providerSlug: z.string().meta({ description: 'Provider slug.' }),
+});
+const modelHistoryDaySchema = z.object({
+  day,
+  count: z.number().int().meta({ description: 'Probes that day, successes and failures (count, from daily rollups).' }),
+  successes: z.number().int().meta({ description: 'Successful probes that day (count).' }),
+  samples: z.number().int().meta({ description: 'Rankable measurements behind the percentiles (count).' }),
+  median: z.number().nullable().meta({ description: 'Daily median output speed per user, tokens/s (type-7 percentile of the day’s rankable measurements).' }),
+  p25: z.number().nullable().meta({ description: 'Daily P25 output speed per user, tokens/s.' }),
+  p75: z.number().nullable().meta({ description: 'Daily P75 output speed per user, tokens/s.' }),
+});
+
+/** One CSV line of the model history: an endpoint's day, with the change point starting that day. */
+export const modelHistoryCsvRowSchema = modelHistoryDaySchema.extend({
+  endpoint: modelHistoryEndpointSchema,
+  changePoint: z.string().nullable().meta({ description: 'Label of the change point starting that day (e.g. "+38% on 2025-06-02"), or empty.' }),
+});
+
 export const modelHistoryResponseSchema = z
   .object({
-    model: z.string(),
-    workload: z.string(),
-    range: z.string(),
-    region: z.string().nullable(),
-    basis: z.enum(['reported', 'o200k']),
-    from: isoTime,
-    to: isoTime,
-    series: z.array(
-      z.object({
-        endpoint: z.object({ id: z.number().int(), slug: z.string(), provider: z.string(), providerSlug: z.string() }),
-        days: z.array(
-          z.object({
-            day,
-            count: z.number().int(),
-            successes: z.number().int(),
-            samples: z.number().int(),
-            median: z.number().nullable().meta({ description: 'Daily median output speed, tokens/s.' }),
-            p25: z.number().nullable(),
-            p75: z.number().nullable(),
-          }),
-        ),
-        changePoints: z.array(changePointSchema),
-      }),
-    ),
+    model: z.string().meta({ description: 'Model slug.' }),
+    workload: z.string().meta({ description: 'Workload slug.' }),
+    window: z.string().meta({ description: 'Window as requested, e.g. "90d" (history covers [from, to]).', example: '90d' }),
+    windowHours: z.number().int().meta({ description: 'Window length, hours.' }),
+    region: z.string().nullable().meta({ description: 'Worker region filter; null = all regions.' }),
+    basis: z.enum(['reported', 'o200k']).meta({ description: 'Token basis of output speed (reported completion_tokens or o200k_base count).' }),
+    from: isoTime.meta({ description: 'Start of the history (ISO 8601, UTC).' }),
+    to: isoTime.meta({ description: 'End of the history: the as-of instant (ISO 8601, UTC).' }),
+    series: z
+      .array(
+        z.object({
+          endpoint: modelHistoryEndpointSchema,
+          days: z.array(modelHistoryDaySchema).meta({ description: 'Daily figures from daily rollups, oldest first.' }),
+          changePoints: z.array(changePointSchema).meta({ description: 'Level shifts of the daily median.' }),
+        }),
+      )
+      .meta({ description: 'One series per listed endpoint of the model.' }),
   })
   .meta({ id: 'ModelHistory' });
 

@@ -7,12 +7,32 @@ import { z } from 'zod';
 
 const slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,80}$/, 'must be a lower-case slug');
 
-/** Window lengths accepted by the leaderboard: hours, e.g. "72h", or days, e.g. "7d". */
-export const windowSchema = z
-  .string()
-  .regex(/^\d{1,4}[hd]$/, 'must look like 72h or 7d')
-  .transform((v) => (v.endsWith('d') ? Number(v.slice(0, -1)) * 24 : Number(v.slice(0, -1))))
-  .refine((h) => h >= 1 && h <= 24 * 366, 'must be between 1h and 366d');
+/** Earliest `at=` accepted: before this no service could have measured anything (decision 076). */
+export const EARLIEST_AT = '2000-01-01T00:00:00Z';
+
+/** Window lengths: hours, e.g. "72h", or days, e.g. "7d" → hours, at most `maxHours`. */
+export function windowHoursSchema(maxHours: number) {
+  const maxText = maxHours % 24 === 0 ? `${maxHours / 24}d` : `${maxHours}h`;
+  return z
+    .string()
+    .regex(/^\d{1,5}[hd]$/, 'must look like 72h or 7d')
+    .transform((v) => (v.endsWith('d') ? Number(v.slice(0, -1)) * 24 : Number(v.slice(0, -1))))
+    .refine((h) => h >= 1 && h <= maxHours, `must be between 1h and ${maxText}`);
+}
+
+/**
+ * `at=`: an ISO 8601 instant with offset, on or after 2000-01-01. (Whether it lies in the future
+ * depends on the clock, so the route checks that with its `now`.)
+ */
+export const atSchema = z.iso
+  .datetime({ offset: true, error: 'must be an ISO 8601 instant such as 2026-11-28T12:00:00Z' })
+  .refine((v) => Date.parse(v) >= Date.parse(EARLIEST_AT), `must be on or after ${EARLIEST_AT}`);
+
+/** One `window` parameter for every windowed route (`range` was its old name on history routes). */
+const windowParam = (fallback: string, maxHours: number, description: string) =>
+  z.string().default(fallback).pipe(windowHoursSchema(maxHours)).meta({ description, example: fallback });
+const atParam = (what: string) =>
+  atSchema.optional().meta({ description: `ISO 8601 instant, not in the future and not before 2000-01-01: ${what} as it stood then (default: now, to the minute).`, example: '2026-11-28T12:00:00Z' });
 
 const basisSchema = z.enum(['reported', 'o200k']).default('reported').meta({
   description: 'Token basis of output speed: provider-reported completion_tokens, or the o200k_base count of the received text (compares providers with different tokenizers fairly).',
@@ -23,19 +43,12 @@ const regionSchema = slug.optional().meta({ description: 'Only probes from this 
 
 /** GET /api/v1/leaderboard query. */
 export const leaderboardQuerySchema = z.object({
-  model: slug.default('llama-4-maverick').meta({ description: 'Model slug (see /api/v1/models).', example: 'llama-4-maverick' }),
-  workload: slug.default('prose-1k').meta({ description: 'Workload slug (see /api/v1/models → workloads).', example: 'prose-1k' }),
-  window: z
-    .string()
-    .default('72h')
-    .pipe(windowSchema)
-    .meta({ description: 'Window length: hours ("72h") or days ("7d"), 1h–366d. The window is the given number of whole UTC hours before the as-of hour plus that hour up to the as-of instant.', example: '72h' }),
+  model: slug.default('llama-4-maverick').meta({ description: 'Model slug (see /api/v1/models); unknown → 404.', example: 'llama-4-maverick' }),
+  workload: slug.default('prose-1k').meta({ description: 'Workload slug (see /api/v1/models → workloads); unknown → 404.', example: 'prose-1k' }),
+  window: windowParam('72h', 24 * 366, 'Window length, hours ("72h") or days ("7d"), 1h–366d: the given number of whole UTC hours before the as-of hour plus that hour up to the as-of instant.'),
   region: regionSchema,
   basis: basisSchema,
-  at: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .meta({ description: 'ISO 8601 instant, not in the future: the board as it stood then (default: the current minute).', example: '2026-11-28T12:00:00Z' }),
+  at: atParam('the board'),
 });
 export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;
 
@@ -53,47 +66,75 @@ export const snapshotIdPathSchema = z.object({ id: snapshotIdSchema.meta({ descr
 export const datasetSlugSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,80}$/, 'must be a dataset slug');
 export const datasetSlugPathSchema = z.object({ slug: datasetSlugSchema.meta({ description: 'Dataset slug (see /api/v1/datasets).', example: 'llmperf-leaderboard-2024-01' }) });
 
-/** GET /api/v1/endpoints/{id}/measurements query (cursor pagination, newest first). */
+/** Opaque keyset cursor of a measurement page: `<measured_at in µs since epoch>.<id>`. */
+export const measurementCursorSchema = z
+  .string()
+  .regex(/^\d{1,19}\.\d{1,19}$/, 'must be the nextCursor of a previous page')
+  .transform((v) => {
+    const [micros, id] = v.split('.');
+    return { measuredAtMicros: micros!, id: Number(id) };
+  });
+
+/** GET /api/v1/endpoints/{id}/measurements query (keyset pagination, newest first). */
 export const measurementsQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(50).meta({ description: 'Page size, 1–500.', example: 50 }),
-  cursor: z.coerce.number().int().positive().optional().meta({ description: 'nextCursor of the previous page (measurements with a smaller id follow).' }),
+  workload: slug.optional().meta({ description: 'Only measurements of this workload (slug, see /api/v1/models → workloads); unknown → 404.', example: 'prose-1k' }),
+  since: atSchema.optional().meta({ description: 'Only measurements with measuredAt ≥ this ISO 8601 instant (e.g. a leaderboard answer’s windowStart).', example: '2026-11-25T12:00:00Z' }),
+  until: atSchema.optional().meta({ description: 'Only measurements with measuredAt ≤ this ISO 8601 instant (e.g. a leaderboard answer’s asOf).', example: '2026-11-28T12:00:00Z' }),
+  outcome: z.enum(['success', 'error']).optional().meta({ description: 'Only successful probes or only failures.', example: 'success' }),
+  limit: z.coerce.number().int().min(1).max(5000).default(100).meta({ description: 'Page size, 1–5000 measurements (default 100).', example: 100 }),
+  cursor: measurementCursorSchema.optional().meta({ description: 'nextCursor of the previous page (older measurements follow; opaque).' }),
   timeline: z
     .enum(['0', '1', 'true', 'false'])
-    .default('1')
+    .default('0')
     .transform((v) => v === '1' || v === 'true')
-    .meta({ description: 'Include each measurement’s timeline (1, default) or omit it (0).', example: '1' }),
+    .meta({ description: 'Include each measurement’s decoded timeline (1) or not (0, default); CSV never has timelines. One measurement with its timeline: /api/v1/measurements/{id}.', example: '0' }),
 });
 
-/** History ranges and their length in hours. */
-export const HISTORY_RANGE_HOURS = { '24h': 24, '7d': 168, '30d': 720, '90d': 2160, '365d': 8784, all: 24 * 365 * 20 } as const;
-const rangeSchema = z.enum(['24h', '7d', '30d', '90d', '365d', 'all']);
+/** Path parameter {id} of a measurement. */
+export const measurementIdPathSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).meta({ description: 'Measurement id (from a measurements page).', example: 1 }) });
+
+/** Longest history window: 20 years. */
+export const HISTORY_MAX_HOURS = 24 * 365 * 20;
+/**
+ * Deprecated `range=` values of the history routes (decision 076) and the `window` each means;
+ * `range` is still accepted as an alias of `window`, never both at once.
+ */
+export const DEPRECATED_HISTORY_RANGES = { '24h': '24h', '7d': '7d', '30d': '30d', '90d': '90d', '365d': '365d', all: `${HISTORY_MAX_HOURS}h` } as const;
+const rangeAlias = z
+  .enum(Object.keys(DEPRECATED_HISTORY_RANGES) as [keyof typeof DEPRECATED_HISTORY_RANGES])
+  .optional()
+  .meta({ description: 'Deprecated alias of window (24h, 7d, 30d, 90d, 365d or all); send window instead.', deprecated: true });
 
 /** GET /api/v1/endpoints/{id}/history query. */
 export const historyQuerySchema = z.object({
-  workload: slug.default('prose-1k').meta({ description: 'Workload slug.', example: 'prose-1k' }),
-  granularity: z.enum(['hour', 'day']).default('day').meta({ description: 'Bucket size of the series.', example: 'day' }),
-  range: rangeSchema.default('30d').meta({ description: 'How far back from now.', example: '30d' }),
+  workload: slug.default('prose-1k').meta({ description: 'Workload slug; unknown → 404.', example: 'prose-1k' }),
+  granularity: z.enum(['hour', 'day']).default('day').meta({ description: 'Bucket size of the series: UTC hours or UTC days.', example: 'day' }),
+  window: windowParam('30d', HISTORY_MAX_HOURS, 'How far back from the as-of instant: hours ("72h") or days ("30d"), 1h–7300d.'),
+  range: rangeAlias,
+  at: atParam('the history'),
   region: regionSchema,
   basis: basisSchema,
 });
 
 /** GET /api/v1/history query (per-model daily history). */
 export const modelHistoryQuerySchema = z.object({
-  model: slug.default('llama-4-maverick').meta({ description: 'Model slug.', example: 'llama-4-maverick' }),
-  workload: slug.default('prose-1k').meta({ description: 'Workload slug.', example: 'prose-1k' }),
-  range: rangeSchema.default('90d').meta({ description: 'How far back from now.', example: '90d' }),
+  model: slug.default('llama-4-maverick').meta({ description: 'Model slug; unknown → 404.', example: 'llama-4-maverick' }),
+  workload: slug.default('prose-1k').meta({ description: 'Workload slug; unknown → 404.', example: 'prose-1k' }),
+  window: windowParam('90d', HISTORY_MAX_HOURS, 'How far back from the as-of instant: hours ("72h") or days ("90d"), 1h–7300d.'),
+  range: rangeAlias,
+  at: atParam('the history'),
   region: regionSchema,
   basis: basisSchema,
 });
 
 /** GET /api/v1/endpoints query. */
 export const endpointsQuerySchema = z.object({
-  model: slug.optional().meta({ description: 'Only endpoints serving this model.', example: 'llama-4-maverick' }),
-  provider: slug.optional().meta({ description: 'Only endpoints of this provider.', example: 'groq' }),
+  model: slug.optional().meta({ description: 'Only endpoints serving this model (slug); unknown → 404.', example: 'llama-4-maverick' }),
+  provider: slug.optional().meta({ description: 'Only endpoints of this provider (slug); unknown → 404.', example: 'groq' }),
 });
 
 /** GET /api/v1/claims query. */
-export const claimsQuerySchema = z.object({ model: slug.optional().meta({ description: 'Only claims about this model.', example: 'llama-4-maverick' }) });
+export const claimsQuerySchema = z.object({ model: slug.optional().meta({ description: 'Only claims about this model (slug); unknown → 404.', example: 'llama-4-maverick' }) });
 
 /** Routes without query parameters (unknown parameters are rejected). */
 export const emptyQuerySchema = z.object({});

@@ -2,32 +2,54 @@
  * Handlers of the public read API (/api/v1 GET routes) that have a JSON and a CSV form. Each reads
  * as parse → load → respond; the route files only bind them to paths (`format` 'csv' for the
  * `.csv` routes; the JSON routes also answer CSV to `Accept: text/csv`). Payloads are typed with
- * the response schemas the OpenAPI document is generated from.
+ * the response schemas the OpenAPI document is generated from, and every CSV is written from the
+ * same schemas by the one flattener (lib/api/csv.ts): a column is the JSON field's dotted path.
+ * A slug or id that names nothing is a 404 naming the field (db/queries/catalog-lookups.ts).
  */
 import { connection } from 'next/server';
 import type { z } from 'zod';
 import { getPublicEndpoint, listModels, listProviders, listWorkloads } from '@/db/queries/catalog';
+import { resolveCatalogSlugs, type CatalogKind } from '@/db/queries/catalog-lookups';
 import { listClaims } from '@/db/queries/claims';
 import { listDatasets } from '@/db/queries/datasets';
 import { findChangePoints, listEndpointHistory, listModelHistory } from '@/db/queries/history';
-import { listEndpointMeasurements } from '@/db/queries/measurements';
+import { getMeasurement, listMeasurements } from '@/db/queries/measurements';
+import { publishMeasurement } from '@/lib/api/publish-measurement';
+import type { Db } from '@/db/client';
 import { getDb } from '@/db/shared';
-import type {
-  claimsResponseSchema,
-  datasetsResponseSchema,
+import {
+  claimSchema,
+  datasetSchema,
+  historyPointSchema,
+  measurementSchema,
+  modelHistoryCsvRowSchema,
+  modelSchema,
+  providerSchema,
+  type claimsResponseSchema,
+  type datasetsResponseSchema,
   endpointHistoryResponseSchema,
-  measurementsResponseSchema,
+  type measurementDetailResponseSchema,
+  type measurementsResponseSchema,
   modelHistoryResponseSchema,
-  modelsResponseSchema,
-  providersResponseSchema,
+  type modelsResponseSchema,
+  type providersResponseSchema,
 } from '@/lib/api/response-schemas';
-import { claimsQuerySchema, emptyQuerySchema, HISTORY_RANGE_HOURS, historyQuerySchema, idParamSchema, measurementsQuerySchema, modelHistoryQuerySchema } from '@/lib/api/schemas';
-import { decodeTimeline } from '@/lib/probe/timeline-codec';
-import { ApiError, csvRead, jsonRead, parseParam, parseQuery, wantsCsv } from './respond';
+import {
+  claimsQuerySchema,
+  DEPRECATED_HISTORY_RANGES,
+  emptyQuerySchema,
+  historyQuerySchema,
+  idParamSchema,
+  measurementIdPathSchema,
+  measurementsQuerySchema,
+  modelHistoryQuerySchema,
+  windowHoursSchema,
+  HISTORY_MAX_HOURS,
+} from '@/lib/api/schemas';
+import { ApiError, csvRead, jsonRead, parseParam, parseQuery, resolveAsOf, wantsCsv } from './respond';
 
 type Out<S extends z.ZodType> = z.input<S>;
 type Ctx<P> = { params: Promise<P> };
-const round = (v: number | null | undefined, digits = 3) => (v === null || v === undefined ? null : Math.round(v * 10 ** digits) / 10 ** digits);
 
 /** GET /api/v1/models[.csv] */
 export async function modelsResponse(request: Request, format?: 'csv'): Promise<Response> {
@@ -36,7 +58,7 @@ export async function modelsResponse(request: Request, format?: 'csv'): Promise<
   const db = getDb();
   const [items, workloads] = await Promise.all([listModels(db), listWorkloads(db)]);
   if (wantsCsv(request, format)) {
-    return csvRead(request, ['id', 'slug', 'name', 'family', 'endpoint_count'], items.map((m) => [m.id, m.slug, m.name, m.family, m.endpointCount]), 'tokenpace-models.csv');
+    return csvRead(request, modelSchema, items, 'tokenpace-models.csv', {}, 300);
   }
   const body: Out<typeof modelsResponseSchema> = { items, workloads };
   return jsonRead(request, body, 300);
@@ -48,7 +70,7 @@ export async function providersResponse(request: Request, format?: 'csv'): Promi
   parseQuery(emptyQuerySchema, new URL(request.url).searchParams);
   const items = await listProviders(getDb());
   if (wantsCsv(request, format)) {
-    return csvRead(request, ['id', 'slug', 'name', 'kind', 'website_url', 'endpoint_count'], items.map((p) => [p.id, p.slug, p.name, p.kind, p.websiteUrl, p.endpointCount]), 'tokenpace-providers.csv');
+    return csvRead(request, providerSchema, items, 'tokenpace-providers.csv', {}, 300);
   }
   const body: Out<typeof providersResponseSchema> = { items };
   return jsonRead(request, body, 300);
@@ -58,11 +80,10 @@ export async function providersResponse(request: Request, format?: 'csv'): Promi
 export async function claimsResponse(request: Request, format?: 'csv'): Promise<Response> {
   await connection();
   const q = parseQuery(claimsQuerySchema, new URL(request.url).searchParams);
-  const items = await listClaims(getDb(), { modelSlug: q.model });
-  if (wantsCsv(request, format)) {
-    const cols = ['subject', 'provider', 'model', 'metric', 'value', 'unit', 'bound', 'measured_by', 'date', 'source_title', 'source_publisher', 'source_url', 'note'];
-    return csvRead(request, cols, items.map((c) => [c.subject, c.provider, c.model, c.metric, c.value, c.unit, c.bound, c.measuredBy, c.claimDate, c.sourceTitle, c.sourcePublisher, c.sourceUrl, c.note]), 'tokenpace-claims.csv');
-  }
+  const db = getDb();
+  await requireCatalogSlugs(db, { model: q.model });
+  const items = await listClaims(db, { modelSlug: q.model });
+  if (wantsCsv(request, format)) return csvRead(request, claimSchema, items, 'tokenpace-claims.csv', {}, 300);
   const body: Out<typeof claimsResponseSchema> = { kind: 'claims', note: 'Published figures reported by vendors or third parties; not measured by Tokenpace.', items };
   return jsonRead(request, body, 300);
 }
@@ -72,12 +93,26 @@ export async function datasetsResponse(request: Request, format?: 'csv'): Promis
   await connection();
   parseQuery(emptyQuerySchema, new URL(request.url).searchParams);
   const items = (await listDatasets(getDb())).map((d) => ({ ...d, importedAt: d.importedAt.toISOString() }));
-  if (wantsCsv(request, format)) {
-    const cols = ['slug', 'title', 'source', 'source_url', 'source_commit', 'licence', 'collected_on', 'imported_at'];
-    return csvRead(request, cols, items.map((d) => [d.slug, d.title, d.source, d.sourceUrl, d.sourceCommit, d.licence, d.collectedOn, d.importedAt]), 'tokenpace-datasets.csv');
-  }
+  if (wantsCsv(request, format)) return csvRead(request, datasetSchema, items, 'tokenpace-datasets.csv', {}, 300);
   const body: Out<typeof datasetsResponseSchema> = { items };
   return jsonRead(request, body, 300);
+}
+
+/**
+ * Throws 404 naming the field when a given model, workload or provider slug is not in the catalog;
+ * returns their ids.
+ */
+export async function requireCatalogSlugs(db: Db, slugs: Partial<Record<CatalogKind, string | undefined>>): Promise<Partial<Record<CatalogKind, number>>> {
+  const r = await resolveCatalogSlugs(db, slugs);
+  if (r.unknown) throw new ApiError('not_found', `${r.unknown.kind}: no ${r.unknown.kind} "${r.unknown.slug}" (see /api/v1/${r.unknown.kind === 'workload' ? 'models' : `${r.unknown.kind}s`})`, r.unknown.kind);
+  return r.ids;
+}
+
+/** Throws 404 naming `id` unless the endpoint is public. */
+async function requirePublicEndpoint(db: Db, id: number) {
+  const endpoint = await getPublicEndpoint(db, id);
+  if (!endpoint) throw new ApiError('not_found', `endpoint ${id} not found`, 'id');
+  return endpoint;
 }
 
 /** GET /api/v1/endpoints/{id}/measurements[.csv] */
@@ -86,92 +121,124 @@ export async function measurementsResponse(request: Request, ctx: Ctx<{ id: stri
   const id = parseParam(idParamSchema, (await ctx.params).id, 'id');
   const q = parseQuery(measurementsQuerySchema, new URL(request.url).searchParams);
   const db = getDb();
-  if (!(await getPublicEndpoint(db, id))) throw new ApiError('not_found', `endpoint ${id} not found`, 'id');
-  const page = await listEndpointMeasurements(db, { endpointId: id, limit: q.limit, before: q.cursor ?? null });
+  await requirePublicEndpoint(db, id);
+  const { workload: workloadId } = await requireCatalogSlugs(db, { workload: q.workload });
   const csv = wantsCsv(request, format);
-  const items = page.rows.map(({ timeline, ...m }) => ({
-    ...m,
-    measuredAt: m.measuredAt.toISOString(),
-    ...(q.timeline && !csv ? { timeline: timeline ? decodeTimeline(timeline) : [] } : {}),
-  }));
+  const page = await listMeasurements(db, {
+    filter: { endpointId: id, workloadId, since: q.since ? new Date(q.since) : null, until: q.until ? new Date(q.until) : null, outcome: q.outcome },
+    limit: q.limit,
+    cursor: q.cursor ?? null,
+    withTimeline: q.timeline && !csv,
+  });
+  const items = page.rows.map((r) => publishMeasurement(r, q.timeline && !csv));
+  const nextCursor = page.nextCursor ? `${page.nextCursor.measuredAtMicros}.${page.nextCursor.id}` : null;
   if (csv) {
-    const cols = ['id', 'measured_at', 'worker_region', 'outcome', 'error_kind', 'http_status', 'ttfb_ms', 'ttft_ms', 'ttfat_ms', 'e2e_ms', 'output_tokens_reported', 'output_tokens_o200k', 'output_speed_tokens_per_s', 'output_speed_o200k_tokens_per_s', 'tpot_ms', 'content_chunks', 'finish_reason', 'valid'];
-    return csvRead(request, cols, items.map((m) => [m.id, m.measuredAt, m.workerRegion, m.outcome, m.errorKind, m.httpStatus, m.ttfbMs, m.ttftMs, m.ttfatMs, m.e2eMs, m.outputTokensReported, m.outputTokensO200k, m.outputTokensPerSecond, m.outputTokensPerSecondO200k, m.tpotMs, m.contentChunks, m.finishReason, m.valid]), `endpoint-${id}-measurements.csv`);
+    const res = csvRead(request, measurementSchema, items, `endpoint-${id}-measurements.csv`, { omit: ['timeline'] }, 10);
+    // The CSV body has no room for the cursor: it travels in a header (and a Link to the next page).
+    if (nextCursor) {
+      const next = new URL(request.url);
+      next.searchParams.set('cursor', nextCursor);
+      res.headers.set('x-next-cursor', nextCursor);
+      res.headers.set('link', `<${next.pathname}${next.search}>; rel="next"`);
+    }
+    return res;
   }
-  const body: Out<typeof measurementsResponseSchema> = { endpointId: id, items, nextCursor: page.nextCursor };
+  const body: Out<typeof measurementsResponseSchema> = { endpointId: id, items, nextCursor };
   return jsonRead(request, body, 10);
 }
 
-/** [now − range, now] with now at the start of the current minute, so answers (and ETags) hold for a minute. */
-function rangeBounds(range: keyof typeof HISTORY_RANGE_HOURS, now = new Date()): { from: Date; to: Date } {
-  const to = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
-  return { from: new Date(to.getTime() - HISTORY_RANGE_HOURS[range] * 3600_000), to };
+/** GET /api/v1/measurements/{id} */
+export async function measurementResponse(request: Request, ctx: Ctx<{ id: string }>): Promise<Response> {
+  await connection();
+  const { id } = parseParam(measurementIdPathSchema, { id: (await ctx.params).id }, 'id');
+  parseQuery(emptyQuerySchema, new URL(request.url).searchParams);
+  const db = getDb();
+  const row = await getMeasurement(db, id);
+  // Measurements of endpoints that are not public (pending, rejected, deleted) are not served.
+  if (!row || !(await getPublicEndpoint(db, row.endpointId))) throw new ApiError('not_found', `measurement ${id} not found`, 'id');
+  const body = publishMeasurement(row, true) as Out<typeof measurementDetailResponseSchema>;
+  return jsonRead(request, body, 3600);
+}
+
+/**
+ * The history window: `window` (or its deprecated alias `range`, never both) ending at `at` or
+ * now (to the minute). Returns the bounds and the window as the answer names it.
+ */
+function historyBounds(q: { window: number; range?: keyof typeof DEPRECATED_HISTORY_RANGES; at?: string }, params: URLSearchParams, now = new Date()) {
+  let hours = q.window;
+  let label = params.get('window') ?? undefined;
+  if (q.range !== undefined) {
+    if (params.has('window')) throw new ApiError('bad_request', 'range: deprecated alias of window; send only window', 'range');
+    label = DEPRECATED_HISTORY_RANGES[q.range];
+    hours = windowHoursSchema(HISTORY_MAX_HOURS).parse(label);
+  }
+  const to = resolveAsOf(q.at, now);
+  const windowText = label ?? `${hours % 24 === 0 ? `${hours / 24}d` : `${hours}h`}`;
+  return { from: new Date(to.getTime() - hours * 3600_000), to, window: windowText, windowHours: hours };
 }
 
 /** GET /api/v1/endpoints/{id}/history[.csv] */
 export async function endpointHistoryResponse(request: Request, ctx: Ctx<{ id: string }>, format?: 'csv'): Promise<Response> {
   await connection();
   const id = parseParam(idParamSchema, (await ctx.params).id, 'id');
-  const q = parseQuery(historyQuerySchema, new URL(request.url).searchParams);
+  const params = new URL(request.url).searchParams;
+  const q = parseQuery(historyQuerySchema, params);
   const db = getDb();
-  if (!(await getPublicEndpoint(db, id))) throw new ApiError('not_found', `endpoint ${id} not found`, 'id');
-  const { from, to } = rangeBounds(q.range);
+  await requirePublicEndpoint(db, id);
+  await requireCatalogSlugs(db, { workload: q.workload });
+  const { from, to, window, windowHours } = historyBounds(q, params);
   const base = { endpointId: id, workloadSlug: q.workload, from, to, region: q.region ?? null };
   const series = await listEndpointHistory(db, { ...base, granularity: q.granularity });
   const daily = q.granularity === 'day' ? series : await listEndpointHistory(db, { ...base, granularity: 'day' });
   const metric = q.basis === 'o200k' ? 'outputTokensPerSecondO200k' : 'outputTokensPerSecond';
   const changePoints = findChangePoints(daily.map((d) => ({ day: d.bucketStart.slice(0, 10), median: d[metric]?.p50 ?? null })));
-  if (wantsCsv(request, format)) {
-    const cols = [
-      'bucket_start', 'count', 'successes', 'success_rate_fraction',
-      'output_speed_p5_tokens_per_s', 'output_speed_p25_tokens_per_s', 'output_speed_p50_tokens_per_s', 'output_speed_p75_tokens_per_s', 'output_speed_p95_tokens_per_s', 'output_speed_o200k_p50_tokens_per_s',
-      'ttft_p5_ms', 'ttft_p50_ms', 'ttft_p95_ms', 'ttfat_p50_ms', 'e2e_p5_ms', 'e2e_p50_ms', 'e2e_p95_ms', 'percentile_source',
-    ];
-    const rows = series.map((s) => [
-      s.bucketStart, s.count, s.successes, s.count > 0 ? round(s.successes / s.count, 4) : null,
-      round(s.outputTokensPerSecond?.p5), round(s.outputTokensPerSecond?.p25), round(s.outputTokensPerSecond?.p50), round(s.outputTokensPerSecond?.p75), round(s.outputTokensPerSecond?.p95), round(s.outputTokensPerSecondO200k?.p50),
-      round(s.ttftMs?.p5), round(s.ttftMs?.p50), round(s.ttftMs?.p95), round(s.ttfatMs?.p50), round(s.e2eMs?.p5), round(s.e2eMs?.p50), round(s.e2eMs?.p95), s.percentileSource,
-    ]);
-    return csvRead(request, cols, rows, `endpoint-${id}-history-${q.granularity}.csv`);
-  }
   const body: Out<typeof endpointHistoryResponseSchema> = {
     endpointId: id,
     workload: q.workload,
     granularity: q.granularity,
-    range: q.range,
+    window,
+    windowHours,
     region: q.region ?? null,
     basis: q.basis,
     from: from.toISOString(),
     to: to.toISOString(),
-    series,
+    series: series as Out<typeof endpointHistoryResponseSchema>['series'],
     changePoints,
   };
+  if (wantsCsv(request, format)) {
+    const { series: _s, changePoints: _c, ...context } = body;
+    return csvRead(request, historyPointSchema, body.series, `endpoint-${id}-history-${q.granularity}.csv`, { context: { schema: endpointHistoryResponseSchema.omit({ series: true, changePoints: true }), value: context } }, 60);
+  }
   return jsonRead(request, body, 60);
 }
 
 /** GET /api/v1/history[.csv] */
 export async function modelHistoryResponse(request: Request, format?: 'csv'): Promise<Response> {
   await connection();
-  const q = parseQuery(modelHistoryQuerySchema, new URL(request.url).searchParams);
-  const { from, to } = rangeBounds(q.range);
-  const series = await listModelHistory(getDb(), { modelSlug: q.model, workloadSlug: q.workload, from, to, region: q.region ?? null, basis: q.basis });
-  if (wantsCsv(request, format)) {
-    const cols = ['endpoint_id', 'endpoint', 'provider', 'day', 'count', 'successes', 'samples', 'output_speed_p25_tokens_per_s', 'output_speed_p50_tokens_per_s', 'output_speed_p75_tokens_per_s', 'change_point'];
-    const rows = series.flatMap((s) => {
-      const labels = new Map(s.changePoints.map((c) => [c.day, c.label]));
-      return s.days.map((d) => [s.endpoint.id, s.endpoint.slug, s.endpoint.provider, d.day, d.count, d.successes, d.samples, round(d.p25), round(d.median), round(d.p75), labels.get(d.day) ?? null]);
-    });
-    return csvRead(request, cols, rows, `tokenpace-history-${q.model}-${q.workload}.csv`);
-  }
+  const params = new URL(request.url).searchParams;
+  const q = parseQuery(modelHistoryQuerySchema, params);
+  const db = getDb();
+  await requireCatalogSlugs(db, { model: q.model, workload: q.workload });
+  const { from, to, window, windowHours } = historyBounds(q, params);
+  const series = await listModelHistory(db, { modelSlug: q.model, workloadSlug: q.workload, from, to, region: q.region ?? null, basis: q.basis });
   const body: Out<typeof modelHistoryResponseSchema> = {
     model: q.model,
     workload: q.workload,
-    range: q.range,
+    window,
+    windowHours,
     region: q.region ?? null,
     basis: q.basis,
     from: from.toISOString(),
     to: to.toISOString(),
     series,
   };
+  if (wantsCsv(request, format)) {
+    const rows = series.flatMap((s) => {
+      const labels = new Map(s.changePoints.map((c) => [c.day, c.label]));
+      return s.days.map((d) => ({ ...d, endpoint: s.endpoint, changePoint: labels.get(d.day) ?? null }));
+    });
+    const { series: _s, ...context } = body;
+    return csvRead(request, modelHistoryCsvRowSchema, rows, `tokenpace-history-${q.model}-${q.workload}.csv`, { context: { schema: modelHistoryResponseSchema.omit({ series: true }), value: context } }, 300);
+  }
   return jsonRead(request, body, 300);
 }

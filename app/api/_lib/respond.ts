@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
+import { toCsv } from '@/lib/api/csv';
 import { limitPublicRead, RateLimitedError } from './rate-limit';
 
 /** Fixed error codes of the public API. */
@@ -18,6 +19,8 @@ const STATUS: Record<ApiErrorCode, number> = {
   rate_limited: 429,
   internal: 500,
 };
+
+type CsvOptions = Parameters<typeof toCsv>[2];
 
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
@@ -117,17 +120,27 @@ export function jsonRead(request: Request, data: unknown, maxAgeSeconds = 30): R
   return readResponse(request, JSON.stringify(data), 'application/json; charset=utf-8', maxAgeSeconds);
 }
 
-/** CSV read response (RFC 4180 quoting). Column names carry units, e.g. ttft_p50_ms. */
-export function csvRead(request: Request, columns: string[], rows: Array<Array<string | number | boolean | null | undefined>>, filename: string): Response {
-  const cell = (v: string | number | boolean | null | undefined) => {
-    if (v === null || v === undefined) return '';
-    const s = String(v);
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  const body = [columns.join(','), ...rows.map((r) => r.map(cell).join(','))].join('\r\n') + '\r\n';
-  const res = readResponse(request, body, 'text/csv; charset=utf-8');
+/**
+ * CSV read response of a list: one line per row, columns the JSON fields' dotted paths, written by
+ * the one flattener (lib/api/csv.ts) from the row's response schema. `context` appends
+ * answer-level fields (e.g. asOf, snapshotId) as trailing columns.
+ */
+export function csvRead(request: Request, rowSchema: z.ZodType, rows: readonly unknown[], filename: string, options: CsvOptions = {}, maxAgeSeconds = 30): Response {
+  const res = readResponse(request, toCsv(rowSchema, rows, options), 'text/csv; charset=utf-8', maxAgeSeconds);
   res.headers.set('content-disposition', `inline; filename="${filename}"`);
   return res;
+}
+
+/**
+ * The as-of instant of a windowed read: `at` (already parsed: ISO 8601, not before 2000) or `now`,
+ * floored to the minute so answers within a minute are identical. Throws 400 naming `at` when it
+ * lies in the future (a board that would still change cannot be cited).
+ */
+export function resolveAsOf(at: string | undefined, now: Date): Date {
+  if (at === undefined) return new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  const t = Date.parse(at);
+  if (t > now.getTime() + 60_000) throw new ApiError('bad_request', 'at: must not be in the future', 'at');
+  return new Date(t);
 }
 
 /**

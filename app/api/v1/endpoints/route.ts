@@ -2,6 +2,8 @@ import { connection } from 'next/server';
 import { listEndpoints } from '@/db/queries/catalog';
 import { createSubmission, getListedModelBySlug, getSubmittedEndpoint, PendingLimitError } from '@/db/queries/submissions';
 import { getDb } from '@/db/shared';
+import type { z } from 'zod';
+import { endpointSchema, type endpointsResponseSchema } from '@/lib/api/response-schemas';
 import { endpointsQuerySchema } from '@/lib/api/schemas';
 import { createEndpointBodySchema } from '@/lib/api/submission-schemas';
 import { getEnv } from '@/lib/env';
@@ -10,6 +12,7 @@ import { requireUser } from '@/app/api/_lib/auth';
 import { assertSameOrigin, parseJsonBody, privateJson } from '@/app/api/_lib/body';
 import { consumeLimit } from '@/app/api/_lib/rate-limit';
 import { ApiError, corsPreflight, csvRead, handle, jsonRead, parseQuery, wantsCsv } from '@/app/api/_lib/respond';
+import { requireCatalogSlugs } from '@/app/api/_lib/public-reads';
 import { checkSubmittedUrl } from '@/app/api/_lib/submission';
 import { requireSecretKey, runVerification } from '@/app/api/_lib/verification';
 
@@ -17,12 +20,12 @@ import { requireSecretKey, runVerification } from '@/app/api/_lib/verification';
 export const GET = handle(async (request: Request) => {
   await connection();
   const q = parseQuery(endpointsQuerySchema, new URL(request.url).searchParams);
-  const items = await listEndpoints(getDb(), { modelSlug: q.model, providerSlug: q.provider });
-  if (wantsCsv(request)) {
-    const cols = ['id', 'slug', 'provider', 'model', 'protocol', 'base_url', 'api_model_id', 'hardware', 'engine', 'precision', 'speculative_decoding', 'deployment_kind', 'region', 'status', 'calibration'];
-    return csvRead(request, cols, items.map((e) => [e.id, e.slug, e.provider, e.model, e.protocol, e.baseUrl, e.apiModelId, e.hardware, e.engine, e.precision, e.speculativeDecoding, e.deploymentKind, e.region, e.status, e.isCalibration]), 'tokenpace-endpoints.csv');
-  }
-  return jsonRead(request, { items });
+  const db = getDb();
+  await requireCatalogSlugs(db, { model: q.model, provider: q.provider });
+  const items = (await listEndpoints(db, { modelSlug: q.model, providerSlug: q.provider })).map((e) => ({ ...e, createdAt: e.createdAt.toISOString() }));
+  if (wantsCsv(request)) return csvRead(request, endpointSchema, items, 'tokenpace-endpoints.csv');
+  const body: z.input<typeof endpointsResponseSchema> = { items };
+  return jsonRead(request, body);
 });
 
 // POST /api/v1/endpoints – submits an endpoint (signed in or API token): 201 with the pending endpoint and its verification probe result.
