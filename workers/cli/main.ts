@@ -5,6 +5,7 @@
  *   tokenpace import claims <file>          published claims file
  *   tokenpace reference-server --port P --tps R --ttft-ms T [--tokens-per-chunk K] [--output-tokens N] [--capacity-tps C]
  *   tokenpace probe <url> --model M [...]   one measurement, printed
+ *   tokenpace sweep <url> --model M [...]   concurrency sweep (TPS/user vs aggregate), printed
  *   tokenpace migrate                       apply migrations to DATABASE_URL (or the embedded server)
  *   tokenpace admin grant|revoke <email>    give or take the admin role of an account
  * Exit codes: 0 ok, 1 failure, 2 bad usage.
@@ -18,6 +19,7 @@ commands:
   import claims <file>                    import a published-claims JSON file
   reference-server --port P --tps R --ttft-ms T [--tokens-per-chunk K] [--output-tokens N] [--capacity-tps C]
   probe <url> --model M [--protocol P] [--api-key-env NAME] [--allow-private] [--json] [--timeline]
+  sweep <url> --model M [--protocol P] [--api-key-env NAME] [--concurrency 1,2,4,...] [--duration-s S] [--allow-private] [--json]
   migrate                                 apply database migrations
   rotate-key --new-key-file <path>        re-encrypt stored API keys under a new key
   admin grant <email>                     make an existing account an admin (admin revoke <email> undoes it)`;
@@ -36,6 +38,11 @@ async function main(argv: string[]): Promise<number> {
       const { runProbeCommand } = await import('./probe-command');
       const { createGuardedFetch } = await import('@/lib/security/ssrf-guard');
       return runProbeCommand(rest, { createFetch: (o) => createGuardedFetch({ allowPrivate: o.allowPrivate }) });
+    }
+    case 'sweep': {
+      const { runSweepCommand } = await import('./sweep-command');
+      const { createGuardedFetch } = await import('@/lib/security/ssrf-guard');
+      return runSweepCommand(rest, { createFetch: (o) => createGuardedFetch({ allowPrivate: o.allowPrivate }) });
     }
     case 'migrate':
       return (await import('./migrate-command')).runMigrateCommand(rest);

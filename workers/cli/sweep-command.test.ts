@@ -1,0 +1,93 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
+import { createGuardedFetch } from '@/lib/security/ssrf-guard';
+import type { FetchLike } from '@/lib/probe/types';
+import { parseSweepArgs, runSweepCommand } from './sweep-command';
+
+let server: ReferenceServer;
+beforeAll(async () => {
+  server = await startReferenceServer({ port: 0, tps: 400, ttftMs: 10, outputTokens: 24, capacityTps: 800 });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function harness() {
+  const out: string[] = [];
+  const err: string[] = [];
+  const fetchCalls: Array<{ allowPrivate: boolean }> = [];
+  const deps = {
+    createFetch: (opts: { allowPrivate: boolean }): FetchLike => {
+      fetchCalls.push(opts);
+      return createGuardedFetch({ allowPrivate: opts.allowPrivate });
+    },
+    lookupEnv: () => null,
+    stdout: (t: string) => void out.push(t),
+    stderr: { write: (t: string) => void err.push(t), isTTY: false },
+    signal: new AbortController().signal,
+  };
+  return { deps, out, err, fetchCalls };
+}
+
+describe('tokenpace sweep', () => {
+  it('prints a table on stdout and progress on stderr', { timeout: 30_000 }, async () => {
+    const h = harness();
+    const code = await runSweepCommand([server.url, '--model', 'tokenpace-reference', '--allow-private', '--concurrency', '1,4', '--duration-s', '0.5', '--warm-up-s', '0'], h.deps);
+    expect(code).toBe(0);
+    expect(h.fetchCalls).toEqual([{ allowPrivate: true }]);
+    const table = h.out.join('');
+    expect(table).toMatch(/TPS\/user p50/);
+    expect(table).toMatch(/^\s*1\s+\d+/m);
+    expect(table).toMatch(/^\s*4\s+\d+/m);
+    expect(table).toMatch(/all levels ran/);
+    expect(h.err.join('')).toMatch(/level 2\/2 N=4/);
+  });
+
+  it('is blocked by the SSRF guard without --allow-private (every stream refused)', { timeout: 30_000 }, async () => {
+    const h = harness();
+    const code = await runSweepCommand([server.url, '--model', 'm', '--concurrency', '1', '--duration-s', '0.2', '--warm-up-s', '0', '--json'], h.deps);
+    expect(code).toBe(1);
+    const json = JSON.parse(h.out.join(''));
+    expect(json.stopReason).toBe('low_success_rate');
+    expect(json.levels[0].errorKinds.blocked).toBeGreaterThan(0);
+  });
+
+  it.each([
+    [['--model', 'm'], 'missing <baseUrl>'],
+    [['http://x', '--model', 'm', '--concurrency', '1,0'], '--concurrency must be'],
+    [['http://x', '--model', 'm', '--concurrency', '1,,2'], '--concurrency must be'],
+    [['http://x', '--model', 'm', '--duration-s', '0'], '--duration-s must be'],
+    [['http://x', '--model', 'm', '--protocol', 'grpc'], '--protocol must be one of'],
+    [['http://x'], '--model is required'],
+  ])('rejects %j with exit 2, naming the flag', async (argv, message) => {
+    expect(() => parseSweepArgs(argv)).toThrow(message);
+    const h = harness();
+    expect(await runSweepCommand(argv, h.deps)).toBe(2);
+    expect(h.err.join('')).toContain(message);
+  });
+
+  it('as a real process with --json prints exactly one JSON object in the issue’s shape', { timeout: 60_000 }, async () => {
+    const root = path.resolve(__dirname, '..', '..');
+    const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [path.join(root, 'bin', 'tokenpace.mjs'), 'sweep', server.url, '--model', 'tokenpace-reference', '--allow-private', '--concurrency', '1,2', '--duration-s', '0.5', '--warm-up-s', '0', '--json'],
+        { cwd: root, timeout: 55_000 },
+        (error, out, err) => (error ? reject(Object.assign(error, { stderr: err })) : resolve({ stdout: out, stderr: err })),
+      ),
+    );
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+    const json = JSON.parse(stdout);
+    expect(json.levels).toHaveLength(2);
+    for (const level of json.levels) {
+      for (const key of ['concurrency', 'requests', 'successes', 'outputTokensPerSecondPerUser', 'ttftMs', 'aggregateOutputTokensPerSecond', 'goodputRequestsPerSecond']) {
+        expect(level).toHaveProperty(key);
+      }
+      expect(Object.keys(level.outputTokensPerSecondPerUser)).toEqual(['p5', 'p25', 'p50', 'p75', 'p95']);
+      expect(Object.keys(level.ttftMs)).toEqual(['p5', 'p25', 'p50', 'p75', 'p95']);
+    }
+    expect(stderr).toMatch(/level 1\/2 N=1/);
+  });
+});

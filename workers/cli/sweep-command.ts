@@ -1,0 +1,323 @@
+/**
+ * `tokenpace sweep <baseUrl> --model M [--protocol P] [--api-key-env NAME] [--concurrency 1,2,4,...]
+ *  [--duration-s S] [--allow-private] [--json]`: a concurrency sweep (lib/sweep) against one
+ * endpoint. With --json exactly one JSON object on stdout:
+ *   { "levels": [ { "concurrency", "requests", "successes", "outputTokensPerSecondPerUser":
+ *     { "p5","p25","p50","p75","p95" }, "ttftMs": {...}, "aggregateOutputTokensPerSecond",
+ *     "goodputRequestsPerSecond", ... } ], "stopReason", ... }
+ * Without it a table on stdout. A progress bar goes to stderr either way.
+ * Every stream goes through the fetch `createFetch` builds (the SSRF guard in the CLI).
+ * Exit codes: 0 when some level had successful streams, 1 when none had, 2 bad usage.
+ */
+import { parseArgs } from 'node:util';
+import { readApiKeyVariable } from '@/lib/env';
+import { isProtocol } from '@/lib/probe/adapters/registry';
+import { PROTOCOLS, type FetchLike, type Protocol } from '@/lib/probe/types';
+import {
+  DEFAULT_CONCURRENCY_LEVELS,
+  DEFAULT_MIN_SUCCESS_RATE,
+  MAX_SWEEP_CONCURRENCY,
+  runSweep,
+  type SweepProgress,
+  type SweepResult,
+} from '@/lib/sweep/run-sweep';
+import { DEFAULT_LATENCY_OBJECTIVE } from '@/lib/sweep/summarize-level';
+import { DEFAULT_PROBE_PROMPT } from './probe-command';
+
+export const SWEEP_USAGE = `usage: tokenpace sweep <baseUrl> --model M [options]
+  --protocol P            ${PROTOCOLS.join(' | ')} (default openai-chat)
+  --model M               the API model id (required)
+  --api-key-env NAME      read the API key from environment variable NAME
+  --concurrency LIST      levels, comma-separated (default ${DEFAULT_CONCURRENCY_LEVELS.join(',')}; max ${MAX_SWEEP_CONCURRENCY})
+  --duration-s S          steady window per level, seconds (default 30)
+  --warm-up-s S           minimum warm-up per level, seconds (default 5; each stream also completes one request)
+  --max-tokens N          output budget per request (default 256)
+  --prompt TEXT           prompt text (default: a short-story request)
+  --ttft-slo-ms N         goodput TTFT limit (default ${DEFAULT_LATENCY_OBJECTIVE.ttftMs}, MLPerf v5.0 Llama 2 70B Interactive)
+  --tpot-slo-ms N         goodput TPOT limit (default ${DEFAULT_LATENCY_OBJECTIVE.tpotMs}, same source)
+  --min-success-rate R    stop when a level's success rate is below R (default ${DEFAULT_MIN_SUCCESS_RATE})
+  --allow-private         allow loopback/private addresses (local servers)
+  --json                  print one JSON object on stdout`;
+
+/** Parsed flags of the sweep command. */
+export interface ParsedSweepArgs {
+  url: string;
+  protocol: Protocol;
+  model: string;
+  apiKeyEnv: string | null;
+  concurrencyLevels: number[];
+  durationMs: number;
+  warmUpMs: number;
+  maxTokens: number;
+  prompt: string;
+  ttftSloMs: number;
+  tpotSloMs: number;
+  minSuccessRate: number;
+  allowPrivate: boolean;
+  json: boolean;
+  help: boolean;
+}
+
+class SweepUsageError extends Error {}
+
+/** Parses argv; throws an Error whose message names the bad flag. */
+export function parseSweepArgs(argv: string[]): ParsedSweepArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        protocol: { type: 'string' },
+        model: { type: 'string' },
+        'api-key-env': { type: 'string' },
+        concurrency: { type: 'string' },
+        'duration-s': { type: 'string' },
+        'warm-up-s': { type: 'string' },
+        'max-tokens': { type: 'string' },
+        prompt: { type: 'string' },
+        'ttft-slo-ms': { type: 'string' },
+        'tpot-slo-ms': { type: 'string' },
+        'min-success-rate': { type: 'string' },
+        'allow-private': { type: 'boolean' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new SweepUsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { help: true } as ParsedSweepArgs;
+  if (positionals.length !== 1) throw new SweepUsageError(positionals.length === 0 ? 'missing <baseUrl>' : `expected one <baseUrl>, got ${positionals.length} arguments`);
+  const protocol = values.protocol ?? 'openai-chat';
+  if (!isProtocol(protocol)) throw new SweepUsageError(`--protocol must be one of ${PROTOCOLS.join(', ')}; got ${JSON.stringify(protocol)}`);
+  if (!values.model) throw new SweepUsageError('--model is required');
+  const apiKeyEnv = values['api-key-env'] ?? null;
+  if (apiKeyEnv !== null && !/^[A-Z][A-Z0-9_]*$/.test(apiKeyEnv)) {
+    throw new SweepUsageError(`--api-key-env must name an environment variable (A-Z, 0-9, _), got ${JSON.stringify(apiKeyEnv)}`);
+  }
+  const num = (flag: string, fallback: number, check: (n: number) => boolean, what: string) => {
+    const raw = values[flag as keyof typeof values];
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(n) || !check(n)) throw new SweepUsageError(`--${flag} must be ${what}, got ${JSON.stringify(raw)}`);
+    return n;
+  };
+  const positive = (n: number) => n > 0;
+  const positiveInt = (n: number) => Number.isInteger(n) && n >= 1;
+  let concurrencyLevels: number[] = [...DEFAULT_CONCURRENCY_LEVELS];
+  if (values.concurrency !== undefined) {
+    concurrencyLevels = values.concurrency.split(',').map((part) => Number(part.trim()));
+    const bad = values.concurrency.split(',').find((part) => {
+      const n = Number(part.trim());
+      return part.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_SWEEP_CONCURRENCY;
+    });
+    if (bad !== undefined) throw new SweepUsageError(`--concurrency must be a comma-separated list of integers 1-${MAX_SWEEP_CONCURRENCY}, got ${JSON.stringify(values.concurrency)}`);
+  }
+  if (values.prompt !== undefined && values.prompt.trim() === '') throw new SweepUsageError('--prompt must not be empty');
+  return {
+    url: positionals[0]!,
+    protocol,
+    model: values.model,
+    apiKeyEnv,
+    concurrencyLevels,
+    durationMs: num('duration-s', 30, positive, 'a positive number of seconds') * 1000,
+    warmUpMs: num('warm-up-s', 5, (n) => n >= 0, 'a non-negative number of seconds') * 1000,
+    maxTokens: num('max-tokens', 256, positiveInt, 'a positive integer'),
+    prompt: values.prompt ?? DEFAULT_PROBE_PROMPT,
+    ttftSloMs: num('ttft-slo-ms', DEFAULT_LATENCY_OBJECTIVE.ttftMs, positive, 'a positive number'),
+    tpotSloMs: num('tpot-slo-ms', DEFAULT_LATENCY_OBJECTIVE.tpotMs, positive, 'a positive number'),
+    minSuccessRate: num('min-success-rate', DEFAULT_MIN_SUCCESS_RATE, (n) => n >= 0 && n <= 1, 'a number in [0, 1]'),
+    allowPrivate: values['allow-private'] === true,
+    json: values.json === true,
+    help: false,
+  };
+}
+
+/** Dependencies of the sweep command (the SSRF guard comes in through createFetch). */
+export interface SweepCommandDeps {
+  createFetch: (opts: { allowPrivate: boolean }) => FetchLike;
+  lookupEnv?: (name: string) => string | null;
+  stdout?: (text: string) => void;
+  stderr?: { write: (text: string) => void; isTTY: boolean };
+  /** Cancels the sweep; default SIGINT/SIGTERM. */
+  signal?: AbortSignal;
+}
+
+/** Runs the command; returns the exit code. Never throws for endpoint failures or bad usage. */
+export async function runSweepCommand(argv: string[], deps: SweepCommandDeps): Promise<number> {
+  const stdout = deps.stdout ?? ((text: string) => void process.stdout.write(text));
+  const stderr = deps.stderr ?? { write: (text: string) => void process.stderr.write(text), isTTY: process.stderr.isTTY === true };
+  let args: ParsedSweepArgs;
+  try {
+    args = parseSweepArgs(argv);
+  } catch (error) {
+    if (!(error instanceof SweepUsageError)) throw error;
+    stderr.write(`tokenpace sweep: ${error.message}\n\n${SWEEP_USAGE}\n`);
+    return 2;
+  }
+  if (args.help) {
+    stdout(`${SWEEP_USAGE}\n`);
+    return 0;
+  }
+  let apiKey: string | null = null;
+  if (args.apiKeyEnv) {
+    apiKey = (deps.lookupEnv ?? readApiKeyVariable)(args.apiKeyEnv);
+    if (!apiKey) {
+      stderr.write(`tokenpace sweep: environment variable ${args.apiKeyEnv} (from --api-key-env) is not set or empty\n`);
+      return 2;
+    }
+  }
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  if (deps.signal) deps.signal.addEventListener('abort', onSignal, { once: true });
+  else {
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  }
+  const fetch = deps.createFetch({ allowPrivate: args.allowPrivate });
+  const progress = createProgressBar(stderr);
+  let result: SweepResult;
+  try {
+    result = await runSweep({
+      request: {
+        protocol: args.protocol,
+        url: args.url,
+        model: args.model,
+        apiKey,
+        prompt: args.prompt,
+        maxOutputTokens: args.maxTokens,
+        deadlines: { ttftMs: 60_000, idleMs: 30_000, totalMs: 300_000, maxBytes: 16 * 1024 * 1024 },
+        fetch,
+      },
+      concurrencyLevels: args.concurrencyLevels,
+      durationMs: args.durationMs,
+      warmUpMs: args.warmUpMs,
+      objective: { ttftMs: args.ttftSloMs, tpotMs: args.tpotSloMs },
+      minSuccessRate: args.minSuccessRate,
+      signal: controller.signal,
+      onProgress: progress.update,
+    });
+  } finally {
+    progress.clear();
+    if (deps.signal) deps.signal.removeEventListener('abort', onSignal);
+    else {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+    const closable = fetch as FetchLike & { dispatcher?: { close(): Promise<void> } };
+    await closable.dispatcher?.close().catch(() => {});
+  }
+  if (args.json) stdout(`${JSON.stringify(toSweepJson(args, result))}\n`);
+  else stdout(formatSweepTable(args, result));
+  return result.levels.some((l) => l.successes > 0) ? 0 : 1;
+}
+
+/** The --json object: the issue's shape (levels[] with the named fields) plus context. */
+export function toSweepJson(args: Pick<ParsedSweepArgs, 'url' | 'protocol' | 'model'>, r: SweepResult) {
+  return {
+    url: args.url,
+    protocol: args.protocol,
+    model: args.model,
+    durationMs: r.durationMs,
+    warmUpMs: r.warmUpMs,
+    objective: r.objective,
+    minSuccessRate: r.minSuccessRate,
+    stopReason: r.stopReason,
+    stoppedAtConcurrency: r.stoppedAtConcurrency,
+    levels: r.levels.map((l) => ({
+      concurrency: l.concurrency,
+      requests: l.requests,
+      successes: l.successes,
+      errorKinds: l.errorKinds,
+      outputTokensPerSecondPerUser: l.outputTokensPerSecondPerUser,
+      ttftMs: l.ttftMs,
+      tpotMs: l.tpotMs,
+      aggregateOutputTokensPerSecond: l.aggregateOutputTokensPerSecond,
+      goodputRequestsPerSecond: l.goodputRequestsPerSecond,
+      completedRequestsPerSecond: l.completedRequestsPerSecond,
+      valid: l.valid,
+      loopDelayP99Ms: l.loopDelayP99Ms,
+      stopReason: l.stopReason,
+    })),
+  };
+}
+
+const fmt = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '—' : v.toFixed(digits));
+
+/** The readable table. */
+export function formatSweepTable(args: Pick<ParsedSweepArgs, 'url' | 'protocol' | 'model'>, r: SweepResult): string {
+  const lines = [`sweep ${args.protocol} ${args.url} model ${args.model}: ${r.durationMs / 1000} s per level, goodput objective TTFT ≤ ${r.objective.ttftMs} ms, TPOT ≤ ${r.objective.tpotMs} ms`];
+  const head = ['N', 'requests', 'ok', 'TPS/user p50', 'p5–p95', 'TTFT p50 ms', 'aggregate tok/s', 'goodput req/s', 'loop p99 ms', 'valid'];
+  const rows = r.levels.map((l) => [
+    String(l.concurrency),
+    String(l.requests),
+    String(l.successes),
+    fmt(l.outputTokensPerSecondPerUser?.p50),
+    l.outputTokensPerSecondPerUser ? `${fmt(l.outputTokensPerSecondPerUser.p5)}–${fmt(l.outputTokensPerSecondPerUser.p95)}` : '—',
+    fmt(l.ttftMs?.p50),
+    fmt(l.aggregateOutputTokensPerSecond),
+    fmt(l.goodputRequestsPerSecond, 2),
+    fmt(l.loopDelayP99Ms),
+    l.valid ? 'yes' : 'NO',
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padStart(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  lines.push(line(head));
+  for (const row of rows) lines.push(line(row));
+  for (const l of r.levels) {
+    const kinds = Object.entries(l.errorKinds);
+    if (kinds.length) lines.push(`N=${l.concurrency} errors: ${kinds.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  }
+  lines.push(r.stopReason ? `stopped at N=${r.stoppedAtConcurrency}: ${describeStop(r.stopReason)}` : 'all levels ran');
+  return `${lines.join('\n')}\n`;
+}
+
+function describeStop(reason: NonNullable<SweepResult['stopReason']>): string {
+  switch (reason) {
+    case 'rate_limited':
+      return 'the endpoint answered HTTP 429 (rate limited)';
+    case 'low_success_rate':
+      return 'the success rate fell below the floor';
+    case 'invalid_measurements':
+      return 'the probing process was too loaded for valid timing';
+    case 'cancelled':
+      return 'cancelled';
+  }
+}
+
+/** Progress bar on stderr: level k/n, N, share of the level's planned time, measured streams. */
+function createProgressBar(stderr: { write: (text: string) => void; isTTY: boolean }) {
+  let drawn = false;
+  let lastPlainAt = -Infinity;
+  let levelLabel = '';
+  return {
+    update: (p: SweepProgress) => {
+      if (p.kind === 'level-started') levelLabel = `level ${p.levelIndex + 1}/${p.levelCount} N=${p.concurrency}`;
+      if (p.kind === 'level-finished') {
+        const l = p.level;
+        const text = `${levelLabel}: ${l.requests} requests, TPS/user p50 ${fmt(l.outputTokensPerSecondPerUser?.p50)}, aggregate ${fmt(l.aggregateOutputTokensPerSecond)} tok/s${l.stopReason ? `, stop: ${l.stopReason}` : ''}`;
+        stderr.write(stderr.isTTY ? `\r\x1b[K${text}\n` : `${text}\n`);
+        drawn = false;
+        return;
+      }
+      if (p.kind !== 'stream-finished') return;
+      const share = Math.max(0, Math.min(1, p.elapsedMs / p.plannedMs));
+      const width = 24;
+      const filled = Math.round(share * width);
+      const text = `${levelLabel} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.round(share * 100)}% ${p.measuredDone} measured`;
+      if (stderr.isTTY) {
+        stderr.write(`\r\x1b[K${text}`);
+        drawn = true;
+      } else if (p.elapsedMs - lastPlainAt >= 2000) {
+        stderr.write(`${text}\n`);
+        lastPlainAt = p.elapsedMs;
+      }
+    },
+    clear: () => {
+      if (drawn) stderr.write('\r\x1b[K');
+    },
+  };
+}
