@@ -106,6 +106,8 @@ export const endpoints = pgTable(
     pricing: jsonb('pricing').$type<EndpointPricing | null>(),
     /** Declared context window, tokens; null when undeclared (no ~100k workloads then; lib/probe/cadence). */
     contextWindowTokens: integer('context_window_tokens'),
+    /** Declared number of GPUs (accelerators) serving this endpoint; sweeps then also show tokens/s/GPU. Null when undeclared. */
+    gpuCount: integer('gpu_count'),
     /** Scheduler back-off after 429 Retry-After: no probes before this instant. */
     notBefore: timestamp('not_before', { withTimezone: true }),
     createdAt: createdAt(),
@@ -553,3 +555,142 @@ export const workerHeartbeats = pgTable(
   },
   (t) => [index('worker_heartbeats_last_idx').on(t.lastHeartbeatAt)],
 );
+
+/**
+ * An endpoint's consent to concurrency sweeps (issue 15) and its limits. A sweep is only ever run
+ * on an endpoint with a row here whose `enabled` is true, set by its owner or an admin
+ * (`consentedByUserId`, `consentedAt`); shared APIs stay within their published rate limits
+ * through `maxConcurrency`. Decision 101.
+ */
+export const sweepSettings = pgTable('sweep_settings', {
+  endpointId: integer('endpoint_id')
+    .primaryKey()
+    .references(() => endpoints.id),
+  enabled: boolean('enabled').notNull().default(false),
+  /** Highest concurrency level a sweep of this endpoint may reach. */
+  maxConcurrency: integer('max_concurrency').notNull().default(64),
+  /** Steady window per level, ms. */
+  durationMs: integer('duration_ms').notNull().default(30000),
+  consentedByUserId: text('consented_by_user_id'),
+  consentedAt: timestamp('consented_at', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One concurrency sweep of one endpoint (lib/sweep). At most one queued or running sweep per
+ * endpoint (partial unique index), across all workers. Figures per level in sweep_levels; every
+ * stream's evidence in sweep_streams.
+ */
+export const sweeps = pgTable(
+  'sweeps',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => endpoints.id),
+    status: text('status', { enum: ['queued', 'running', 'completed', 'stopped', 'failed', 'cancelled'] }).notNull().default('queued'),
+    requestedByUserId: text('requested_by_user_id'),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    concurrencyLevels: integer('concurrency_levels').array().notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    warmUpMs: integer('warm_up_ms').notNull(),
+    maxOutputTokens: integer('max_output_tokens').notNull(),
+    objectiveTtftMs: doublePrecision('objective_ttft_ms').notNull(),
+    objectiveTpotMs: doublePrecision('objective_tpot_ms').notNull(),
+    minSuccessRate: doublePrecision('min_success_rate').notNull(),
+    /** The endpoint's declared GPU count when the sweep ran (per-GPU figures), null if undeclared. */
+    gpuCount: integer('gpu_count'),
+    /** rate_limited | low_success_rate | invalid_measurements | cancelled (lib/sweep SweepStopReason) */
+    stopReason: text('stop_reason'),
+    stoppedAtConcurrency: integer('stopped_at_concurrency'),
+    errorMessage: text('error_message'),
+    /** Level currently running (live progress), and how many streams have ended. */
+    currentConcurrency: integer('current_concurrency'),
+    streamsDone: integer('streams_done').notNull().default(0),
+    workerRegion: text('worker_region'),
+    workerVersion: text('worker_version'),
+  },
+  (t) => [
+    index('sweeps_endpoint_time_idx').on(t.endpointId, t.requestedAt),
+    uniqueIndex('sweeps_one_active_per_endpoint_uq').on(t.endpointId).where(sql`status IN ('queued', 'running')`),
+  ],
+);
+
+/** Figures of one level of a sweep (lib/sweep SweepLevelResult). Rates are per second of the level's steady window. */
+export const sweepLevels = pgTable(
+  'sweep_levels',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    sweepId: bigint('sweep_id', { mode: 'number' })
+      .notNull()
+      .references(() => sweeps.id),
+    levelIndex: integer('level_index').notNull(),
+    concurrency: integer('concurrency').notNull(),
+    requests: integer('requests').notNull(),
+    successes: integer('successes').notNull(),
+    errorKinds: jsonb('error_kinds').$type<Record<string, number>>().notNull().default(sql`'{}'::jsonb`),
+    /** p5/p25/p50/p75/p95 (lib/sweep PercentileSet) or null */
+    outputTokensPerSecondPerUser: jsonb('output_tokens_per_second_per_user').$type<SweepPercentiles | null>(),
+    ttftMs: jsonb('ttft_ms').$type<SweepPercentiles | null>(),
+    tpotMs: jsonb('tpot_ms').$type<SweepPercentiles | null>(),
+    aggregateOutputTokensPerSecond: doublePrecision('aggregate_output_tokens_per_second').notNull(),
+    completedRequestsPerSecond: doublePrecision('completed_requests_per_second').notNull(),
+    goodputRequestsPerSecond: doublePrecision('goodput_requests_per_second').notNull(),
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true, precision: 3 }).notNull(),
+    windowDurationMs: doublePrecision('window_duration_ms').notNull(),
+    streams: jsonb('streams').$type<{ warmup: number; measured: number; tail: number }>().notNull(),
+    eventLoopDelayP99Ms: doublePrecision('event_loop_delay_p99_ms').notNull(),
+    valid: boolean('valid').notNull(),
+    stopReason: text('stop_reason'),
+  },
+  (t) => [uniqueIndex('sweep_levels_sweep_level_uq').on(t.sweepId, t.levelIndex)],
+);
+
+/**
+ * Every stream of a sweep, kept as evidence like a measurement (same fields and timeline codec),
+ * but in its own table so concurrency > 1 streams can never enter the concurrency-1 rankings,
+ * rollups or retention of `measurements`. Decision 102.
+ */
+export const sweepStreams = pgTable(
+  'sweep_streams',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    sweepId: bigint('sweep_id', { mode: 'number' })
+      .notNull()
+      .references(() => sweeps.id),
+    sweepLevelId: bigint('sweep_level_id', { mode: 'number' })
+      .notNull()
+      .references(() => sweepLevels.id),
+    slot: integer('slot').notNull(),
+    /** warmup | measured | tail (lib/sweep SweepPhase) */
+    phase: text('phase', { enum: ['warmup', 'measured', 'tail'] }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull(),
+    outcome: text('outcome', { enum: ['success', 'error'] }).notNull(),
+    errorKind: text('error_kind'),
+    errorMessage: text('error_message'),
+    httpStatus: integer('http_status'),
+    ttfbMs: doublePrecision('ttfb_ms'),
+    ttftMs: doublePrecision('ttft_ms'),
+    e2eMs: doublePrecision('e2e_ms'),
+    outputTokensReported: integer('output_tokens_reported'),
+    outputTokensO200k: integer('output_tokens_o200k'),
+    outputTokensPerSecond: doublePrecision('output_tokens_per_second'),
+    tpotMs: doublePrecision('tpot_ms'),
+    contentChunks: integer('content_chunks').notNull().default(0),
+    finishReason: text('finish_reason'),
+    timeline: bytea('timeline'),
+    flags: jsonb('flags').$type<Record<string, boolean>>().notNull().default(sql`'{}'::jsonb`),
+  },
+  (t) => [index('sweep_streams_level_idx').on(t.sweepLevelId), index('sweep_streams_sweep_idx').on(t.sweepId)],
+);
+
+/** p5/p25/p50/p75/p95 of a sweep level figure (mirrors lib/sweep PercentileSet). */
+export interface SweepPercentiles {
+  p5: number;
+  p25: number;
+  p50: number;
+  p75: number;
+  p95: number;
+}
