@@ -11,15 +11,16 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '@/db/client';
-import { listLeaderboardRows, planWindow } from '@/db/queries/leaderboard';
+import { listWindowStats, namedWindowCache } from '@/db/window-stats';
 import { saveSnapshots } from '@/db/queries/snapshots';
 import type { LeaderboardQuery } from '@/lib/api/schemas';
 import { buildLeaderboard, MEDIAN_CI_CONFIDENCE, MIN_RANKED_SAMPLES } from '@/lib/ranking/build-leaderboard';
 import { SKETCH_RELATIVE_ACCURACY } from '@/lib/stats/sketch';
+import { planWindow } from '@/lib/stats/window-stats';
 
 /** How the figures were computed; part of every answer so a citation carries its method. */
 const STATISTICS = {
-  percentiles: 'type 7 (numpy linear) estimated from merged log-bucket sketches',
+  percentiles: 'type 7 (numpy linear) of the rankable measurements in the window, read from merged log-bucket sketches',
   percentileRelativeAccuracy: SKETCH_RELATIVE_ACCURACY,
   medianCi: 'distribution-free order-statistic interval of the median',
   medianCiConfidence: MEDIAN_CI_CONFIDENCE,
@@ -33,7 +34,7 @@ const answerText = new WeakMap<object, string>();
 
 /** Computes the answer object (no caching, no snapshot write). */
 async function computeAnswer(db: Db, q: LeaderboardQuery, asOf: Date) {
-  const rows = await listLeaderboardRows(db, {
+  const rows = await listWindowStats(db, {
     modelSlug: q.model,
     workloadSlug: q.workload,
     asOf,
@@ -148,7 +149,6 @@ interface CachedAnswer {
   answer: LeaderboardAnswer;
   body: string;
 }
-const answerCaches = new WeakMap<Db, Map<string, Promise<CachedAnswer>>>();
 const ANSWER_CACHE_MAX = 5_000;
 const SEALED_AFTER_MS = 15 * 60_000;
 
@@ -165,11 +165,8 @@ function resolveAsOf(q: LeaderboardQuery, now: Date): { asOf: Date; live: boolea
 export async function getLeaderboardAnswerWithBody(db: Db, q: LeaderboardQuery, now = new Date()): Promise<CachedAnswer> {
   const { asOf, live } = resolveAsOf(q, now);
   const key = JSON.stringify([q.model, q.workload, q.window, q.basis, q.region ?? null, asOf.getTime()]);
-  let cache = answerCaches.get(db);
-  if (!cache) {
-    cache = new Map();
-    answerCaches.set(db, cache);
-  }
+  // Lives with the window caches, so a rollup rebuild or late data drops answers and figures at once.
+  const cache = namedWindowCache<string, Promise<CachedAnswer>>(db, 'leaderboard-answers');
   const hit = cache.get(key);
   if (hit) return hit;
   const cacheable = live || asOf.getTime() + SEALED_AFTER_MS <= now.getTime();
@@ -194,5 +191,5 @@ export async function getLeaderboardAnswer(db: Db, q: LeaderboardQuery, now = ne
 
 /** Forgets cached answers of `db` (tests that add measurements for an already-asked instant). */
 export function clearLeaderboardAnswers(db: Db): void {
-  answerCaches.delete(db);
+  namedWindowCache(db, 'leaderboard-answers').clear();
 }

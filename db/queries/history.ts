@@ -7,13 +7,8 @@ import { and, asc, eq, gte, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../client';
 import { endpoints, measurementRollups, models, providers, workloads } from '../schema';
 import { detectChangePoints, formatChange } from '@/lib/stats/change-points';
-import { createSketch, mergeSketchJson, sketchSummary, type SketchJson } from '@/lib/stats/sketch';
-import type { Percentiles } from './leaderboard';
-
-type Stats = Record<string, Record<string, number> | null>;
-type Sketches = Record<string, Record<string, number>>;
-const METRICS = ['outputTokensPerSecond', 'outputTokensPerSecondO200k', 'ttftMs', 'ttfatMs', 'e2eMs'] as const;
-type Metric = (typeof METRICS)[number];
+import { partsPercentiles, summarizeWindow, SPEED_METRIC_OF_BASIS, type ExcludedCounts, type Percentiles, type SpeedBasis, type WindowPart } from '@/lib/stats/window-stats';
+import { toWindowPart } from './rollup-parts';
 
 /** One history bucket (all regions merged unless a region was asked for). */
 export interface HistoryPoint {
@@ -28,11 +23,13 @@ export interface HistoryPoint {
   ttfatMs: Percentiles;
   e2eMs: Percentiles;
   errorKinds: Record<string, number>;
+  /** measurements of the bucket left out of every figure, by not-rankable reason */
+  excluded: ExcludedCounts;
   /**
-   * 'exact': percentile_cont over the bucket's raw values (one region); 'sketch': regions merged
-   * through their sketches, each percentile within 1 % of exact.
+   * Always 'sketch': the figures come from the window engine (lib/stats/window-stats), the same
+   * computation as the leaderboard, each percentile within 0.05 % of the exact type-7 value.
    */
-  percentileSource: 'exact' | 'sketch';
+  percentileSource: 'sketch';
 }
 
 /** A detected level shift of the daily median output speed, e.g. label "+38% on 2025-06-02". */
@@ -47,47 +44,21 @@ export interface HistoryChangePoint {
   label: string;
 }
 
-function asPercentiles(v: Record<string, number> | null | undefined): Percentiles {
-  if (!v) return null;
-  return { p5: Number(v.p5), p25: Number(v.p25), p50: Number(v.p50), p75: Number(v.p75), p95: Number(v.p95) };
-}
-
-interface RollupPart {
-  count: number;
-  successes: number;
-  stats: Stats;
-  sketches: Sketches;
-  errorKinds: Record<string, number>;
-}
-
-/** Merges one bucket's region rows: exact stats for a single row, sketch percentiles otherwise. */
-function mergeParts(bucketStart: Date, parts: RollupPart[]): HistoryPoint {
-  const errorKinds: Record<string, number> = {};
-  let count = 0;
-  let successes = 0;
-  for (const p of parts) {
-    count += p.count;
-    successes += p.successes;
-    for (const [k, v] of Object.entries(p.errorKinds ?? {})) errorKinds[k] = (errorKinds[k] ?? 0) + v;
-  }
-  const single = parts.length === 1;
-  const metric = (m: Metric): Percentiles => {
-    if (single) return asPercentiles(parts[0]!.stats[m]);
-    const s = createSketch();
-    for (const p of parts) mergeSketchJson(s, p.sketches?.[m] as SketchJson | undefined);
-    return sketchSummary(s);
-  };
+/** One bucket's region rows merged by the window engine (the leaderboard's computation). */
+function toHistoryPoint(bucketStart: Date, parts: WindowPart[]): HistoryPoint {
+  const w = summarizeWindow(parts, 'reported');
   return {
     bucketStart: bucketStart.toISOString(),
-    count,
-    successes,
-    outputTokensPerSecond: metric('outputTokensPerSecond'),
-    outputTokensPerSecondO200k: metric('outputTokensPerSecondO200k'),
-    ttftMs: metric('ttftMs'),
-    ttfatMs: metric('ttfatMs'),
-    e2eMs: metric('e2eMs'),
-    errorKinds: Object.fromEntries(Object.entries(errorKinds).sort(([a], [b]) => (a < b ? -1 : 1))),
-    percentileSource: single ? 'exact' : 'sketch',
+    count: w.n,
+    successes: w.successes,
+    outputTokensPerSecond: w.outputTokensPerSecond,
+    outputTokensPerSecondO200k: partsPercentiles(parts, 'outputTokensPerSecondO200k').percentiles,
+    ttftMs: w.ttftMs,
+    ttfatMs: w.ttfatMs,
+    e2eMs: w.e2eMs,
+    errorKinds: w.errorKinds,
+    excluded: w.excluded,
+    percentileSource: 'sketch',
   };
 }
 
@@ -96,16 +67,28 @@ const rollupPartColumns = {
   bucketStart: measurementRollups.bucketStart,
   count: measurementRollups.count,
   successes: measurementRollups.successes,
-  stats: measurementRollups.stats,
   sketches: measurementRollups.sketches,
   errorKinds: measurementRollups.errorKinds,
+  excluded: measurementRollups.excluded,
 };
+
+/** Groups rollup rows by bucket start (oldest first as queried) into window parts. */
+function groupByBucket(rows: Array<Parameters<typeof toWindowPart>[0] & { bucketStart: Date }>): Array<{ start: Date; parts: WindowPart[] }> {
+  const byBucket = new Map<number, { start: Date; parts: WindowPart[] }>();
+  for (const r of rows) {
+    const k = r.bucketStart.getTime();
+    const b = byBucket.get(k) ?? { start: r.bucketStart, parts: [] };
+    b.parts.push(toWindowPart(r));
+    byBucket.set(k, b);
+  }
+  return [...byBucket.values()];
+}
 
 /**
  * An endpoint's rollup series (hourly or daily buckets) for one workload with bucket start in
- * [from, to], oldest first. Regions are merged through their sketches when `region` is null (see
- * HistoryPoint.percentileSource); a per-region request (or a single-region bucket) gives the
- * bucket's exact percentiles.
+ * [from, to], oldest first, figures from the window engine (regions merged unless one is asked
+ * for): a day bucket shows the same figures as a 24 h leaderboard window ending at the next UTC
+ * midnight.
  */
 export async function listEndpointHistory(
   db: Db,
@@ -126,14 +109,7 @@ export async function listEndpointHistory(
       ),
     )
     .orderBy(asc(measurementRollups.bucketStart), asc(measurementRollups.workerRegion));
-  const byBucket = new Map<number, { start: Date; parts: RollupPart[] }>();
-  for (const r of rows) {
-    const k = r.bucketStart.getTime();
-    const b = byBucket.get(k) ?? { start: r.bucketStart, parts: [] };
-    b.parts.push(r);
-    byBucket.set(k, b);
-  }
-  return [...byBucket.values()].map((b) => mergeParts(b.start, b.parts));
+  return groupByBucket(rows).map((b) => toHistoryPoint(b.start, b.parts));
 }
 
 /**
@@ -160,7 +136,7 @@ export interface ModelHistorySeries {
  */
 export async function listModelHistory(
   db: Db,
-  p: { modelSlug: string; workloadSlug: string; from: Date; to: Date; region: string | null; basis: 'reported' | 'o200k' },
+  p: { modelSlug: string; workloadSlug: string; from: Date; to: Date; region: string | null; basis: SpeedBasis },
 ): Promise<ModelHistorySeries[]> {
   const eps = await db
     .select({ id: endpoints.id, slug: endpoints.slug, provider: providers.name, providerSlug: providers.slug })
@@ -191,23 +167,14 @@ export async function listModelHistory(
       ),
     )
     .orderBy(asc(measurementRollups.bucketStart), asc(measurementRollups.workerRegion));
-  const metric: Metric = p.basis === 'o200k' ? 'outputTokensPerSecondO200k' : 'outputTokensPerSecond';
-  const grouped = new Map<number, Map<number, { start: Date; parts: RollupPart[] }>>();
-  for (const r of rows) {
-    const byDay = grouped.get(r.endpointId) ?? new Map();
-    const k = r.bucketStart.getTime();
-    const b = byDay.get(k) ?? { start: r.bucketStart, parts: [] };
-    b.parts.push(r);
-    byDay.set(k, b);
-    grouped.set(r.endpointId, byDay);
-  }
+  const metric = SPEED_METRIC_OF_BASIS[p.basis];
+  const grouped = new Map<number, typeof rows>();
+  for (const r of rows) grouped.set(r.endpointId, [...(grouped.get(r.endpointId) ?? []), r]);
   return eps.map((endpoint) => {
-    const days = [...(grouped.get(endpoint.id)?.values() ?? [])].map((b) => {
-      const point = mergeParts(b.start, b.parts);
-      const s = createSketch();
-      for (const part of b.parts) mergeSketchJson(s, part.sketches?.[metric] as SketchJson | undefined);
-      const pct = point[metric];
-      return { day: point.bucketStart.slice(0, 10), count: point.count, successes: point.successes, median: pct?.p50 ?? null, p25: pct?.p25 ?? null, p75: pct?.p75 ?? null, samples: s.total };
+    const days = groupByBucket(grouped.get(endpoint.id) ?? []).map((b) => {
+      const w = summarizeWindow(b.parts, 'reported');
+      const speed = partsPercentiles(b.parts, metric);
+      return { day: b.start.toISOString().slice(0, 10), count: w.n, successes: w.successes, median: speed.percentiles?.p50 ?? null, p25: speed.percentiles?.p25 ?? null, p75: speed.percentiles?.p75 ?? null, samples: speed.samples };
     });
     return { endpoint, days, changePoints: findChangePoints(days) };
   });

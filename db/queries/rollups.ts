@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { SKETCH_LN_GAMMA } from '@/lib/stats/sketch';
+import { packSketchJson, SKETCH_LN_GAMMA, SKETCH_VERSION } from '@/lib/stats/sketch';
+import { RAW_ZERO } from '@/lib/stats/window-stats';
 
 /** Metrics summarised in rollups, by TypeScript name → measurements column. */
 export const ROLLUP_METRICS = {
@@ -31,12 +32,21 @@ export function bucketMs(g: Granularity): number {
   return BUCKET_MS[g];
 }
 
-/**
- * The SQL bucket expression of lib/stats/sketch (⌈ln x / ln γ⌉ as text, 'z' for x ≤ 0), with ln γ
- * passed as the exact double the TypeScript side uses so both agree.
- */
-export function sketchBinSql(x: ReturnType<typeof sql.raw> | ReturnType<typeof sql>) {
-  return sql`case when ${x} <= 0 then 'z' else ceil(ln(${x}) / ${sql.raw(String(SKETCH_LN_GAMMA))}::float8)::bigint::text end`;
+type SqlExpr = ReturnType<typeof sql.raw> | ReturnType<typeof sql>;
+
+/** ⌈ln x / ln γ⌉ (lib/stats/sketch sketchIndex) in SQL, with ln γ passed as the exact double the TypeScript side uses. */
+function lnBucketSql(x: SqlExpr) {
+  return sql`ceil(ln(${x}) / ${sql.raw(String(SKETCH_LN_GAMMA))}::float8)`;
+}
+
+/** The SQL bucket expression of lib/stats/sketch as a JSON key: the index as text, 'z' for x ≤ 0. */
+export function sketchBinSql(x: SqlExpr) {
+  return sql`case when ${x} <= 0 then 'z' else ${lnBucketSql(x)}::bigint::text end`;
+}
+
+/** The same bucket as an int (lib/stats/window-stats RawRows bins): RAW_ZERO for x ≤ 0, null for null. */
+export function sketchIndexSql(x: SqlExpr) {
+  return sql`case when ${x} <= 0 then ${sql.raw(String(RAW_ZERO))} else ${lnBucketSql(x)}::int end`;
 }
 
 /**
@@ -46,7 +56,8 @@ export function sketchBinSql(x: ReturnType<typeof sql.raw> | ReturnType<typeof s
  *
  * Each row: count (all probes), successes, error_kinds {kind: count}, stats {metric: {p5..p95}}
  * (Postgres percentile_cont = type 7, exact) and sketches {metric: {bucket: count}, _: {v,
- * lastMeasuredAtMs}} (lib/stats/sketch, mergeable). Percentiles and sketches cover rankable
+ * lastMeasuredAtMs}} (lib/stats/sketch, mergeable, bucket function `sketch_version`), and excluded
+ * {total, byReason} (measurements not rankable, by reason). Percentiles and sketches cover rankable
  * measurements (measurements.rankable: successful, valid, no contradicting flag; decision 060)
  * with the metric present. Buckets without measurements are not written (and
  * existing rows are kept: raw data past retention may be gone while its rollups remain).
@@ -86,7 +97,7 @@ async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date): Promi
   const rows = (await db.execute(sql`
     with base as (
       select date_trunc(${unit}, m.measured_at, 'UTC') as bucket_start, m.endpoint_id, m.workload_id, m.worker_region,
-             m.outcome, m.valid, m.rankable, m.error_kind, m.measured_at,
+             m.outcome, m.valid, m.rankable, m.not_rankable_reasons, m.error_kind, m.measured_at,
              m.ttft_ms, m.ttfat_ms, m.e2e_ms, m.output_tokens_per_second, m.output_tokens_per_second_o200k
       from measurements m
       where m.workload_id = any(array(select id from workloads))
@@ -94,9 +105,15 @@ async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date): Promi
     ),
     agg as (
       select ${keys}, count(*)::int as count, (count(*) filter (where b.outcome = 'success'))::int as successes,
-             max(b.measured_at) as last_at, ${sql.join(pcts, sql`, `)}
+             (count(*) filter (where not b.rankable))::int as excluded_total, max(b.measured_at) as last_at, ${sql.join(pcts, sql`, `)}
       from base b group by 1, 2, 3, 4
     ),
+    excl_r as (
+      select ${keys}, r.reason, count(*)::int as n
+      from base b cross join lateral unnest(b.not_rankable_reasons) r(reason)
+      where not b.rankable group by 1, 2, 3, 4, 5
+    ),
+    excl as (select ${keys}, jsonb_object_agg(reason, n) as by_reason from excl_r group by 1, 2, 3, 4),
     kinds as (
       select ${keys}, jsonb_object_agg(error_kind, n) as error_kinds
       from (select ${keys}, b.error_kind, count(*)::int as n from base b where b.error_kind is not null group by 1, 2, 3, 4, 5) k
@@ -113,18 +130,22 @@ async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date): Promi
       group by 1, 2, 3, 4, 5
     ),
     sk as (select ${keys}, jsonb_object_agg(metric, sketch) as sketches from bins group by 1, 2, 3, 4)
-    insert into measurement_rollups (granularity, bucket_start, endpoint_id, workload_id, worker_region, count, successes, stats, error_kinds, sketches, updated_at)
+    insert into measurement_rollups (granularity, bucket_start, endpoint_id, workload_id, worker_region, count, successes, stats, error_kinds, sketches, sketch_version, excluded, updated_at)
     select ${g}, a.bucket_start, a.endpoint_id, a.workload_id, a.worker_region, a.count, a.successes,
            jsonb_build_object(${statsObj}),
            coalesce(k.error_kinds, '{}'::jsonb),
-           coalesce(sk.sketches, '{}'::jsonb) || jsonb_build_object('_', jsonb_build_object('v', 1, 'lastMeasuredAtMs', floor(extract(epoch from a.last_at) * 1000)::bigint)),
+           coalesce(sk.sketches, '{}'::jsonb) || jsonb_build_object('_', jsonb_build_object('v', ${SKETCH_VERSION}::int, 'lastMeasuredAtMs', floor(extract(epoch from a.last_at) * 1000)::bigint)),
+           ${SKETCH_VERSION}::smallint,
+           jsonb_build_object('total', a.excluded_total, 'byReason', coalesce(x.by_reason, '{}'::jsonb)),
            now()
     from agg a
     left join kinds k using (bucket_start, endpoint_id, workload_id, worker_region)
     left join sk using (bucket_start, endpoint_id, workload_id, worker_region)
+    left join excl x using (bucket_start, endpoint_id, workload_id, worker_region)
     on conflict (granularity, bucket_start, endpoint_id, workload_id, worker_region)
     do update set count = excluded.count, successes = excluded.successes, stats = excluded.stats,
-                  error_kinds = excluded.error_kinds, sketches = excluded.sketches, updated_at = now()
+                  error_kinds = excluded.error_kinds, sketches = excluded.sketches,
+                  sketch_version = excluded.sketch_version, excluded = excluded.excluded, updated_at = now()
     returning 1
   `)) as unknown as unknown[];
   return rows.length;
@@ -166,4 +187,46 @@ export async function deleteMeasurementsInRange(db: Db, params: { from: Date; to
     total += rows.length;
     if (rows.length < batch) return total;
   }
+}
+
+/**
+ * Start of the newest rollup bucket (hour or day) whose sketches predate SKETCH_VERSION, with
+ * bucket start < `before` when given; null when none (partial index rollups_stale_sketch_idx).
+ */
+export async function getNewestStaleSketchBucket(db: Db, before: Date | null): Promise<Date | null> {
+  const cond = before ? sql`and bucket_start < ${before.toISOString()}::timestamptz` : sql``;
+  const rows = (await db.execute(sql`
+    select max(bucket_start) as t from measurement_rollups where sketch_version < ${SKETCH_VERSION} ${cond}
+  `)) as unknown as Array<{ t: string | Date | null }>;
+  const t = rows[0]?.t;
+  return t ? new Date(t) : null;
+}
+
+/**
+ * Re-keys, in place, the sketches of rollup rows with bucket start in [from, to) that still carry
+ * an older sketch version (rows whose raw measurements are gone, so a rebuild could not replace
+ * them): each old bucket moves to the current bucket of its representative value, keeping the old
+ * accuracy (lib/stats/sketch packSketchJson). Returns the number of rows re-keyed.
+ */
+export async function rekeyStaleSketches(db: Db, p: { from: Date; to: Date }): Promise<number> {
+  const rows = (await db.execute(sql`
+    select id, sketches, sketch_version from measurement_rollups
+    where sketch_version < ${SKETCH_VERSION} and bucket_start >= ${p.from.toISOString()}::timestamptz and bucket_start < ${p.to.toISOString()}::timestamptz
+  `)) as unknown as Array<{ id: number; sketches: Record<string, Record<string, number>>; sketch_version: number }>;
+  for (const r of rows) {
+    const out: Record<string, unknown> = {};
+    for (const [metric, json] of Object.entries(r.sketches)) {
+      if (metric === '_') {
+        out._ = { ...json, v: SKETCH_VERSION };
+        continue;
+      }
+      const packed = packSketchJson(json, Number(r.sketch_version));
+      const s: Record<string, number> = {};
+      if (packed.zeros > 0) s.z = packed.zeros;
+      packed.keys.forEach((k, j) => (s[String(k)] = packed.counts[j]!));
+      out[metric] = s;
+    }
+    await db.execute(sql`update measurement_rollups set sketches = ${JSON.stringify(out)}::jsonb, sketch_version = ${SKETCH_VERSION} where id = ${r.id}`);
+  }
+  return rows.length;
 }

@@ -9,18 +9,28 @@ import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import {
   apiErrorSchema,
+  apiTokensResponseSchema,
   claimsResponseSchema,
+  createdApiTokenSchema,
   datasetDetailResponseSchema,
   datasetsResponseSchema,
+  deletedEndpointSchema,
+  dumpManifestSchema,
+  dumpsResponseSchema,
   endpointHistoryResponseSchema,
   endpointSchema,
   endpointsResponseSchema,
   leaderboardAnswerSchema,
+  measurementDetailResponseSchema,
   measurementsResponseSchema,
   modelHistoryResponseSchema,
   modelsResponseSchema,
+  ownedEndpointsResponseSchema,
   pingResponseSchema,
   providersResponseSchema,
+  reviewResultSchema,
+  revokedApiTokenSchema,
+  submissionResultSchema,
 } from './response-schemas';
 import {
   claimsQuerySchema,
@@ -29,17 +39,30 @@ import {
   endpointIdPathSchema,
   endpointsQuerySchema,
   historyQuerySchema,
+  idParamSchema,
   leaderboardQuerySchema,
+  measurementIdPathSchema,
   measurementsQuerySchema,
   modelHistoryQuerySchema,
   snapshotIdPathSchema,
 } from './schemas';
+import { createEndpointBodySchema, createTokenBodySchema, reviewEndpointBodySchema, updateEndpointBodySchema } from './submission-schemas';
 
-/** One documented GET operation. */
+/** One documented operation (a public GET unless `method`/`auth` say otherwise). */
 export interface ApiOperation {
   path: string;
+  /** HTTP method (default get) */
+  method?: 'get' | 'post' | 'patch' | 'delete';
+  /** needs a signed-in session (cookie) or a personal API token (Authorization: Bearer); 'admin' also an admin role */
+  auth?: 'user' | 'session' | 'admin';
+  /** JSON request body schema (write routes) */
+  body?: z.ZodType;
+  /** status of the success answer (default 200) */
+  successStatus?: 200 | 201;
+  /** a binary (non-JSON, non-CSV) answer of this content type, e.g. application/gzip */
+  binary?: string;
   operationId: string;
-  tag: 'Leaderboard' | 'Catalog' | 'Measurements' | 'History' | 'Claims and datasets' | 'Meta';
+  tag: 'Leaderboard' | 'Catalog' | 'Measurements' | 'History' | 'Dumps' | 'Claims and datasets' | 'Submissions' | 'Meta';
   summary: string;
   description: string;
   query?: z.ZodObject;
@@ -58,12 +81,12 @@ export interface ApiOperation {
 
 const L = 'Leaderboard';
 const leaderboardDesc =
-  'Endpoints of one model ranked by median output speed per user (TPS/user) over a window, with P5–P95 of output speed, TTFT, TTFAT and E2E latency, success rate with its Wilson interval, sample counts, a 95 % interval of the median and tie bands. Every answer carries a snapshotId: the exact bytes stay retrievable at /api/v1/snapshots/{snapshotId}. Percentiles come from merged rollup sketches and are within 1 % of the exact values; counts are exact.';
+  'Endpoints of one model ranked by median output speed per user (TPS/user) over a window, with P5–P95 of output speed, TTFT, TTFAT and E2E latency, success rate with its Wilson interval, sample counts, a 95 % interval of the median and tie bands. Every answer carries a snapshotId: the exact bytes stay retrievable at /api/v1/snapshots/{snapshotId}. Percentiles are type 7 of the rankable measurements, read from merged rollup sketches within 0.05 % of the exact values; counts are exact; each entry counts the measurements left out (excluded, by reason).';
 
-/** Every documented operation of /api/v1 (read-only, GET). */
+/** Every documented operation of /api/v1: the public reads (GET) and the write routes of submission, tokens and review. */
 export const API_OPERATIONS: ApiOperation[] = [
   { path: '/api/v1/leaderboard', operationId: 'getLeaderboard', tag: L, summary: 'Leaderboard (ranked endpoints of a model)', description: leaderboardDesc, query: leaderboardQuerySchema, response: leaderboardAnswerSchema, csv: true, maxAgeSeconds: 30, exampleQuery: { model: 'llama-4-maverick', workload: 'prose-1k', window: '72h' } },
-  { path: '/api/v1/leaderboard.csv', operationId: 'getLeaderboardCsv', tag: L, summary: 'Leaderboard as CSV', description: 'The leaderboard as CSV, one row per endpoint, units in the column names (output_speed_p50_tokens_per_s, ttft_p50_ms, success_rate_fraction, …).', query: leaderboardQuerySchema, response: null, csv: true, maxAgeSeconds: 30, exampleQuery: { model: 'llama-4-maverick', window: '7d' } },
+  { path: '/api/v1/leaderboard.csv', operationId: 'getLeaderboardCsv', tag: L, summary: 'Leaderboard as CSV', description: 'The leaderboard as CSV, one line per entry: every JSON figure under its dotted JSON path (rank, band, endpoint.id, outputTokensPerSecond.p50, ttftMs.p95, successRateInterval.low, errorKinds.timeout, lastMeasuredAt, …), then the answer’s asOf, window, model, workload, region, basis and snapshotId.', query: leaderboardQuerySchema, response: null, csv: true, maxAgeSeconds: 30, exampleQuery: { model: 'llama-4-maverick', window: '7d' } },
   { path: '/api/v1/snapshots/{id}', operationId: 'getSnapshot', tag: L, summary: 'A cited leaderboard answer, byte-identical forever', description: 'The exact JSON first served under this snapshotId. Immutable: Cache-Control immutable, one year. Human page: /s/{id}.', pathParams: snapshotIdPathSchema, response: leaderboardAnswerSchema, maxAgeSeconds: 31_536_000, examplePath: { id: '{snapshotId}' } },
   { path: '/api/v1/models', operationId: 'listModels', tag: 'Catalog', summary: 'Models and workloads', description: 'Models with their listed endpoint counts, and the workloads they are probed with.', query: emptyQuerySchema, response: modelsResponseSchema, csv: true, maxAgeSeconds: 300 },
   { path: '/api/v1/models.csv', operationId: 'listModelsCsv', tag: 'Catalog', summary: 'Models as CSV', description: 'Models as CSV.', query: emptyQuerySchema, response: null, csv: true, maxAgeSeconds: 300 },
@@ -72,12 +95,13 @@ export const API_OPERATIONS: ApiOperation[] = [
   { path: '/api/v1/endpoints', operationId: 'listEndpoints', tag: 'Catalog', summary: 'Endpoints', description: 'Listed endpoints with declared metadata (hardware, engine, precision, speculative decoding, deployment kind); filter by model or provider.', query: endpointsQuerySchema, response: endpointsResponseSchema, csv: true, maxAgeSeconds: 30, exampleQuery: { model: 'llama-4-maverick' } },
   { path: '/api/v1/endpoints.csv', operationId: 'listEndpointsCsv', tag: 'Catalog', summary: 'Endpoints as CSV', description: 'Endpoints as CSV.', query: endpointsQuerySchema, response: null, csv: true, maxAgeSeconds: 30 },
   { path: '/api/v1/endpoints/{id}', operationId: 'getEndpoint', tag: 'Catalog', summary: 'One endpoint', description: 'One listed endpoint’s public record and declared metadata.', pathParams: endpointIdPathSchema, response: endpointSchema, maxAgeSeconds: 30, examplePath: { id: '{endpointId}' } },
-  { path: '/api/v1/endpoints/{id}/measurements', operationId: 'listEndpointMeasurements', tag: 'Measurements', summary: 'Raw measurements with timelines', description: 'An endpoint’s measurements (the evidence), newest first, cursor-paginated, each with its timeline of content events unless timeline=0. CSV omits timelines.', pathParams: endpointIdPathSchema, query: measurementsQuerySchema, response: measurementsResponseSchema, csv: true, maxAgeSeconds: 10, examplePath: { id: '{endpointId}' }, exampleQuery: { limit: '5' } },
-  { path: '/api/v1/endpoints/{id}/measurements.csv', operationId: 'listEndpointMeasurementsCsv', tag: 'Measurements', summary: 'Raw measurements as CSV', description: 'The measurements page as CSV (no timelines).', pathParams: endpointIdPathSchema, query: measurementsQuerySchema, response: null, csv: true, maxAgeSeconds: 10, examplePath: { id: '{endpointId}' }, exampleQuery: { limit: '5' } },
-  { path: '/api/v1/endpoints/{id}/history', operationId: 'getEndpointHistory', tag: 'History', summary: 'Endpoint history (hourly or daily rollups)', description: 'Hourly or daily buckets (count, successes, P5–P95 of output speed, TTFT, TTFAT, E2E, error kinds) from rollups, and change points of the daily median output speed, e.g. "+38% on 2025-06-02".', pathParams: endpointIdPathSchema, query: historyQuerySchema, response: endpointHistoryResponseSchema, csv: true, maxAgeSeconds: 60, examplePath: { id: '{endpointId}' }, exampleQuery: { granularity: 'day', range: '30d' } },
-  { path: '/api/v1/endpoints/{id}/history.csv', operationId: 'getEndpointHistoryCsv', tag: 'History', summary: 'Endpoint history as CSV', description: 'The history series as CSV, units in the column names.', pathParams: endpointIdPathSchema, query: historyQuerySchema, response: null, csv: true, maxAgeSeconds: 60, examplePath: { id: '{endpointId}' }, exampleQuery: { granularity: 'hour', range: '7d' } },
-  { path: '/api/v1/history', operationId: 'getModelHistory', tag: 'History', summary: 'Model history: daily medians per endpoint', description: 'For every listed endpoint of a model: daily median output speed with P25–P75 and its change points, from daily rollups.', query: modelHistoryQuerySchema, response: modelHistoryResponseSchema, csv: true, maxAgeSeconds: 300, exampleQuery: { model: 'llama-4-maverick', workload: 'prose-1k', range: '90d' } },
-  { path: '/api/v1/history.csv', operationId: 'getModelHistoryCsv', tag: 'History', summary: 'Model history as CSV', description: 'One row per endpoint and day.', query: modelHistoryQuerySchema, response: null, csv: true, maxAgeSeconds: 300, exampleQuery: { model: 'llama-4-maverick', range: '30d' } },
+  { path: '/api/v1/endpoints/{id}/measurements', operationId: 'listEndpointMeasurements', tag: 'Measurements', summary: 'Raw measurements (the evidence)', description: 'An endpoint’s measurements, newest first ((measuredAt, id) descending, keyset-paginated: pass nextCursor as cursor), filtered by workload, time (since ≤ measuredAt ≤ until) and outcome. Each carries its workload slug, endpoint id, rankable and notRankableReasons; the leaderboard median of a window is the type-7 median of outputTokensPerSecond over the rankable ones. timeline=1 adds decoded timelines (never in CSV). CSV: same columns as the JSON fields (dotted paths); the next page’s cursor is in the X-Next-Cursor header and a Link rel=next.', pathParams: endpointIdPathSchema, query: measurementsQuerySchema, response: measurementsResponseSchema, csv: true, maxAgeSeconds: 10, examplePath: { id: '{endpointId}' }, exampleQuery: { limit: '5', workload: 'prose-1k' } },
+  { path: '/api/v1/endpoints/{id}/measurements.csv', operationId: 'listEndpointMeasurementsCsv', tag: 'Measurements', summary: 'Raw measurements as CSV', description: 'A measurements page as CSV: one line per measurement, columns named like the JSON fields; next page in X-Next-Cursor / Link rel=next.', pathParams: endpointIdPathSchema, query: measurementsQuerySchema, response: null, csv: true, maxAgeSeconds: 10, examplePath: { id: '{endpointId}' }, exampleQuery: { limit: '5' } },
+  { path: '/api/v1/measurements/{id}', operationId: 'getMeasurement', tag: 'Measurements', summary: 'One measurement with its timeline', description: 'One measurement of a public endpoint with its decoded timeline (every content-bearing event: ms since request start, tokens, channel).', pathParams: measurementIdPathSchema, query: emptyQuerySchema, response: measurementDetailResponseSchema, maxAgeSeconds: 3600, examplePath: { id: '{measurementId}' } },
+  { path: '/api/v1/endpoints/{id}/history', operationId: 'getEndpointHistory', tag: 'History', summary: 'Endpoint history (hourly or daily rollups)', description: 'Hourly or daily buckets (count, successes, P5–P95 of output speed, TTFT, TTFAT, E2E, error kinds) from rollups, and change points of the daily median output speed, e.g. "+38% on 2025-06-02".', pathParams: endpointIdPathSchema, query: historyQuerySchema, response: endpointHistoryResponseSchema, csv: true, maxAgeSeconds: 60, examplePath: { id: '{endpointId}' }, exampleQuery: { granularity: 'day', window: '30d' } },
+  { path: '/api/v1/endpoints/{id}/history.csv', operationId: 'getEndpointHistoryCsv', tag: 'History', summary: 'Endpoint history as CSV', description: 'The history series as CSV: one line per bucket, columns the JSON dotted paths (outputTokensPerSecond.p50, errorKinds.timeout, …) then endpointId, workload, window, from, to.', pathParams: endpointIdPathSchema, query: historyQuerySchema, response: null, csv: true, maxAgeSeconds: 60, examplePath: { id: '{endpointId}' }, exampleQuery: { granularity: 'hour', window: '7d' } },
+  { path: '/api/v1/history', operationId: 'getModelHistory', tag: 'History', summary: 'Model history: daily medians per endpoint', description: 'For every listed endpoint of a model: daily median output speed with P25–P75 and its change points, from daily rollups.', query: modelHistoryQuerySchema, response: modelHistoryResponseSchema, csv: true, maxAgeSeconds: 300, exampleQuery: { model: 'llama-4-maverick', workload: 'prose-1k', window: '90d' } },
+  { path: '/api/v1/history.csv', operationId: 'getModelHistoryCsv', tag: 'History', summary: 'Model history as CSV', description: 'One line per endpoint and day: endpoint.id, endpoint.slug, day, count, successes, samples, median, p25, p75, changePoint, then model, workload, window, from, to.', query: modelHistoryQuerySchema, response: null, csv: true, maxAgeSeconds: 300, exampleQuery: { model: 'llama-4-maverick', window: '30d' } },
   { path: '/api/v1/claims', operationId: 'listClaims', tag: 'Claims and datasets', summary: 'Published claims (not measurements)', description: 'Figures published by vendors or the press, with source, date and bound; shown apart from our measurements.', query: claimsQuerySchema, response: claimsResponseSchema, csv: true, maxAgeSeconds: 300 },
   { path: '/api/v1/claims.csv', operationId: 'listClaimsCsv', tag: 'Claims and datasets', summary: 'Claims as CSV', description: 'Claims as CSV.', query: claimsQuerySchema, response: null, csv: true, maxAgeSeconds: 300 },
   { path: '/api/v1/datasets', operationId: 'listDatasets', tag: 'Claims and datasets', summary: 'Imported third-party datasets', description: 'Imported datasets (e.g. the LLMPerf leaderboard raw data) with provenance and licence.', query: emptyQuerySchema, response: datasetsResponseSchema, csv: true, maxAgeSeconds: 300 },
@@ -85,7 +109,21 @@ export const API_OPERATIONS: ApiOperation[] = [
   { path: '/api/v1/datasets/{slug}', operationId: 'getDataset', tag: 'Claims and datasets', summary: 'One dataset with series summaries', description: 'Provenance and each series’ summary statistics (units in field names).', pathParams: datasetSlugPathSchema, query: emptyQuerySchema, response: datasetDetailResponseSchema, maxAgeSeconds: 300, examplePath: { slug: '{datasetSlug}' } },
   { path: '/api/v1/openapi.json', operationId: 'getOpenApiDocument', tag: 'Meta', summary: 'This OpenAPI 3.1 document', description: 'Generated from the same zod schemas the routes validate with.', query: emptyQuerySchema, response: z.record(z.string(), z.unknown()).meta({ id: 'OpenApiDocument' }), maxAgeSeconds: 3600 },
   { path: '/api/v1/ping', operationId: 'ping', tag: 'Meta', summary: 'Liveness (static JSON)', description: 'A constant answer without database access.', query: emptyQuerySchema, response: pingResponseSchema, maxAgeSeconds: 0 },
+  { path: '/api/v1/dumps', operationId: 'listDumps', tag: 'Dumps', summary: 'Weekly public data dumps', description: 'Every weekly dump: all measurements of public endpoints with from ≤ measuredAt < until (Monday 00:00 UTC to Monday), as gzip CSV with the columns of the measurements CSV, with its SHA-256 and a manifest. Written every Monday at 00:05 UTC and at the first start.', query: emptyQuerySchema, response: dumpsResponseSchema, maxAgeSeconds: 300 },
+  { path: '/api/v1/dumps/{id}/manifest.json', operationId: 'getDumpManifest', tag: 'Dumps', summary: 'A dump’s manifest', description: 'Period, row count, SHA-256 of the gzip file and of the CSV text, row order, which rows enter published figures, and every column with its unit and source.', pathParams: z.object({ id: idParamSchema.meta({ description: 'Dump id (see /api/v1/dumps).', example: 1 }) }), query: emptyQuerySchema, response: dumpManifestSchema, maxAgeSeconds: 86_400, examplePath: { id: '{dumpId}' } },
+  { path: '/api/v1/dumps/{id}/measurements.csv.gz', operationId: 'getDumpFile', tag: 'Dumps', summary: 'A dump’s gzip CSV', description: 'The file, streamed. Its SHA-256 is in ETag, Repr-Digest (RFC 9530) and X-Checksum-SHA256, and in the list and manifest. Immutable.', pathParams: z.object({ id: idParamSchema.meta({ description: 'Dump id (see /api/v1/dumps).', example: 1 }) }), query: emptyQuerySchema, response: null, binary: 'application/gzip', maxAgeSeconds: 31_536_000, examplePath: { id: '{dumpId}' } },
+  { path: '/api/v1/endpoints', method: 'post', auth: 'user', body: createEndpointBodySchema, successStatus: 201, operationId: 'submitEndpoint', tag: 'Submissions', summary: 'Submit an endpoint', description: 'A provider submits an endpoint (signed-in session or personal API token). It waits for review as pending; a verification probe runs at once and its result is returned. Rate limited per account.', response: submissionResultSchema, maxAgeSeconds: 0 },
+  { path: '/api/v1/endpoints/{id}', method: 'patch', auth: 'user', body: updateEndpointBodySchema, operationId: 'updateEndpoint', tag: 'Submissions', summary: 'Edit, pause or resume an own endpoint', description: 'The submitter edits declared metadata, pauses or resumes; a change of baseUrl, apiKey, protocol or apiModelId sends the endpoint back to review and re-runs verification.', pathParams: endpointIdPathSchema, response: submissionResultSchema, maxAgeSeconds: 0 },
+  { path: '/api/v1/endpoints/{id}', method: 'delete', auth: 'user', operationId: 'deleteEndpoint', tag: 'Submissions', summary: 'Withdraw an own endpoint', description: 'Soft delete: no longer listed or probed; its measurements stay as evidence.', pathParams: endpointIdPathSchema, response: deletedEndpointSchema, maxAgeSeconds: 0 },
+  { path: '/api/v1/endpoints/{id}/review', method: 'post', auth: 'admin', body: reviewEndpointBodySchema, operationId: 'reviewEndpoint', tag: 'Submissions', summary: 'Approve or reject a pending endpoint (admins)', description: 'Approve (→ active, probed on schedule) or reject with a reason; logged in the audit table.', pathParams: endpointIdPathSchema, response: reviewResultSchema, maxAgeSeconds: 0 },
+  { path: '/api/v1/submissions', auth: 'user', operationId: 'listOwnSubmissions', tag: 'Submissions', summary: 'The signed-in provider’s endpoints', description: 'Status, latest verification, and the last 24 h of measurements with failures by kind, for every endpoint the account submitted.', response: ownedEndpointsResponseSchema, maxAgeSeconds: 0 },
+  { path: '/api/v1/tokens', auth: 'user', operationId: 'listApiTokens', tag: 'Submissions', summary: 'Personal API tokens', description: 'The account’s tokens: name, prefix and dates (never the token or its hash).', response: apiTokensResponseSchema, maxAgeSeconds: 0 },
+  { path: '/api/v1/tokens', method: 'post', auth: 'session', body: createTokenBodySchema, successStatus: 201, operationId: 'createApiToken', tag: 'Submissions', summary: 'Create a personal API token', description: 'From a signed-in browser session only (not with another token); the token is in the answer once. At most 20 live tokens.', response: createdApiTokenSchema, maxAgeSeconds: 0 },
+  { path: '/api/v1/tokens/{id}', method: 'delete', auth: 'user', operationId: 'revokeApiToken', tag: 'Submissions', summary: 'Revoke a personal API token', description: 'Revokes one of the account’s own live tokens; 404 when it is not theirs or already revoked.', pathParams: z.object({ id: idParamSchema.meta({ description: 'Token id (see GET /api/v1/tokens).', example: 1 }) }), response: revokedApiTokenSchema, maxAgeSeconds: 0 },
 ];
+
+/** The public read operations (GET, no sign-in): what the contract test calls anonymously. */
+export const PUBLIC_READ_OPERATIONS = API_OPERATIONS.filter((op) => (op.method ?? 'get') === 'get' && !op.auth);
 
 const errorResponse = (description: string, headers?: Record<string, { description: string; schema: { type: 'integer' | 'string' } }>) => ({
   description,
@@ -93,26 +131,38 @@ const errorResponse = (description: string, headers?: Record<string, { descripti
   content: { 'application/json': { schema: apiErrorSchema } },
 });
 
+/** Query parameters naming catalog entries: an unknown one answers 404 naming it. */
+const CATALOG_PARAMS = ['model', 'workload', 'provider'];
+
 function operationObject(op: ApiOperation): ZodOpenApiOperationObject {
-  const cacheHeaders = {
-    ETag: { description: 'Entity tag of the body; send it back in If-None-Match to get 304.', schema: { type: 'string' as const } },
-    'Cache-Control': { description: `public, max-age=${op.maxAgeSeconds} (snapshots: immutable)`, schema: { type: 'string' as const } },
-    'Access-Control-Allow-Origin': { description: 'Always * (CORS open for reads).', schema: { type: 'string' as const } },
-  };
+  const write = (op.method ?? 'get') !== 'get' || op.auth !== undefined;
+  const cacheHeaders = write
+    ? undefined
+    : {
+        ETag: { description: 'Entity tag of the body; send it back in If-None-Match to get 304.', schema: { type: 'string' as const } },
+        'Cache-Control': { description: `public, max-age=${op.maxAgeSeconds} (snapshots and dump files: immutable)`, schema: { type: 'string' as const } },
+        'Access-Control-Allow-Origin': { description: 'Always * (CORS open for reads).', schema: { type: 'string' as const } },
+      };
   const content: Record<string, { schema: z.ZodType }> = {};
   if (op.response) content['application/json'] = { schema: op.response };
-  if (op.csv) content['text/csv'] = { schema: z.string().meta({ description: 'RFC 4180 CSV with a header row; units in the column names.' }) };
+  if (op.csv) content['text/csv'] = { schema: z.string().meta({ description: 'RFC 4180 CSV with a header row; each column is the JSON field’s dotted path (the JSON schema gives its unit and source).' }) };
+  if (op.binary) content[op.binary] = { schema: z.string().meta({ description: 'The file’s bytes.', format: 'binary' }) };
+  const catalog404 = Object.keys(op.query?.shape ?? {}).some((k) => CATALOG_PARAMS.includes(k));
   return {
     operationId: op.operationId,
     tags: [op.tag],
     summary: op.summary,
     description: op.description,
+    ...(op.auth ? { security: op.auth === 'session' ? [{ session: [] }] : [{ session: [] }, { bearer: [] }] } : {}),
     requestParams: { ...(op.query ? { query: op.query } : {}), ...(op.pathParams ? { path: op.pathParams } : {}) },
+    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } } : {}),
     responses: {
-      '200': { description: 'OK', headers: cacheHeaders, content },
-      '304': { description: 'Not modified (If-None-Match matched the ETag).' },
-      '400': errorResponse('A parameter is invalid or unknown; error.field names it.'),
-      ...(op.pathParams ? { '404': errorResponse('No such resource.') } : {}),
+      [String(op.successStatus ?? 200)]: { description: op.successStatus === 201 ? 'Created' : 'OK', ...(cacheHeaders ? { headers: cacheHeaders } : {}), content },
+      ...(write ? {} : { '304': { description: 'Not modified (If-None-Match matched the ETag).' } }),
+      '400': errorResponse(op.body ? 'The body or a parameter is invalid; error.field names the first field, error.fields every one.' : 'A parameter is invalid or unknown; error.field names it.'),
+      ...(op.auth ? { '401': errorResponse('Not signed in and no valid API token.'), '403': errorResponse(op.auth === 'admin' ? 'Not an admin, or a cross-site request.' : 'Not allowed (another account’s endpoint, a cross-site request, or a token where a session is needed).') } : {}),
+      ...(op.pathParams || catalog404 ? { '404': errorResponse(catalog404 ? 'An unknown model, workload or provider (error.field names it), or no such resource.' : 'No such resource; error.field names the parameter.') } : {}),
+      ...(op.method === 'post' || op.method === 'patch' ? { '409': errorResponse('The endpoint is not in a state that allows this, or a limit is reached.') } : {}),
       '429': errorResponse('Too many requests from this client address; wait Retry-After seconds.', {
         'Retry-After': { description: 'Seconds until the next request is allowed.', schema: { type: 'integer' } },
       }),
@@ -130,23 +180,31 @@ let cached: ReturnType<typeof createDocument> | undefined;
 export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
   if (cached) return cached;
   const paths: ZodOpenApiPathsObject = {};
-  for (const op of API_OPERATIONS) paths[op.path] = { get: operationObject(op) };
+  for (const op of API_OPERATIONS) paths[op.path] = { ...paths[op.path], [op.method ?? 'get']: operationObject(op) };
   cached = createDocument({
     openapi: '3.1.0',
     info: {
       title: 'Tokenpace public API',
       version: '1.0.0',
       description:
-        'LLM inference speed per user (TPS/user), measured continuously, with the evidence kept. Read-only, JSON by default, CSV for every list (`.csv` suffix or `Accept: text/csv`), CORS open. Errors always have the shape `{ "error": { "code", "message", "field"? } }`. Reads carry ETag and Cache-Control. Clients are rate limited per IP address: a refused request answers 429 with Retry-After (seconds). Metric definitions: /methodology.',
+        'LLM inference speed per user (TPS/user), measured continuously, with the evidence kept. Public reads are anonymous, JSON by default, CSV for every list (`.csv` suffix or `Accept: text/csv`; a CSV column is the JSON field’s dotted path, e.g. outputTokensPerSecond.p50), CORS open; windowed routes take `window` (72h, 7d) and `at` (ISO 8601). Raw measurements and weekly dumps let anyone recompute every published figure. Write routes (Submissions) need a signed-in session or a personal API token. Errors always have the shape `{ "error": { "code", "message", "field"? } }`; an unknown model, workload, provider, endpoint or route is a 404 in that shape. Reads carry ETag and Cache-Control. Clients are rate limited per IP address: a refused request answers 429 with Retry-After (seconds). Metric definitions: /methodology.',
       license: { name: 'Data: CC BY 4.0 (cite the snapshot)', identifier: 'CC-BY-4.0' },
     },
     servers: [{ url: '/', description: 'This server' }],
+    components: {
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'better-auth.session_token', description: 'Browser session after sign-in (/signin).' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'Personal API token (POST /api/v1/tokens), sent as Authorization: Bearer <token>.' },
+      },
+    },
     tags: [
       { name: 'Leaderboard', description: 'Ranked endpoints and citable snapshots.' },
       { name: 'Catalog', description: 'Models, workloads, providers, endpoints.' },
       { name: 'Measurements', description: 'Raw evidence: one row per probe, with its timeline.' },
       { name: 'History', description: 'Hourly and daily rollups with change points.' },
+      { name: 'Dumps', description: 'Weekly public data dumps of every measurement, with checksums.' },
       { name: 'Claims and datasets', description: 'Published claims and imported third-party data, kept apart from our measurements.' },
+      { name: 'Submissions', description: 'Write routes for providers (submit, edit, withdraw), their API tokens, and admin review. Signed-in session cookie or Authorization: Bearer <personal API token>.' },
       { name: 'Meta', description: 'Service.' },
     ],
     paths,

@@ -35,6 +35,16 @@ const errorKindCounts = z
   .partialRecord(z.enum(ERROR_KINDS), z.number().int().meta({ description: 'Failed probes of this kind, count.' }))
   .meta({ description: 'Failed probes by error kind (timeout, rate_limited, http_error, stream_error, empty, cancelled, blocked, invalid_url), counts from the measurements; CSV has one column per kind (errorKinds.timeout, …).' });
 
+/** Measurements kept but left out of every figure (not rankable), by reason (decisions 060, 070). */
+export const excludedCountsSchema = z
+  .object({
+    total: z.number().int().meta({ description: 'Measurements in the window that are not rankable (left out of medians, ranks, tie bands, history and change points), count.' }),
+    byReason: z
+      .record(z.string(), z.number().int())
+      .meta({ description: 'Not-rankable reason (failed, unrecognized_shape, token_count_mismatch, buffered_stream, event_loop_stall) → measurements carrying it, count; a measurement may carry several.' }),
+  })
+  .meta({ id: 'ExcludedCounts', description: 'Measurements left out of the figures, from measurements.rankable / not_rankable_reasons.' });
+
 /** The endpoint as shown in a leaderboard entry. */
 export const leaderboardEndpointSchema = z
   .object({
@@ -67,7 +77,7 @@ export const leaderboardEntrySchema = z
     successes: z.number().int(),
     successRate: z.number().nullable().meta({ description: 'successes ÷ n (fraction); null when n = 0.' }),
     successRateInterval: interval.nullable().meta({ description: 'Wilson 95 % score interval of the success rate.' }),
-    samples: z.number().int().meta({ description: 'Successful, valid probes behind the output-speed percentiles.' }),
+    samples: z.number().int().meta({ description: 'Rankable probes behind the output-speed percentiles.' }),
     outputTokensPerSecond: percentilesSchema.meta({ description: 'Output speed per user (TPS/user), tokens/s.' }),
     outputTokensPerSecondMedianCi: interval.nullable().meta({ description: '95 % confidence interval of the median output speed, tokens/s (distribution-free, order statistics).' }),
     ttftMs: percentilesSchema.meta({ description: 'Time to first token, ms.' }),
@@ -75,6 +85,7 @@ export const leaderboardEntrySchema = z
     e2eMs: percentilesSchema.meta({ description: 'End-to-end latency, ms.' }),
     errorKinds: errorKindCounts,
     lastMeasuredAt: isoTime.nullable(),
+    excluded: excludedCountsSchema,
   })
   .meta({ id: 'LeaderboardEntry' });
 
@@ -275,7 +286,8 @@ export const historyPointSchema = z
     ttfatMs: percentilesSchema,
     e2eMs: percentilesSchema,
     errorKinds: errorKindCounts,
-    percentileSource: z.enum(['exact', 'sketch']).meta({ description: 'exact: the bucket’s own percentiles (one region); sketch: regions merged, each percentile within 1 %.' }),
+    excluded: excludedCountsSchema,
+    percentileSource: z.enum(['sketch']).meta({ description: 'Always sketch: the window engine’s figures (the leaderboard’s computation), each percentile within 0.05 % of the exact type-7 value.' }),
   })
   .meta({ id: 'HistoryPoint' });
 export const endpointHistoryResponseSchema = z
@@ -390,3 +402,110 @@ export const datasetDetailResponseSchema = datasetSchema
   .meta({ id: 'DatasetDetail' });
 
 export const pingResponseSchema = z.object({ ok: z.literal(true), api: z.literal('v1') }).meta({ id: 'Ping' });
+
+// ── Write routes (signed-in providers and admins; documented, not open to anonymous clients) ──
+
+/** The result of one verification probe of a submitted endpoint. */
+export const verificationSchema = z
+  .object({
+    outcome: z.enum(['success', 'error']).meta({ description: 'Whether the verification probe succeeded.' }),
+    errorKind: z.string().nullable().meta({ description: 'Why it failed (same words as Measurement.errorKind); null on success.' }),
+    errorMessage: z.string().nullable().meta({ description: 'Short failure detail (never the key); null on success.' }),
+    httpStatus: z.number().int().nullable().meta({ description: 'HTTP status of the response; null when none arrived.' }),
+    ttftMs: z.number().nullable().meta({ description: 'Time to first token of the verification probe, ms.' }),
+    e2eMs: z.number().nullable().meta({ description: 'End-to-end latency of the verification probe, ms.' }),
+    outputTokens: z.number().int().nullable().meta({ description: 'Output tokens of the verification probe (provider-reported), tokens.' }),
+    outputTokensPerSecond: z.number().nullable().meta({ description: 'Output speed per user of the verification probe, tokens/s.' }),
+  })
+  .meta({ id: 'Verification', description: 'One verification probe run when an endpoint is submitted or its target changes.' });
+
+/** A submitted endpoint as its owner (or an admin) sees it; never the API key. */
+export const submittedEndpointSchema = z
+  .object({
+    id: z.number().int().meta({ description: 'Endpoint id.' }),
+    slug: z.string().meta({ description: 'Endpoint slug.' }),
+    provider: z.string().meta({ description: 'Provider name.' }),
+    providerSlug: z.string().meta({ description: 'Provider slug.' }),
+    model: z.string().meta({ description: 'Model name.' }),
+    modelSlug: z.string().meta({ description: 'Model slug.' }),
+    protocol: z.string().meta({ description: 'openai-chat, anthropic-messages, bedrock-converse-stream or gemini-stream.' }),
+    baseUrl: z.string().meta({ description: 'Base URL the probe calls.' }),
+    apiModelId: z.string().meta({ description: 'Model id sent to the provider’s API.' }),
+    hasApiKey: z.boolean().meta({ description: 'Whether an API key is stored (encrypted at rest; never returned).' }),
+    region: z.string().nullable().meta({ description: 'Declared serving region.' }),
+    hardware: z.string().nullable().meta({ description: 'Declared hardware, e.g. DGX B200.' }),
+    engine: z.string().nullable().meta({ description: 'Declared serving engine, e.g. TensorRT-LLM.' }),
+    precision: z.string().nullable().meta({ description: 'Declared precision, e.g. FP8.' }),
+    speculativeDecoding: z.string().nullable().meta({ description: 'Declared speculative decoding method, e.g. EAGLE-3.' }),
+    draftLength: z.number().int().nullable().meta({ description: 'Declared draft length of speculative decoding, tokens.' }),
+    deploymentKind: z.string().nullable().meta({ description: 'shared, dedicated or self-hosted.' }),
+    contact: z.string().nullable().meta({ description: 'Contact of the submitter (shown to admins).' }),
+    notes: z.string().nullable().meta({ description: 'Free notes of the submitter.' }),
+    status: z.string().meta({ description: 'pending, active, paused, rejected or inactive.' }),
+    ownerUserId: z.string().nullable().meta({ description: 'Account that submitted the endpoint.' }),
+    rejectionReason: z.string().nullable().meta({ description: 'Why an admin rejected it; null otherwise.' }),
+    submittedAt: isoTime.meta({ description: 'When it was submitted.' }),
+    reviewedAt: isoTime.nullable().meta({ description: 'When an admin reviewed it; null while pending.' }),
+    createdAt: isoTime.meta({ description: 'When the row was created.' }),
+    updatedAt: isoTime.meta({ description: 'Last change.' }),
+  })
+  .meta({ id: 'SubmittedEndpoint', description: 'A submitted endpoint with its private fields (owner and admins only).' });
+
+export const submissionResultSchema = z
+  .object({
+    endpoint: submittedEndpointSchema,
+    verification: verificationSchema.nullable().meta({ description: 'The verification probe run by this request; null when none ran.' }),
+  })
+  .meta({ id: 'SubmissionResult' });
+
+export const reviewResultSchema = z.object({ endpoint: submittedEndpointSchema }).meta({ id: 'ReviewResult' });
+
+export const deletedEndpointSchema = z
+  .object({ id: z.number().int().meta({ description: 'Endpoint id.' }), status: z.literal('deleted').meta({ description: 'Always deleted: measurements stay as evidence.' }) })
+  .meta({ id: 'DeletedEndpoint' });
+
+export const ownedEndpointsResponseSchema = z
+  .object({
+    items: z
+      .array(
+        submittedEndpointSchema.extend({
+          verification: verificationSchema.nullable().meta({ description: 'Latest verification probe; null when none ran.' }),
+          recent: z
+            .object({
+              successes: z.number().int().meta({ description: 'Successful probes in the last 24 h, count.' }),
+              failures: z.number().int().meta({ description: 'Failed probes in the last 24 h, count.' }),
+              failuresByKind: z.record(z.string(), z.number().int()).meta({ description: 'Failed probes in the last 24 h by error kind, counts.' }),
+              medianOutputTokensPerSecond: z.number().nullable().meta({ description: 'Median output speed per user over the last 24 h, tokens/s.' }),
+              medianTtftMs: z.number().nullable().meta({ description: 'Median TTFT over the last 24 h, ms.' }),
+              lastMeasuredAt: isoTime.nullable().meta({ description: 'Latest probe; null when none.' }),
+            })
+            .meta({ description: 'The last 24 hours of measurements.' }),
+        }),
+      )
+      .meta({ description: 'The signed-in account’s endpoints, newest first.' }),
+  })
+  .meta({ id: 'OwnedEndpointList' });
+
+export const apiTokenSchema = z
+  .object({
+    id: z.number().int().meta({ description: 'Token id.' }),
+    name: z.string().meta({ description: 'Name given at creation.' }),
+    prefix: z.string().meta({ description: 'First characters of the token, to recognise it.' }),
+    createdAt: isoTime.meta({ description: 'When it was created.' }),
+    lastUsedAt: isoTime.nullable().meta({ description: 'Last use; null when never used.' }),
+    revokedAt: isoTime.nullable().meta({ description: 'When it was revoked; null while live.' }),
+  })
+  .meta({ id: 'ApiToken' });
+export const apiTokensResponseSchema = z.object({ items: z.array(apiTokenSchema).meta({ description: 'The account’s tokens, newest first (never the token or its hash).' }) }).meta({ id: 'ApiTokenList' });
+export const createdApiTokenSchema = z
+  .object({
+    id: z.number().int().meta({ description: 'Token id.' }),
+    name: z.string().meta({ description: 'Name given at creation.' }),
+    prefix: z.string().meta({ description: 'First characters of the token.' }),
+    createdAt: isoTime.meta({ description: 'When it was created.' }),
+    token: z.string().meta({ description: 'The token itself, shown this once: send it as Authorization: Bearer <token>.' }),
+  })
+  .meta({ id: 'CreatedApiToken' });
+export const revokedApiTokenSchema = z
+  .object({ id: z.number().int().meta({ description: 'Token id.' }), revoked: z.literal(true).meta({ description: 'Always true.' }) })
+  .meta({ id: 'RevokedApiToken' });

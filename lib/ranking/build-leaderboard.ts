@@ -4,29 +4,19 @@
  * window's merged sketch, lib/stats/sketch), Wilson interval of the success rate, and tie bands
  * (endpoints whose median intervals overlap share a band and are shown tied, DESIGN.md §2).
  * Pure function without randomness: same input → same output, so snapshots reproduce.
- * (docs/decisions/040-rollups-and-sketches.md: why not the bootstrap here.)
+ * (docs/decisions/040-rollups-and-sketches.md: why not the bootstrap here; 070: one engine.)
  */
-import { sketchMedianCi, type Sketch, type SortedSketch } from '@/lib/stats/sketch';
 import { rankWithTieBands } from '@/lib/stats/tie-bands';
 import { wilsonInterval } from '@/lib/stats/wilson';
+import type { ExcludedCounts, Percentiles, WindowStats } from '@/lib/stats/window-stats';
 
-type P = { p5: number; p25: number; p50: number; p75: number; p95: number } | null;
+export { MEDIAN_CI_CONFIDENCE } from '@/lib/stats/window-stats';
 
-/** Input row: one endpoint's window figures (see db/queries/leaderboard.ts). */
-export interface WindowStatsRow<E extends { id: number }> {
-  endpoint: E;
-  n: number;
-  successes: number;
-  samples: number;
-  outputTokensPerSecond: P;
-  ttftMs: P;
-  ttfatMs: P;
-  e2eMs: P;
-  /** merged sketch of the output speeds (tokens/s) of successful valid probes in the window */
-  speedSketch: Sketch | SortedSketch;
-  errorKinds: Record<string, number>;
-  lastMeasuredAt: string | null;
-}
+/** Input row: one endpoint's window figures (lib/stats/window-stats summarizeWindow) with its endpoint. */
+export type WindowStatsRow<E extends { id: number }> = Pick<
+  WindowStats,
+  'n' | 'successes' | 'samples' | 'outputTokensPerSecond' | 'outputTokensPerSecondMedianCi' | 'ttftMs' | 'ttfatMs' | 'e2eMs' | 'errorKinds' | 'lastMeasuredAt' | 'excluded'
+> & { endpoint: E };
 
 /** One ranked entry. rank/band are null for endpoints without samples (listed after ranked ones). */
 export interface LeaderboardEntry<E extends { id: number }> {
@@ -41,38 +31,34 @@ export interface LeaderboardEntry<E extends { id: number }> {
   successRate: number | null;
   successRateInterval: { low: number; high: number } | null;
   samples: number;
-  outputTokensPerSecond: P;
-  /** distribution-free 95 % confidence interval of the median output speed (tokens/s) */
+  outputTokensPerSecond: Percentiles;
+  /** distribution-free 95 % confidence interval of the median output speed (tokens/s); null when unranked */
   outputTokensPerSecondMedianCi: { low: number; high: number } | null;
-  ttftMs: P;
-  ttfatMs: P;
-  e2eMs: P;
+  ttftMs: Percentiles;
+  ttfatMs: Percentiles;
+  e2eMs: Percentiles;
   errorKinds: Record<string, number>;
   lastMeasuredAt: string | null;
+  /** measurements in the window left out of every figure, by not-rankable reason */
+  excluded: ExcludedCounts;
 }
 
 /** Minimum successful samples before an endpoint is ranked (fewer are listed, unranked). */
 export const MIN_RANKED_SAMPLES = 3;
 
-/** Confidence level of the median intervals behind the tie bands. */
-export const MEDIAN_CI_CONFIDENCE = 0.95;
-
 /**
- * Ranks rows by median output speed, higher is better. Median interval: order-statistic 95 % CI
- * [x₍l₎, x₍n−l+1₎] (Conover 1999) from the speed sketch, widened to contain the reported median.
+ * Ranks rows by median output speed, higher is better. Median interval: the engine's
+ * order-statistic 95 % interval (lib/stats/window-stats medianInterval).
  * Success rate: Wilson (1927) score interval. Tie bands: lib/stats/tie-bands (leader-anchored).
- * @param rows one per endpoint (see db/queries/leaderboard.ts); endpoints with fewer than
+ * @param rows one per endpoint (see db/window-stats.ts); endpoints with fewer than
  *   MIN_RANKED_SAMPLES speed samples are listed after the ranked ones with rank/band null
  * @returns entries, ranked ones first (best first), then unranked by median then id
  */
 export function buildLeaderboard<E extends { id: number }>(rows: WindowStatsRow<E>[]): LeaderboardEntry<E>[] {
   const cis = new Map<number, { median: number; low: number; high: number }>();
   for (const r of rows) {
-    const ci = r.samples >= MIN_RANKED_SAMPLES && r.outputTokensPerSecond ? sketchMedianCi(r.speedSketch, MEDIAN_CI_CONFIDENCE) : null;
-    if (ci && r.outputTokensPerSecond) {
-      const median = r.outputTokensPerSecond.p50;
-      cis.set(r.endpoint.id, { median, low: Math.min(ci.low, median), high: Math.max(ci.high, median) });
-    }
+    const ci = r.outputTokensPerSecondMedianCi;
+    if (r.samples >= MIN_RANKED_SAMPLES && r.outputTokensPerSecond && ci) cis.set(r.endpoint.id, { median: r.outputTokensPerSecond.p50, low: ci.low, high: ci.high });
   }
   const ranked = rankWithTieBands(
     [...cis.entries()].map(([id, ci]) => ({ id, ...ci })),
@@ -101,6 +87,7 @@ export function buildLeaderboard<E extends { id: number }>(rows: WindowStatsRow<
       e2eMs: r.e2eMs,
       errorKinds: r.errorKinds,
       lastMeasuredAt: r.lastMeasuredAt,
+      excluded: r.excluded,
     };
   });
   return entries.sort((a, b) => {

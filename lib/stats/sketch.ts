@@ -4,7 +4,8 @@
  * relative-error guarantees", PVLDB 12(12)), without bucket collapsing (our metrics span a few
  * decades, so the number of buckets stays small).
  *
- * - Relative accuracy α = 0.01. With γ = (1 + α)/(1 − α), a positive value x falls in bucket
+ * - Relative accuracy α = 0.0005 (0.05 %, so published percentiles stay within the 0.1 % the
+ *   project promises; decision 070). With γ = (1 + α)/(1 − α), a positive value x falls in bucket
  *   i = ⌈ln x / ln γ⌉, which covers (γ^(i−1), γ^i]; the bucket's representative value
  *   2γ^i/(γ + 1) is within α·x of every x in the bucket. Values ≤ 0 are counted in a zero bucket
  *   (represented as 0); our metrics (ms, tokens/s) are positive, so it stays empty in practice.
@@ -12,7 +13,7 @@
  *   rollup's sketch merged over 72 hours equals the sketch of the 72 hours' raw values.
  * - Quantiles follow the type-7 definition of lib/stats/percentiles (numpy default): with
  *   h = (n − 1)·p, the order statistics x₍⌊h⌋₎ and x₍⌊h⌋+1₎ are each estimated by their bucket's
- *   representative (relative error ≤ α) and interpolated, so the result is within α (1 %) of the
+ *   representative (relative error ≤ α) and interpolated, so the result is within α (0.05 %) of the
  *   exact type-7 percentile of the raw values. Counts (n) are exact.
  * - The same bucket function runs in SQL (db/queries/rollups.ts, `ln(x) / ln γ` with ln γ passed
  *   as the same double), so rollups built in Postgres and sketches built here agree; a value
@@ -23,8 +24,15 @@
  * plus `"z": count` for the zero bucket; keys are decimal integers (negative for values < 1).
  */
 
-/** Relative accuracy α of every quantile estimate (0.01 = 1 %). */
-export const SKETCH_RELATIVE_ACCURACY = 0.01;
+/** Relative accuracy α of every quantile estimate (0.0005 = 0.05 %). */
+export const SKETCH_RELATIVE_ACCURACY = 0.0005;
+/**
+ * Version of the bucket function stored with every rollup row (`sketch_version`): 1 = α 1 %
+ * (before decision 070), 2 = α 0.05 %. Readers convert older keys with {@link packSketchJson}.
+ */
+export const SKETCH_VERSION = 2;
+/** ln γ of each stored sketch version. */
+const LN_GAMMA_OF_VERSION: Readonly<Record<number, number>> = { 1: Math.log(1.01 / 0.99) };
 /** γ = (1 + α)/(1 − α): ratio between consecutive bucket bounds. */
 export const SKETCH_GAMMA = (1 + SKETCH_RELATIVE_ACCURACY) / (1 - SKETCH_RELATIVE_ACCURACY);
 /** ln γ, the divisor of the bucket function (passed verbatim to SQL so both sides agree). */
@@ -176,7 +184,7 @@ export function sketchOrderStatistic(s: Sketch | SortedSketch, k: number): numbe
 }
 
 /**
- * Type-7 percentiles estimated from the sketch (see module doc: each within α = 1 % of the exact
+ * Type-7 percentiles estimated from the sketch (see module doc: each within α = 0.05 % of the exact
  * type-7 percentile of the values added). Interpolation uses numpy's `_lerp` like
  * lib/stats/percentiles.
  * @param ps percentile levels in [0, 100]
@@ -273,15 +281,17 @@ export function sketchMedianCi(s: Sketch | SortedSketch, confidence = 0.95): { l
   return { low: valueAtRank(c, l - 1) / (1 + SKETCH_RELATIVE_ACCURACY), high: valueAtRank(c, n - l) / (1 - SKETCH_RELATIVE_ACCURACY) };
 }
 
-const DENSE_OFFSET = 2048;
-const DENSE_SIZE = 4096;
+// Dense slots cover bucket indexes [−16384, 16383]: values 2.8e-8 … 1.3e7 at α = 0.05 % (any
+// ms or tokens/s figure); anything outside goes to the accumulator's Map.
+const DENSE_OFFSET = 16384;
+const DENSE_SIZE = 32768;
 /** sketchValue of every dense bucket, computed once. */
 const DENSE_VALUES = Float64Array.from({ length: DENSE_SIZE }, (_, d) => sketchValue(d - DENSE_OFFSET));
 
 /**
  * Fast merger for many small sketches (the leaderboard merges up to ~50 rollup buckets per
- * endpoint and metric): counts go into a dense array over bucket indexes [−2048, 2047] (values
- * 1.7e-18 … 5.8e17; anything outside goes to a Map), and `drain()` returns the merged
+ * endpoint and metric): counts go into a dense array over bucket indexes [−16384, 16383] (values
+ * 2.8e-8 … 1.3e7; anything outside goes to a Map), and `drain()` returns the merged
  * {@link Sketch} and resets the accumulator for reuse. Not thread-shared; one per caller.
  */
 export class SketchAccumulator {
@@ -443,9 +453,28 @@ export interface PackedSketch {
   zeros: number;
 }
 
-/** Packs a JSON sketch (malformed entries ignored, as in {@link mergeSketchJson}). */
-export function packSketchJson(json: SketchJson | null | undefined): PackedSketch {
-  const s = mergeSketchJson(createSketch(), json);
+/**
+ * Packs a JSON sketch (malformed entries ignored, as in {@link mergeSketchJson}). A sketch stored
+ * with an older `version` (coarser buckets) is re-keyed: each old bucket's representative value
+ * goes to the current bucket holding it, so its figures keep the old accuracy (1 % for version 1)
+ * until the rollup is rebuilt from raw.
+ * @throws RangeError for an unknown version
+ */
+export function packSketchJson(json: SketchJson | null | undefined, version: number = SKETCH_VERSION): PackedSketch {
+  let s = mergeSketchJson(createSketch(), json);
+  if (version !== SKETCH_VERSION) {
+    const lnGamma = LN_GAMMA_OF_VERSION[version];
+    if (lnGamma === undefined) throw new RangeError(`unknown sketch version ${String(version)}`);
+    const gamma = Math.exp(lnGamma);
+    const old = s;
+    s = createSketch();
+    s.zeros = old.zeros;
+    s.total = old.total;
+    for (const [k, c] of old.bins) {
+      const i = sketchIndex((2 * Math.pow(gamma, k)) / (gamma + 1));
+      s.bins.set(i, (s.bins.get(i) ?? 0) + c);
+    }
+  }
   const keys = Int32Array.from([...s.bins.keys()].sort((a, b) => a - b));
   const counts = Float64Array.from(keys, (k) => s.bins.get(k)!);
   return { keys, counts, zeros: s.zeros };

@@ -7,9 +7,14 @@
  * (`rebuildRollups` over any range). Starting from the newest rollup catches up after the worker
  * was down; a backlog is processed at most `maxHoursPerRun` hours per run, oldest first, so one run
  * stays short and the next continues where it stopped.
+ *
+ * Then it upgrades at most `maxStaleDaysPerRun` UTC days of rollups whose sketches predate the
+ * current sketch version (decision 070), newest first: rebuilt from raw, or re-keyed where the raw
+ * rows are gone. Every run ends by invalidating this process's window caches.
  */
 import type { Db } from '@/db/client';
-import { floorBucket, getLatestRollupHour, getOldestMeasurementTime, rebuildRollups } from '@/db/queries/rollups';
+import { floorBucket, getLatestRollupHour, getNewestStaleSketchBucket, getOldestMeasurementTime, rebuildRollups, rekeyStaleSketches } from '@/db/queries/rollups';
+import { invalidateWindowCaches } from '@/db/window-stats';
 
 const HOUR = 3600_000;
 
@@ -17,7 +22,11 @@ const HOUR = 3600_000;
  * One run. `now` is an argument so bucket maths is testable.
  * @returns the hour range processed and the number of hourly and daily buckets written
  */
-export async function runRollupJob(db: Db, now: Date, options: { maxHoursPerRun?: number } = {}): Promise<{ from: Date; to: Date; hourBuckets: number; dayBuckets: number }> {
+export async function runRollupJob(
+  db: Db,
+  now: Date,
+  options: { maxHoursPerRun?: number; maxStaleDaysPerRun?: number } = {},
+): Promise<{ from: Date; to: Date; hourBuckets: number; dayBuckets: number; upgradedDays: number }> {
   const maxHours = options.maxHoursPerRun ?? 48;
   const recent = floorBucket(new Date(now.getTime() - 2 * HOUR), 'hour');
   const latest = (await getLatestRollupHour(db)) ?? (await getOldestMeasurementTime(db));
@@ -26,5 +35,24 @@ export async function runRollupJob(db: Db, now: Date, options: { maxHoursPerRun?
   const to = end.getTime() - from.getTime() > maxHours * HOUR ? new Date(from.getTime() + maxHours * HOUR) : end;
   const hourBuckets = await rebuildRollups(db, { granularity: 'hour', from, to });
   const dayBuckets = await rebuildRollups(db, { granularity: 'day', from, to });
-  return { from, to, hourBuckets, dayBuckets };
+  const upgradedDays = await upgradeStaleSketches(db, options.maxStaleDaysPerRun ?? 2);
+  invalidateWindowCaches(db);
+  return { from, to, hourBuckets, dayBuckets, upgradedDays };
+}
+
+/** Rebuilds (or re-keys) up to `maxDays` UTC days of rollups with an older sketch version, newest first. */
+async function upgradeStaleSketches(db: Db, maxDays: number): Promise<number> {
+  let before: Date | null = null;
+  let days = 0;
+  for (; days < maxDays; days++) {
+    const stale = await getNewestStaleSketchBucket(db, before);
+    if (!stale) break;
+    const from = floorBucket(stale, 'day');
+    const to = new Date(from.getTime() + 24 * HOUR);
+    await rebuildRollups(db, { granularity: 'hour', from, to });
+    await rebuildRollups(db, { granularity: 'day', from, to });
+    await rekeyStaleSketches(db, { from, to });
+    before = from;
+  }
+  return days;
 }

@@ -1,0 +1,365 @@
+/**
+ * Window statistics of the database: loads a window's parts (rollup buckets and the raw tail,
+ * db/queries/leaderboard) through the ONE per-process cache of window data, and computes every
+ * endpoint's figures with the engine (lib/stats/window-stats). Every surface (leaderboard JSON and
+ * CSV, snapshots, history, endpoint and compare pages, embeds, OG images) reads window figures
+ * through {@link listWindowStats} or the leaderboard answer built on it (decision 070).
+ *
+ * Caches (per database handle, so test databases never share entries), all dropped at once by
+ * {@link invalidateWindowCaches} (called by the rollup job after a rebuild; cross-instance
+ * invalidation can call it on a NOTIFY):
+ * - rollup buckets (hour, day) and 6-hour blocks merged from hours: sealed ones (ended ≥ 10 min
+ *   ago, so the per-minute rollup job has folded in every late probe) for 5 minutes, newer ones
+ *   2 s (de-duplicates simultaneous requests only);
+ * - sealed raw hours (for `at=` answers); the current hour's raw tail is always queried;
+ * - the catalog (endpoints of a model, workload ids) for 15 s;
+ * - named caches registered by other modules (the leaderboard answers: app/_server/leaderboard).
+ * Cached values are promises, so concurrent requests share one load; the hot path (everything
+ * cached and settled) does not await at all.
+ */
+import type { Db } from './client';
+import {
+  getWorkloadId,
+  listLeaderboardEndpoints,
+  listRawWindowRows,
+  listRollupBuckets,
+  type LeaderboardEndpoint,
+  type RawWindowRow,
+} from './queries/leaderboard';
+import { toWindowPart } from './queries/rollup-parts';
+import { sketchOf, toSortedSketch } from '@/lib/stats/sketch';
+import {
+  RAW_SKIP,
+  exactWindowPercentiles,
+  medianInterval,
+  mergeWindowParts,
+  planWindow,
+  summarizeWindow,
+  type RawRows,
+  type SpeedBasis,
+  type WindowPart,
+  type WindowStats,
+} from '@/lib/stats/window-stats';
+
+export type { LeaderboardEndpoint } from './queries/leaderboard';
+
+/** One endpoint's figures over a window, before ranking. */
+export type LeaderboardRow = WindowStats & { endpoint: LeaderboardEndpoint };
+
+/** The window asked for. */
+export interface LeaderboardParams {
+  modelSlug: string;
+  workloadSlug: string;
+  /** window end (the board "as of" this instant) */
+  asOf: Date;
+  windowHours: number;
+  /** token basis for output speed: provider-reported counts or o200k-normalised */
+  basis: SpeedBasis;
+  /** restrict to one worker region; null = all */
+  region: string | null;
+}
+
+const HOUR = 3600_000;
+const DAY = 86400_000;
+const BLOCK = 6 * HOUR;
+const SEAL_AFTER_MS = 10 * 60_000;
+const CACHE_TTL_MS = 5 * 60_000;
+const UNSEALED_TTL_MS = 2_000;
+const CACHE_MAX_ENTRIES = 20_000;
+const RAW_CACHE_MAX_HOURS = 2_000;
+const CATALOG_TTL_MS = 15_000;
+
+/** One bucket of one workload: per endpoint, all regions merged and each region. */
+type BucketEntry = Map<number, { all: WindowPart; regions: Map<string, WindowPart> }>;
+interface Slot<T> {
+  promise: Promise<T>;
+  /** set once settled, so hot requests read it without awaiting */
+  value?: T;
+  expires: number;
+}
+interface DbCaches {
+  buckets: Map<string, Slot<BucketEntry>>;
+  raw: Map<string, Slot<RawRows>>;
+  catalog: Map<string, Slot<unknown>>;
+  named: Map<string, Map<unknown, unknown>>;
+}
+const caches = new WeakMap<Db, DbCaches>();
+function cachesOf(db: Db): DbCaches {
+  let c = caches.get(db);
+  if (!c) {
+    c = { buckets: new Map(), raw: new Map(), catalog: new Map(), named: new Map() };
+    caches.set(db, c);
+  }
+  return c;
+}
+
+/**
+ * Drops every cached window figure of `db` in this process at once: rollup buckets, raw hours,
+ * catalog and every named cache (leaderboard answers). Call after a rollup rebuild or late data.
+ */
+export function invalidateWindowCaches(db: Db): void {
+  caches.delete(db);
+}
+
+/**
+ * A named map that lives with the window caches of `db` and is dropped with them by
+ * {@link invalidateWindowCaches} (e.g. computed answers keyed by query).
+ */
+export function namedWindowCache<K, V>(db: Db, name: string): Map<K, V> {
+  const named = cachesOf(db).named;
+  let m = named.get(name);
+  if (!m) {
+    m = new Map();
+    named.set(name, m);
+  }
+  return m as Map<K, V>;
+}
+
+/** A cached slot's value when settled, else its promise; `load` when missing or expired. */
+function cached<T>(map: Map<string, Slot<T>>, key: string, wallNow: number, ttlMs: number, load: () => Promise<T>): T | Promise<T> {
+  const hit = map.get(key);
+  if (hit && hit.expires > wallNow) return 'value' in hit ? hit.value! : hit.promise;
+  const promise = load();
+  const slot: Slot<T> = { promise, expires: wallNow + ttlMs };
+  map.set(key, slot);
+  promise.then((v) => (slot.value = v)).catch(() => map.delete(key));
+  return promise;
+}
+
+function cachedCatalog<T>(db: Db, key: string, load: () => Promise<T>, wallNow: number): T | Promise<T> {
+  return cached(cachesOf(db).catalog as Map<string, Slot<T>>, key, wallNow, CATALOG_TTL_MS, load);
+}
+
+/** A promise with its settle functions (filled by one batched load, awaited by many requests). */
+function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => {}); // callers observe the rejection through Promise.all
+  return { promise, resolve, reject };
+}
+
+/** Groups parts into a BucketEntry (per endpoint: all regions merged + each region). */
+function toEntry(rows: Array<{ endpointId: number; region: string; part: WindowPart }>): BucketEntry {
+  const byEp = new Map<number, Map<string, WindowPart>>();
+  for (const r of rows) {
+    const m = byEp.get(r.endpointId) ?? new Map<string, WindowPart>();
+    m.set(r.region, r.part);
+    byEp.set(r.endpointId, m);
+  }
+  const entry: BucketEntry = new Map();
+  for (const [id, regions] of byEp) entry.set(id, { all: mergeWindowParts([...regions.values()]), regions });
+  return entry;
+}
+
+/** Merges several bucket entries (e.g. 6 hours into a block), region by region. */
+function mergeEntries(entries: BucketEntry[]): BucketEntry {
+  const groups = new Map<string, { endpointId: number; region: string; parts: WindowPart[] }>();
+  for (const e of entries) {
+    for (const [id, v] of e) {
+      for (const [region, part] of v.regions) {
+        const k = `${id}|${region}`;
+        const g = groups.get(k) ?? { endpointId: id, region, parts: [] };
+        g.parts.push(part);
+        groups.set(k, g);
+      }
+    }
+  }
+  return toEntry([...groups.values()].map((g) => ({ endpointId: g.endpointId, region: g.region, part: mergeWindowParts(g.parts) })));
+}
+
+/**
+ * Rollup buckets of one workload for the given starts, from the cache, else from Postgres in one
+ * query for all missing starts.
+ */
+function loadRollupBuckets(db: Db, granularity: 'hour' | 'day', workloadId: number, starts: Date[], wallNow: number): BucketEntry[] | Promise<BucketEntry[]> {
+  const cache = cachesOf(db).buckets;
+  const size = granularity === 'hour' ? HOUR : DAY;
+  const out: Array<BucketEntry | Promise<BucketEntry>> = [];
+  let pending = false;
+  const missing = new Map<number, { key: string; d: ReturnType<typeof deferred<BucketEntry>> }>();
+  if (cache.size > CACHE_MAX_ENTRIES) cache.clear();
+  for (const s of starts) {
+    const key = `${granularity}|${workloadId}|${s.getTime()}`;
+    const hit = cache.get(key);
+    if (hit && hit.expires > wallNow) {
+      if ('value' in hit) out.push(hit.value!);
+      else {
+        out.push(hit.promise);
+        pending = true;
+      }
+      continue;
+    }
+    const d = deferred<BucketEntry>();
+    const sealed = s.getTime() + size + SEAL_AFTER_MS <= wallNow;
+    const slot: Slot<BucketEntry> = { promise: d.promise, expires: wallNow + (sealed ? CACHE_TTL_MS : UNSEALED_TTL_MS) };
+    d.promise.then((v) => (slot.value = v)).catch(() => {});
+    cache.set(key, slot);
+    missing.set(s.getTime(), { key, d });
+    out.push(d.promise);
+    pending = true;
+  }
+  if (!pending) return out as BucketEntry[];
+  if (missing.size > 0) {
+    listRollupBuckets(db, { granularity, workloadId, starts: [...missing.keys()].map((t) => new Date(t)) }).then(
+      (rows) => {
+        const byStart = new Map<number, Array<{ endpointId: number; region: string; part: WindowPart }>>();
+        for (const r of rows) {
+          const list = byStart.get(r.bucketStart.getTime()) ?? [];
+          list.push({ endpointId: r.endpointId, region: r.workerRegion, part: toWindowPart(r) });
+          byStart.set(r.bucketStart.getTime(), list);
+        }
+        for (const [t, m] of missing) m.d.resolve(toEntry(byStart.get(t) ?? []));
+      },
+      (err: unknown) => {
+        for (const m of missing.values()) {
+          cache.delete(m.key);
+          m.d.reject(err);
+        }
+      },
+    );
+  }
+  return Promise.all(out);
+}
+
+/** 6-hour blocks merged from their hourly buckets, cached like buckets. */
+function loadBlocks(db: Db, workloadId: number, starts: Date[], wallNow: number): BucketEntry[] | Promise<BucketEntry[]> {
+  const cache = cachesOf(db).buckets;
+  let pending = false;
+  const out = starts.map((s): BucketEntry | Promise<BucketEntry> => {
+    const sealed = s.getTime() + BLOCK + SEAL_AFTER_MS <= wallNow;
+    const r = cached(cache, `block|${workloadId}|${s.getTime()}`, wallNow, sealed ? CACHE_TTL_MS : UNSEALED_TTL_MS, () => {
+      const hours = Array.from({ length: 6 }, (_, h) => new Date(s.getTime() + h * HOUR));
+      return Promise.resolve(loadRollupBuckets(db, 'hour', workloadId, hours, wallNow)).then(mergeEntries);
+    });
+    if (r instanceof Promise) pending = true;
+    return r;
+  });
+  return pending ? Promise.all(out) : (out as BucketEntry[]);
+}
+
+/** Column-wise raw rows (lib/stats/window-stats RawRows) from query rows. */
+function packRaw(rows: RawWindowRow[]): RawRows {
+  const bins = (f: (r: RawWindowRow) => number | null) => Int32Array.from(rows, (r) => (f(r) === null ? RAW_SKIP : Number(f(r))));
+  return {
+    endpointId: Int32Array.from(rows, (r) => Number(r.endpoint_id)),
+    region: rows.map((r) => r.worker_region),
+    atMs: Float64Array.from(rows, (r) => Number(r.at_ms)),
+    success: Uint8Array.from(rows, (r) => (r.outcome === 'success' ? 1 : 0)),
+    errorKind: rows.map((r) => r.error_kind),
+    reasons: rows.map((r) => r.not_rankable_reasons ?? []),
+    bins: {
+      outputTokensPerSecond: bins((r) => r.speed_bin),
+      outputTokensPerSecondO200k: bins((r) => r.speed_o200k_bin),
+      ttftMs: bins((r) => r.ttft_ms_bin),
+      ttfatMs: bins((r) => r.ttfat_ms_bin),
+      e2eMs: bins((r) => r.e2e_ms_bin),
+    },
+  };
+}
+
+/**
+ * Raw rows of the tail [hourStart, asOf]: a sealed hour (ended ≥ 10 min ago) is read once for all
+ * endpoints and regions and cached; the current hour is queried each time.
+ */
+function loadRawTail(db: Db, p: { endpointIds: number[]; workloadId: number; from: Date; to: Date; region: string | null }, wallNow: number): RawRows | Promise<RawRows> {
+  if (p.from.getTime() + HOUR + SEAL_AFTER_MS <= wallNow) {
+    const cache = cachesOf(db).raw;
+    if (cache.size > RAW_CACHE_MAX_HOURS) cache.clear();
+    return cached(cache, `${p.workloadId}|${p.from.getTime()}`, wallNow, CACHE_TTL_MS, () =>
+      listRawWindowRows(db, { endpointIds: null, workloadId: p.workloadId, from: p.from, to: new Date(p.from.getTime() + HOUR), toExclusive: true, region: null }).then(packRaw),
+    );
+  }
+  return listRawWindowRows(db, p).then(packRaw);
+}
+
+/**
+ * Per-endpoint window figures for one model and workload over the window of lib/stats/window-stats
+ * planWindow ([floorHour(asOf) − W h, asOf]), from rollups plus the raw tail, through the caches.
+ * Every listed endpoint of the model appears (n = 0 without probes), ordered by id. `wallNow`
+ * (default Date.now()) only decides which buckets may be cached.
+ */
+export async function listWindowStats(db: Db, p: LeaderboardParams, wallNow = Date.now()): Promise<LeaderboardRow[]> {
+  const epsOrPromise = cachedCatalog(db, `endpoints|${p.modelSlug}`, () => listLeaderboardEndpoints(db, p.modelSlug), wallNow);
+  const wlOrPromise = cachedCatalog(db, `workload|${p.workloadSlug}`, () => getWorkloadId(db, p.workloadSlug), wallNow);
+  const eps = epsOrPromise instanceof Promise ? await epsOrPromise : epsOrPromise;
+  const workloadId = wlOrPromise instanceof Promise ? await wlOrPromise : wlOrPromise;
+  const plan = planWindow(p.asOf, p.windowHours);
+  const partsOf = new Map<number, WindowPart[]>(eps.map((e) => [e.id, []]));
+  let raw: RawRows | null = null;
+  if (workloadId !== null && eps.length > 0) {
+    const loads = [
+      loadRollupBuckets(db, 'hour', workloadId, plan.hourBuckets, wallNow),
+      loadBlocks(db, workloadId, plan.blockBuckets, wallNow),
+      loadRollupBuckets(db, 'day', workloadId, plan.dayBuckets, wallNow),
+      loadRawTail(db, { endpointIds: eps.map((e) => e.id), workloadId, from: plan.rawFrom, to: plan.end, region: p.region }, wallNow),
+    ] as const;
+    // Hot path: everything cached and settled → no awaiting at all.
+    const [hours, blocks, days, tail] = loads.some((x) => x instanceof Promise) ? await Promise.all(loads) : (loads as unknown as [BucketEntry[], BucketEntry[], BucketEntry[], RawRows]);
+    raw = tail;
+    for (const bucket of [hours, blocks, days]) {
+      for (const entry of bucket) {
+        for (const [id, list] of partsOf) {
+          const v = entry.get(id);
+          if (!v) continue;
+          const part = p.region ? v.regions.get(p.region) : v.all;
+          if (part) list.push(part);
+        }
+      }
+    }
+  }
+  const asOfMs = p.asOf.getTime();
+  const rawRows = new Map<number, number[]>(eps.map((e) => [e.id, []]));
+  if (raw) {
+    for (let j = 0; j < raw.atMs.length; j++) {
+      if (raw.atMs[j]! > asOfMs || (p.region && raw.region[j] !== p.region)) continue;
+      rawRows.get(raw.endpointId[j]!)?.push(j);
+    }
+  }
+  return eps.map((endpoint) => ({ endpoint, ...summarizeWindow(partsOf.get(endpoint.id)!, p.basis, raw, rawRows.get(endpoint.id)!) }));
+}
+
+/**
+ * Reference implementation over raw measurements only (same window, same shape): EXACT type-7
+ * percentiles of the rankable values, counts by direct counting. Its cost grows with the window's
+ * raw rows; tests compare the published figures against it (within 0.1 %).
+ */
+export async function listWindowStatsFromRaw(db: Db, p: LeaderboardParams): Promise<LeaderboardRow[]> {
+  const eps = await listLeaderboardEndpoints(db, p.modelSlug);
+  const workloadId = await getWorkloadId(db, p.workloadSlug);
+  const plan = planWindow(p.asOf, p.windowHours);
+  const raw = workloadId === null ? [] : await listRawWindowRows(db, { endpointIds: eps.map((e) => e.id), workloadId, from: plan.start, to: plan.end, region: p.region });
+  return eps.map((endpoint): LeaderboardRow => {
+    const rows = raw.filter((r) => Number(r.endpoint_id) === endpoint.id);
+    // a value enters the figures exactly when Postgres gave it a bin (rankable and present)
+    const values = (v: (r: RawWindowRow) => number | null, bin: (r: RawWindowRow) => number | null) => rows.filter((r) => bin(r) !== null).map((r) => Number(v(r)));
+    const speeds = p.basis === 'o200k' ? values((r) => r.speed_o200k, (r) => r.speed_o200k_bin) : values((r) => r.speed, (r) => r.speed_bin);
+    const count = (pairs: Array<string | null>) => {
+      const o: Record<string, number> = {};
+      for (const k of pairs) if (k) o[k] = (o[k] ?? 0) + 1;
+      return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
+    };
+    const excludedRows = rows.filter((r) => (r.not_rankable_reasons ?? []).length > 0);
+    const last = rows.reduce<number | null>((m, r) => (m === null || Number(r.at_ms) > m ? Number(r.at_ms) : m), null);
+    const speed = exactWindowPercentiles(speeds);
+    const speedSketch = toSortedSketch(sketchOf(speeds));
+    return {
+      endpoint,
+      n: rows.length,
+      successes: rows.filter((r) => r.outcome === 'success').length,
+      samples: speeds.length,
+      outputTokensPerSecond: speed,
+      ttftMs: exactWindowPercentiles(values((r) => r.ttft_ms, (r) => r.ttft_ms_bin)),
+      ttfatMs: exactWindowPercentiles(values((r) => r.ttfat_ms, (r) => r.ttfat_ms_bin)),
+      e2eMs: exactWindowPercentiles(values((r) => r.e2e_ms, (r) => r.e2e_ms_bin)),
+      outputTokensPerSecondMedianCi: speed ? medianInterval(speedSketch, speed.p50) : null,
+      speedSketch,
+      errorKinds: count(rows.map((r) => r.error_kind)),
+      lastMeasuredAt: last === null ? null : new Date(last).toISOString(),
+      excluded: { total: excludedRows.length, byReason: count(excludedRows.flatMap((r) => r.not_rankable_reasons)) },
+    };
+  });
+}

@@ -1,0 +1,329 @@
+/**
+ * The window-statistics engine: every published window figure (leaderboard, history, endpoint
+ * page, compare, embeds, OG images, CSV, snapshots) is computed here, from mergeable parts, so the
+ * same endpoint, window and workload show the same number everywhere (decision 070).
+ *
+ * - Inputs are parts: rollup buckets (hour, 6-hour block, day) and the raw rows of the window's
+ *   newest, partial hour. Each part carries exact counts (probes, successes, error kinds,
+ *   measurements left out of the ranking by reason) and one log-bucket sketch per metric
+ *   (lib/stats/sketch, α = 0.05 %) of its rankable measurements.
+ * - Merging sketches is adding counts, so the merged sketch of a window depends only on the set of
+ *   rankable values in it, never on how the window was cut into parts: every surface that asks for
+ *   the same window gets bit-identical figures.
+ * - Percentiles: type 7 (numpy linear) read from the merged sketch, each within α = 0.05 % of the
+ *   exact order statistic of the raw values. Median interval: distribution-free order-statistic
+ *   95 % interval read from the same sketch ({@link sketchMedianCi}). Tie bands: lib/ranking.
+ *
+ * Framework-free and pure: no database, no clock (windows are planned from `asOf`).
+ */
+import { percentiles as exactPercentiles } from './percentiles';
+import { SketchAccumulator, sketchMedianCi, sketchPercentiles, type PackedSketch, type SortedSketch } from './sketch';
+
+/** The metrics summarised in every window, rollup and history point (units in their names). */
+export const WINDOW_METRICS = ['outputTokensPerSecond', 'outputTokensPerSecondO200k', 'ttftMs', 'ttfatMs', 'e2eMs'] as const;
+/** One of {@link WINDOW_METRICS}. */
+export type WindowMetric = (typeof WINDOW_METRICS)[number];
+
+/** The percentile levels published for every metric (0..100), ascending. */
+export const PERCENTILE_LEVELS = [5, 25, 50, 75, 95] as const;
+
+/** P5/P25/P50/P75/P95 of one metric (unit as the metric's name says), or null without rankable samples. */
+export type Percentiles = { p5: number; p25: number; p50: number; p75: number; p95: number } | null;
+
+/** Token basis of output speed: provider-reported counts, or o200k-normalised. */
+export type SpeedBasis = 'reported' | 'o200k';
+
+/** The output-speed metric ranked under each basis. */
+export const SPEED_METRIC_OF_BASIS: Readonly<Record<SpeedBasis, 'outputTokensPerSecond' | 'outputTokensPerSecondO200k'>> = {
+  reported: 'outputTokensPerSecond',
+  o200k: 'outputTokensPerSecondO200k',
+};
+
+/** Confidence level of the median intervals behind the tie bands. */
+export const MEDIAN_CI_CONFIDENCE = 0.95;
+
+/** Measurements kept but left out of every figure, by not-rankable reason (a measurement may have several). */
+export interface ExcludedCounts {
+  /** measurements not rankable */
+  total: number;
+  /** reason → measurements carrying it (lib/probe NOT_RANKABLE_REASONS, e.g. token_count_mismatch, failed) */
+  byReason: Record<string, number>;
+}
+
+/**
+ * One mergeable part of a window (a rollup bucket, or a group of raw rows): exact counts and one
+ * packed sketch per metric of its rankable measurements.
+ */
+export interface WindowPart {
+  /** probes (success + failure) */
+  count: number;
+  successes: number;
+  /** failures by error kind */
+  errorKinds: Array<[string, number]>;
+  /** newest measured_at in the part, epoch ms */
+  lastMeasuredAtMs: number | null;
+  sketches: Partial<Record<WindowMetric, PackedSketch>>;
+  /** not-rankable measurements: total and [reason, count] pairs */
+  excludedTotal: number;
+  excludedByReason: Array<[string, number]>;
+}
+
+/**
+ * Raw rows of a window's partial hour, column-wise (one index j per measurement), as read by
+ * db/queries: bins are sketch bucket indexes computed by Postgres with the same function as the
+ * rollups, {@link RAW_SKIP} when the value is absent or the measurement not rankable, {@link RAW_ZERO} for ≤ 0.
+ */
+export interface RawRows {
+  endpointId: Int32Array;
+  region: string[];
+  atMs: Float64Array;
+  success: Uint8Array;
+  errorKind: Array<string | null>;
+  /** not-rankable reasons per row (empty when rankable) */
+  reasons: string[][];
+  bins: Record<WindowMetric, Int32Array>;
+}
+/** Bin marker: value absent or measurement not rankable. */
+export const RAW_SKIP = -2147483648;
+/** Bin marker: value ≤ 0 (the sketch's zero bucket). */
+export const RAW_ZERO = 2147483647;
+
+/** One endpoint's figures over a window. */
+export interface WindowStats {
+  /** probes in the window (success + failure), exact */
+  n: number;
+  successes: number;
+  /** rankable samples behind the output-speed percentiles (the basis asked for) */
+  samples: number;
+  outputTokensPerSecond: Percentiles;
+  ttftMs: Percentiles;
+  ttfatMs: Percentiles;
+  e2eMs: Percentiles;
+  /** distribution-free 95 % interval of the median output speed (tokens/s), containing the median; null below 1 sample */
+  outputTokensPerSecondMedianCi: { low: number; high: number } | null;
+  /** merged sketch of output speed (tokens/s) */
+  speedSketch: SortedSketch;
+  /** failures by error kind, keys sorted */
+  errorKinds: Record<string, number>;
+  lastMeasuredAt: string | null;
+  /** measurements left out of the figures, by reason */
+  excluded: ExcludedCounts;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Window plan.
+
+const HOUR = 3600_000;
+const DAY = 86400_000;
+const BLOCK = 6 * HOUR;
+
+/** The part of a window read from rollups and from raw measurements. */
+export interface WindowPlan {
+  /** first instant covered: floorHour(asOf) − W h */
+  start: Date;
+  /** asOf */
+  end: Date;
+  /** whole hours not covered by a day or a 6-hour block */
+  hourBuckets: Date[];
+  /** whole UTC 6-hour blocks (00, 06, 12, 18 h) not covered by a day, each merged from its 6 hourly rollups */
+  blockBuckets: Date[];
+  dayBuckets: Date[];
+  /** raw tail: measured_at in [rawFrom, end] */
+  rawFrom: Date;
+}
+
+function splitHours(from: number, to: number, hours: Date[], blocks: Date[]): void {
+  const firstBlock = Math.ceil(from / BLOCK) * BLOCK;
+  const lastBlock = Math.floor(to / BLOCK) * BLOCK;
+  if (firstBlock >= lastBlock) {
+    for (let t = from; t < to; t += HOUR) hours.push(new Date(t));
+    return;
+  }
+  for (let t = from; t < firstBlock; t += HOUR) hours.push(new Date(t));
+  for (let t = firstBlock; t < lastBlock; t += BLOCK) blocks.push(new Date(t));
+  for (let t = lastBlock; t < to; t += HOUR) hours.push(new Date(t));
+}
+
+/**
+ * A window of W hours ending at `asOf` covers the W whole UTC hours before asOf's hour plus asOf's
+ * own hour up to asOf: [floorHour(asOf) − W h, asOf]. Splits it into daily buckets (whole UTC
+ * days), 6-hour blocks and hourly buckets (the rest of the whole hours), and the raw tail (asOf's
+ * own hour up to asOf). Pure. A 72 h window needs at most 2 × (3 blocks + 5 hours) + 3 days = 19
+ * parts per endpoint and region.
+ */
+export function planWindow(asOf: Date, windowHours: number): WindowPlan {
+  const tail = Math.floor(asOf.getTime() / HOUR) * HOUR;
+  const start = tail - windowHours * HOUR;
+  const firstDay = Math.ceil(start / DAY) * DAY;
+  const lastDay = Math.floor(tail / DAY) * DAY;
+  const hourBuckets: Date[] = [];
+  const blockBuckets: Date[] = [];
+  const dayBuckets: Date[] = [];
+  if (firstDay < lastDay) {
+    splitHours(start, firstDay, hourBuckets, blockBuckets);
+    for (let t = firstDay; t < lastDay; t += DAY) dayBuckets.push(new Date(t));
+    splitHours(lastDay, tail, hourBuckets, blockBuckets);
+  } else {
+    splitHours(start, tail, hourBuckets, blockBuckets);
+  }
+  return { start: new Date(start), end: asOf, hourBuckets, blockBuckets, dayBuckets, rawFrom: new Date(tail) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parts.
+
+function addPairs(into: Map<string, number>, pairs: Array<[string, number]>): void {
+  for (const [k, v] of pairs) into.set(k, (into.get(k) ?? 0) + v);
+}
+
+/** Merges parts into one (counts added, sketches added bucket by bucket). Pure; one part is returned as is. */
+export function mergeWindowParts(parts: readonly WindowPart[]): WindowPart {
+  if (parts.length === 1) return parts[0]!;
+  const kinds = new Map<string, number>();
+  const reasons = new Map<string, number>();
+  let count = 0;
+  let successes = 0;
+  let excludedTotal = 0;
+  let last: number | null = null;
+  for (const p of parts) {
+    count += p.count;
+    successes += p.successes;
+    excludedTotal += p.excludedTotal;
+    addPairs(kinds, p.errorKinds);
+    addPairs(reasons, p.excludedByReason);
+    if (p.lastMeasuredAtMs !== null && (last === null || p.lastMeasuredAtMs > last)) last = p.lastMeasuredAtMs;
+  }
+  const sketches: Partial<Record<WindowMetric, PackedSketch>> = {};
+  for (const m of WINDOW_METRICS) {
+    const bins = new Map<number, number>();
+    let zeros = 0;
+    let any = false;
+    for (const p of parts) {
+      const ps = p.sketches[m];
+      if (!ps) continue;
+      any = true;
+      for (let j = 0; j < ps.keys.length; j++) bins.set(ps.keys[j]!, (bins.get(ps.keys[j]!) ?? 0) + ps.counts[j]!);
+      zeros += ps.zeros;
+    }
+    if (any) {
+      const keys = Int32Array.from([...bins.keys()].sort((a, b) => a - b));
+      sketches[m] = { keys, counts: Float64Array.from(keys, (k) => bins.get(k)!), zeros };
+    }
+  }
+  return { count, successes, errorKinds: [...kinds.entries()], lastMeasuredAtMs: last, sketches, excludedTotal, excludedByReason: [...reasons.entries()] };
+}
+
+function sortKeys(o: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+function toPercentiles(q: number[] | null): Percentiles {
+  return q ? { p5: q[0]!, p25: q[1]!, p50: q[2]!, p75: q[3]!, p95: q[4]! } : null;
+}
+
+const accumulator = new SketchAccumulator();
+
+function addPartSketches(merger: SketchAccumulator, parts: readonly WindowPart[], metric: WindowMetric): void {
+  for (let i = 0; i < parts.length; i++) {
+    const s = parts[i]!.sketches[metric];
+    if (s) merger.addBins(s.keys, s.counts, s.zeros);
+  }
+}
+
+/**
+ * Published percentiles of one metric over parts (the same reading as {@link summarizeWindow}),
+ * with the number of rankable samples behind them; null percentiles without samples.
+ */
+export function partsPercentiles(parts: readonly WindowPart[], metric: WindowMetric): { percentiles: Percentiles; samples: number } {
+  addPartSketches(accumulator, parts, metric);
+  const sorted = accumulator.drainSorted();
+  return { percentiles: toPercentiles(sketchPercentiles(sorted, PERCENTILE_LEVELS)), samples: sorted.total };
+}
+
+/**
+ * One endpoint's window figures from its parts plus, optionally, raw rows (indexes `rows` into
+ * `raw`). Same figures for any cutting of the same measurements into parts and rows (see module
+ * doc). `basis` picks the output-speed metric ranked (and reported as outputTokensPerSecond).
+ */
+export function summarizeWindow(parts: readonly WindowPart[], basis: SpeedBasis, raw?: RawRows | null, rows?: readonly number[]): WindowStats {
+  let n = 0;
+  let successes = 0;
+  let lastMs: number | null = null;
+  let excludedTotal = 0;
+  const kinds: Record<string, number> = {};
+  const reasons: Record<string, number> = {};
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    n += part.count;
+    successes += part.successes;
+    excludedTotal += part.excludedTotal;
+    for (const [k, v] of part.errorKinds) kinds[k] = (kinds[k] ?? 0) + v;
+    for (const [k, v] of part.excludedByReason) reasons[k] = (reasons[k] ?? 0) + v;
+    if (part.lastMeasuredAtMs !== null && (lastMs === null || part.lastMeasuredAtMs > lastMs)) lastMs = part.lastMeasuredAtMs;
+  }
+  const tail = raw && rows ? rows : [];
+  for (let i = 0; i < tail.length; i++) {
+    const j = tail[i]!;
+    n += 1;
+    successes += raw!.success[j]!;
+    const k = raw!.errorKind[j];
+    if (k) kinds[k] = (kinds[k] ?? 0) + 1;
+    const rs = raw!.reasons[j]!;
+    if (rs.length > 0) {
+      excludedTotal += 1;
+      for (const r of rs) reasons[r] = (reasons[r] ?? 0) + 1;
+    }
+    if (lastMs === null || raw!.atMs[j]! > lastMs) lastMs = raw!.atMs[j]!;
+  }
+  const merger = accumulator;
+  const fill = (metric: WindowMetric): void => {
+    addPartSketches(merger, parts, metric);
+    if (tail.length === 0) return;
+    const col = raw!.bins[metric];
+    for (let i = 0; i < tail.length; i++) {
+      const b = col[tail[i]!]!;
+      if (b === RAW_SKIP) continue;
+      if (b === RAW_ZERO) merger.addZero();
+      else merger.addIndex(b);
+    }
+  };
+  const summary = (metric: WindowMetric): Percentiles => {
+    fill(metric);
+    return toPercentiles(merger.drainPercentiles(PERCENTILE_LEVELS));
+  };
+  fill(SPEED_METRIC_OF_BASIS[basis]);
+  const speedSketch = merger.drainSorted();
+  const speed = toPercentiles(sketchPercentiles(speedSketch, PERCENTILE_LEVELS));
+  return {
+    n,
+    successes,
+    samples: speedSketch.total,
+    outputTokensPerSecond: speed,
+    ttftMs: summary('ttftMs'),
+    ttfatMs: summary('ttfatMs'),
+    e2eMs: summary('e2eMs'),
+    outputTokensPerSecondMedianCi: speed ? medianInterval(speedSketch, speed.p50) : null,
+    speedSketch,
+    errorKinds: sortKeys(kinds),
+    lastMeasuredAt: lastMs === null ? null : new Date(lastMs).toISOString(),
+    excluded: { total: excludedTotal, byReason: sortKeys(reasons) },
+  };
+}
+
+/**
+ * Distribution-free 95 % interval of the median read from a speed sketch ({@link sketchMedianCi}),
+ * widened to contain the published median `median`; null for an empty sketch.
+ */
+export function medianInterval(speedSketch: SortedSketch, median: number): { low: number; high: number } | null {
+  const ci = sketchMedianCi(speedSketch, MEDIAN_CI_CONFIDENCE);
+  return ci ? { low: Math.min(ci.low, median), high: Math.max(ci.high, median) } : null;
+}
+
+/**
+ * Exact type-7 percentiles (numpy linear) of raw values at {@link PERCENTILE_LEVELS}, or null for
+ * none: the reference the engine's published figures are tested against (within 0.1 %).
+ * @throws TypeError if a value is not finite
+ */
+export function exactWindowPercentiles(values: readonly number[]): Percentiles {
+  return values.length === 0 ? null : toPercentiles(exactPercentiles(values, PERCENTILE_LEVELS));
+}
