@@ -19,6 +19,8 @@ export interface SeedWorkload {
   concurrency: number;
   scheduled: boolean;
   name?: string;
+  /** one sentence for people (lib/probe/workloads) */
+  description?: string;
 }
 
 export interface SeedOptions {
@@ -97,6 +99,8 @@ export async function seedCatalog(db: Db, opts: SeedOptions): Promise<{ provider
         deploymentKind: 'self-hosted' as const,
         region: 'local',
         isCalibration: true,
+        // The reference server accepts any prompt length: declare a 128k window so it runs the ~100k workloads too.
+        contextWindowTokens: 131_072,
         calibrationTps: CALIBRATION_CONFIG.tps,
         calibrationTtftMs: CALIBRATION_CONFIG.ttftMs,
         allowPrivate: true,

@@ -17,6 +17,11 @@ const envSchema = z.object({
   TOKENPACE_WORKER_REGION: z.string().min(1).default('local'),
   /** Cron for the probe schedule (pg-boss cron, minute resolution). */
   TOKENPACE_PROBE_CRON: z.string().min(1).default('* * * * *'),
+  /**
+   * Share of probes (0..1, default 0.1) that are fidelity probes beyond the mandatory one per hour
+   * per endpoint × workload (lib/fidelity, lib/probe/cadence).
+   */
+  TOKENPACE_FIDELITY_FRACTION: z.coerce.number().min(0).max(1).default(0.1),
   /** Port of the local calibration reference server started by `tokenpace start` (default 3999). */
   TOKENPACE_REFERENCE_PORT: z.coerce.number().int().min(1).max(65535).default(3999),
   /** AES-256-GCM key for provider API keys (64 hex chars or base64 of 32 bytes). */

@@ -18,6 +18,7 @@ import { runProbeJob } from './tasks/probe-endpoint';
 import { runRetentionJob } from './tasks/apply-retention';
 import { runRollupJob } from './tasks/rollup-measurements';
 import { scheduleProbes } from './tasks/schedule-probes';
+import { slotMinutesForCron } from '@/lib/probe/cadence';
 import { getWorkerVersion } from './version';
 
 const DEADLINES = { ttftMs: 30_000, idleMs: 15_000, totalMs: 120_000, maxBytes: 8 * 1024 * 1024 };
@@ -71,7 +72,13 @@ async function main(): Promise<void> {
     for (const job of jobs) {
       const payload = scheduleProbesPayloadSchema.parse(job.data);
       if (payload.region !== region) continue; // another region's firing; its own workers handle it
-      const r = await scheduleProbes(db, boss, { region, now: new Date(), expireInSeconds: DEADLINES.totalMs / 1000 + 60 });
+      const r = await scheduleProbes(db, boss, {
+        region,
+        now: new Date(),
+        expireInSeconds: DEADLINES.totalMs / 1000 + 60,
+        slotMinutes: slotMinutesForCron(env.TOKENPACE_PROBE_CRON),
+        fidelityFraction: env.TOKENPACE_FIDELITY_FRACTION,
+      });
       if (r.enqueued > 0) console.log(`[worker] scheduled ${r.enqueued} probes (${r.targets} targets) in ${region}`);
     }
   });

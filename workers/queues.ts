@@ -23,8 +23,10 @@ export const probeJobPayloadSchema = z.object({
   slotStart: z.string().datetime(),
   /** Unique key of this probe slot; becomes measurements.job_key. */
   jobKey: z.string().min(1),
+  /** Send a fidelity prompt (lib/fidelity) and verify the answer; absent in jobs enqueued before fidelity existed. */
+  fidelity: z.boolean().default(false),
 });
-export type ProbeJobPayload = z.infer<typeof probeJobPayloadSchema>;
+export type ProbeJobPayload = z.input<typeof probeJobPayloadSchema>;
 
 /** Key of one probe slot: endpoint × workload × region × slot start. */
 export function buildProbeJobKey(p: { endpointId: number; workloadId: number; region: string; slotStart: string }): string {

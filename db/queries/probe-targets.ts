@@ -1,19 +1,33 @@
-import { and, eq, isNull, lte, or } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import type { Db } from '../client';
 import { regionFromBedrockHost } from '@/lib/probe/adapters/bedrock-converse-stream';
-import { endpointSubmissions, endpoints, workloads } from '../schema';
+import { endpointSubmissions, endpoints, measurements, workloads } from '../schema';
 
 /**
- * Active endpoints × scheduled workloads that are due at `now` (endpoints in 429 back-off are
- * left out until their notBefore instant). One row per probe to enqueue.
+ * Active endpoints (with what the cadence needs) and the grid's workloads, at `now` (endpoints in
+ * 429 back-off are left out until their notBefore instant). The scheduler (lib/probe/cadence)
+ * decides which endpoint × workload pairs are due in a slot.
  */
 export async function listDueProbeTargets(db: Db, now: Date) {
   const eps = await db
-    .select({ id: endpoints.id, slug: endpoints.slug })
+    .select({ id: endpoints.id, slug: endpoints.slug, isCalibration: endpoints.isCalibration, contextWindowTokens: endpoints.contextWindowTokens })
     .from(endpoints)
     .where(and(eq(endpoints.status, 'active'), or(isNull(endpoints.notBefore), lte(endpoints.notBefore, now))));
   const wls = await db.select({ id: workloads.id, slug: workloads.slug }).from(workloads).where(eq(workloads.scheduled, true));
-  return eps.flatMap((e) => wls.map((w) => ({ endpointId: e.id, endpointSlug: e.slug, workloadId: w.id, workloadSlug: w.slug })));
+  return { endpoints: eps, workloads: wls };
+}
+
+/**
+ * Endpoint × workload pairs that have a fidelity measurement (any outcome) measured after `since`,
+ * as `${endpointId}:${workloadId}` keys. The scheduler makes a probe a fidelity probe when its pair
+ * has none in the last hour.
+ */
+export async function listRecentFidelityPairs(db: Db, since: Date): Promise<Set<string>> {
+  const rows = await db
+    .selectDistinct({ endpointId: measurements.endpointId, workloadId: measurements.workloadId })
+    .from(measurements)
+    .where(and(isNotNull(measurements.fidelityCheck), gt(measurements.measuredAt, since)));
+  return new Set(rows.map((r) => `${r.endpointId}:${r.workloadId}`));
 }
 
 /**

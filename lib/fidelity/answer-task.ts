@@ -5,6 +5,7 @@
  * prompt reached it truncated, the access-code parts it cannot see come out as `????`, so a
  * truncating server fails the nonce check exactly as a truncating provider would.
  */
+import { decodeO200k, encodeO200k } from '../tokens/o200k';
 
 function findPart(prompt: string, n: 1 | 2 | 3): string {
   const m = new RegExp(`part ${n} of the access code is ([A-Z0-9]{4})`).exec(prompt);
@@ -49,4 +50,30 @@ export function answerFidelityPrompt(prompt: string): string | null {
 
   if (check.startsWith('Check: the notes above contain an access code')) return `CODE: ${code}\n`;
   return null;
+}
+
+/**
+ * The text of the last user message of an OpenAI chat `messages` array (string content, or the
+ * concatenated `text` parts of array content); '' when there is none. Never throws.
+ */
+export function promptFromChatMessages(messages: unknown): string {
+  if (!Array.isArray(messages)) return '';
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as { role?: unknown; content?: unknown } | null;
+    if (!m || m.role !== 'user') continue;
+    if (typeof m.content === 'string') return m.content;
+    if (Array.isArray(m.content)) return m.content.map((p: { text?: unknown }) => (typeof p?.text === 'string' ? p.text : '')).join('');
+  }
+  return '';
+}
+
+/**
+ * The correct reply to a chat request's fidelity prompt as o200k tokens, one string per token
+ * (the reference server streams one string per token so its token rate stays exact); null for an
+ * ordinary prompt. The reply is ASCII, so every single token decodes to whole characters.
+ */
+export function answerFidelityTokens(messages: unknown): string[] | null {
+  const reply = answerFidelityPrompt(promptFromChatMessages(messages));
+  if (reply === null) return null;
+  return encodeO200k(reply).map((t) => decodeO200k([t]));
 }

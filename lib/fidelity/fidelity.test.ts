@@ -104,3 +104,18 @@ describe('verifyFidelityAnswer', () => {
     expect(extractFirstJsonObject('no object')).toBeNull();
   });
 });
+
+describe('judgeFidelityProbe', () => {
+  const expected = createFidelityTask('math', 's').expected;
+  it('caps the stored answer at 16 KB on a character boundary and judges only successful probes', async () => {
+    const { capUtf8, judgeFidelityProbe, ANSWER_TEXT_CAP_BYTES } = await import('./judge-probe');
+    const long = `ANSWER: ${expected.answer}\nCODE: ${expected.code}\n` + 'é'.repeat(20_000);
+    const judged = judgeFidelityProbe(expected, { outcome: 'success', answerText: long });
+    expect(judged.fidelityPassed).toBe(true);
+    expect(Buffer.byteLength(judged.answerText!, 'utf8')).toBeLessThanOrEqual(ANSWER_TEXT_CAP_BYTES);
+    expect(judged.answerText!.endsWith('é')).toBe(true);
+    expect(capUtf8('abc')).toBe('abc');
+    expect(judgeFidelityProbe(expected, { outcome: 'error', answerText: 'ANSWER: 1' })).toMatchObject({ fidelityCheck: 'arithmetic', fidelityPassed: null });
+    expect(judgeFidelityProbe(null, { outcome: 'success', answerText: 'x' })).toEqual({ fidelityCheck: null, fidelityPassed: null, fidelityDetail: null, answerText: null });
+  });
+});

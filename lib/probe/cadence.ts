@@ -68,3 +68,24 @@ export function describeDailyBudget(endpoint: Pick<CadenceEndpoint, 'isCalibrati
     outputTokensPerDay: fitting.reduce((s, w) => s + perDay(w) * w.maxOutputTokens, 0),
   };
 }
+
+/**
+ * Slot length in minutes implied by a probe cron: N for `*\/N * * * *`, 1 for `* * * * *` and for
+ * anything else (other crons fire at most once a minute; a longer real gap only makes the
+ * non-headline workloads' windows narrower than the gap, see listDueWorkloadSlugs).
+ */
+export function slotMinutesForCron(cron: string): number {
+  const m = /^\*\/(\d+)\s+\*\s+\*\s+\*\s+\*$/.exec(cron.trim());
+  return m ? Math.max(1, Number(m[1])) : 1;
+}
+
+/**
+ * Whether the probe with key `jobKey` is a fidelity probe: always when its endpoint × workload had
+ * no fidelity probe in the last hour (`hadFidelityLastHour` false), otherwise with probability
+ * `fraction` (0..1), decided by a hash of the key so the same slot always decides the same way.
+ */
+export function isFidelityProbe(jobKey: string, hadFidelityLastHour: boolean, fraction: number): boolean {
+  if (!hadFidelityLastHour) return true;
+  const u = createHash('sha256').update(`fidelity:${jobKey}`).digest().readUInt32BE(0) / 2 ** 32;
+  return u < fraction;
+}

@@ -33,6 +33,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { answerFidelityTokens } from '../fidelity/answer-task';
 import { referenceWord } from './reference-words';
 
 /** Options of {@link startReferenceServer}. */
@@ -130,6 +131,8 @@ interface ActiveStream {
   /** content chunks written */
   chunksSent: number;
   finish: 'stop' | 'length';
+  /** Token texts streamed before the reference words: the correct reply to a fidelity prompt (lib/fidelity), else empty. */
+  prefix: readonly string[];
   id: string;
   model: string;
   created: number;
@@ -181,7 +184,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       while (s.sent < s.total && dueAt(s, s.chunksSent + 1) <= now) {
         const n = Math.min(s.perChunk, s.total - s.sent);
         let text = '';
-        for (let k = 0; k < n; k++) text += referenceWord(s.sent + k);
+        for (let k = 0; k < n; k++) text += s.prefix[s.sent + k] ?? referenceWord(s.sent + k);
         s.sent += n;
         s.chunksSent++;
         if (s.firstWrittenAt === null) s.firstWrittenAt = now;
@@ -218,7 +221,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
 
   const handleCompletion = (req: IncomingMessage, res: ServerResponse, body: string) => {
     const readAt = performance.now();
-    let request: { model?: unknown; max_tokens?: unknown; max_completion_tokens?: unknown; stream?: unknown };
+    let request: { model?: unknown; messages?: unknown; max_tokens?: unknown; max_completion_tokens?: unknown; stream?: unknown };
     try {
       request = JSON.parse(body || '{}');
     } catch {
@@ -252,6 +255,8 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       sent: 0,
       chunksSent: 0,
       finish: limit <= outputTokens ? 'length' : 'stop',
+      // The reference server knows the fidelity tasks: it answers them correctly (calibration proves the check end to end).
+      prefix: answerFidelityTokens(request.messages) ?? [],
       id,
       model: typeof request.model === 'string' && request.model !== '' ? request.model : REFERENCE_MODEL_ID,
       created: Math.floor(Date.now() / 1000),

@@ -8,6 +8,8 @@ import type { Db } from '@/db/client';
 import { claimProbeSlot, insertMeasurement, setEndpointNotBefore } from '@/db/queries/measurements';
 import { getProbeSpec } from '@/db/queries/probe-targets';
 import { readApiKeyVariable } from '@/lib/env';
+import { judgeFidelityProbe } from '@/lib/fidelity/judge-probe';
+import { computeInterTokenLatency } from '@/lib/probe/inter-token-latency';
 import { probeEndpoint } from '@/lib/probe/probe-endpoint';
 import { withNotRankableReasons } from '@/lib/probe/rankability';
 import { encodeTimeline } from '@/lib/probe/timeline-codec';
@@ -47,9 +49,10 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
 
   // The operator's environment credentials only for catalog endpoints (db/queries/probe-targets.ts).
   const apiKey = resolveApiKey(endpoint, ctx.secretKey, spec.operatorCredentials);
-  const { prompt, promptHash } = buildPrompt(
+  const { prompt, promptHash, fidelity } = buildPrompt(
     { slug: workload.slug, category: workload.category, inputTokensTarget: workload.inputTokensTarget, maxOutputTokens: workload.maxOutputTokens },
     job.slotStart,
+    { fidelity: job.fidelity === true },
   );
   const measuredAt = ctx.now();
   const window = ctx.loopDelay.begin();
@@ -68,6 +71,8 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
   const loopDelayMs = window.end();
   const valid = loopDelayMs <= ctx.maxLoopDelayMs;
   const result = valid ? probed : withNotRankableReasons(probed, ['event_loop_stall']);
+  const itl = computeInterTokenLatency(result.timeline);
+  const judged = judgeFidelityProbe(fidelity, result);
 
   const written = await insertMeasurement(ctx.db, {
     jobKey: job.jobKey,
@@ -102,11 +107,27 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
     notRankableReasons: result.notRankableReasons,
     evidence: result.evidence,
     retryAfterMs: result.retryAfterMs === null ? null : Math.round(result.retryAfterMs),
+    itlP50Ms: itl.p50Ms,
+    itlP95Ms: itl.p95Ms,
+    ...judged,
+    reasoningTokensHidden: countHiddenReasoningTokens(result),
   });
   if (result.errorKind === 'rate_limited' && result.retryAfterMs !== null) {
     await setEndpointNotBefore(ctx.db, endpoint.id, new Date(ctx.now().getTime() + result.retryAfterMs));
   }
   return { status: written ? 'recorded' : 'duplicate', outcome: result.outcome, errorKind: result.errorKind };
+}
+
+/**
+ * Reasoning tokens the provider reported (`providerMetrics.reasoningTokens`, from usage details)
+ * but did not stream: all of them when no reasoning text arrived, else the excess over the o200k
+ * count of the streamed reasoning (approximate: two tokenizers). Null when none reported.
+ */
+function countHiddenReasoningTokens(result: { providerMetrics?: Record<string, number>; timeline: ReadonlyArray<{ tokens: number; channel: string }> }): number | null {
+  const reported = result.providerMetrics?.reasoningTokens;
+  if (reported === undefined || !Number.isFinite(reported)) return null;
+  const streamed = result.timeline.reduce((s, e) => s + (e.channel === 'reasoning' ? e.tokens : 0), 0);
+  return Math.max(0, Math.round(reported - streamed));
 }
 
 /**

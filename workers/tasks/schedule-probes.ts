@@ -1,12 +1,18 @@
 /**
  * Task: schedule-probes (every probe cron tick, once per region).
- * Fans out one probe job per active endpoint × scheduled workload, keyed by slot so a slot is
- * enqueued once however many times this runs (deterministic pg-boss job id + slot claim table).
+ * Fans out one probe job per active endpoint × workload DUE in this slot (lib/probe/cadence: the
+ * headline workload every slot, every other workload of the grid 8 times a day at a spread phase,
+ * calibration endpoints everything every slot), keyed by slot so a slot is enqueued once however
+ * many times this runs (deterministic pg-boss job id + slot claim table). Jobs are grouped per
+ * endpoint (group concurrency 1 in workers/main.ts), so probes of one endpoint never overlap.
+ * A probe is a fidelity probe (lib/fidelity) when its endpoint × workload had none in the last
+ * hour, plus a configurable fraction of the rest.
  */
 import { createHash } from 'node:crypto';
 import type { PgBoss } from 'pg-boss';
 import type { Db } from '@/db/client';
-import { listDueProbeTargets } from '@/db/queries/probe-targets';
+import { listDueProbeTargets, listRecentFidelityPairs } from '@/db/queries/probe-targets';
+import { isFidelityProbe, listDueWorkloadSlugs } from '@/lib/probe/cadence';
 import { buildProbeJobKey, probeQueueName, type ProbeJobPayload } from '../queues';
 
 /** Slot start: `now` floored to the slot length (minutes), as an ISO string. */
@@ -21,36 +27,55 @@ export function jobIdForKey(key: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
+/** Default share of non-mandatory probes that are fidelity probes (TOKENPACE_FIDELITY_FRACTION). */
+export const DEFAULT_FIDELITY_FRACTION = 0.1;
+
 /**
  * Enqueues the probe jobs for `region` at `now`. Returns how many were new (duplicates of an
- * already-enqueued slot are not counted). `expireInSeconds` bounds a stuck probe.
+ * already-enqueued slot are not counted), how many targets were due, and how many of the new ones
+ * are fidelity probes. `expireInSeconds` bounds a stuck probe; `slotMinutes` is the cron's slot
+ * length (lib/probe/cadence slotMinutesForCron); `fidelityFraction` in [0, 1].
  */
 export async function scheduleProbes(
   db: Db,
   boss: PgBoss,
-  params: { region: string; now: Date; expireInSeconds: number },
-): Promise<{ enqueued: number; targets: number }> {
+  params: { region: string; now: Date; expireInSeconds: number; slotMinutes?: number; fidelityFraction?: number },
+): Promise<{ enqueued: number; targets: number; fidelity: number }> {
   const slotStart = slotStartFor(params.now);
-  const targets = await listDueProbeTargets(db, params.now);
+  const { endpoints, workloads } = await listDueProbeTargets(db, params.now);
+  const recentFidelity = await listRecentFidelityPairs(db, new Date(params.now.getTime() - 3_600_000));
+  const workloadIds = new Map(workloads.map((w) => [w.slug, w.id]));
   let enqueued = 0;
-  for (const t of targets) {
-    const payload: ProbeJobPayload = {
-      endpointId: t.endpointId,
-      workloadId: t.workloadId,
-      region: params.region,
-      slotStart,
-      jobKey: buildProbeJobKey({ endpointId: t.endpointId, workloadId: t.workloadId, region: params.region, slotStart }),
-    };
-    const id = await boss.send(probeQueueName(params.region), payload, {
-      id: jobIdForKey(payload.jobKey),
-      // One stream at a time per endpoint and region: TPS/user is a single-stream figure, and
-      // parallel probes of one endpoint would compete with each other (and with the provider's batching).
-      group: { id: `endpoint-${t.endpointId}` },
-      retryLimit: 1,
-      retryDelay: 5,
-      expireInSeconds: params.expireInSeconds,
-    });
-    if (id) enqueued += 1;
+  let targets = 0;
+  let fidelity = 0;
+  for (const e of endpoints) {
+    for (const slug of listDueWorkloadSlugs(e, new Date(slotStart), params.slotMinutes ?? 1)) {
+      const workloadId = workloadIds.get(slug);
+      if (workloadId === undefined) continue; // not (yet) seeded
+      targets += 1;
+      const jobKey = buildProbeJobKey({ endpointId: e.id, workloadId, region: params.region, slotStart });
+      const payload: ProbeJobPayload = {
+        endpointId: e.id,
+        workloadId,
+        region: params.region,
+        slotStart,
+        jobKey,
+        fidelity: isFidelityProbe(jobKey, recentFidelity.has(`${e.id}:${workloadId}`), params.fidelityFraction ?? DEFAULT_FIDELITY_FRACTION),
+      };
+      const id = await boss.send(probeQueueName(params.region), payload, {
+        id: jobIdForKey(payload.jobKey),
+        // One stream at a time per endpoint and region: TPS/user is a single-stream figure, and
+        // parallel probes of one endpoint would compete with each other (and with the provider's batching).
+        group: { id: `endpoint-${e.id}` },
+        retryLimit: 1,
+        retryDelay: 5,
+        expireInSeconds: params.expireInSeconds,
+      });
+      if (id) {
+        enqueued += 1;
+        if (payload.fidelity) fidelity += 1;
+      }
+    }
   }
-  return { enqueued, targets: targets.length };
+  return { enqueued, targets, fidelity };
 }

@@ -1,0 +1,122 @@
+/**
+ * Issue 14: fidelity probes end to end through the real worker task, the SSRF-guarded fetch and
+ * the database. The calibration reference server answers every fidelity task correctly; a server
+ * that answers wrongly fails `wrong_answer`; a server that truncates the prompt (keeps its end,
+ * like left-truncation of an over-long context) fails the nonce check. Each measurement keeps the
+ * answer text, the verdict and per-measurement ITL.
+ */
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedCatalog } from '@/db/seed';
+import { endpoints, measurements, models, providers, workloads } from '@/db/schema';
+import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
+import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
+import { answerFidelityPrompt } from '@/lib/fidelity/answer-task';
+import { startAnsweringServer, type AnsweringServer } from '@/lib/fidelity/test-support/answering-server';
+import type { FetchLike } from '@/lib/probe/types';
+import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
+import { createGuardedFetch } from '@/lib/security/ssrf-guard';
+import { runProbeJob, type ProbeTaskContext } from './probe-endpoint';
+
+let t: TestDatabase;
+let reference: ReferenceServer;
+let wrong: AnsweringServer;
+let truncating: AnsweringServer;
+const fetches: FetchLike[] = [];
+const ids: Record<string, number> = {};
+
+/** A wrong model: the right format, the right code, a result off by one. */
+function answerWrongly(prompt: string): string {
+  const right = answerFidelityPrompt(prompt) ?? 'no idea';
+  return right.replace(/(ANSWER: |"result":)(-?\d+)/, (_m, label: string, n: string) => `${label}${Number(n) + 1}`) + ' and more words follow.';
+}
+
+/** A server that keeps only the last 60 % of the prompt (left truncation), then answers perfectly. */
+function answerTruncated(prompt: string): string {
+  return (answerFidelityPrompt(prompt.slice(Math.floor(prompt.length * 0.4))) ?? 'no question seen') + ' more words.';
+}
+
+const ctx = (): ProbeTaskContext => ({
+  db: t.db,
+  workerId: 'test-worker',
+  workerVersion: 'test',
+  createFetch: ({ allowPrivate }) => {
+    const f = createGuardedFetch({ allowPrivate }) as unknown as FetchLike;
+    fetches.push(f);
+    return f;
+  },
+  secretKey: null,
+  loopDelay: { begin: () => ({ end: () => 0 }) } as never,
+  maxLoopDelayMs: 1_000,
+  deadlines: { ttftMs: 10_000, idleMs: 10_000, totalMs: 30_000, maxBytes: 8 * 1024 * 1024 },
+  now: () => new Date(),
+});
+
+async function probe(endpointSlug: string, workloadSlug: string, slotStart: string, fidelity = true) {
+  const [w] = await t.db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, workloadSlug));
+  const endpointId = ids[endpointSlug]!;
+  const jobKey = `probe:${endpointId}:${w!.id}:local:${slotStart}`;
+  const r = await runProbeJob(ctx(), `boss-${jobKey}`, { endpointId, workloadId: w!.id, region: 'local', slotStart, jobKey, fidelity });
+  expect(r).toMatchObject({ status: 'recorded', outcome: 'success' });
+  const [m] = await t.db.select().from(measurements).where(and(eq(measurements.jobKey, jobKey)));
+  return m!;
+}
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  reference = await startReferenceServer({ port: 0, tps: 4000, ttftMs: 5, tokensPerChunk: 2, outputTokens: 120 });
+  wrong = await startAnsweringServer(answerWrongly);
+  truncating = await startAnsweringServer(answerTruncated);
+  await seedCatalog(t.db, { workloads: SEED_WORKLOADS, lookupEnv: () => null, referencePort: reference.port });
+  const [cal] = await t.db.select({ id: endpoints.id, providerId: endpoints.providerId, modelId: endpoints.modelId }).from(endpoints).where(eq(endpoints.isCalibration, true));
+  ids.reference = cal!.id;
+  for (const [slug, server] of [['wrong-local', wrong], ['truncating-local', truncating]] as const) {
+    const [e] = await t.db
+      .insert(endpoints)
+      .values({ slug, providerId: cal!.providerId, modelId: cal!.modelId, protocol: 'openai-chat', baseUrl: server.url, apiModelId: 'm', allowPrivate: true, status: 'active' })
+      .returning({ id: endpoints.id });
+    ids[slug] = e!.id;
+  }
+  void models;
+  void providers;
+});
+
+afterAll(async () => {
+  for (const f of fetches) await (f as unknown as { dispatcher?: { close(): Promise<void> } }).dispatcher?.close();
+  await reference?.close();
+  await wrong?.close();
+  await truncating?.close();
+  await t?.drop();
+});
+
+describe('fidelity probes through the worker', () => {
+  it.each(['prose-100', 'code-1k', 'math-10k', 'json-1k', 'prose-100k'])('the reference server passes %s; answer, verdict and ITL are stored', async (slug) => {
+    const m = await probe('reference', slug, '2026-11-30T12:00:00.000Z');
+    expect(m.fidelityCheck).not.toBeNull();
+    expect(m.fidelityPassed, JSON.stringify(m.fidelityDetail)).toBe(true);
+    expect(m.answerText!.length).toBeGreaterThan(10);
+    expect(m.outputTokensReported).toBe(120);
+    // 2 tokens per chunk at 4000 tokens/s: 0.25 ms per token (timer resolution makes it coarse)
+    expect(m.itlP50Ms).not.toBeNull();
+    expect(m.itlP95Ms!).toBeGreaterThanOrEqual(m.itlP50Ms!);
+  });
+
+  it('an ordinary probe stores no answer and no verdict, but ITL', async () => {
+    const m = await probe('reference', 'prose-1k', '2026-11-30T12:01:00.000Z', false);
+    expect(m).toMatchObject({ fidelityCheck: null, fidelityPassed: null, answerText: null });
+    expect(m.itlP50Ms).not.toBeNull();
+  });
+
+  it.each(['math-1k', 'code-100', 'json-10k'])('a server that answers wrongly fails %s (wrong_answer)', async (slug) => {
+    const m = await probe('wrong-local', slug, '2026-11-30T12:02:00.000Z');
+    expect(m.fidelityPassed).toBe(false);
+    expect((m.fidelityDetail as { failures: string[] }).failures).toEqual(['wrong_answer']);
+  });
+
+  it.each(['prose-10k', 'math-10k', 'json-10k', 'code-1k'])('a server that truncates the prompt fails the nonce check on %s', async (slug) => {
+    const m = await probe('truncating-local', slug, '2026-11-30T12:03:00.000Z');
+    expect(m.fidelityPassed).toBe(false);
+    expect((m.fidelityDetail as { failures: string[] }).failures).toEqual(['nonce_missing']);
+    expect(truncating.prompts.at(-1)).toContain('part 1 of the access code');
+  });
+});
