@@ -29,6 +29,14 @@ export const publicEndpointColumns = {
   createdAt: endpoints.createdAt,
 };
 
+/**
+ * Public endpoints (active, inactive, paused: the statuses every list shows) among the joined
+ * endpoints rows, for a query grouped by model or provider. (A correlated subquery written with
+ * `${models.id}` rendered as an unqualified "id", which bound to the subquery's own endpoints.id:
+ * every count was wrong.)
+ */
+const publicEndpointCount = sql<number>`(count(${endpoints.id}) filter (where ${endpoints.status} in ('active','inactive','paused')))::int`;
+
 /** Models with their endpoint counts, ordered by name. */
 export async function listModels(db: Db) {
   return db
@@ -38,10 +46,12 @@ export async function listModels(db: Db) {
       name: models.name,
       family: models.family,
       description: models.description,
-      endpointCount: sql<number>`(select count(*)::int from endpoints e where e.model_id = ${models.id} and e.status in ('active','inactive','paused'))`,
+      endpointCount: publicEndpointCount,
     })
     .from(models)
+    .leftJoin(endpoints, eq(endpoints.modelId, models.id))
     .where(eq(models.listed, true))
+    .groupBy(models.id)
     .orderBy(asc(models.name));
 }
 
@@ -71,10 +81,12 @@ export async function listProviders(db: Db) {
       name: providers.name,
       kind: providers.kind,
       websiteUrl: providers.websiteUrl,
-      endpointCount: sql<number>`(select count(*)::int from endpoints e where e.provider_id = ${providers.id} and e.status in ('active','inactive','paused'))`,
+      endpointCount: publicEndpointCount,
     })
     .from(providers)
+    .leftJoin(endpoints, eq(endpoints.providerId, providers.id))
     .where(eq(providers.listed, true))
+    .groupBy(providers.id)
     .orderBy(asc(providers.name));
 }
 

@@ -40,7 +40,7 @@ export const excludedCountsSchema = z
   .object({
     total: z.number().int().meta({ description: 'Measurements in the window that are not rankable (left out of medians, ranks, tie bands, history and change points), count.' }),
     byReason: z
-      .record(z.string(), z.number().int())
+      .partialRecord(z.enum(NOT_RANKABLE_REASONS), z.number().int().meta({ description: 'Measurements carrying this reason, count.' }))
       .meta({ description: 'Not-rankable reason (failed, unrecognized_shape, token_count_mismatch, buffered_stream, event_loop_stall) → measurements carrying it, count; a measurement may carry several.' }),
   })
   .meta({ id: 'ExcludedCounts', description: 'Measurements left out of the figures, from measurements.rankable / not_rankable_reasons.' });
