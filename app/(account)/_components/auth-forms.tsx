@@ -3,13 +3,14 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { callApi } from './api-client';
+import { resolveSameOriginPath } from '@/lib/security/safe-redirect';
 import { Field } from './field';
 
 const PASSWORD_MIN = 10;
 
-/** Only same-site paths are followed after sign-in (no open redirect). */
+/** Only pages of this site are followed after sign-in/up (resolved against our origin; no open redirect). */
 function safeNext(next: string | undefined): string {
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/dashboard';
+  return resolveSameOriginPath(next, window.location.origin);
 }
 
 /** Sign-up form: name, email, password → POST /api/auth/sign-up/email, then the dashboard. */
@@ -32,9 +33,17 @@ export function SignUpForm({ next }: { next?: string }) {
     if (Object.keys(errs).length > 0) return;
     setBusy(true);
     const r = await callApi('POST', '/api/auth/sign-up/email', { name, email, password });
-    setBusy(false);
     if (!r.ok) {
+      setBusy(false);
       setFormError(r.error.message);
+      return;
+    }
+    // Sign-up answers alike for new and existing emails (no account enumeration) and does not
+    // sign in; signing in with the same credentials does.
+    const s = await callApi('POST', '/api/auth/sign-in/email', { email, password });
+    setBusy(false);
+    if (!s.ok) {
+      setFormError(s.error.status === 401 ? 'Could not sign you in with these details. If you already have an account, sign in with its password or reset it.' : s.error.message);
       return;
     }
     // A full navigation: the client router may hold a prefetch of the page made while signed out.

@@ -3,15 +3,15 @@
  * one atomic upsert per hit) so every web process shares the same counters. A refused request
  * answers 429 `rate_limited` with Retry-After in seconds (decision record 032).
  *
- * Client address: the right-most X-Forwarded-For entry — the one the nearest proxy (or Next's own
- * server, which fills the header from the socket when absent) wrote. Without a proxy in front a
- * client can forge it, so account-keyed limits (sign-in per email, submissions per user, per token)
- * carry the real weight; the per-IP limits are a brake on careless clients.
+ * Client address (decision record 080): the TCP peer, which bin/peer-address.cjs (preloaded into
+ * the web process) writes into `x-tokenpace-peer-address`; X-Forwarded-For only when that peer is
+ * listed in TOKENPACE_TRUSTED_PROXIES. A client-sent X-Forwarded-For never picks the bucket.
  */
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import { getDb } from '@/db/shared';
 import { rateLimits } from '@/db/schema';
 import { getEnv } from '@/lib/env';
+import { parseTrustedProxies, resolveClientAddress, type TrustedProxies } from '@/lib/security/client-address';
 
 /** The limits by name: `points` requests per `durationSeconds` per key. */
 export interface LimitSpec {
@@ -105,15 +105,37 @@ export async function consumeLimit(name: LimitName, key: string): Promise<void> 
   }
 }
 
-/** The client address used as a rate-limit key (see the module comment), or 'unknown'. */
+/**
+ * Name of the request header that carries the TCP peer address, when the process was started with
+ * bin/peer-address.cjs preloaded (it sets this global mark and strips client copies of the header);
+ * null otherwise, and then the header is not believed.
+ */
+export function peerAddressHeader(): string | null {
+  const mark = (globalThis as Record<symbol, unknown>)[Symbol.for('tokenpace.peerAddressHeader')];
+  return typeof mark === 'string' ? mark : null;
+}
+
+let trustedCache: { raw: string | undefined; parsed: TrustedProxies } | null = null;
+
+function trustedProxies(): TrustedProxies {
+  const raw = getEnv().TOKENPACE_TRUSTED_PROXIES;
+  if (!trustedCache || trustedCache.raw !== raw) trustedCache = { raw, parsed: parseTrustedProxies(raw) };
+  return trustedCache.parsed;
+}
+
+/**
+ * The client address used as a rate-limit key: the TCP peer, or with a trusted proxy as peer the
+ * right-most untrusted X-Forwarded-For entry (lib/security/client-address.ts); 'unknown' when the
+ * peer is not known (the web process was not started through `tokenpace start`). Every per-IP
+ * limit goes through here.
+ */
 export function clientAddress(request: Request): string {
-  const xff = request.headers.get('x-forwarded-for');
-  if (xff) {
-    const parts = xff.split(',').map((p) => p.trim()).filter(Boolean);
-    const last = parts[parts.length - 1];
-    if (last) return last.slice(0, 64);
-  }
-  return request.headers.get('x-real-ip')?.trim().slice(0, 64) || 'unknown';
+  const header = peerAddressHeader();
+  return resolveClientAddress({
+    peerAddress: header ? request.headers.get(header) : null,
+    forwardedFor: request.headers.get('x-forwarded-for'),
+    trusted: trustedProxies(),
+  });
 }
 
 /** Per-IP limit of the public read API (GET/HEAD under /api/v1); other paths pass. */

@@ -1,17 +1,55 @@
 import { toNextJsHandler } from 'better-auth/next-js';
 import { connection } from 'next/server';
 import { getAuth } from '@/app/api/_lib/auth';
+import { decodeUtf8, readBodyBytes } from '@/app/api/_lib/body';
 import { clientAddress, consumeLimit, RateLimitedError } from '@/app/api/_lib/rate-limit';
-import { apiError } from '@/app/api/_lib/respond';
+import { ApiError, apiError } from '@/app/api/_lib/respond';
 
-/** The paths that are rate limited before better-auth sees them. */
-async function limitAuthRequest(request: Request): Promise<void> {
-  const path = new URL(request.url).pathname.replace(/^\/api\/auth/, '');
-  const ip = clientAddress(request);
+/** Auth request bodies are small (email, password, name, token): at most 16 KiB, counted while reading. */
+const MAX_AUTH_BODY_BYTES = 16 * 1024;
+
+/**
+ * Reads a POST body once, whatever its encoding (JSON or application/x-www-form-urlencoded, the two
+ * better-auth accepts from browsers), into a plain object. Other types, bodies over 16 KiB,
+ * invalid UTF-8/JSON and non-object JSON throw ApiError 400 naming `body`. An empty body is `{}`.
+ * The object is what both the rate limits and better-auth see (decision record 080).
+ */
+async function readAuthBody(request: Request): Promise<Record<string, unknown>> {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const text = decodeUtf8(await readBodyBytes(request, MAX_AUTH_BODY_BYTES));
+  if (text.trim() === '') return {};
+  if (type === 'application/json') {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new ApiError('bad_request', 'body: not valid JSON', 'body');
+    }
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError('bad_request', 'body: must be a JSON object', 'body');
+    return raw as Record<string, unknown>;
+  }
+  if (type === 'application/x-www-form-urlencoded') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of new URLSearchParams(text)) {
+      if (k in out) throw new ApiError('bad_request', `${k}: given more than once`, k);
+      out[k] = v;
+    }
+    return out;
+  }
+  throw new ApiError('bad_request', 'body: send JSON (application/json) or a form (application/x-www-form-urlencoded)', 'body');
+}
+
+/** The per-email rate-limit key: the address as better-auth looks it up (lower case), trimmed. */
+function emailKey(body: Record<string, unknown>): string {
+  if (typeof body.email !== 'string' || body.email.trim() === '') throw new ApiError('bad_request', 'email: required', 'email');
+  return body.email.trim().toLowerCase();
+}
+
+/** Applies the limits of the path to this client address and parsed body. */
+async function limitAuthRequest(path: string, ip: string, body: Record<string, unknown>): Promise<void> {
   if (path === '/sign-in/email') {
     await consumeLimit('signInIp', ip);
-    const body = (await request.clone().json().catch(() => null)) as { email?: unknown } | null;
-    if (body && typeof body.email === 'string') await consumeLimit('signInEmail', body.email.trim().toLowerCase());
+    await consumeLimit('signInEmail', emailKey(body));
   } else if (path === '/sign-up/email') {
     await consumeLimit('signUpIp', ip);
   } else if (path === '/request-password-reset' || path === '/send-verification-email') {
@@ -21,14 +59,25 @@ async function limitAuthRequest(request: Request): Promise<void> {
 
 async function run(request: Request, method: 'GET' | 'POST'): Promise<Response> {
   await connection();
+  const handler = toNextJsHandler(getAuth());
+  if (method === 'GET') return handler.GET(request);
+  let forwarded: Request;
   try {
-    if (method === 'POST') await limitAuthRequest(request);
+    const path = new URL(request.url).pathname.replace(/^\/api\/auth/, '');
+    const body = await readAuthBody(request);
+    await limitAuthRequest(path, clientAddress(request), body);
+    // better-auth gets the very object the limits were keyed on, as JSON.
+    const headers = new Headers(request.headers);
+    headers.set('content-type', 'application/json');
+    headers.delete('content-length');
+    headers.delete('transfer-encoding');
+    forwarded = new Request(request.url, { method: 'POST', headers, body: JSON.stringify(body) });
   } catch (err) {
     if (err instanceof RateLimitedError) return apiError('rate_limited', err.message, undefined, { 'retry-after': String(err.retryAfterSeconds) });
+    if (err instanceof ApiError) return apiError(err.code, err.message, err.field);
     throw err;
   }
-  const handler = toNextJsHandler(getAuth());
-  return method === 'GET' ? handler.GET(request) : handler.POST(request);
+  return handler.POST(forwarded);
 }
 
 // GET /api/auth/* – better-auth reads: session, email verification and password-reset links.
@@ -36,7 +85,7 @@ export async function GET(request: Request): Promise<Response> {
   return run(request, 'GET');
 }
 
-// POST /api/auth/* – better-auth actions: sign-up, sign-in, sign-out, password reset (rate limited).
+// POST /api/auth/* – better-auth actions: sign-up, sign-in, sign-out, password reset (rate limited; body read once, JSON or form).
 export async function POST(request: Request): Promise<Response> {
   return run(request, 'POST');
 }

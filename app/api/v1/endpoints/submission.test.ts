@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, endpoints, endpointVerifications, users } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
-import { anonymous, params, req, setupApiTest, signUp, type Actor } from '@/app/api/_lib/test-support';
+import { anonymous, params, PEER_ADDRESS_HEADER, req, setupApiTest, signUp, type Actor } from '@/app/api/_lib/test-support';
 
 // Route handlers call next/server's connection(), which needs Next's request scope.
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
@@ -298,11 +298,11 @@ describe('rate limits (Postgres store)', () => {
       expect(retry).toBeGreaterThan(60);
       expect(retry).toBeLessThanOrEqual(120);
 
-      const ip = { 'x-forwarded-for': '203.0.113.77' };
+      const ip = { [PEER_ADDRESS_HEADER]: '203.0.113.77' };
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) statuses.push((await routes.list.GET(req(anonymous, 'GET', '/api/v1/endpoints', undefined, ip))).status);
       expect(statuses).toEqual([200, 200, 200, 429]);
-      const other = await routes.list.GET(req(anonymous, 'GET', '/api/v1/endpoints', undefined, { 'x-forwarded-for': '203.0.113.78' }));
+      const other = await routes.list.GET(req(anonymous, 'GET', '/api/v1/endpoints', undefined, { [PEER_ADDRESS_HEADER]: '203.0.113.78' }));
       expect(other.status).toBe(200);
       const [counter] = await t.sql`select points from rate_limits where key = 'tp:publicRead:203.0.113.77'`;
       expect(counter!.points).toBe(4);
@@ -313,10 +313,11 @@ describe('rate limits (Postgres store)', () => {
 
   it('limits sign-in attempts per email across addresses', async () => {
     routes.limits.configureRateLimits({ signInEmail: { points: 2, durationSeconds: 600 } });
+    await t.sql`delete from rate_limits where key like 'tp:signInEmail:%'`; // signUp() signed in once
     try {
       const { POST } = await import('@/app/api/auth/[...all]/route');
       const attempt = (ip: string) =>
-        POST(new Request('http://localhost:3000/api/auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', 'x-forwarded-for': ip }, body: JSON.stringify({ email: 'alice@acme.example', password: 'wrong password!' }) }));
+        POST(new Request('http://localhost:3000/api/auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', [PEER_ADDRESS_HEADER]: ip }, body: JSON.stringify({ email: 'alice@acme.example', password: 'wrong password!' }) }));
       expect((await attempt('198.51.100.1')).status).toBe(401);
       expect((await attempt('198.51.100.2')).status).toBe(401);
       const third = await attempt('198.51.100.3');
@@ -334,7 +335,7 @@ describe('sign-up', () => {
     const res = await POST(
       new Request('http://localhost:3000/api/auth/sign-up/email', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', 'x-forwarded-for': '192.0.2.44' },
+        headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', [PEER_ADDRESS_HEADER]: '192.0.2.44' },
         body: JSON.stringify({ email: 'mallory@evil.example', password: 'long enough password', name: 'Mallory', role: 'admin' }),
       }),
     );
@@ -343,13 +344,15 @@ describe('sign-up', () => {
     expect(rows.every((r) => r.role === 'provider')).toBe(true);
   });
 
-  it('refuses short passwords and duplicate emails', async () => {
+  it('refuses short passwords; a duplicate email is answered like a new one and creates nothing', async () => {
     const { POST } = await import('@/app/api/auth/[...all]/route');
     const signUpWith = (email: string, password: string) =>
-      POST(new Request('http://localhost:3000/api/auth/sign-up/email', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', 'x-forwarded-for': '192.0.2.45' }, body: JSON.stringify({ email, password, name: 'X' }) }));
+      POST(new Request('http://localhost:3000/api/auth/sign-up/email', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', [PEER_ADDRESS_HEADER]: '192.0.2.45' }, body: JSON.stringify({ email, password, name: 'X' }) }));
     expect((await signUpWith('short@pw.example', 'short')).status).toBe(400);
     const dup = await signUpWith('alice@acme.example', 'another long password');
-    expect(dup.status).toBeGreaterThanOrEqual(400);
-    expect(dup.status).toBeLessThan(500);
+    expect(dup.status).toBe(200); // no account enumeration (decision record 081)
+    expect(dup.headers.getSetCookie().join(';')).not.toMatch(/session_token=[^;]/);
+    const rows = await t.db.select({ id: users.id }).from(users).where(eq(users.email, 'alice@acme.example'));
+    expect(rows).toHaveLength(1);
   });
 });
