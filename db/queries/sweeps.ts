@@ -1,0 +1,310 @@
+/**
+ * Concurrency sweeps (issue 15): consent settings, requests, the worker's claim and writes, and the
+ * reads behind the API and the Pareto pages. One function per question; SQL only — the figures
+ * themselves come from lib/sweep.
+ */
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { endpoints, models, providers, sweepLevels, sweepSettings, sweepStreams, sweeps, workloads } from '../schema';
+
+export type SweepRow = typeof sweeps.$inferSelect;
+export type SweepLevelRow = typeof sweepLevels.$inferSelect;
+export type SweepSettingsRow = typeof sweepSettings.$inferSelect;
+export type NewSweepLevel = Omit<typeof sweepLevels.$inferInsert, 'id' | 'sweepId'>;
+export type NewSweepStream = Omit<typeof sweepStreams.$inferInsert, 'id' | 'sweepId' | 'sweepLevelId'>;
+
+/** An endpoint's sweep consent and limits; null when never set (= no consent). */
+export async function getSweepSettings(db: Db, endpointId: number): Promise<SweepSettingsRow | null> {
+  const [row] = await db.select().from(sweepSettings).where(eq(sweepSettings.endpointId, endpointId)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Sets an endpoint's consent and limits (its owner or an admin; the caller checks who). Enabling
+ * records who consented and when; disabling keeps the last consent for the record.
+ */
+export async function upsertSweepSettings(
+  db: Db,
+  p: { endpointId: number; enabled: boolean; maxConcurrency: number; durationMs: number; userId: string; now: Date },
+): Promise<SweepSettingsRow> {
+  const consent = p.enabled ? { consentedByUserId: p.userId, consentedAt: p.now } : {};
+  const [row] = await db
+    .insert(sweepSettings)
+    .values({ endpointId: p.endpointId, enabled: p.enabled, maxConcurrency: p.maxConcurrency, durationMs: p.durationMs, updatedAt: p.now, ...consent })
+    .onConflictDoUpdate({
+      target: sweepSettings.endpointId,
+      set: { enabled: p.enabled, maxConcurrency: p.maxConcurrency, durationMs: p.durationMs, updatedAt: p.now, ...consent },
+    })
+    .returning();
+  return row!;
+}
+
+/** What a sweep request asks for (already checked against the endpoint's limits by lib/sweep). */
+export interface NewSweepRequest {
+  endpointId: number;
+  requestedByUserId: string | null;
+  concurrencyLevels: number[];
+  durationMs: number;
+  warmUpMs: number;
+  maxOutputTokens: number;
+  objectiveTtftMs: number;
+  objectiveTpotMs: number;
+  minSuccessRate: number;
+  now: Date;
+}
+
+/**
+ * Queues a sweep, in one transaction: only when the endpoint's consent row is enabled (locked
+ * while inserting, so a concurrent withdrawal wins or waits), and only when no sweep of the
+ * endpoint is queued or running (partial unique index). Returns the new row, or why not.
+ */
+export async function insertSweepRequest(
+  db: Db,
+  p: NewSweepRequest,
+): Promise<{ ok: true; sweep: SweepRow } | { ok: false; reason: 'no_consent' | 'already_active'; activeSweepId?: number }> {
+  return db.transaction(async (tx) => {
+    const [consent] = await tx.select().from(sweepSettings).where(eq(sweepSettings.endpointId, p.endpointId)).for('update').limit(1);
+    if (!consent?.enabled) return { ok: false as const, reason: 'no_consent' as const };
+    const [endpoint] = await tx.select({ gpuCount: endpoints.gpuCount }).from(endpoints).where(eq(endpoints.id, p.endpointId)).limit(1);
+    const inserted = await tx
+      .insert(sweeps)
+      .values({
+        endpointId: p.endpointId,
+        requestedByUserId: p.requestedByUserId,
+        requestedAt: p.now,
+        concurrencyLevels: p.concurrencyLevels,
+        durationMs: p.durationMs,
+        warmUpMs: p.warmUpMs,
+        maxOutputTokens: p.maxOutputTokens,
+        objectiveTtftMs: p.objectiveTtftMs,
+        objectiveTpotMs: p.objectiveTpotMs,
+        minSuccessRate: p.minSuccessRate,
+        gpuCount: endpoint?.gpuCount ?? null,
+      })
+      .onConflictDoNothing({ target: sweeps.endpointId, where: sql`status IN ('queued', 'running')` })
+      .returning();
+    if (inserted[0]) return { ok: true as const, sweep: inserted[0] };
+    const [active] = await tx
+      .select({ id: sweeps.id })
+      .from(sweeps)
+      .where(and(eq(sweeps.endpointId, p.endpointId), inArray(sweeps.status, ['queued', 'running'])))
+      .limit(1);
+    return { ok: false as const, reason: 'already_active' as const, activeSweepId: active?.id };
+  });
+}
+
+/**
+ * The worker's claim: queued → running, only if the endpoint's consent is still enabled at this
+ * moment. Returns the sweep, or null when it is not queued any more (another worker has it, it
+ * was cancelled) or consent was withdrawn (the sweep is then marked cancelled).
+ */
+export async function claimSweep(db: Db, p: { sweepId: number; workerRegion: string; workerVersion: string; now: Date }): Promise<SweepRow | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(sweeps).where(eq(sweeps.id, p.sweepId)).for('update').limit(1);
+    if (!row || row.status !== 'queued') return null;
+    const [consent] = await tx.select({ enabled: sweepSettings.enabled }).from(sweepSettings).where(eq(sweepSettings.endpointId, row.endpointId)).limit(1);
+    if (!consent?.enabled) {
+      await tx.update(sweeps).set({ status: 'cancelled', finishedAt: p.now, errorMessage: 'consent withdrawn before the sweep started' }).where(eq(sweeps.id, p.sweepId));
+      return null;
+    }
+    const [claimed] = await tx
+      .update(sweeps)
+      .set({ status: 'running', startedAt: p.now, workerRegion: p.workerRegion, workerVersion: p.workerVersion })
+      .where(eq(sweeps.id, p.sweepId))
+      .returning();
+    return claimed ?? null;
+  });
+}
+
+/** Whether the endpoint's consent is enabled now (the worker re-checks between levels). */
+export async function isSweepConsentEnabled(db: Db, endpointId: number): Promise<boolean> {
+  const [row] = await db.select({ enabled: sweepSettings.enabled }).from(sweepSettings).where(eq(sweepSettings.endpointId, endpointId)).limit(1);
+  return row?.enabled === true;
+}
+
+/** Live progress of a running sweep. */
+export async function updateSweepProgress(db: Db, p: { sweepId: number; currentConcurrency: number; streamsDone: number }): Promise<void> {
+  await db.update(sweeps).set({ currentConcurrency: p.currentConcurrency, streamsDone: p.streamsDone }).where(eq(sweeps.id, p.sweepId));
+}
+
+/**
+ * Stores one finished level and all its streams (evidence) in one transaction. Re-running the
+ * same level (a retried job) replaces nothing: the unique (sweep, level) key makes it a no-op.
+ * Returns the level id, or null when it was already stored.
+ */
+export async function insertSweepLevel(db: Db, p: { sweepId: number; level: NewSweepLevel; streams: NewSweepStream[] }): Promise<number | null> {
+  return db.transaction(async (tx) => {
+    const [level] = await tx
+      .insert(sweepLevels)
+      .values({ ...p.level, sweepId: p.sweepId })
+      .onConflictDoNothing({ target: [sweepLevels.sweepId, sweepLevels.levelIndex] })
+      .returning({ id: sweepLevels.id });
+    if (!level) return null;
+    for (let i = 0; i < p.streams.length; i += 500) {
+      const batch = p.streams.slice(i, i + 500).map((s) => ({ ...s, sweepId: p.sweepId, sweepLevelId: level.id }));
+      if (batch.length) await tx.insert(sweepStreams).values(batch);
+    }
+    return level.id;
+  });
+}
+
+/** Ends a sweep (completed, stopped with a reason, failed or cancelled). */
+export async function finishSweep(
+  db: Db,
+  p: { sweepId: number; status: 'completed' | 'stopped' | 'failed' | 'cancelled'; stopReason: string | null; stoppedAtConcurrency: number | null; errorMessage: string | null; now: Date },
+): Promise<void> {
+  await db
+    .update(sweeps)
+    .set({ status: p.status, stopReason: p.stopReason, stoppedAtConcurrency: p.stoppedAtConcurrency, errorMessage: p.errorMessage, finishedAt: p.now, currentConcurrency: null })
+    .where(eq(sweeps.id, p.sweepId));
+}
+
+/** Public columns of a sweep, with its endpoint, provider and model names. */
+const sweepColumns = {
+  id: sweeps.id,
+  endpointId: sweeps.endpointId,
+  endpointSlug: endpoints.slug,
+  provider: providers.name,
+  model: models.name,
+  modelSlug: models.slug,
+  status: sweeps.status,
+  requestedAt: sweeps.requestedAt,
+  startedAt: sweeps.startedAt,
+  finishedAt: sweeps.finishedAt,
+  concurrencyLevels: sweeps.concurrencyLevels,
+  durationMs: sweeps.durationMs,
+  warmUpMs: sweeps.warmUpMs,
+  maxOutputTokens: sweeps.maxOutputTokens,
+  objectiveTtftMs: sweeps.objectiveTtftMs,
+  objectiveTpotMs: sweeps.objectiveTpotMs,
+  minSuccessRate: sweeps.minSuccessRate,
+  gpuCount: sweeps.gpuCount,
+  stopReason: sweeps.stopReason,
+  stoppedAtConcurrency: sweeps.stoppedAtConcurrency,
+  errorMessage: sweeps.errorMessage,
+  currentConcurrency: sweeps.currentConcurrency,
+  streamsDone: sweeps.streamsDone,
+  workerRegion: sweeps.workerRegion,
+  workerVersion: sweeps.workerVersion,
+};
+
+/** Public columns of a level. */
+const levelColumns = {
+  sweepId: sweepLevels.sweepId,
+  levelIndex: sweepLevels.levelIndex,
+  concurrency: sweepLevels.concurrency,
+  requests: sweepLevels.requests,
+  successes: sweepLevels.successes,
+  errorKinds: sweepLevels.errorKinds,
+  outputTokensPerSecondPerUser: sweepLevels.outputTokensPerSecondPerUser,
+  ttftMs: sweepLevels.ttftMs,
+  tpotMs: sweepLevels.tpotMs,
+  aggregateOutputTokensPerSecond: sweepLevels.aggregateOutputTokensPerSecond,
+  completedRequestsPerSecond: sweepLevels.completedRequestsPerSecond,
+  goodputRequestsPerSecond: sweepLevels.goodputRequestsPerSecond,
+  windowStartedAt: sweepLevels.windowStartedAt,
+  windowDurationMs: sweepLevels.windowDurationMs,
+  streams: sweepLevels.streams,
+  eventLoopDelayP99Ms: sweepLevels.eventLoopDelayP99Ms,
+  valid: sweepLevels.valid,
+  stopReason: sweepLevels.stopReason,
+};
+
+export type SweepSummaryRow = Awaited<ReturnType<typeof listEndpointSweeps>>[number];
+export type SweepLevelPublicRow = Awaited<ReturnType<typeof listSweepLevels>>[number];
+
+/** Sweeps of one endpoint, newest first (listed endpoints only). */
+export async function listEndpointSweeps(db: Db, p: { endpointId: number; limit: number }) {
+  return db
+    .select(sweepColumns)
+    .from(sweeps)
+    .innerJoin(endpoints, eq(endpoints.id, sweeps.endpointId))
+    .innerJoin(providers, eq(providers.id, endpoints.providerId))
+    .innerJoin(models, eq(models.id, endpoints.modelId))
+    .where(eq(sweeps.endpointId, p.endpointId))
+    .orderBy(desc(sweeps.requestedAt), desc(sweeps.id))
+    .limit(p.limit);
+}
+
+/** One sweep with its endpoint names; null when unknown. */
+export async function getSweep(db: Db, sweepId: number) {
+  const [row] = await db
+    .select(sweepColumns)
+    .from(sweeps)
+    .innerJoin(endpoints, eq(endpoints.id, sweeps.endpointId))
+    .innerJoin(providers, eq(providers.id, endpoints.providerId))
+    .innerJoin(models, eq(models.id, endpoints.modelId))
+    .where(eq(sweeps.id, sweepId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Levels of the given sweeps, in run order. */
+export async function listSweepLevels(db: Db, sweepIds: number[]) {
+  if (sweepIds.length === 0) return [];
+  return db.select(levelColumns).from(sweepLevels).where(inArray(sweepLevels.sweepId, sweepIds)).orderBy(asc(sweepLevels.sweepId), asc(sweepLevels.levelIndex));
+}
+
+/**
+ * The latest sweep with levels (completed or stopped) of every endpoint of a model, for the model's
+ * Pareto page: one curve per endpoint.
+ */
+export async function listLatestModelSweeps(db: Db, modelId: number) {
+  return db
+    .selectDistinctOn([sweeps.endpointId], sweepColumns)
+    .from(sweeps)
+    .innerJoin(endpoints, eq(endpoints.id, sweeps.endpointId))
+    .innerJoin(providers, eq(providers.id, endpoints.providerId))
+    .innerJoin(models, eq(models.id, endpoints.modelId))
+    .where(and(eq(endpoints.modelId, modelId), inArray(sweeps.status, ['completed', 'stopped'])))
+    .orderBy(sweeps.endpointId, desc(sweeps.finishedAt), desc(sweeps.id));
+}
+
+/** Stream evidence of one sweep (timelines encoded with lib/probe/timeline-codec), in start order. */
+export async function listSweepStreams(db: Db, p: { sweepId: number; limit: number }) {
+  return db
+    .select({
+      id: sweepStreams.id,
+      levelIndex: sweepLevels.levelIndex,
+      concurrency: sweepLevels.concurrency,
+      slot: sweepStreams.slot,
+      phase: sweepStreams.phase,
+      startedAt: sweepStreams.startedAt,
+      outcome: sweepStreams.outcome,
+      errorKind: sweepStreams.errorKind,
+      httpStatus: sweepStreams.httpStatus,
+      ttftMs: sweepStreams.ttftMs,
+      e2eMs: sweepStreams.e2eMs,
+      outputTokensPerSecond: sweepStreams.outputTokensPerSecond,
+      outputTokensReported: sweepStreams.outputTokensReported,
+      outputTokensO200k: sweepStreams.outputTokensO200k,
+      timeline: sweepStreams.timeline,
+    })
+    .from(sweepStreams)
+    .innerJoin(sweepLevels, eq(sweepLevels.id, sweepStreams.sweepLevelId))
+    .where(eq(sweepStreams.sweepId, p.sweepId))
+    .orderBy(asc(sweepStreams.startedAt), asc(sweepStreams.id))
+    .limit(p.limit);
+}
+
+/** Sweeps left `running` by a worker that died: back to `failed` so the endpoint can be swept again. */
+export async function failStaleSweeps(db: Db, p: { startedBefore: Date; now: Date }): Promise<number> {
+  const rows = await db
+    .update(sweeps)
+    .set({ status: 'failed', finishedAt: p.now, errorMessage: 'the worker running the sweep stopped', currentConcurrency: null })
+    .where(and(eq(sweeps.status, 'running'), lt(sweeps.startedAt, p.startedBefore)))
+    .returning({ id: sweeps.id });
+  return rows.length;
+}
+
+/** Ids of sweeps waiting for a worker, oldest first. */
+export async function listQueuedSweepIds(db: Db): Promise<number[]> {
+  const rows = await db.select({ id: sweeps.id }).from(sweeps).where(eq(sweeps.status, 'queued')).orderBy(asc(sweeps.requestedAt));
+  return rows.map((r) => r.id);
+}
+
+/** A workload's id by slug; null when not seeded. */
+export async function getWorkloadIdBySlug(db: Db, slug: string): Promise<number | null> {
+  const [row] = await db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, slug)).limit(1);
+  return row?.id ?? null;
+}

@@ -1,0 +1,252 @@
+/**
+ * Task: run-sweep (one job per requested sweep; on demand, plus a dispatcher every minute that
+ * re-sends jobs for sweeps still queued and fails sweeps whose worker died).
+ *
+ * A sweep runs only on an endpoint whose owner or an admin consented (sweep_settings.enabled),
+ * checked when the sweep is claimed and again before every level: withdrawing consent stops it
+ * after the current level. One sweep per endpoint at a time across all workers: the partial unique
+ * index on sweeps (queued|running) and the row-locked claim (queued → running) make that hold
+ * whatever pg-boss delivers twice. Each level is run by lib/sweep (the probe is a black box,
+ * through the same SSRF-guarded fetch as probes); the level's figures and every stream's evidence
+ * (timeline encoded like a measurement's) are stored in one transaction as the level ends.
+ * The API key is decrypted here and nowhere else, and never logged.
+ */
+import { z } from 'zod';
+import type { PgBoss } from 'pg-boss';
+import type { Db } from '@/db/client';
+import { getProbeSpec } from '@/db/queries/probe-targets';
+import {
+  claimSweep,
+  failStaleSweeps,
+  finishSweep,
+  insertSweepLevel,
+  isSweepConsentEnabled,
+  listQueuedSweepIds,
+  updateSweepProgress,
+  getWorkloadIdBySlug,
+  type NewSweepStream,
+} from '@/db/queries/sweeps';
+import { readApiKeyVariable } from '@/lib/env';
+import { encodeTimeline } from '@/lib/probe/timeline-codec';
+import type { FetchLike, ProbeDeadlines, ProbeRequest, ProbeResult } from '@/lib/probe/types';
+import { buildPrompt, getWorkloadOrThrow, HEADLINE_WORKLOAD_SLUG } from '@/lib/probe/workloads';
+import { decryptSecret } from '@/lib/security/secrets';
+import { runSweep, type SweepLevelResult } from '@/lib/sweep/run-sweep';
+import type { SweepStream } from '@/lib/sweep/summarize-level';
+
+/** Queue of sweep jobs. */
+export const RUN_SWEEP_QUEUE = 'run-sweep';
+/** Queue of the dispatcher (cron, every minute). */
+export const DISPATCH_SWEEPS_QUEUE = 'dispatch-sweeps';
+/** A running sweep whose worker has not finished it after this long is failed (ms). */
+export const STALE_SWEEP_MS = 3 * 60 * 60 * 1000;
+
+export const runSweepPayloadSchema = z.object({ sweepId: z.number().int().positive() });
+export type RunSweepPayload = z.infer<typeof runSweepPayloadSchema>;
+
+/** pg-boss send options of a sweep job: keyed by sweep so re-sends collapse; a sweep may take an hour. */
+export function sweepJobOptions(sweepId: number) {
+  return { singletonKey: `sweep:${sweepId}`, expireInSeconds: 3 * 60 * 60, retryLimit: 0 };
+}
+
+export interface SweepTaskContext {
+  db: Db;
+  workerRegion: string;
+  workerVersion: string;
+  /** The SSRF-guarded fetch; allowPrivate only for endpoints that allow it. */
+  createFetch: (opts: { allowPrivate: boolean }) => FetchLike;
+  secretKey: Buffer | null;
+  deadlines: ProbeDeadlines;
+  now: () => Date;
+  /** The probe (default probeEndpoint inside lib/sweep). */
+  probe?: (req: ProbeRequest) => Promise<ProbeResult>;
+  /** Minimum warm-up per level, ms (lib/sweep default when omitted). */
+  warmUpMs?: number;
+}
+
+export type SweepTaskResult =
+  | { status: 'skipped'; reason: 'not-queued' | 'gone' }
+  | { status: 'completed' | 'stopped' | 'cancelled' | 'failed'; levels: number; stopReason: string | null };
+
+/** Runs one sweep job. Never throws for endpoint failures; a database error marks the sweep failed and rethrows. */
+export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayload, signal?: AbortSignal): Promise<SweepTaskResult> {
+  const sweep = await claimSweep(ctx.db, { sweepId: payload.sweepId, workerRegion: ctx.workerRegion, workerVersion: ctx.workerVersion, now: ctx.now() });
+  if (!sweep) return { status: 'skipped', reason: 'not-queued' };
+  try {
+    const workload = getWorkloadOrThrow(HEADLINE_WORKLOAD_SLUG);
+    const workloadId = await getWorkloadIdBySlug(ctx.db, workload.slug);
+    const spec = workloadId === null ? null : await getProbeSpec(ctx.db, sweep.endpointId, workloadId);
+    if (!spec) {
+      await finishSweep(ctx.db, { sweepId: sweep.id, status: 'failed', stopReason: null, stoppedAtConcurrency: null, errorMessage: 'endpoint or workload gone', now: ctx.now() });
+      return { status: 'skipped', reason: 'gone' };
+    }
+    const { endpoint } = spec;
+    const apiKey = resolveSweepApiKey(endpoint, ctx.secretKey, spec.operatorCredentials);
+    // One prompt for the whole sweep (the headline workload's, keyed by the sweep): every stream
+    // asks the same question, so levels differ only in concurrency.
+    const { prompt } = buildPrompt(workload, `sweep:${sweep.id}`);
+    const request: Omit<ProbeRequest, 'signal' | 'onProgress'> = {
+      protocol: endpoint.protocol,
+      url: endpoint.baseUrl,
+      model: endpoint.apiModelId,
+      apiKey,
+      prompt,
+      maxOutputTokens: sweep.maxOutputTokens,
+      deadlines: ctx.deadlines,
+      fetch: ctx.createFetch({ allowPrivate: endpoint.allowPrivate }),
+    };
+
+    let streamsDone = 0;
+    let lastProgressAt = 0;
+    let progressWrite: Promise<void> = Promise.resolve();
+    let levelsRun = 0;
+    for (let levelIndex = 0; levelIndex < sweep.concurrencyLevels.length; levelIndex++) {
+      const concurrency = sweep.concurrencyLevels[levelIndex]!;
+      if (signal?.aborted) return await end(ctx, sweep.id, 'cancelled', 'cancelled', concurrency, levelsRun, 'the worker stopped');
+      if (!(await isSweepConsentEnabled(ctx.db, sweep.endpointId))) {
+        return await end(ctx, sweep.id, 'cancelled', 'cancelled', concurrency, levelsRun, 'consent withdrawn');
+      }
+      await updateSweepProgress(ctx.db, { sweepId: sweep.id, currentConcurrency: concurrency, streamsDone });
+      const streams: SweepStream[] = [];
+      const result = await runSweep({
+        request,
+        concurrencyLevels: [concurrency],
+        durationMs: sweep.durationMs,
+        warmUpMs: ctx.warmUpMs ?? sweep.warmUpMs,
+        objective: { ttftMs: sweep.objectiveTtftMs, tpotMs: sweep.objectiveTpotMs },
+        minSuccessRate: sweep.minSuccessRate,
+        probe: ctx.probe,
+        signal,
+        onStream: (s) => {
+          streams.push(s);
+          streamsDone++;
+          const now = Date.now();
+          if (now - lastProgressAt >= 1000) {
+            lastProgressAt = now;
+            progressWrite = progressWrite.then(() => updateSweepProgress(ctx.db, { sweepId: sweep.id, currentConcurrency: concurrency, streamsDone })).catch(() => {});
+          }
+        },
+      });
+      await progressWrite;
+      const level = result.levels[0];
+      if (level) {
+        await insertSweepLevel(ctx.db, { sweepId: sweep.id, level: toLevelRow(levelIndex, level), streams: streams.map(toStreamRow) });
+        levelsRun++;
+      }
+      if (result.stopReason) {
+        const status = result.stopReason === 'cancelled' ? 'cancelled' : 'stopped';
+        return await end(ctx, sweep.id, status, result.stopReason, concurrency, levelsRun, null);
+      }
+    }
+    await finishSweep(ctx.db, { sweepId: sweep.id, status: 'completed', stopReason: null, stoppedAtConcurrency: null, errorMessage: null, now: ctx.now() });
+    return { status: 'completed', levels: levelsRun, stopReason: null };
+  } catch (error) {
+    await finishSweep(ctx.db, { sweepId: sweep.id, status: 'failed', stopReason: null, stoppedAtConcurrency: null, errorMessage: (error as Error).message.slice(0, 500), now: ctx.now() }).catch(() => {});
+    throw error;
+  }
+}
+
+async function end(
+  ctx: SweepTaskContext,
+  sweepId: number,
+  status: 'stopped' | 'cancelled',
+  stopReason: string,
+  concurrency: number,
+  levels: number,
+  errorMessage: string | null,
+): Promise<SweepTaskResult> {
+  await finishSweep(ctx.db, { sweepId, status, stopReason, stoppedAtConcurrency: concurrency, errorMessage, now: ctx.now() });
+  return { status, levels, stopReason };
+}
+
+function toLevelRow(levelIndex: number, l: SweepLevelResult) {
+  return {
+    levelIndex,
+    concurrency: l.concurrency,
+    requests: l.requests,
+    successes: l.successes,
+    errorKinds: l.errorKinds as Record<string, number>,
+    outputTokensPerSecondPerUser: l.outputTokensPerSecondPerUser,
+    ttftMs: l.ttftMs,
+    tpotMs: l.tpotMs,
+    aggregateOutputTokensPerSecond: l.aggregateOutputTokensPerSecond,
+    completedRequestsPerSecond: l.completedRequestsPerSecond,
+    goodputRequestsPerSecond: l.goodputRequestsPerSecond,
+    windowStartedAt: new Date(Math.round(l.windowStartedAtMs)),
+    windowDurationMs: l.windowDurationMs,
+    streams: l.streams,
+    eventLoopDelayP99Ms: l.loopDelayP99Ms,
+    valid: l.valid,
+    stopReason: l.stopReason,
+  };
+}
+
+function toStreamRow(s: SweepStream): NewSweepStream {
+  const r = s.result;
+  return {
+    slot: s.slot,
+    phase: s.phase,
+    startedAt: new Date(Math.round(s.startedAtMs)),
+    outcome: r.outcome,
+    errorKind: r.errorKind,
+    errorMessage: r.errorMessage,
+    httpStatus: r.httpStatus,
+    ttfbMs: r.ttfbMs,
+    ttftMs: r.ttftMs,
+    e2eMs: r.e2eMs,
+    outputTokensReported: r.outputTokensReported,
+    outputTokensO200k: r.outputTokensO200k,
+    outputTokensPerSecond: r.outputTokensPerSecond,
+    tpotMs: r.tpotMs,
+    contentChunks: r.contentChunks,
+    finishReason: r.finishReason,
+    timeline: encodeTimeline(r.timeline),
+    flags: r.flags,
+  };
+}
+
+/**
+ * The endpoint's API key: a submitted key (decrypted) or, for catalog endpoints only, the seeded
+ * endpoint's variable — the same rule as probes (workers/tasks/probe-endpoint.ts, decision 083).
+ */
+function resolveSweepApiKey(endpoint: { apiKeyEncrypted: string | null; apiKeyEnv: string | null }, secretKey: Buffer | null, operatorCredentials: boolean): string | null {
+  if (endpoint.apiKeyEncrypted) {
+    if (!secretKey) throw new Error('endpoint has an encrypted API key but TOKENPACE_SECRET_KEY is not configured');
+    return decryptSecret(endpoint.apiKeyEncrypted, secretKey);
+  }
+  return operatorCredentials && endpoint.apiKeyEnv ? readApiKeyVariable(endpoint.apiKeyEnv) : null;
+}
+
+/**
+ * Dispatcher: re-sends a job for every sweep still queued (a web process's send may have been
+ * lost) and fails running sweeps older than STALE_SWEEP_MS (their worker died). Idempotent: jobs
+ * are keyed by sweep, the claim admits one runner.
+ */
+export async function dispatchSweeps(db: Db, boss: Pick<PgBoss, 'send'>, now: Date): Promise<{ sent: number; failed: number }> {
+  const failed = await failStaleSweeps(db, { startedBefore: new Date(now.getTime() - STALE_SWEEP_MS), now });
+  const ids = await listQueuedSweepIds(db);
+  for (const sweepId of ids) await boss.send(RUN_SWEEP_QUEUE, { sweepId }, sweepJobOptions(sweepId));
+  return { sent: ids.length, failed };
+}
+
+/**
+ * Registers the sweep queues on a worker: the run-sweep work (one sweep at a time per worker
+ * process: a sweep's streams need the whole event loop), the dispatcher every minute, and one
+ * dispatch at start.
+ */
+export async function registerSweepWork(boss: PgBoss, ctx: SweepTaskContext): Promise<void> {
+  await boss.createQueue(RUN_SWEEP_QUEUE, { policy: 'standard' });
+  await boss.createQueue(DISPATCH_SWEEPS_QUEUE, { policy: 'singleton' });
+  await boss.schedule(DISPATCH_SWEEPS_QUEUE, '* * * * *', {});
+  await boss.work(RUN_SWEEP_QUEUE, { localConcurrency: 1, batchSize: 1 }, async (jobs) => {
+    for (const job of jobs) {
+      const payload = runSweepPayloadSchema.parse(job.data);
+      const r = await runSweepJob(ctx, payload, job.signal);
+      if (r.status !== 'skipped') console.log(`[worker] sweep ${payload.sweepId}: ${r.status}${r.stopReason ? ` (${r.stopReason})` : ''}, ${r.levels} levels`);
+    }
+  });
+  await boss.work(DISPATCH_SWEEPS_QUEUE, async () => {
+    await dispatchSweeps(ctx.db, boss, ctx.now());
+  });
+  await dispatchSweeps(ctx.db, boss, ctx.now());
+}
