@@ -17,6 +17,7 @@ import { SCHEDULES } from './schedule';
 import { runProbeJob } from './tasks/probe-endpoint';
 import { runRetentionJob } from './tasks/apply-retention';
 import { runRollupJob } from './tasks/rollup-measurements';
+import { registerSweepWork } from './tasks/run-sweep';
 import { scheduleProbes } from './tasks/schedule-probes';
 import { slotMinutesForCron } from '@/lib/probe/cadence';
 import { getWorkerVersion } from './version';
@@ -96,6 +97,9 @@ async function main(): Promise<void> {
     const r = await runRetentionJob(db, new Date(), env.TOKENPACE_RAW_RETENTION_DAYS ?? null);
     if (r.days.length > 0) console.log(`[worker] retention: deleted ${r.deleted} raw measurements of ${r.days.join(', ')}`);
   });
+
+  // Concurrency sweeps: opt-in per endpoint, one at a time per endpoint (workers/tasks/run-sweep.ts).
+  await registerSweepWork(boss, { ...ctx, workerRegion: region });
 
   // Probe once right away so a fresh start shows data without waiting for the next cron minute.
   await boss.send(SCHEDULE_PROBES_QUEUE, { region });
