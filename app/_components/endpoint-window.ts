@@ -30,3 +30,34 @@ export async function getEndpointWindowEntries(
   // all answers of one request share the window (asOf is the current minute)
   return { entries: out, windowStart: answers[0] ? new Date(answers[0].windowStart) : null, asOf: answers[0] ? new Date(answers[0].asOf) : null };
 }
+
+/** One endpoint's figures for one workload over the default window, as the endpoint page and OG image show them. */
+export interface EndpointWorkloadFigures {
+  workloadSlug: string;
+  category: string;
+  n: number;
+  successes: number;
+  samples: number;
+  outputTokensPerSecond: WindowEntry['outputTokensPerSecond'];
+  ttftMs: WindowEntry['ttftMs'];
+  ttfatMs: WindowEntry['ttfatMs'];
+  e2eMs: WindowEntry['e2eMs'];
+  /** measurements left out of the figures, by not-rankable reason */
+  excluded: WindowEntry['excluded'];
+}
+
+/**
+ * The endpoint page's and OG image's data: per workload (in the given order) the endpoint's
+ * leaderboard entry over the default window, for workloads with probes in it; plus the window bounds.
+ */
+export async function listEndpointWorkloadFigures(
+  db: Db,
+  p: { endpoint: { id: number; modelSlug: string }; workloads: Array<{ slug: string; category: string }> },
+): Promise<{ figures: EndpointWorkloadFigures[]; windowStart: Date | null; asOf: Date | null }> {
+  const window = await getEndpointWindowEntries(db, { endpoints: [p.endpoint], workloadSlugs: p.workloads.map((w) => w.slug) });
+  const figures = p.workloads
+    .map((w) => ({ w, e: window.entries.get(`${p.endpoint.id}|${w.slug}`) }))
+    .filter((x): x is { w: { slug: string; category: string }; e: WindowEntry } => Boolean(x.e && x.e.n > 0))
+    .map(({ w, e }) => ({ workloadSlug: w.slug, category: w.category, n: e.n, successes: e.successes, samples: e.samples, outputTokensPerSecond: e.outputTokensPerSecond, ttftMs: e.ttftMs, ttfatMs: e.ttfatMs, e2eMs: e.e2eMs, excluded: e.excluded }));
+  return { figures, windowStart: window.windowStart, asOf: window.asOf };
+}

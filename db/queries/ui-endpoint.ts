@@ -1,101 +1,18 @@
 /**
  * Questions the endpoint, compare and provider pages ask of raw measurements and the catalog.
- * Percentiles: Postgres percentile_cont (linear interpolation, the numpy default) over successful,
- * valid measurements, exactly as the leaderboard computes them.
+ * Window figures (percentiles, counts) are NOT computed here: they come from the window engine
+ * through the leaderboard answers (app/_components/endpoint-window, decision 070).
  */
 import { and, asc, desc, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../client';
 import { endpoints, measurements, models, providers, workloads } from '../schema';
 
-/** P5/P25/P50/P75/P95 in the metric's unit, or null without valid successes. */
-export type WindowPercentiles = { p5: number; p25: number; p50: number; p75: number; p95: number } | null;
-
-const ok = sql`${measurements.outcome} = 'success' and ${measurements.valid}`;
-const pct = (col: AnyPgColumn) =>
-  sql<number[] | null>`percentile_cont(array[0.05,0.25,0.5,0.75,0.95]) within group (order by ${col}) filter (where ${ok} and ${col} is not null)`;
-
-function toPercentiles(arr: number[] | null): WindowPercentiles {
-  if (!Array.isArray(arr) || arr.length !== 5 || arr.some((v) => v === null)) return null;
-  const [p5, p25, p50, p75, p95] = arr.map(Number) as [number, number, number, number, number];
-  return { p5, p25, p50, p75, p95 };
-}
-
-/** Window figures of one endpoint for one workload. */
-export interface EndpointWorkloadStats {
-  endpointId: number;
-  workloadSlug: string;
-  workloadName: string;
-  category: string;
-  /** probes (success + failure) */
-  n: number;
-  successes: number;
-  /** successful valid probes behind the percentiles */
-  samples: number;
-  /** tokens/s */
-  outputTokensPerSecond: WindowPercentiles;
-  /** ms */
-  ttftMs: WindowPercentiles;
-  /** ms */
-  ttfatMs: WindowPercentiles;
-  /** ms */
-  e2eMs: WindowPercentiles;
-}
+/** Measurements that enter the figures: rankable (successful, valid, nothing contradicting; decision 060). */
+const ok = sql`${measurements.outcome} = 'success' and ${measurements.valid} and ${measurements.rankable}`;
 
 /**
- * Per endpoint × workload figures over measurements with measuredAt in (from, to], for the given
- * endpoints and (optionally) one workload. Ordered by endpoint, then scheduled workloads by
- * input length and slug. Endpoints without probes in the window are absent.
- */
-export async function listEndpointWorkloadStats(
-  db: Db,
-  p: { endpointIds: number[]; workloadSlug?: string | null; from: Date; to: Date },
-): Promise<EndpointWorkloadStats[]> {
-  if (p.endpointIds.length === 0) return [];
-  const rows = await db
-    .select({
-      endpointId: measurements.endpointId,
-      workloadSlug: workloads.slug,
-      workloadName: workloads.name,
-      category: workloads.category,
-      inputTokensTarget: workloads.inputTokensTarget,
-      n: sql<number>`count(*)::int`,
-      successes: sql<number>`(count(*) filter (where ${measurements.outcome} = 'success'))::int`,
-      samples: sql<number>`(count(*) filter (where ${ok} and ${measurements.outputTokensPerSecond} is not null))::int`,
-      speed: pct(measurements.outputTokensPerSecond),
-      ttft: pct(measurements.ttftMs),
-      ttfat: pct(measurements.ttfatMs),
-      e2e: pct(measurements.e2eMs),
-    })
-    .from(measurements)
-    .innerJoin(workloads, eq(workloads.id, measurements.workloadId))
-    .where(
-      and(
-        inArray(measurements.endpointId, p.endpointIds),
-        gt(measurements.measuredAt, p.from),
-        lte(measurements.measuredAt, p.to),
-        ...(p.workloadSlug ? [eq(workloads.slug, p.workloadSlug)] : []),
-      ),
-    )
-    .groupBy(measurements.endpointId, workloads.id)
-    .orderBy(asc(measurements.endpointId), asc(workloads.inputTokensTarget), asc(workloads.slug));
-  return rows.map((r) => ({
-    endpointId: r.endpointId,
-    workloadSlug: r.workloadSlug,
-    workloadName: r.workloadName,
-    category: r.category,
-    n: Number(r.n),
-    successes: Number(r.successes),
-    samples: Number(r.samples),
-    outputTokensPerSecond: toPercentiles(r.speed),
-    ttftMs: toPercentiles(r.ttft),
-    ttfatMs: toPercentiles(r.ttfat),
-    e2eMs: toPercentiles(r.e2e),
-  }));
-}
-
-/**
- * Output speeds (tokens/s) and TTFTs (ms) of an endpoint's successful valid probes for one
+ * Output speeds (tokens/s) and TTFTs (ms) of an endpoint's rankable probes for one
  * workload in [from, to] (the leaderboard's window bounds), newest first, at most `limit` each:
  * the samples behind the histograms.
  */

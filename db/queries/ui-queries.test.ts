@@ -5,7 +5,8 @@ import { countSyntheticMeasurements, removeSyntheticData, seedSyntheticData } fr
 import { createTestDatabase, type TestDatabase } from '../test-support/test-database';
 import { seedCatalog } from '../seed';
 import { listModelHistory } from './history';
-import { getEndpointEvidence, getProviderBySlug, listEndpointRecentMeasurements, listEndpointSamples, listEndpointWorkloadStats, listEndpointsCreatedBetween } from './ui-endpoint';
+import { getEndpointEvidence, getProviderBySlug, listEndpointRecentMeasurements, listEndpointSamples, listEndpointsCreatedBetween } from './ui-endpoint';
+import { listWindowStats } from '../window-stats';
 import { listEndpointOutcomes } from './ui-history';
 
 const NOW = new Date('2026-11-29T12:00:00Z');
@@ -53,17 +54,18 @@ describe('ui queries', () => {
   });
 
   it('window stats per workload show speculative decoding helping code more than prose', async () => {
-    const stats = await listEndpointWorkloadStats(t.db, { endpointIds: [ids['synthetic-b200-eagle']!], from: new Date(NOW.getTime() - 72 * 3600_000), to: NOW });
-    expect(stats.map((s) => s.workloadSlug)).toEqual(['code-1k', 'json-1k', 'math-1k', 'prose-1k']);
-    const bySlug = Object.fromEntries(stats.map((s) => [s.workloadSlug, s]));
+    const window = { modelSlug: 'llama-4-maverick', asOf: NOW, windowHours: 72, basis: 'reported' as const, region: null };
+    const slugs = ['code-1k', 'json-1k', 'math-1k', 'prose-1k'];
+    const rows = await Promise.all(slugs.map((w) => listWindowStats(t.db, { ...window, workloadSlug: w })));
+    const bySlug = Object.fromEntries(rows.map((r, i) => [slugs[i]!, r.find((e) => e.endpoint.id === ids['synthetic-b200-eagle'])!]));
     expect(bySlug['code-1k']!.outputTokensPerSecond!.p50).toBeGreaterThan(bySlug['prose-1k']!.outputTokensPerSecond!.p50 * 1.2);
-    expect(bySlug['prose-1k']!.n).toBe(72 * 4 - 1); // every 15 min in (now − 72 h, now − 1 min]
+    expect(bySlug['prose-1k']!.n).toBe(72 * 4); // every 15 min in [now − 72 h, now]: the window includes its start
   });
 
   it('samples, outcomes, recent measurements and new endpoints', async () => {
     const id = ids['synthetic-mi300-sglang']!;
-    const samples = await listEndpointSamples(t.db, { endpointId: id, workloadSlug: 'prose-1k', from: new Date(NOW.getTime() - 72 * 3600_000 + 1), to: NOW, limit: 2000 }); // [from, to] vs the stats' (from, to]
-    const [stats] = await listEndpointWorkloadStats(t.db, { endpointIds: [id], workloadSlug: 'prose-1k', from: new Date(NOW.getTime() - 72 * 3600_000), to: NOW });
+    const samples = await listEndpointSamples(t.db, { endpointId: id, workloadSlug: 'prose-1k', from: new Date(NOW.getTime() - 72 * 3600_000), to: NOW, limit: 2000 });
+    const stats = (await listWindowStats(t.db, { modelSlug: 'llama-4-maverick', workloadSlug: 'prose-1k', asOf: NOW, windowHours: 72, basis: 'reported', region: null })).find((e) => e.endpoint.id === id);
     expect(samples.outputTokensPerSecond.length).toBe(stats!.samples);
     const outcomes = await listEndpointOutcomes(t.db, { endpointId: id, granularity: 'day', from: new Date(NOW.getTime() - 20 * 86400_000), to: NOW });
     const failures = outcomes.reduce((s, b) => s + b.count - b.successes, 0);

@@ -1,15 +1,15 @@
 import { ImageResponse } from 'next/og';
-import { getPublicEndpoint } from '@/db/queries/catalog';
-import { listEndpointWorkloadStats } from '@/db/queries/ui-endpoint';
+import { getPublicEndpoint, listWorkloads } from '@/db/queries/catalog';
 import { getDb } from '@/db/shared';
 import { fmt, fmtPct } from '@/app/_components/format';
 import { OG_SIZE, OgCard } from '@/app/_components/og-card';
+import { listEndpointWorkloadFigures } from '@/app/_components/endpoint-window';
 
 export const size = OG_SIZE;
 export const contentType = 'image/png';
 export const alt = 'Tokenpace: measured output speed of this endpoint';
 
-/** Open Graph image of one endpoint: median output speed per workload (last 72 h) and its tags. */
+/** Open Graph image of one endpoint: median output speed per workload (the leaderboard's 72 h figures) and its tags. */
 export default async function Image({ params }: { params: Promise<{ id: string }> }) {
   const id = Number((await params).id);
   const db = getDb();
@@ -17,8 +17,8 @@ export default async function Image({ params }: { params: Promise<{ id: string }
   if (!endpoint) {
     return new ImageResponse(<OgCard title="Endpoint not found" subtitle="" bars={[]} footer="tokenpace" />, size);
   }
-  const now = new Date();
-  const stats = await listEndpointWorkloadStats(db, { endpointIds: [id], from: new Date(now.getTime() - 72 * 3600_000), to: now });
+  const workloads = (await listWorkloads(db)).filter((w) => w.scheduled);
+  const { figures: stats } = await listEndpointWorkloadFigures(db, { endpoint: { id, modelSlug: endpoint.modelSlug }, workloads });
   const measured = stats.filter((s) => s.outputTokensPerSecond);
   const max = Math.max(1, ...measured.map((s) => s.outputTokensPerSecond!.p50));
   const n = stats.reduce((a, s) => a + s.n, 0);

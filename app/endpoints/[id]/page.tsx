@@ -12,7 +12,7 @@ import { DEFAULT_WORKLOAD_SLUG } from '@/lib/catalog/seed-workloads';
 import { decodeTimeline } from '@/lib/probe/timeline-codec';
 import { HistogramChart, OutcomesChart } from '@/app/_components/bar-charts';
 import { EmptyState, EndpointStatusHint } from '@/app/_components/empty-state';
-import { getEndpointWindowEntries } from '@/app/_components/endpoint-window';
+import { listEndpointWorkloadFigures } from '@/app/_components/endpoint-window';
 import { boundWord, deploymentLabel, fmt, fmtClaimDate, fmtPct, fmtUtc } from '@/app/_components/format';
 import { IntervalChart } from '@/app/_components/interval-chart';
 import { PickerForm, workloadOptions } from '@/app/_components/pickers';
@@ -73,8 +73,7 @@ export default async function EndpointPage({ params, searchParams }: { params: P
   const rangeFrom = new Date(now.getTime() - RANGES[range].hours * 3600_000);
 
   const shownWorkloads = workloads.filter((w) => w.scheduled || w.slug === workload);
-  const window = await getEndpointWindowEntries(db, { endpoints: [{ id, modelSlug: endpoint.modelSlug }], workloadSlugs: shownWorkloads.map((w) => w.slug) });
-  const entries = window.entries;
+  const window = await listEndpointWorkloadFigures(db, { endpoint: { id, modelSlug: endpoint.modelSlug }, workloads: shownWorkloads });
   const [samples, history, outcomes, recent, evidence, claims] = await Promise.all([
     // histogram samples cover exactly the leaderboard's window
     listEndpointSamples(db, { endpointId: id, workloadSlug: workload, from: window.windowStart ?? windowFrom, to: window.asOf ?? now, limit: 5000 }),
@@ -85,10 +84,7 @@ export default async function EndpointPage({ params, searchParams }: { params: P
     listClaims(db, { modelSlug: endpoint.modelSlug }),
   ]);
   // figures per workload = this endpoint's entries on its model's leaderboards (same numbers as the API)
-  const byWorkload = shownWorkloads
-    .map((w) => ({ w, e: entries.get(`${id}|${w.slug}`) }))
-    .filter((x) => x.e && x.e.n > 0)
-    .map(({ w, e }) => ({ workloadSlug: w.slug, category: w.category, n: e!.n, successes: e!.successes, samples: e!.samples, outputTokensPerSecond: e!.outputTokensPerSecond, ttftMs: e!.ttftMs, ttfatMs: e!.ttfatMs, e2eMs: e!.e2eMs }));
+  const byWorkload = window.figures;
   const current = byWorkload.find((w) => w.workloadSlug === workload) ?? null;
   const myClaims = claims.filter((c) => c.providerSlug === endpoint.providerSlug);
   const speedClaims = myClaims.filter((c) => c.metric === 'output_speed_tps_per_user');
@@ -200,7 +196,7 @@ export default async function EndpointPage({ params, searchParams }: { params: P
             <table data-table="by-workload">
               <caption className="sr-only">Output speed and TTFT by workload, last {WINDOW_HOURS} h</caption>
               <thead>
-                <tr><th scope="col">Workload</th><th scope="col">Category</th><th scope="col" className="num">TPS/user P50</th><th scope="col" className="num">P25–P75</th><th scope="col" className="num">P5–P95</th><th scope="col" className="num">vs prose</th><th scope="col" className="num">TTFT P50 (ms)</th><th scope="col" className="num">Success</th><th scope="col" className="num">n</th></tr>
+                <tr><th scope="col">Workload</th><th scope="col">Category</th><th scope="col" className="num">TPS/user P50</th><th scope="col" className="num">P25–P75</th><th scope="col" className="num">P5–P95</th><th scope="col" className="num">vs prose</th><th scope="col" className="num">TTFT P50 (ms)</th><th scope="col" className="num">Success</th><th scope="col" className="num">n</th><th scope="col" className="num">Left out</th></tr>
               </thead>
               <tbody>
                 {byWorkload.map((w) => {
@@ -217,12 +213,14 @@ export default async function EndpointPage({ params, searchParams }: { params: P
                       <td className="num">{fmt(w.ttftMs?.p50)}</td>
                       <td className="num">{fmtPct(w.n ? w.successes / w.n : null, 1)}</td>
                       <td className="num">{w.n}</td>
+                      <td className="num" data-metric="excluded">{w.excluded.total === 0 ? '0' : `${w.excluded.total} (${Object.entries(w.excluded.byReason).map(([r, c]) => `${r.replaceAll('_', ' ')} ${c}`).join(', ')})`}</td>
                     </tr>
                   );
                 })}
               </tbody>
             </table>
           </div>
+          <p className="small muted" data-note="excluded">Left out: measurements of the window kept as evidence but not ranked (failed, unrecognised stream shape, token counts that contradict the text, buffered stream, stalled measuring loop); they enter no median, rank or history. See <Link href="/methodology">methodology</Link>.</p>
         </>
       ) : (
         <EmptyState id="by-workload" title="No speed figures by workload yet">
