@@ -48,13 +48,14 @@ export interface ProbeResultContext {
 }
 
 /**
- * A ProbeResult for a probe that failed before any body was read (invalid URL, blocked, HTTP
- * status, connection failure). All measurements empty.
+ * A ProbeResult for a probe that failed before any stream was parsed (invalid URL, blocked, HTTP
+ * status, connection failure, an HTML page). All measurements empty except e2eMs, the end of a
+ * failed response's body when it was read to its end.
  */
 export function buildFailedProbeResult(
   errorKind: ErrorKind,
   errorMessage: string,
-  extra: Partial<Pick<ProbeResult, 'httpStatus' | 'ttfbMs' | 'retryAfterMs' | 'connectMs' | 'bytesReceived'>> = {},
+  extra: Partial<Pick<ProbeResult, 'httpStatus' | 'ttfbMs' | 'retryAfterMs' | 'connectMs' | 'bytesReceived' | 'e2eMs'>> = {},
 ): ProbeResult {
   return {
     outcome: 'error',
@@ -67,7 +68,7 @@ export function buildFailedProbeResult(
     ttftMs: null,
     ttfatMs: null,
     lastTokenMs: null,
-    e2eMs: null,
+    e2eMs: extra.e2eMs ?? null,
     outputTokensReported: null,
     outputTokensO200k: 0,
     outputTokensPerSecond: null,
@@ -115,7 +116,13 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   const firstAnswer = timeline.find((t) => t.channel !== 'reasoning');
   const ttftMs = first?.atMs ?? null;
   const lastTokenMs = last?.atMs ?? null;
-  const reported = parsed.outputTokensReported;
+  // A provisional count (Anthropic message_start, running usage) is never the output of a stream
+  // that did not complete.
+  const declaredComplete = parsed.complete || parsed.terminal;
+  const reported = parsed.outputTokensProvisional && !declaredComplete ? null : parsed.outputTokensReported;
+  // A stream that declared completion ends at its last data event: comments, keep-alives and a
+  // late close never extend E2E (F05).
+  const completedAtMs = declaredComplete ? (parsed.lastDataEventMs ?? parsed.endMs) : parsed.endMs;
 
   // Outcome: an error the provider reported wins; then the caller's abort; then how the body ended.
   let errorKind: ErrorKind | null = null;
@@ -129,8 +136,8 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   } else if (context.abort) {
     if (context.abort.kind === 'timeout' && parsed.complete && timeline.length > 0) {
       // The answer said it was complete (finish reason / messageStop) but the server never closed:
-      // the measurement is whole; E2E is the last byte we got.
-      e2eMs = parsed.lastByteMs;
+      // the measurement is whole; E2E is its last data event (not a later keep-alive byte).
+      e2eMs = parsed.lastDataEventMs ?? parsed.lastByteMs;
     } else {
       errorKind = context.abort.kind;
       errorMessage = context.abort.message;
@@ -151,9 +158,9 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   } else if (timeline.length === 0) {
     errorKind = 'empty';
     errorMessage = 'the stream ended cleanly without generated tokens';
-    e2eMs = parsed.endMs;
+    e2eMs = completedAtMs;
   } else {
-    e2eMs = parsed.endMs;
+    e2eMs = completedAtMs;
   }
   const success = errorKind === null;
 

@@ -66,7 +66,7 @@ describe('probeEndpoint outcomes outside the replay cases', () => {
     const r = await probeEndpoint(base({ url }));
     expect(r.errorKind).toBe('http_error');
     expect(r.httpStatus).toBe(401);
-    expect(r.errorMessage).toContain('bad key Bearer ***');
+    expect(r.errorMessage).toContain('bad key Bearer [REDACTED]');
     expect(r.errorMessage).not.toContain('sk-secret-123');
   });
 

@@ -27,13 +27,17 @@ import { getAdapter } from './adapters/registry';
 import { buildFailedProbeResult, buildProbeResult, type ProbeAbort } from './build-probe-result';
 import { parseStream } from './parse-stream';
 import { trackRequestTiming } from './request-timing';
-import { parseRetryAfterMs } from './retry-after';
-import type { ProbeRequest, ProbeResult } from './types';
+import { classifyInStreamError, summarizeErrorText } from './adapters/normalize';
+import { redactProbeText } from './redact';
+import { parseRetryAfterMs, parseRetryHintMs } from './retry-after';
+import type { ProbeRecorder, ProbeRequest, ProbeResult } from './types';
 
 /** At most this often onProgress is called, ms. */
 const PROGRESS_INTERVAL_MS = 250;
-/** How much of an HTTP error body we read into errorMessage. */
-const ERROR_BODY_BYTES = 2048;
+/** How much of an HTTP error body we keep to summarise into errorMessage. */
+const ERROR_BODY_BYTES = 8192;
+/** An error body longer than this is not read to its end (e2eMs stays null). */
+const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 
 /**
  * Probes one endpoint and returns what it observed. Never throws for endpoint failures (only for
@@ -57,7 +61,8 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
   } catch (error) {
     return buildFailedProbeResult('invalid_url', `cannot build request URL: ${(error as Error).message}`);
   }
-  const redact = (text: string | null) => (text && req.apiKey ? text.split(req.apiKey).join('***') : text);
+  const secrets = [req.apiKey, req.awsCredentials?.secretAccessKey, req.awsCredentials?.sessionToken];
+  const redact = (text: string | null) => (text ? redactProbeText(text, secrets) : text);
 
   const controller = new AbortController();
   let abort: ProbeAbort | null = null;
@@ -132,18 +137,25 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
     const ttfbMs = clock();
     const connectMs = requestTiming.connectMs;
     const httpStatus = response.status;
+    req.recorder?.onResponse(httpStatus, response.headers, ttfbMs);
 
-    if (!response.ok) {
-      const retryAfterMs = parseRetryAfterMs(response.headers);
-      const body = await readErrorBody(response);
-      const kind = httpStatus === 429 ? 'rate_limited' : 'http_error';
-      const message = `HTTP ${httpStatus}${body ? `: ${body}` : ''}`;
-      return buildFailedProbeResult(kind, redact(message)!, { httpStatus, ttfbMs, connectMs, retryAfterMs, bytesReceived: body.length });
+    const contentType = response.headers.get('content-type') ?? '';
+    if (!response.ok || /^\s*text\/html/i.test(contentType)) {
+      // A failed response (or an HTML page where a stream should be) is read to its end: E2E is the
+      // end of its body; the message is the server's own, summarised and redacted.
+      const body = await readErrorBody(response, controller.signal, clock, req.recorder);
+      const summary = summarizeErrorText(body.text);
+      const retryAfterMs = parseRetryAfterMs(response.headers) ?? parseRetryHintMs(body.text);
+      let kind: 'rate_limited' | 'http_error' | 'stream_error';
+      if (!response.ok) kind = httpStatus === 429 ? 'rate_limited' : 'http_error';
+      else kind = classifyInStreamError(summary).kind;
+      const message = response.ok ? `HTTP ${httpStatus} with an HTML page instead of a stream: ${summary.replace(/^HTML page: /, '')}` : `HTTP ${httpStatus}${summary ? `: ${summary}` : ''}`;
+      return buildFailedProbeResult(kind, redact(message)!, { httpStatus, ttfbMs, connectMs, retryAfterMs, bytesReceived: body.bytes, e2eMs: body.endMs });
     }
     if (!response.body) return buildFailedProbeResult('stream_error', 'HTTP 2xx without a body', { httpStatus, ttfbMs });
 
     let lastProgressAt = -Infinity;
-    const parsed = await parseStream(req.protocol, readChunks(response.body, controller.signal), clock, {
+    const parsed = await parseStream(req.protocol, readChunks(response.body, controller.signal, clock, req.recorder), clock, {
       maxBytes,
       onTokenEvent,
       onRead: req.onProgress
@@ -192,7 +204,12 @@ function checkUrl(url: string): string | null {
  * promise racing: this loop runs for every network read of every concurrent probe. Cancels the
  * body when the consumer stops early (terminal marker, byte cap).
  */
-async function* readChunks(body: ReadableStream<Uint8Array>, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+async function* readChunks(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+  clock: () => number,
+  recorder: ProbeRecorder | undefined,
+): AsyncGenerator<Uint8Array> {
   const reader = body.getReader();
   const onAbort = () => {
     reader.cancel(signal.reason).catch(() => {});
@@ -204,6 +221,7 @@ async function* readChunks(body: ReadableStream<Uint8Array>, signal: AbortSignal
       const next = await reader.read();
       if (signal.aborted) throw signal.reason ?? new Error('aborted');
       if (next.done) return;
+      recorder?.onBytes(next.value, clock());
       yield next.value;
     }
   } finally {
@@ -212,31 +230,42 @@ async function* readChunks(body: ReadableStream<Uint8Array>, signal: AbortSignal
   }
 }
 
-/** Up to ERROR_BODY_BYTES of an error body as one line of text; '' when unreadable. */
-async function readErrorBody(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
+/**
+ * Reads an error body to its end (at most MAX_ERROR_BODY_BYTES; more is discarded, still read):
+ * its first ERROR_BODY_BYTES as text, the byte count, and `endMs`, the clock at its end, or null
+ * when reading failed or was aborted (a cut or hung body has no end).
+ */
+async function readErrorBody(
+  response: Response,
+  signal: AbortSignal,
+  clock: () => number,
+  recorder: ProbeRecorder | undefined,
+): Promise<{ text: string; bytes: number; endMs: number | null }> {
+  if (!response.body) return { text: '', bytes: 0, endMs: clock() };
   const parts: Uint8Array[] = [];
-  let length = 0;
+  let kept = 0;
+  let bytes = 0;
+  let endMs: number | null = null;
   try {
-    while (length < ERROR_BODY_BYTES) {
-      const next = await reader.read();
-      if (next.done) break;
-      parts.push(next.value);
-      length += next.value.length;
+    for await (const chunk of readChunks(response.body, signal, clock, recorder)) {
+      bytes += chunk.length;
+      if (kept < ERROR_BODY_BYTES) {
+        parts.push(chunk.subarray(0, ERROR_BODY_BYTES - kept));
+        kept += Math.min(chunk.length, ERROR_BODY_BYTES - kept);
+      }
+      if (bytes > MAX_ERROR_BODY_BYTES) break;
     }
+    if (bytes <= MAX_ERROR_BODY_BYTES) endMs = clock();
   } catch {
     // a body cut short still gives us what arrived
-  } finally {
-    reader.cancel().catch(() => {});
   }
-  const bytes = new Uint8Array(length);
+  const all = new Uint8Array(kept);
   let offset = 0;
   for (const p of parts) {
-    bytes.set(p, offset);
+    all.set(p, offset);
     offset += p.length;
   }
-  return new TextDecoder().decode(bytes).slice(0, 500).replace(/\s+/g, ' ').trim();
+  return { text: new TextDecoder().decode(all), bytes, endMs };
 }
 
 function describe(error: unknown): string {

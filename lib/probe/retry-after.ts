@@ -20,3 +20,17 @@ export function parseRetryAfterMs(headers: Headers, nowMs: number = Date.now()):
   if (Number.isNaN(date)) return null;
   return Math.max(0, date - nowMs);
 }
+
+/**
+ * A back-off hint inside an error body, in ms, or null: Google's RetryInfo `"retryDelay": "27s"`,
+ * OpenAI's "Please try again in 6.5s" / "in 120ms", and "retry after N seconds". Used only when
+ * the headers give none. Never throws.
+ */
+export function parseRetryHintMs(body: string): number | null {
+  const delay = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(body);
+  if (delay) return Math.round(Number(delay[1]) * 1000);
+  const phrase = /(?:try again|retry)(?: after| in)\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|sec(?:ond)?s?)\b/i.exec(body);
+  if (!phrase) return null;
+  const value = Number(phrase[1]);
+  return Math.round(/^m/i.test(phrase[2]!) ? value : value * 1000);
+}

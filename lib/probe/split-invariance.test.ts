@@ -7,6 +7,7 @@
  * merges them), so every event still completes in the write that completes it on the wire: then
  * the timeline times must equal the case's times exactly.
  */
+import { constants as zlibConstants, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildProbeResult } from './build-probe-result';
@@ -21,9 +22,26 @@ interface Piece {
   atMs: number;
 }
 
+/**
+ * The writes as the parser sees them: a gzip-encoded case (F07) is decoded the way fetch does,
+ * each write giving the bytes its sync-flushed segment decompresses to (same time).
+ */
+function decodedWrites(c: ReplayCase): Array<{ bytes: Buffer; atMs: number }> {
+  const raw = c.writes.map((w) => ({ bytes: writeBytes(w), atMs: w.at_ms }));
+  if (!/gzip/i.test(c.response.headers['content-encoding'] ?? '')) return raw;
+  let previous = 0;
+  return raw.map((w, i) => {
+    const prefix = Buffer.concat(raw.slice(0, i + 1).map((x) => x.bytes));
+    const out = gunzipSync(prefix, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+    const piece = out.subarray(previous);
+    previous = out.length;
+    return { bytes: piece, atMs: w.atMs };
+  });
+}
+
 /** The body as (byte, time-of-its-write) so any re-cut piece gets the time its last byte was sent. */
 function bodyWithTimes(c: ReplayCase): { body: Buffer; timeOf: number[] } {
-  const parts = c.writes.map(writeBytes);
+  const parts = decodedWrites(c).map((w) => w.bytes);
   const timeOf: number[] = [];
   parts.forEach((p, i) => {
     for (let k = 0; k < p.length; k++) timeOf.push(c.writes[i]!.at_ms);
@@ -83,7 +101,7 @@ describe('split invariance of the parsing layer', () => {
 
   it('the writes as sent give the expected result and times (fake clock)', async () => {
     for (const c of streamCases) {
-      const pieces = c.writes.map((w) => ({ bytes: writeBytes(w), atMs: w.at_ms }));
+      const pieces = decodedWrites(c);
       const r = await parsePieces(c, pieces);
       expectMatchesCase(c, r);
       expect(r.ttftMs).toBe(c.expect.ttft_ms);
@@ -96,7 +114,7 @@ describe('split invariance of the parsing layer', () => {
     let runs = 0;
     for (const c of streamCases) {
       const { body, timeOf } = bodyWithTimes(c);
-      const asSent = await parsePieces(c, c.writes.map((w) => ({ bytes: writeBytes(w), atMs: w.at_ms })));
+      const asSent = await parsePieces(c, decodedWrites(c));
       // One extreme cut: every byte on its own.
       const oneByte = await parsePieces(c, cut(body, timeOf, Array.from({ length: body.length }, (_, i) => i)));
       expectMatchesCase(c, oneByte);
@@ -124,7 +142,7 @@ describe('split invariance of the parsing layer', () => {
       // Cut points always include every write boundary, so no piece spans two writes.
       const boundaries: number[] = [];
       let offset = 0;
-      for (const w of c.writes) boundaries.push((offset += writeBytes(w).length));
+      for (const w of decodedWrites(c)) boundaries.push((offset += w.bytes.length));
       await fc.assert(
         fc.asyncProperty(fc.array(fc.integer({ min: 1, max: Math.max(1, body.length - 1) }), { maxLength: 30 }), async (points) => {
           runs++;

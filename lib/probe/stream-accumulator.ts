@@ -29,6 +29,10 @@ export interface StreamAccumulation {
   events: RecordedEvent[];
   toolCalls: AccumulatedToolCall[];
   outputTokensReported: number | null;
+  /** the last count given was provisional (see WireEvent.outputTokensProvisional) */
+  outputTokensProvisional: boolean;
+  /** ms since request start of the last event that was not a keep-alive (comments never count) */
+  lastDataEventMs: number | null;
   finishReasonRaw: string | null;
   /** a completion signal (finish reason, messageStop) was seen */
   complete: boolean;
@@ -63,6 +67,8 @@ export function createStreamAccumulator(onTokenEvent?: (atMs: number) => void): 
     events: [],
     toolCalls: [],
     outputTokensReported: null,
+    outputTokensProvisional: false,
+    lastDataEventMs: null,
     finishReasonRaw: null,
     complete: false,
     terminal: false,
@@ -96,7 +102,11 @@ export function createStreamAccumulator(onTokenEvent?: (atMs: number) => void): 
       state.generatedChars += answer.length + reasoning.length + toolArgs.length;
       onTokenEvent?.(atMs);
     }
-    if (event.outputTokensReported !== undefined) state.outputTokensReported = event.outputTokensReported;
+    if (!event.keepAlive) state.lastDataEventMs = atMs;
+    if (event.outputTokensReported !== undefined) {
+      state.outputTokensReported = event.outputTokensReported;
+      state.outputTokensProvisional = event.outputTokensProvisional === true;
+    }
     if (event.finishReason !== undefined) state.finishReasonRaw = event.finishReason;
     if (event.complete) state.complete = true;
     if (event.error && !state.error) state.error = event.error;

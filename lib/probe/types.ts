@@ -93,6 +93,16 @@ export interface ProbeDeadlines {
  */
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
+/**
+ * Observer of the raw response (for `tokenpace probe --record`): status and headers when they
+ * arrive, then every body read as it arrived (bytes after content decoding), on the probe's clock
+ * (ms since request start).
+ */
+export interface ProbeRecorder {
+  onResponse(status: number, headers: Headers, atMs: number): void;
+  onBytes(bytes: Uint8Array, atMs: number): void;
+}
+
 /** What to probe and how. */
 export interface ProbeRequest {
   protocol: Protocol;
@@ -117,6 +127,8 @@ export interface ProbeRequest {
    * or CLI reads them from its environment; the probe itself reads no environment).
    */
   awsCredentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string | null; region?: string | null } | null;
+  /** Sees the raw response as it arrives (recording a case); never changes the measurement. */
+  recorder?: ProbeRecorder;
 }
 
 /** Quality flags of one probe (stored as measurements.flags jsonb). */

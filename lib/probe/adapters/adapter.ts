@@ -40,6 +40,13 @@ export interface WireEvent {
    * source, cumulative → latest value) and the accumulator keeps the LAST value given.
    */
   outputTokensReported?: number;
+  /**
+   * The count above is provisional (Anthropic's message_start, running usage before the finish):
+   * it becomes the reported output only if the stream later completes.
+   */
+  outputTokensProvisional?: boolean;
+  /** A keep-alive (empty event, ping, trailing noise after completion): never extends any time. */
+  keepAlive?: boolean;
   /** Raw finish/stop reason as the provider spelled it (normalised later). */
   finishReason?: string;
   /** The stream said it completed normally (finish reason, messageStop): success if a clean end follows. */

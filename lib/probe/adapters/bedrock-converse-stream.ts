@@ -19,6 +19,7 @@ import { signAwsRequestV4 } from '../aws-sigv4';
 import { createEventStreamFramer } from '../framing/event-stream-framer';
 import type { ProtocolAdapter, WireEvent } from './adapter';
 import { joinUrl } from './join-url';
+import { collectText, emptyText, hasText } from './content-parts';
 import { classifyInStreamError, countValue, isRecord, nonEmptyString, tryParseJson } from './normalize';
 
 /** True for an AWS access key id (long-term AKIA…, temporary ASIA…). */
@@ -31,6 +32,9 @@ export function regionFromBedrockHost(host: string): string | null {
   const match = /bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com/.exec(host);
   return match ? match[1]! : null;
 }
+
+/** contentBlockDelta.delta keys read here or known to carry no generated text. */
+const DELTA_KEYS = new Set(['text', 'reasoningContent', 'toolUse', 'citation', 'image', 'toolResult']);
 
 function interpretFrame(eventType: string, payload: Record<string, unknown>, state: { stopped: boolean }): WireEvent {
   switch (eventType) {
@@ -52,12 +56,26 @@ function interpretFrame(eventType: string, payload: Record<string, unknown>, sta
     case 'contentBlockDelta': {
       const delta = isRecord(payload.delta) ? payload.delta : {};
       const event: WireEvent = {};
-      const text = nonEmptyString(delta.text);
-      if (text !== undefined) event.answer = text;
-      const reasoning = isRecord(delta.reasoningContent) ? nonEmptyString(delta.reasoningContent.text) : undefined;
-      if (reasoning !== undefined) event.reasoning = reasoning;
+      const text = emptyText();
+      collectText(delta.text, 'answer', 'contentBlockDelta.delta.text', text);
+      if (isRecord(delta.reasoningContent)) {
+        // reasoningContent: { text } or { reasoningText: { text, signature } }; signature and
+        // redactedContent carry no readable text.
+        const rc = delta.reasoningContent;
+        collectText(rc.text, 'reasoning', 'contentBlockDelta.delta.reasoningContent.text', text);
+        if (isRecord(rc.reasoningText)) collectText(rc.reasoningText.text, 'reasoning', 'contentBlockDelta.delta.reasoningContent.reasoningText.text', text);
+        for (const [key, value] of Object.entries(rc)) {
+          if (!['text', 'reasoningText', 'signature', 'redactedContent'].includes(key) && hasText(value)) text.unrecognizedPaths.push(`contentBlockDelta.delta.reasoningContent.${key}`);
+        }
+      }
+      if (text.answer !== '') event.answer = text.answer;
+      if (text.reasoning !== '') event.reasoning = text.reasoning;
       const toolInput = isRecord(delta.toolUse) ? nonEmptyString(delta.toolUse.input) : undefined;
       if (toolInput !== undefined) event.toolCalls = [{ key: String(payload.contentBlockIndex), argumentsDelta: toolInput }];
+      for (const [key, value] of Object.entries(delta)) {
+        if (!DELTA_KEYS.has(key) && hasText(value)) text.unrecognizedPaths.push(`contentBlockDelta.delta.${key}`);
+      }
+      if (text.unrecognizedPaths.length > 0) event.unrecognizedPaths = text.unrecognizedPaths;
       return event;
     }
     case 'messageStop': {
@@ -77,8 +95,12 @@ function interpretFrame(eventType: string, payload: Record<string, unknown>, sta
       if (state.stopped) event.terminal = true;
       return event;
     }
+    case 'messageStart':
+    case 'contentBlockStop':
+      return {};
     default:
-      return {}; // messageStart, contentBlockStop
+      // An event type this adapter does not know: recorded when it carries text.
+      return hasText(payload) ? { unrecognizedPaths: [`event:${eventType}`] } : {};
   }
 }
 

@@ -21,10 +21,18 @@ import { createJsonArrayFramer } from '../framing/json-array-framer';
 import { createSseFramer } from '../framing/sse-framer';
 import type { ProtocolAdapter, StreamDecoder, WireEvent, WireEventSink } from './adapter';
 import { joinUrl } from './join-url';
+import { collectText, emptyText, hasText } from './content-parts';
 import { classifyInStreamError, countValue, isRecord, nonEmptyString, tryParseJson } from './normalize';
+import { decodeSseMessage } from './sse-messages';
 
-function interpretResponse(response: Record<string, unknown>, state: { toolCount: number }): WireEvent {
+/** Part keys read here or known to carry no generated text. */
+const PART_KEYS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall', 'functionResponse', 'inlineData', 'fileData', 'executableCode', 'codeExecutionResult', 'videoMetadata', 'partMetadata', 'mediaResolution']);
+/** Content keys read here. */
+const CONTENT_KEYS = new Set(['parts', 'role']);
+
+function interpretResponse(response: Record<string, unknown>, state: { toolCount: number; complete: boolean }): WireEvent {
   const event: WireEvent = {};
+  const unrecognized: string[] = [];
   if (isRecord(response.error)) {
     const e = response.error;
     const description = `${String(e.status ?? '')} ${String(e.code ?? '')} ${String(e.message ?? '')}`.trim();
@@ -37,13 +45,17 @@ function interpretResponse(response: Record<string, unknown>, state: { toolCount
     const parts = Array.isArray(content.parts) ? content.parts : [];
     let answer = '';
     let reasoning = '';
-    for (const part of parts) {
-      if (!isRecord(part)) continue;
-      const text = nonEmptyString(part.text);
-      if (text !== undefined) {
-        if (part.thought === true) reasoning += text;
-        else answer += text;
-      }
+    parts.forEach((part, i) => {
+      if (!isRecord(part)) return;
+      const path = `candidates[0].content.parts[${i}]`;
+      const text = emptyText();
+      // Thought parts (`thought: true`) are reasoning; `text` may also come as typed parts.
+      collectText(part.text, part.thought === true ? 'reasoning' : 'answer', `${path}.text`, text);
+      // Code the model wrote for the code-execution tool is generated answer text.
+      if (isRecord(part.executableCode)) collectText(part.executableCode.code, 'answer', `${path}.executableCode.code`, text);
+      answer += text.answer;
+      reasoning += text.reasoning;
+      unrecognized.push(...text.unrecognizedPaths);
       if (isRecord(part.functionCall)) {
         const call = part.functionCall;
         (event.toolCalls ??= []).push({
@@ -53,6 +65,12 @@ function interpretResponse(response: Record<string, unknown>, state: { toolCount
           argumentsDelta: JSON.stringify(call.args ?? {}),
         });
       }
+      for (const [key, value] of Object.entries(part)) {
+        if (!PART_KEYS.has(key) && hasText(value)) unrecognized.push(`${path}.${key}`);
+      }
+    });
+    for (const [key, value] of Object.entries(content)) {
+      if (!CONTENT_KEYS.has(key) && hasText(value)) unrecognized.push(`candidates[0].content.${key}`);
     }
     if (answer !== '') event.answer = answer;
     if (reasoning !== '') event.reasoning = reasoning;
@@ -60,11 +78,13 @@ function interpretResponse(response: Record<string, unknown>, state: { toolCount
     if (finish !== undefined) {
       event.finishReason = finish;
       event.complete = true;
+      state.complete = true;
     }
   } else if (isRecord(response.promptFeedback) && nonEmptyString(response.promptFeedback.blockReason)) {
     // A blocked prompt: no candidates, a clean (empty) answer.
     event.finishReason = 'SAFETY';
     event.complete = true;
+    state.complete = true;
   }
   if (isRecord(response.usageMetadata)) {
     const u = response.usageMetadata;
@@ -72,14 +92,17 @@ function interpretResponse(response: Record<string, unknown>, state: { toolCount
     const thoughts = countValue(u.thoughtsTokenCount);
     if (candidatesCount !== undefined || thoughts !== undefined) {
       event.outputTokensReported = (candidatesCount ?? 0) + (thoughts ?? 0);
+      // Cumulative usage before the finish is provisional: a cut stream has no final count.
+      if (!state.complete) event.outputTokensProvisional = true;
     }
   }
+  if (unrecognized.length > 0) event.unrecognizedPaths = unrecognized;
   return event;
 }
 
 /** Chooses SSE or JSON-array framing from the first non-blank byte, then delegates. */
 function createGeminiDecoder(sink: WireEventSink): StreamDecoder {
-  const state = { toolCount: 0 };
+  const state = { toolCount: 0, complete: false };
   const handleJson = (text: string, atMs: number) => {
     const parsed = tryParseJson(text);
     if (!isRecord(parsed)) {
@@ -98,9 +121,18 @@ function createGeminiDecoder(sink: WireEventSink): StreamDecoder {
       });
     }
     return createSseFramer((message, atMs) => {
-      const data = message.data.trim();
-      if (data === '') return sink({}, atMs);
-      handleJson(data, atMs);
+      const decoded = decodeSseMessage(message);
+      switch (decoded.kind) {
+        case 'keepalive':
+        case 'done':
+          // `[DONE]` is not Gemini's terminal marker: a trailing sentinel never fails the stream.
+          return sink({ keepAlive: true }, atMs);
+        case 'wire':
+          if (decoded.unparsable && state.complete) return sink({ keepAlive: true }, atMs);
+          return sink(decoded.wire, atMs);
+        case 'json':
+          return sink(interpretResponse(decoded.value, state), atMs);
+      }
     });
   };
   return {

@@ -82,3 +82,35 @@ export function nonEmptyString(value: unknown): string | undefined {
 export function countValue(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
+
+/** True when `text` looks like an HTML document (an error page from a proxy or gateway). */
+export function looksLikeHtml(text: string): boolean {
+  return /^\s*(<!doctype html|<html|<head|<body|<title|<\?xml)/i.test(text) || /<\/(html|body|title|h1)>/i.test(text);
+}
+
+/**
+ * One readable line from an error body, whatever its form: an HTML page gives its `<title>` and
+ * first `<h1>` (tags stripped); a JSON body gives `error.message` (or `message`, `detail`) with
+ * its type/code/status; other text is collapsed to one line. At most 300 characters. The caller
+ * redacts secrets.
+ */
+export function summarizeErrorText(text: string): string {
+  const trimmed = text.trim();
+  if (looksLikeHtml(trimmed)) {
+    const strip = (s: string) => s.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim();
+    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(trimmed)?.[1];
+    const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(trimmed)?.[1];
+    const parts = [title, h1].filter((p): p is string => p !== undefined).map(strip);
+    const unique = parts.filter((p, i) => p !== '' && parts.indexOf(p) === i);
+    const body = unique.length > 0 ? unique.join(': ') : strip(trimmed);
+    return `HTML page: ${body}`.slice(0, 300);
+  }
+  const parsed = tryParseJson(trimmed);
+  if (isRecord(parsed)) {
+    const e = isRecord(parsed.error) ? parsed.error : parsed;
+    const message = [e.message, e.detail, typeof parsed.error === 'string' ? parsed.error : undefined].find((m) => typeof m === 'string' && m !== '');
+    const labels = [e.type, e.code, e.status].filter((x) => (typeof x === 'string' && x !== '') || typeof x === 'number').join(' ');
+    if (typeof message === 'string') return `${labels ? `${labels}: ` : ''}${message}`.slice(0, 300);
+  }
+  return trimmed.replace(/\s+/g, ' ').slice(0, 300);
+}

@@ -17,63 +17,185 @@
  * - success by `[DONE]`, or by a non-null finish_reason followed by a clean close (C17).
  */
 import { createSseFramer } from '../framing/sse-framer';
-import type { ProtocolAdapter, ToolCallDelta, WireEvent } from './adapter';
+import type { InStreamError, ProtocolAdapter, ToolCallDelta, WireEvent } from './adapter';
+import { collectText, emptyText, hasText } from './content-parts';
 import { joinUrl, pathEndsWith } from './join-url';
-import { classifyInStreamError, countValue, isRecord, nonEmptyString, tryParseJson } from './normalize';
+import { classifyInStreamError, countValue, isRecord, nonEmptyString, summarizeErrorText, tryParseJson } from './normalize';
+import { decodeSseMessage } from './sse-messages';
 
-/** Interprets one OpenAI chunk object; `state` keeps the usage-source choice across chunks. */
-function interpretChunk(chunk: Record<string, unknown>, state: { topLevelUsageSeen: boolean }): WireEvent {
+/** Per-stream state of the OpenAI decoder. */
+interface ChatDecoderState {
+  /** a top-level `usage` was seen: `x_groq.usage` is then ignored (one source only) */
+  topLevelUsageSeen: boolean;
+  /** a finish_reason was seen */
+  complete: boolean;
+  /** tool-call key by call id, for fragments without `index` */
+  toolKeyById: Map<string, string>;
+  /** call id by `index`, to notice a new call reusing an index */
+  toolIdByIndex: Map<number, string>;
+  /** current call key by `index` */
+  toolKeyByIndex: Map<number, string>;
+  /** the most recently opened call's key (continuations without index or id) */
+  lastToolKey: string | null;
+  toolCount: number;
+}
+
+/** Delta (and choice.message) keys read here; anything else holding text is recorded as unrecognised. */
+const DELTA_KEYS = new Set(['role', 'content', 'reasoning_content', 'reasoning', 'reasoning_details', 'tool_calls', 'function_call', 'refusal', 'annotations', 'name', 'tool_call_id', 'id', 'type', 'index']);
+/** Choice keys read here or known to carry no generated text. */
+const CHOICE_KEYS = new Set(['index', 'delta', 'message', 'text', 'finish_reason', 'native_finish_reason', 'stop_reason', 'matched_stop', 'logprobs', 'content_filter_results', 'content_filter_result', 'content_filter_offsets', 'error', 'finish_details', 'seed']);
+/** Top-level keys of a chunk that carry no generated text (looked at only when `choices` is missing). */
+const CHUNK_META_KEYS = new Set(['id', 'object', 'created', 'model', 'system_fingerprint', 'service_tier', 'provider', 'usage', 'x_groq', 'error', 'choices', 'type']);
+
+/**
+ * Reads the text of a delta (or a non-streamed `message`) in every shape in use: `content` as a
+ * string or a list of typed parts (Mistral magistral `thinking` parts, F02), `refusal`, and the
+ * first reasoning field that holds text among `reasoning_content` (DeepSeek, vLLM, xAI),
+ * `reasoning` (OpenRouter, Ollama, newer vLLM) and `reasoning_details` (OpenRouter, MiniMax): a
+ * server sending several of them repeats the same text, so only one is read.
+ */
+function readDelta(delta: Record<string, unknown>, path: string, event: WireEvent, unrecognized: string[]): void {
+  const text = emptyText();
+  collectText(delta.content, 'answer', `${path}.content`, text);
+  collectText(delta.refusal, 'answer', `${path}.refusal`, text);
+  for (const key of ['reasoning_content', 'reasoning', 'reasoning_details'] as const) {
+    if (!hasText(delta[key])) continue;
+    collectText(delta[key], 'reasoning', `${path}.${key}`, text);
+    break;
+  }
+  if (text.answer !== '') event.answer = (event.answer ?? '') + text.answer;
+  if (text.reasoning !== '') event.reasoning = (event.reasoning ?? '') + text.reasoning;
+  unrecognized.push(...text.unrecognizedPaths);
+  for (const [key, value] of Object.entries(delta)) {
+    if (!DELTA_KEYS.has(key) && hasText(value)) unrecognized.push(`${path}.${key}`);
+  }
+}
+
+/**
+ * Tool-call fragments. The key of a fragment: its `index`, unless that index already belongs to
+ * a call with a different id (a server numbering every call 0); without `index`, its `id` (a new
+ * id opens a new call, F03); without either, the most recently opened call (a continuation).
+ */
+function readToolCalls(delta: Record<string, unknown>, state: ChatDecoderState): ToolCallDelta[] {
+  const calls: ToolCallDelta[] = [];
+  const fragments: unknown[] = Array.isArray(delta.tool_calls) ? [...delta.tool_calls] : [];
+  if (isRecord(delta.function_call)) fragments.push({ ...delta.function_call, legacy: true });
+  for (const call of fragments) {
+    if (!isRecord(call)) continue;
+    const fn = isRecord(call.function) ? call.function : call.legacy === true ? call : {};
+    const id = nonEmptyString(call.id);
+    const newKey = () => `call-${state.toolCount++}`;
+    let key: string;
+    if (call.legacy === true) key = 'function_call';
+    else if (id !== undefined && state.toolKeyById.has(id)) key = state.toolKeyById.get(id)!;
+    else if (typeof call.index === 'number') {
+      const knownId = state.toolIdByIndex.get(call.index);
+      const knownKey = state.toolKeyByIndex.get(call.index);
+      // A new id on an index that already has a call is a new call (servers that number every call 0).
+      key = knownKey !== undefined && !(id !== undefined && knownId !== undefined && knownId !== id) ? knownKey : newKey();
+      state.toolKeyByIndex.set(call.index, key);
+      if (id !== undefined) state.toolIdByIndex.set(call.index, id);
+    } else if (id !== undefined) key = newKey();
+    else key = state.lastToolKey ?? newKey();
+    if (id !== undefined && !state.toolKeyById.has(id)) state.toolKeyById.set(id, key);
+    state.lastToolKey = key;
+    const args = fn.arguments;
+    calls.push({
+      key,
+      id: id ?? null,
+      name: nonEmptyString(fn.name) ?? null,
+      argumentsDelta: typeof args === 'string' ? args : isRecord(args) && Object.keys(args).length > 0 ? JSON.stringify(args) : '',
+    });
+  }
+  return calls;
+}
+
+/**
+ * Reasoning tokens a provider counts outside `completion_tokens` (xAI): added when `total_tokens`
+ * shows them apart (prompt + completion + reasoning = total, and prompt + completion ≠ total).
+ * OpenAI counts them inside completion_tokens (prompt + completion = total): nothing added.
+ */
+function outputCount(usage: Record<string, unknown>): number | undefined {
+  const completion = countValue(usage.completion_tokens);
+  if (completion === undefined) return undefined;
+  const details = isRecord(usage.completion_tokens_details) ? usage.completion_tokens_details : {};
+  const reasoning = countValue(details.reasoning_tokens) ?? countValue(usage.reasoning_tokens);
+  const prompt = countValue(usage.prompt_tokens);
+  const total = countValue(usage.total_tokens);
+  if (reasoning && prompt !== undefined && total !== undefined && prompt + completion !== total && prompt + completion + reasoning === total) {
+    return completion + reasoning;
+  }
+  return completion;
+}
+
+/** Interprets one OpenAI chunk object; `state` keeps the usage source and tool-call keys across chunks. */
+function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState): WireEvent {
   const event: WireEvent = {};
-  if (chunk.error != null) {
-    const description = typeof chunk.error === 'string' ? chunk.error : JSON.stringify(chunk.error);
-    const message = isRecord(chunk.error) && typeof chunk.error.message === 'string' ? chunk.error.message : description;
-    event.error = classifyInStreamError(description, `in-stream error: ${message}`);
+  const unrecognized: string[] = [];
+  if (chunk.error != null && chunk.error !== false) {
+    event.error = inBandError(chunk.error);
   }
   const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
   // n = 1 is what the probe asks for; take choice index 0 wherever it sits.
-  const choice = choices.find((c) => isRecord(c) && (c.index === 0 || c.index === undefined)) ?? choices[0];
+  const position = choices.findIndex((c) => isRecord(c) && (c.index === 0 || c.index === undefined));
+  const at = position >= 0 ? position : 0;
+  const choice = choices[at];
   if (isRecord(choice)) {
-    const delta = choice.delta;
-    if (isRecord(delta)) {
-      const answer = nonEmptyString(delta.content);
-      if (answer !== undefined) event.answer = answer;
-      const reasoning = nonEmptyString(delta.reasoning_content) ?? nonEmptyString(delta.reasoning);
-      if (reasoning !== undefined) event.reasoning = reasoning;
-      if (Array.isArray(delta.tool_calls)) {
-        const calls: ToolCallDelta[] = [];
-        delta.tool_calls.forEach((call, position) => {
-          if (!isRecord(call)) return;
-          const fn = isRecord(call.function) ? call.function : {};
-          calls.push({
-            key: String(typeof call.index === 'number' ? call.index : position),
-            id: nonEmptyString(call.id) ?? null,
-            name: nonEmptyString(fn.name) ?? null,
-            argumentsDelta: typeof fn.arguments === 'string' ? fn.arguments : '',
-          });
-        });
-        if (calls.length > 0) event.toolCalls = calls;
-      }
+    const path = `choices[${at}]`;
+    // `message` (a whole non-streamed answer) reads like a delta; `text` is the Completions shape.
+    for (const key of ['delta', 'message'] as const) {
+      const delta = choice[key];
+      if (!isRecord(delta)) continue;
+      readDelta(delta, `${path}.${key}`, event, unrecognized);
+      const calls = readToolCalls(delta, state);
+      if (calls.length > 0) event.toolCalls = [...(event.toolCalls ?? []), ...calls];
     }
+    if (typeof choice.text === 'string' && choice.text !== '') event.answer = (event.answer ?? '') + choice.text;
+    for (const [key, value] of Object.entries(choice)) {
+      if (!CHOICE_KEYS.has(key) && hasText(value)) unrecognized.push(`${path}.${key}`);
+    }
+    if (choice.error != null && !event.error) event.error = inBandError(choice.error);
     const finish = nonEmptyString(choice.finish_reason);
-    if (finish !== undefined) {
+    if (finish === 'error') {
+      // OpenRouter and others end a failed generation with finish_reason "error".
+      if (!event.error) event.error = classifyInStreamError(String(choice.native_finish_reason ?? ''), `finish_reason "error"${choice.native_finish_reason ? ` (${String(choice.native_finish_reason)})` : ''}`);
+    } else if (finish !== undefined) {
       event.finishReason = finish;
       event.complete = true;
+      state.complete = true;
+    }
+  } else if (!Array.isArray(chunk.choices)) {
+    for (const [key, value] of Object.entries(chunk)) {
+      if (!CHUNK_META_KEYS.has(key) && hasText(value)) unrecognized.push(key);
     }
   }
   const usage = isRecord(chunk.usage) ? chunk.usage : undefined;
-  const usageCount = usage ? countValue(usage.completion_tokens) : undefined;
+  const usageCount = usage ? outputCount(usage) : undefined;
   if (usage && usageCount !== undefined) {
     state.topLevelUsageSeen = true;
     event.outputTokensReported = usageCount;
+    // Running usage before the finish is provisional: a stream cut after it has no final count.
+    if (!state.complete) event.outputTokensProvisional = true;
     const metrics = numericFields(usage, ['completion_tokens', 'prompt_tokens', 'total_tokens']);
     if (metrics) event.providerMetrics = metrics;
   } else if (!state.topLevelUsageSeen && isRecord(chunk.x_groq) && isRecord(chunk.x_groq.usage)) {
-    const groqCount = countValue(chunk.x_groq.usage.completion_tokens);
-    if (groqCount !== undefined) event.outputTokensReported = groqCount;
+    const groqCount = outputCount(chunk.x_groq.usage);
+    if (groqCount !== undefined) {
+      event.outputTokensReported = groqCount;
+      if (!state.complete) event.outputTokensProvisional = true;
+    }
     const metrics = numericFields(chunk.x_groq.usage, ['completion_tokens', 'prompt_tokens', 'total_tokens']);
     if (metrics) event.providerMetrics = metrics;
   }
+  if (unrecognized.length > 0) event.unrecognizedPaths = unrecognized;
   return event;
+}
+
+/** An in-band error object or string (OpenRouter C15, gateways) as an InStreamError. */
+function inBandError(error: unknown): InStreamError {
+  const description = typeof error === 'string' ? error : JSON.stringify(error);
+  const summary = typeof error === 'string' ? error : summarizeErrorText(JSON.stringify({ error }));
+  return classifyInStreamError(description, `in-stream error: ${summary}`);
 }
 
 /** Provider timing figures next to usage counts (SambaNova time_to_first_token, Groq queue_time...). */
@@ -128,20 +250,40 @@ export const openAiChatAdapter: ProtocolAdapter = {
     return { url, init: { method: 'POST', headers, body: JSON.stringify(body) } };
   },
   createDecoder(sink) {
-    const state = { topLevelUsageSeen: false };
+    const state: ChatDecoderState = {
+      topLevelUsageSeen: false,
+      complete: false,
+      toolKeyById: new Map(),
+      toolIdByIndex: new Map(),
+      toolKeyByIndex: new Map(),
+      lastToolKey: null,
+      toolCount: 0,
+    };
     return createSseFramer((message, atMs) => {
-      const data = message.data.trim();
-      if (data === '') return sink({}, atMs);
-      if (data === '[DONE]') return sink({ terminal: true }, atMs);
-      const parsed = tryParseJson(data);
-      if (message.event === 'error') {
+      if (message.event === 'error' && message.framing === 'data') {
+        const data = message.data.trim();
+        const parsed = tryParseJson(data);
         const description = isRecord(parsed) ? JSON.stringify(parsed.error ?? parsed) : data;
-        return sink({ error: classifyInStreamError(description, `in-stream error event: ${description}`) }, atMs);
+        const summary = isRecord(parsed) ? summarizeErrorText(JSON.stringify(parsed.error !== undefined ? { error: parsed.error } : parsed)) : data.slice(0, 200);
+        return sink({ error: classifyInStreamError(description, `in-stream error event: ${summary}`) }, atMs);
       }
-      if (!isRecord(parsed)) {
-        return sink({ error: { kind: 'stream_error', message: `unparsable event data: ${data.slice(0, 120)}` } }, atMs);
+      const decoded = decodeSseMessage(message);
+      switch (decoded.kind) {
+        case 'keepalive':
+          return sink({ keepAlive: true }, atMs);
+        case 'done':
+          return sink({ terminal: true }, atMs);
+        case 'wire':
+          // Noise after the answer declared completion (a stray sentinel) does not fail it.
+          if (decoded.unparsable && state.complete) return sink({ keepAlive: true }, atMs);
+          return sink(decoded.wire, atMs);
+        case 'json':
+          if (message.event !== undefined && message.event !== '' && message.event !== 'message' && message.event !== 'chunk' && !decoded.value.choices && !decoded.value.error) {
+            // An event type the Chat Completions stream does not have, carrying an object without choices.
+            if (hasText(decoded.value)) return sink({ unrecognizedPaths: [`event:${message.event}`] }, atMs);
+          }
+          return sink(interpretChunk(decoded.value, state), atMs);
       }
-      sink(interpretChunk(parsed, state), atMs);
     });
   },
 };

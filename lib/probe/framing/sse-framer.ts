@@ -1,23 +1,47 @@
 /**
- * Server-Sent Events framing for the probe.
+ * Server-Sent Events framing for the probe: bytes → events, each stamped with the arrival time of
+ * the read that completed it.
  *
- * Decision (see STACK.md "Streams"): bytes are decoded with a streaming UTF-8 TextDecoder (exactly
- * what TextDecoderStream does, so a character split across reads is never corrupted) and fed as
- * strings to eventsource-parser 4's `createParser` (the parser EventSourceParserStream wraps). We
- * call the parser synchronously instead of piping through the two web streams so that every event
- * is stamped with the arrival time of the read that completed it, with no queue in between; the
- * parsing itself (CR / LF / CRLF, a CR and its LF in different reads, `data:` without a space,
- * multi-line `data`, comments) is the library's.
- *
- * Final event without the blank line at EOF: the SSE spec drops it; servers that do this (last
- * `data: [DONE]` or a final chunk without "\n\n") evidently meant it as an event, so on a CLEAN end
- * of body we dispatch it, stamped with the arrival time of its last byte. On a reset or a deadline
- * nothing is flushed: a cut stream must not look complete.
+ * Decision 063 (replaces the eventsource-parser framer): a line parser of our own, because the
+ * streams servers really send break the SSE format in ways the spec parser silently drops, and the
+ * probe must report what the server evidently meant (issue 9):
+ * - the spec part: UTF-8 decoded with a streaming TextDecoder (a character split across reads is
+ *   never corrupted), a leading BOM dropped, lines ended by CR, LF or CRLF (a CR and its LF in
+ *   different reads count once), `field:value` with one optional space, comments (`:`) dropped,
+ *   `data` lines joined with "\n", an event dispatched by the blank line that ends it;
+ * - non-standard fields (`error: {...}` of llama.cpp, case F01) are dispatched at once as
+ *   `framing: 'field'` messages instead of being ignored;
+ * - text outside SSE framing (a bare JSON error body, case F06; NDJSON lines; an HTML error page)
+ *   is dispatched as `framing: 'unframed'`: a JSON value as soon as its text parses, other text at
+ *   the next field line or the end of the body;
+ * - events written on consecutive lines without the blank line between them: when a `data:` line
+ *   arrives while the pending event's data is already a complete JSON value (or `[DONE]`), or an
+ *   `event:` line arrives after data, the pending event is dispatched first, stamped with the
+ *   arrival of its own last line. A JSON value spread over several `data:` lines (case C05B) never
+ *   parses alone, so it stays one event.
+ * Final event without its blank line at EOF: dispatched on a CLEAN end of body (the server
+ * evidently meant it); on a reset or a deadline nothing is flushed, so a cut stream never looks
+ * complete.
  */
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
-/** Callback for one complete SSE event; `atMs` = arrival time of the read that completed it. */
-export type SseEventHandler = (message: EventSourceMessage, atMs: number) => void;
+/** One dispatched SSE message. */
+export interface SseMessage {
+  /**
+   * - `data`: an ordinary event (data lines joined with "\n", possibly empty: a keep-alive)
+   * - `field`: a non-standard field line (`error: ...`); `field` holds its name, `data` its value
+   * - `unframed`: text outside SSE framing (a JSON value or other text), in `data`
+   */
+  framing: 'data' | 'field' | 'unframed';
+  /** the `event:` name, when one was given */
+  event: string | undefined;
+  data: string;
+  /** the non-standard field's name (framing `field`) */
+  field?: string;
+  id?: string;
+}
+
+/** Callback for one complete SSE message; `atMs` = arrival time of the read that completed it. */
+export type SseEventHandler = (message: SseMessage, atMs: number) => void;
 
 /** Incremental SSE framer: `push` bytes as they arrive, `end` on a clean end of body. */
 export interface SseFramer {
@@ -25,36 +49,147 @@ export interface SseFramer {
   end(atMs: number): void;
 }
 
+/** A field name as servers write them; anything else on a line is not SSE framing. */
+const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+/** Unframed text kept at most this long before it is dispatched as is. */
+const MAX_UNFRAMED_CHARS = 64 * 1024;
+
+/** True when `text` is one complete JSON value (or the `[DONE]` sentinel). */
+function isCompleteValue(text: string): boolean {
+  const t = text.trim();
+  if (t === '[DONE]') return true;
+  if (t === '' || (t[0] !== '{' && t[0] !== '[')) return false;
+  try {
+    JSON.parse(t);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Creates an SSE framer that calls `onEvent` for every complete event (comments are dropped:
- * they carry nothing and must not count as chunks).
+ * Creates an SSE framer that calls `onEvent` for every complete message (comments are dropped:
+ * they carry nothing and must not count as chunks or extend any time).
  */
 export function createSseFramer(onEvent: SseEventHandler): SseFramer {
-  let currentMs = 0;
-  let lastByteMs = 0;
   const decoder = new TextDecoder('utf-8');
-  const parser = createParser({
-    onEvent: (message) => onEvent(message, currentMs),
-    // A comment handler keeps the parser from discarding comment lines early; we ignore them.
-    onComment: () => {},
-  });
+  let lastByteMs = 0;
+  let started = false;
+  let partial = '';
+  let afterCr = false;
+  // Pending event.
+  let eventName: string | undefined;
+  let eventId: string | undefined;
+  let dataLines: string[] = [];
+  let lastLineMs = 0;
+  // Pending unframed text.
+  let unframed = '';
+  let unframedMs = 0;
+
+  const dispatch = (atMs: number) => {
+    if (dataLines.length > 0) onEvent({ framing: 'data', event: eventName, data: dataLines.join('\n'), id: eventId }, atMs);
+    dataLines = [];
+    eventName = undefined;
+  };
+  const flushUnframed = () => {
+    if (unframed.trim() !== '') onEvent({ framing: 'unframed', event: undefined, data: unframed.trim() }, unframedMs);
+    unframed = '';
+  };
+
+  const onLine = (line: string, atMs: number) => {
+    if (line === '') {
+      dispatch(atMs);
+      return;
+    }
+    if (line.startsWith(':')) return; // comment / keep-alive
+    const colon = line.indexOf(':');
+    const name = colon < 0 ? line : line.slice(0, colon);
+    if (!FIELD_NAME.test(name) || (colon < 0 && unframed !== '')) {
+      // Not SSE framing: a bare JSON body, NDJSON, an HTML page...
+      if (dataLines.length > 0) dispatch(lastLineMs);
+      unframed += (unframed === '' ? '' : '\n') + line;
+      unframedMs = atMs;
+      const head = unframed.trimStart()[0];
+      if ((head === '{' || head === '[') && isCompleteValue(unframed)) flushUnframed();
+      else if (unframed.length > MAX_UNFRAMED_CHARS) flushUnframed();
+      return;
+    }
+    if (unframed !== '') flushUnframed();
+    let value = colon < 0 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    switch (name) {
+      case 'data':
+        // A new data line after a complete value: the server wrote events without blank lines.
+        // (An `event:` name given for the first event does not carry over to the next one.)
+        if (dataLines.length > 0 && isCompleteValue(dataLines.join('\n'))) dispatch(lastLineMs);
+        dataLines.push(value);
+        lastLineMs = atMs;
+        return;
+      case 'event':
+        if (dataLines.length > 0) dispatch(lastLineMs);
+        eventName = value;
+        return;
+      case 'id':
+        eventId = value;
+        return;
+      case 'retry':
+        return;
+      default:
+        if (dataLines.length > 0) dispatch(lastLineMs);
+        onEvent({ framing: 'field', event: eventName, field: name, data: value }, atMs);
+    }
+  };
+
+  const feed = (text: string, atMs: number) => {
+    let start = 0;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      if (ch === 0x0a /* \n */) {
+        if (afterCr && i === start && partial === '') {
+          afterCr = false;
+          start = i + 1;
+          continue;
+        }
+        afterCr = false;
+        onLine(partial + text.slice(start, i), atMs);
+        partial = '';
+        start = i + 1;
+      } else if (ch === 0x0d /* \r */) {
+        onLine(partial + text.slice(start, i), atMs);
+        partial = '';
+        start = i + 1;
+        afterCr = true;
+      } else if (afterCr) {
+        afterCr = false;
+      }
+    }
+    if (start < text.length) {
+      partial += text.slice(start);
+      afterCr = false;
+    }
+  };
+
   return {
     push(bytes, atMs) {
       if (bytes.length === 0) return;
-      currentMs = atMs;
       lastByteMs = atMs;
-      const text = decoder.decode(bytes, { stream: true });
-      if (text !== '') parser.feed(text);
+      let text = decoder.decode(bytes, { stream: true });
+      if (!started && text !== '') {
+        started = true;
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
+      if (text !== '') feed(text, atMs);
     },
     end() {
-      // Any event dispatched now was completed by the last bytes that arrived.
-      currentMs = lastByteMs;
+      // Anything dispatched now was completed by the last bytes that arrived.
       const tail = decoder.decode();
-      if (tail !== '') parser.feed(tail);
-      // Two line feeds end an unterminated last line and then the event. After a trailing CR the
-      // first LF is swallowed as its CRLF partner, and the second still ends the event; after a
-      // properly terminated stream they are just blank lines, which dispatch nothing.
-      parser.feed('\n\n');
+      if (tail !== '') feed(tail, lastByteMs);
+      if (partial !== '') {
+        onLine(partial, lastByteMs);
+        partial = '';
+      }
+      if (unframed !== '') flushUnframed();
+      dispatch(lastByteMs);
     },
   };
 }

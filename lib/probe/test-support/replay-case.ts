@@ -32,6 +32,13 @@ export interface ReplayExpect {
   retry_after_ms?: number | null;
   token_count_mismatch?: boolean;
   buffered?: boolean;
+  /** Tokenpace extensions (issue 9): rankability and the evidence of unrecognised shapes. */
+  rankable?: boolean;
+  not_rankable_reasons?: string[];
+  /** the exact evidence.unrecognizedPaths; when absent, the probe must have recognised every shape */
+  unrecognized_paths?: string[];
+  /** a substring the error message must contain (the server's own words kept) */
+  error_message_contains?: string;
 }
 
 /** A replay case file. */

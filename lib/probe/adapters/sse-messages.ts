@@ -1,0 +1,49 @@
+/**
+ * What one SSE message means before any protocol looks at its JSON: a keep-alive, the `[DONE]`
+ * sentinel, a JSON object for the adapter, or an error the server put outside `data:` lines
+ * (an `error:` field, a bare JSON error body, an HTML error page). Shared by every SSE adapter so
+ * errors are found wherever the server puts them (issue 9 item 4).
+ */
+import type { SseMessage } from '../framing/sse-framer';
+import type { WireEvent } from './adapter';
+import { classifyInStreamError, isRecord, looksLikeHtml, summarizeErrorText, tryParseJson } from './normalize';
+
+/** The meaning of one SSE message. */
+export type DecodedSseMessage =
+  /** an empty event or an empty non-standard field: carries nothing, extends nothing */
+  | { kind: 'keepalive' }
+  /** the `[DONE]` sentinel (OpenAI's terminal marker; a trailing sentinel elsewhere) */
+  | { kind: 'done' }
+  /** a JSON object to interpret; `event` is the SSE event name, `unframed` when it came without `data:` */
+  | { kind: 'json'; value: Record<string, unknown>; event: string | undefined; unframed: boolean }
+  /**
+   * a complete WireEvent (errors, unknown fields). `unparsable` marks bodies that are merely not
+   * JSON: after the stream declared completion they are trailing noise, not a failure.
+   */
+  | { kind: 'wire'; wire: WireEvent; unparsable?: boolean };
+
+/** Decodes one framed SSE message (see ../framing/sse-framer.ts). Pure. */
+export function decodeSseMessage(message: SseMessage): DecodedSseMessage {
+  const data = message.data.trim();
+  if (message.framing === 'field') {
+    const name = (message.field ?? '').toLowerCase();
+    if (name === 'error') {
+      const summary = data === '' ? 'error field without a message' : summarizeErrorText(data);
+      return { kind: 'wire', wire: { error: classifyInStreamError(data, `in-stream error field: ${summary}`) } };
+    }
+    if (data === '') return { kind: 'keepalive' };
+    return { kind: 'wire', wire: { unrecognizedPaths: [`sse:${message.field}`] } };
+  }
+  if (data === '') return { kind: 'keepalive' };
+  if (data === '[DONE]') return { kind: 'done' };
+  const parsed = tryParseJson(data);
+  if (isRecord(parsed)) return { kind: 'json', value: parsed, event: message.event, unframed: message.framing === 'unframed' };
+  if (message.framing === 'unframed') {
+    if (looksLikeHtml(data)) {
+      const summary = summarizeErrorText(data);
+      return { kind: 'wire', wire: { error: classifyInStreamError(summary, `HTML instead of an event stream: ${summary.replace(/^HTML page: /, '')}`) } };
+    }
+    return { kind: 'wire', wire: { error: { kind: 'stream_error', message: `text outside SSE framing: ${data.slice(0, 160)}` } }, unparsable: true };
+  }
+  return { kind: 'wire', wire: { error: { kind: 'stream_error', message: `unparsable event data: ${data.slice(0, 120)}` } }, unparsable: true };
+}
