@@ -10,32 +10,69 @@ import { getEnv } from '@/lib/env';
 import { warmUpProbeCore } from '@/lib/probe/warm-up';
 import { createGuardedFetch } from '@/lib/security/ssrf-guard';
 import { parseEncryptionKey } from '@/lib/security/secrets';
+import { isDatabaseUnavailableError } from '@/lib/observability/database-errors';
+import { createLogger } from '@/lib/observability/logger';
+import { createWorkerMetrics } from '@/lib/observability/metrics';
 import { createBoss } from './boss';
+import { startHeartbeat } from './heartbeat';
+import { observeTask, recordProbeMetrics } from './observe';
 import { createLoopDelayTracker } from './loop-delay';
 import { RETENTION_QUEUE, ROLLUP_QUEUE, SCHEDULE_PROBES_QUEUE, probeJobPayloadSchema, probeQueueName, scheduleProbesPayloadSchema } from './queues';
 import { SCHEDULES } from './schedule';
 import { runProbeJob } from './tasks/probe-endpoint';
 import { runRetentionJob } from './tasks/apply-retention';
 import { runRollupJob } from './tasks/rollup-measurements';
-import { registerSweepWork } from './tasks/run-sweep';
 import { scheduleProbes } from './tasks/schedule-probes';
-import { slotMinutesForCron } from '@/lib/probe/cadence';
 import { getWorkerVersion } from './version';
 
 const DEADLINES = { ttftMs: 30_000, idleMs: 15_000, totalMs: 120_000, maxBytes: 8 * 1024 * 1024 };
+/** pg-boss job heartbeat of probe jobs (s, pg-boss minimum 10): a killed worker's probe is failed and retried after this. */
+const PROBE_JOB_HEARTBEAT_SECONDS = 10;
+const log = createLogger('worker');
+
+/**
+ * Timing knobs from the command line (tests shorten them): `--heartbeat-seconds N` (worker row,
+ * default 15) and `--supervise-seconds N` (pg-boss supervisor pass, default 10).
+ */
+function readTimingArgs(argv: string[]): { heartbeatSeconds: number; superviseSeconds: number } {
+  const num = (flag: string, fallback: number) => {
+    const i = argv.indexOf(flag);
+    if (i < 0) return fallback;
+    const v = Number(argv[i + 1]);
+    if (!Number.isFinite(v) || v < 1 || v > 3600) throw new Error(`${flag}: expected seconds between 1 and 3600 (got "${argv[i + 1]}")`);
+    return v;
+  };
+  return { heartbeatSeconds: num('--heartbeat-seconds', 15), superviseSeconds: num('--supervise-seconds', 10) };
+}
 
 async function main(): Promise<void> {
   const env = getEnv();
   if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required for the worker (tokenpace start sets it)');
   const region = env.TOKENPACE_WORKER_REGION;
   if (!/^[a-z0-9][a-z0-9-]*$/.test(region)) throw new Error(`TOKENPACE_WORKER_REGION: use lower-case letters, digits and '-' (got "${region}")`);
+  const timing = readTimingArgs(process.argv.slice(2));
   const workerId = `${os.hostname()}:${process.pid}`;
+  const startedAt = new Date();
+  const metrics = createWorkerMetrics({ workerId, region });
   const { db, close } = openDb(env.DATABASE_URL, 12);
-  const boss = createBoss(env.DATABASE_URL, { schedule: true, supervise: true });
+  const boss = createBoss(env.DATABASE_URL, { schedule: true, supervise: true, superviseSeconds: timing.superviseSeconds });
   let stopping = false;
   // During shutdown Postgres may stop first (Ctrl-C reaches the whole process group): stay quiet then.
+  // While Postgres restarts, pg-boss reports each failed poll: one line per kind of trouble is enough.
+  let lastBossError = '';
   boss.on('error', (err) => {
-    if (!stopping) console.error(`[worker] pg-boss error: ${err.message}`);
+    if (stopping) return;
+    const unavailable = isDatabaseUnavailableError(err);
+    const key = unavailable ? 'unavailable' : err.message;
+    if (key !== lastBossError) log.error({ err: err.message, databaseUnavailable: unavailable }, 'pg-boss error');
+    lastBossError = key;
+  });
+  // A connection dropped by a Postgres restart can surface as a rejection nobody awaits: the worker
+  // keeps going and reconnects; anything else is a bug, and crash-only is the honest answer.
+  process.on('unhandledRejection', (reason) => {
+    if (stopping || isDatabaseUnavailableError(reason)) return;
+    log.fatal({ err: reason instanceof Error ? reason.stack : String(reason) }, 'unhandled rejection');
+    process.exit(1);
   });
   await boss.start();
 
@@ -43,7 +80,11 @@ async function main(): Promise<void> {
   await boss.createQueue(SCHEDULE_PROBES_QUEUE, { policy: 'standard' });
   await boss.createQueue(ROLLUP_QUEUE, { policy: 'singleton' });
   await boss.createQueue(RETENTION_QUEUE, { policy: 'singleton' });
-  await boss.createQueue(probeQueue, { policy: 'standard', notify: true });
+  await boss.createQueue(probeQueue, { policy: 'standard', notify: true, heartbeatSeconds: PROBE_JOB_HEARTBEAT_SECONDS });
+  // Queues made before job heartbeats existed get them too: a killed worker's probe job is then
+  // failed by the supervisor within seconds and retried (same job id, so the slot claim lets the
+  // retry run and the unique job_key keeps one measurement), instead of waiting out its expiry.
+  await boss.updateQueue(probeQueue, { heartbeatSeconds: PROBE_JOB_HEARTBEAT_SECONDS });
   for (const s of SCHEDULES) {
     const cron = s.cron({ probeCron: env.TOKENPACE_PROBE_CRON });
     if (s.perRegion) await boss.schedule(s.queue, cron, { region }, { key: region });
@@ -69,41 +110,40 @@ async function main(): Promise<void> {
     now: () => new Date(),
   };
 
-  await boss.work(SCHEDULE_PROBES_QUEUE, async (jobs) => {
+  await boss.work(SCHEDULE_PROBES_QUEUE, observeTask(metrics, 'schedule-probes', async (jobs) => {
     for (const job of jobs) {
       const payload = scheduleProbesPayloadSchema.parse(job.data);
       if (payload.region !== region) continue; // another region's firing; its own workers handle it
-      const r = await scheduleProbes(db, boss, {
-        region,
-        now: new Date(),
-        expireInSeconds: DEADLINES.totalMs / 1000 + 60,
-        slotMinutes: slotMinutesForCron(env.TOKENPACE_PROBE_CRON),
-        fidelityFraction: env.TOKENPACE_FIDELITY_FRACTION,
-      });
-      if (r.enqueued > 0) console.log(`[worker] scheduled ${r.enqueued} probes (${r.targets} targets) in ${region}`);
+      const r = await scheduleProbes(db, boss, { region, now: new Date(), expireInSeconds: DEADLINES.totalMs / 1000 + 60 });
+      if (r.enqueued > 0) log.info({ enqueued: r.enqueued, targets: r.targets, region }, 'scheduled probes');
     }
-  });
+  }));
   await boss.work(probeQueue, { localConcurrency: 8, batchSize: 1, groupConcurrency: 1 }, async (jobs) => {
     for (const job of jobs) {
       const payload = probeJobPayloadSchema.parse(job.data);
+      const t0 = performance.now();
       const r = await runProbeJob(ctx, job.id, payload, job.signal);
-      if (r.status === 'recorded' && r.outcome === 'error') console.log(`[worker] ${payload.jobKey}: ${r.errorKind}`);
+      recordProbeMetrics(metrics, payload, r, (performance.now() - t0) / 1000);
+      if (r.status === 'recorded' && r.outcome === 'error') log.info({ jobKey: payload.jobKey, errorKind: r.errorKind }, 'probe failed');
     }
   });
-  await boss.work(ROLLUP_QUEUE, async () => {
+  await boss.work(ROLLUP_QUEUE, observeTask(metrics, 'rollup', async () => {
     await runRollupJob(db, new Date());
-  });
-  await boss.work(RETENTION_QUEUE, async () => {
+  }));
+  await boss.work(RETENTION_QUEUE, observeTask(metrics, 'retention', async () => {
     const r = await runRetentionJob(db, new Date(), env.TOKENPACE_RAW_RETENTION_DAYS ?? null);
-    if (r.days.length > 0) console.log(`[worker] retention: deleted ${r.deleted} raw measurements of ${r.days.join(', ')}`);
-  });
-
-  // Concurrency sweeps: opt-in per endpoint, one at a time per endpoint (workers/tasks/run-sweep.ts).
-  await registerSweepWork(boss, { ...ctx, workerRegion: region });
+    if (r.days.length > 0) log.info({ deleted: r.deleted, days: r.days }, 'retention applied');
+  }));
 
   // Probe once right away so a fresh start shows data without waiting for the next cron minute.
   await boss.send(SCHEDULE_PROBES_QUEUE, { region });
-  console.log(`[worker] ${workerId} ready (region ${region}, version ${ctx.workerVersion})`);
+  const heartbeat = startHeartbeat(
+    db,
+    { workerId, pid: process.pid, host: os.hostname(), region, version: ctx.workerVersion, startedAt },
+    { intervalMs: timing.heartbeatSeconds * 1000, metrics: metrics.toJson, log },
+  );
+  await heartbeat.beat();
+  log.info({ workerId, region, version: ctx.workerVersion }, 'worker ready');
 
   const shutdown = async () => {
     if (stopping) return;
@@ -114,6 +154,7 @@ async function main(): Promise<void> {
     process.on('uncaughtException', quietExit);
     process.on('unhandledRejection', quietExit);
     await boss.stop({ graceful: true, timeout: 10_000 });
+    await heartbeat.stop();
     loopDelay.stop();
     await close();
     process.exit(0);
@@ -123,6 +164,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(`[worker] fatal: ${err instanceof Error ? err.message : String(err)}`);
+  log.fatal({ err: err instanceof Error ? err.message : String(err) }, 'worker failed to start');
   process.exit(1);
 });

@@ -14,7 +14,7 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ description: 'UTC cal
 export const apiErrorSchema = z
   .object({
     error: z.object({
-      code: z.enum(['bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'rate_limited', 'internal']).meta({ description: 'Fixed machine-readable code.' }),
+      code: z.enum(['bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'rate_limited', 'internal', 'unavailable']).meta({ description: 'Fixed machine-readable code.' }),
       message: z.string().meta({ description: 'Human-readable explanation, naming the field when one is at fault.', example: 'window: must look like 72h or 7d' }),
       field: z.string().optional().meta({ description: 'The offending parameter or field, when one is at fault.', example: 'window' }),
       fields: z.array(z.object({ field: z.string(), message: z.string() })).optional().meta({ description: 'Every offending field of a rejected request body.' }),

@@ -13,14 +13,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { count } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import { openDb } from '@/db/client';
 import { importClaimsFile } from '@/db/import/claims';
 import { importLlmperfDir } from '@/db/import/llmperf';
 import { seedCatalog } from '@/db/seed';
 import { claims, datasets } from '@/db/schema';
 import { CALIBRATION_CONFIG } from '@/lib/catalog/seed-catalog';
-import { FIXTURES_DIR, sharedDir } from '@/lib/datasets/paths';
+import { CLAIMS_FILE, FIXTURES_DIR, sharedDir } from '@/lib/datasets/paths';
 import { getEnv, readApiKeyVariable } from '@/lib/env';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { loadOrCreateKeyFile } from '@/lib/security/secrets';
@@ -243,18 +243,16 @@ async function importFirstRun(db: ReturnType<typeof openDb>['db']): Promise<void
   const llmperfDir = shared && fs.existsSync(path.join(shared, 'datasets/llmperf-leaderboard/individual'))
     ? path.join(shared, 'datasets/llmperf-leaderboard/individual')
     : path.join(FIXTURES_DIR, 'llmperf', 'individual');
-  const claimsFile = shared && fs.existsSync(path.join(shared, 'datasets/claims/published-claims-2025-05.json'))
-    ? path.join(shared, 'datasets/claims/published-claims-2025-05.json')
-    : path.join(FIXTURES_DIR, 'claims', 'published-claims-2025-05.json');
   const [{ n: datasetCount }] = await db.select({ n: count() }).from(datasets);
   if (datasetCount === 0) {
     const r = await importLlmperfDir(db, llmperfDir);
     log(`imported LLMPerf data: ${r.series} series, ${r.rows} requests (${llmperfDir})`);
   }
-  const [{ n: claimCount }] = await db.select({ n: count() }).from(claims);
-  if (claimCount === 0) {
-    const r = await importClaimsFile(db, claimsFile);
-    log(`imported ${r.claims} claims (${claimsFile})`);
+  // First start, or claims imported from the older file (no `system`): import the shipped file (upsert by natural key).
+  const [{ n: claimCount, withoutSystem }] = await db.select({ n: count(), withoutSystem: sql<number>`(count(*) filter (where ${claims.system} is null))::int` }).from(claims);
+  if (claimCount === 0 || Number(withoutSystem) > 0) {
+    const r = await importClaimsFile(db, CLAIMS_FILE);
+    log(`imported ${r.claims} claims (${CLAIMS_FILE})`);
   }
 }
 

@@ -5,10 +5,11 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { toCsv } from '@/lib/api/csv';
+import { isDatabaseUnavailableError } from '@/lib/observability/database-errors';
 import { limitPublicRead, RateLimitedError } from './rate-limit';
 
 /** Fixed error codes of the public API. */
-export type ApiErrorCode = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limited' | 'internal';
+export type ApiErrorCode = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limited' | 'internal' | 'unavailable';
 
 const STATUS: Record<ApiErrorCode, number> = {
   bad_request: 400,
@@ -18,6 +19,7 @@ const STATUS: Record<ApiErrorCode, number> = {
   conflict: 409,
   rate_limited: 429,
   internal: 500,
+  unavailable: 503,
 };
 
 type CsvOptions = Parameters<typeof toCsv>[2];
@@ -145,7 +147,8 @@ export function resolveAsOf(at: string | undefined, now: Date): Date {
 
 /**
  * Wraps a route handler: public reads (GET/HEAD under /api/v1) first pass the per-IP rate limit
- * (429 + Retry-After, see ./rate-limit.ts); ApiError → its JSON error; anything else → 500
+ * (429 + Retry-After, see ./rate-limit.ts); ApiError → its JSON error; the database unreachable
+ * (Postgres down or restarting) → 503 `unavailable` + Retry-After: 5; anything else → 500
  * `internal` with a generic message (the stack goes to the server log only, never to the client).
  */
 export function handle<A extends unknown[]>(fn: (...args: A) => Promise<Response>): (...args: A) => Promise<Response> {
@@ -157,6 +160,7 @@ export function handle<A extends unknown[]>(fn: (...args: A) => Promise<Response
     } catch (err) {
       if (err instanceof ApiError) return apiError(err.code, err.message, err.field, err.extra.headers, err.extra.fields);
       if (err instanceof RateLimitedError) return apiError('rate_limited', err.message, undefined, { 'retry-after': String(err.retryAfterSeconds) });
+      if (isDatabaseUnavailableError(err)) return apiError('unavailable', 'database unavailable; retry shortly', undefined, { 'retry-after': '5' });
       console.error('[api] unhandled error', err instanceof Error ? err.stack ?? err.message : String(err));
       return apiError('internal', 'internal error');
     }

@@ -1,0 +1,121 @@
+/**
+ * Operational questions: worker heartbeats, queue depth and lag (pg-boss tables), last success per
+ * endpoint. Read by /api/health and /metrics at request time; written by workers/heartbeat.ts.
+ */
+import { desc, eq, gte, lt, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { endpoints, measurements, workerHeartbeats } from '../schema';
+
+/** A worker's identity as stored in its heartbeat row. */
+export interface WorkerIdentity {
+  workerId: string;
+  pid: number;
+  host: string;
+  region: string;
+  version: string;
+  startedAt: Date;
+}
+
+/** Inserts or refreshes a worker's heartbeat (last_heartbeat_at = `now`) with its metrics JSON. */
+export async function upsertWorkerHeartbeat(db: Db, worker: WorkerIdentity, now: Date, metrics: unknown[]): Promise<void> {
+  await db
+    .insert(workerHeartbeats)
+    .values({ ...worker, lastHeartbeatAt: now, metrics })
+    .onConflictDoUpdate({ target: workerHeartbeats.workerId, set: { lastHeartbeatAt: now, metrics, version: worker.version } });
+}
+
+/** Deletes a worker's heartbeat row (clean shutdown), and rows silent for more than a day. */
+export async function deleteWorkerHeartbeat(db: Db, workerId: string, now: Date): Promise<void> {
+  await db.delete(workerHeartbeats).where(eq(workerHeartbeats.workerId, workerId));
+  await db.delete(workerHeartbeats).where(lt(workerHeartbeats.lastHeartbeatAt, new Date(now.getTime() - 86_400_000)));
+}
+
+/** A live worker as /api/health reports it (ISO instants). */
+export interface LiveWorker {
+  workerId: string;
+  pid: number;
+  host: string;
+  region: string;
+  version: string;
+  startedAt: string;
+  lastHeartbeatAt: string;
+}
+
+/** Workers whose last heartbeat is at most `maxAgeMs` before `now`, newest first. */
+export async function listLiveWorkers(db: Db, now: Date, maxAgeMs: number): Promise<LiveWorker[]> {
+  const rows = await db
+    .select({
+      workerId: workerHeartbeats.workerId,
+      pid: workerHeartbeats.pid,
+      host: workerHeartbeats.host,
+      region: workerHeartbeats.region,
+      version: workerHeartbeats.version,
+      startedAt: workerHeartbeats.startedAt,
+      lastHeartbeatAt: workerHeartbeats.lastHeartbeatAt,
+    })
+    .from(workerHeartbeats)
+    .where(gte(workerHeartbeats.lastHeartbeatAt, new Date(now.getTime() - maxAgeMs)))
+    .orderBy(desc(workerHeartbeats.lastHeartbeatAt));
+  return rows.map((r) => ({ ...r, startedAt: r.startedAt.toISOString(), lastHeartbeatAt: r.lastHeartbeatAt.toISOString() }));
+}
+
+/** Stored metrics JSON (prom-client) of the live workers. */
+export async function listLiveWorkerMetrics(db: Db, now: Date, maxAgeMs: number): Promise<unknown[][]> {
+  const rows = await db
+    .select({ metrics: workerHeartbeats.metrics })
+    .from(workerHeartbeats)
+    .where(gte(workerHeartbeats.lastHeartbeatAt, new Date(now.getTime() - maxAgeMs)));
+  return rows.map((r) => r.metrics);
+}
+
+/** One pg-boss queue's backlog: queued (created/retry), active, and the lag of its oldest due job (s). */
+export interface QueueFigures {
+  queue: string;
+  queued: number;
+  active: number;
+  lagSeconds: number;
+}
+
+/**
+ * Depth and lag of every pg-boss queue (schema `pgboss`), from its job table. Lag is how long the
+ * oldest job that is due (start_after ≤ now) has been waiting: 0 when nothing waits. Queues with no
+ * open jobs are listed with zeros; none at all before pg-boss has installed its schema.
+ */
+export async function listQueueFigures(db: Db, now: Date): Promise<QueueFigures[]> {
+  // Before the first worker started, pg-boss has not installed its schema: no queues yet.
+  const [installed] = await db.execute<{ ok: boolean }>(sql`select to_regclass('pgboss.queue') is not null as ok`);
+  if (!installed?.ok) return [];
+  const rows = await db.execute<{ queue: string; queued: number; active: number; lag_seconds: number }>(sql`
+    select q.name as queue,
+      coalesce(sum(case when j.state in ('created', 'retry') then 1 else 0 end), 0)::int as queued,
+      coalesce(sum(case when j.state = 'active' then 1 else 0 end), 0)::int as active,
+      coalesce(extract(epoch from (${now.toISOString()}::timestamptz - min(case when j.state in ('created', 'retry') and j.start_after <= ${now.toISOString()}::timestamptz then j.start_after end))), 0)::float8 as lag_seconds
+    from pgboss.queue q
+    left join pgboss.job j on j.name = q.name and j.state in ('created', 'retry', 'active')
+    group by q.name
+    order by q.name`);
+  return [...rows].map((r) => ({ queue: r.queue, queued: Number(r.queued), active: Number(r.active), lagSeconds: Math.max(0, Number(r.lag_seconds)) }));
+}
+
+/**
+ * Seconds since the last successful measurement of each active endpoint (null: never succeeded).
+ * One backward index scan per endpoint (measurements_endpoint_time_idx), stopping at its latest
+ * success, so the cost does not grow with history.
+ */
+export async function listLastSuccessAges(db: Db, now: Date): Promise<{ endpointId: number; endpoint: string; ageSeconds: number | null }[]> {
+  const rows = await db.execute<{ endpoint_id: number; slug: string; at: string | null }>(sql`
+    select e.id as endpoint_id, e.slug, last.at
+    from ${endpoints} e
+    left join lateral (
+      select m.measured_at as at from ${measurements} m
+      where m.endpoint_id = e.id and m.outcome = 'success'
+      order by m.measured_at desc limit 1
+    ) last on true
+    where e.status = 'active'
+    order by e.id`);
+  return [...rows].map((r) => ({
+    endpointId: Number(r.endpoint_id),
+    endpoint: r.slug,
+    ageSeconds: r.at ? Math.max(0, (now.getTime() - new Date(r.at).getTime()) / 1000) : null,
+  }));
+}

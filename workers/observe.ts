@@ -1,0 +1,37 @@
+/**
+ * Glue between worker tasks and the worker's metrics (lib/observability/metrics.ts): task
+ * durations by outcome, and per probe the counter by outcome / error kind / endpoint and its wall
+ * time. Kept out of the task files so measuring code stays free of bookkeeping.
+ */
+import type { WorkHandler } from 'pg-boss';
+import type { WorkerMetrics } from '@/lib/observability/metrics';
+import type { ProbeJobPayload } from './queues';
+import type { ProbeTaskResult } from './tasks/probe-endpoint';
+
+/** Wraps a pg-boss handler: its wall time lands in tokenpace_task_duration_seconds{task, outcome}. */
+export function observeTask(metrics: WorkerMetrics, task: string, handler: WorkHandler<unknown>): WorkHandler<unknown> {
+  return async (jobs) => {
+    const end = metrics.taskDuration.startTimer({ task });
+    try {
+      const r = await handler(jobs);
+      end({ outcome: 'ok' });
+      return r;
+    } catch (err) {
+      end({ outcome: 'error' });
+      throw err;
+    }
+  };
+}
+
+/**
+ * Counts one probe job: recorded and duplicate results count once per measurement outcome;
+ * skipped jobs (slot already claimed, endpoint gone) count under outcome "skipped".
+ */
+export function recordProbeMetrics(metrics: WorkerMetrics, job: ProbeJobPayload, result: ProbeTaskResult, seconds: number): void {
+  const outcome = result.status === 'skipped' ? 'skipped' : result.outcome;
+  const errorKind = result.status === 'skipped' ? result.reason : (result.errorKind ?? 'none');
+  if (result.status !== 'duplicate') {
+    metrics.probes.inc({ outcome, error_kind: errorKind, endpoint_id: String(job.endpointId), region: job.region });
+  }
+  metrics.probeDuration.observe({ outcome, region: job.region }, seconds);
+}
