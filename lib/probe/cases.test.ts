@@ -35,7 +35,7 @@ async function runCase(c: ReplayCase): Promise<{ result: ProbeResult; serverLagM
 /** Largest event-loop stall or replay lateness (ms) under which a replay's times are trusted. */
 const MAX_STALL_MS = 15;
 /** Attempts for a case whose TIMES miss (a loaded machine); every other field must hold on every attempt. */
-const MAX_ATTEMPTS = 4;
+const MAX_ATTEMPTS = 6;
 
 /** The 26 shared cases (../shared/cases, copied here with their `source` lines). */
 const SHARED_CASE_IDS = [

@@ -124,11 +124,12 @@ function createGeminiDecoder(sink: WireEventSink): StreamDecoder {
       const decoded = decodeSseMessage(message);
       switch (decoded.kind) {
         case 'keepalive':
+          return sink({ keepAlive: true }, atMs);
         case 'done':
           // `[DONE]` is not Gemini's terminal marker: a trailing sentinel never fails the stream.
-          return sink({ keepAlive: true }, atMs);
+          return sink({}, atMs);
         case 'wire':
-          if (decoded.unparsable && state.complete) return sink({ keepAlive: true }, atMs);
+          if (decoded.unparsable && state.complete) return sink({}, atMs);
           return sink(decoded.wire, atMs);
         case 'json':
           return sink(interpretResponse(decoded.value, state), atMs);

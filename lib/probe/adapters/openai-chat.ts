@@ -274,8 +274,9 @@ export const openAiChatAdapter: ProtocolAdapter = {
         case 'done':
           return sink({ terminal: true }, atMs);
         case 'wire':
-          // Noise after the answer declared completion (a stray sentinel) does not fail it.
-          if (decoded.unparsable && state.complete) return sink({ keepAlive: true }, atMs);
+          // A sentinel of the server's own after the answer declared completion (`[END]`) does not
+          // fail it; like [DONE] it is the stream's last data event.
+          if (decoded.unparsable && state.complete) return sink({}, atMs);
           return sink(decoded.wire, atMs);
         case 'json':
           if (message.event !== undefined && message.event !== '' && message.event !== 'message' && message.event !== 'chunk' && !decoded.value.choices && !decoded.value.error) {

@@ -104,7 +104,7 @@ const anthropicHeaders = { status: 200, headers: { 'content-type': 'text/event-s
 
 // T04: overloaded_error after partial text.
 add({
-  id: 'T04', kind: 'errors', protocol: 'anthropic-messages', about: 'After HTTP 200 Anthropic can only report overload inside the stream, as an error event; the stream then ends without message_stop. The attempt failed (stream_error); the partial text is kept as a diagnostic.',
+  id: 'T04', kind: 'errors', protocol: 'anthropic-messages', about: 'After HTTP 200 Anthropic can only report overload inside the stream, as an error event; the stream then ends without message_stop. The attempt failed (stream_error); the partial text is kept as a diagnostic. (Issue 9: the provisional output_tokens of message_start is not a report of the output, so a stream that fails before message_delta has no count.)',
   request: { model: 'claude-sonnet-4-5', stream: true, max_tokens: 256 }, response: anthropicHeaders,
   writes: [
     w(100, anStart() + an('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })),
@@ -113,16 +113,16 @@ add({
     w(700, an('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })),
   ],
   end: 'close',
-  expect: { outcome: 'error', error_kind: 'stream_error', answer_text: 'Partial answer', finish_reason: null, content_chunks: 2, output_tokens_reported: 1, ttft_ms: 300, ttfat_ms: 300, last_token_ms: 320, e2e_ms: 700 },
+  expect: { outcome: 'error', error_kind: 'stream_error', answer_text: 'Partial answer', finish_reason: null, content_chunks: 2, output_tokens_reported: null, ttft_ms: 300, ttfat_ms: 300, last_token_ms: 320, e2e_ms: 700 },
 });
 
 // T05: rate_limit_error event.
 add({
-  id: 'T05', kind: 'errors', protocol: 'anthropic-messages', about: 'A rate_limit_error event inside a 200 stream is a rate limit, not a generic stream error.',
+  id: 'T05', kind: 'errors', protocol: 'anthropic-messages', about: 'A rate_limit_error event inside a 200 stream is a rate limit, not a generic stream error. (Issue 9: the provisional output_tokens of message_start is not a report of the output.)',
   request: { model: 'claude-sonnet-4-5', stream: true, max_tokens: 256 }, response: anthropicHeaders,
   writes: [w(80, anStart()), w(150, an('error', { type: 'error', error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' } }))],
   end: 'close',
-  expect: { outcome: 'error', error_kind: 'rate_limited', answer_text: '', finish_reason: null, content_chunks: 0, output_tokens_reported: 1, ttft_ms: null, ttfat_ms: null, last_token_ms: null, e2e_ms: 150 },
+  expect: { outcome: 'error', error_kind: 'rate_limited', answer_text: '', finish_reason: null, content_chunks: 0, output_tokens_reported: null, ttft_ms: null, ttfat_ms: null, last_token_ms: null, e2e_ms: 150 },
 });
 
 // T06: extended thinking then a tool call.
@@ -274,18 +274,18 @@ add({
 
 // ---------- HTTP-level ----------
 add({
-  id: 'T13', kind: 'errors', protocol: 'openai-chat', about: 'HTTP 429 with Retry-After in seconds: rate_limited, retry_after_ms recorded, no stream parsed.',
+  id: 'T13', kind: 'errors', protocol: 'openai-chat', about: 'HTTP 429 with Retry-After in seconds: rate_limited, retry_after_ms recorded, no stream parsed. (Issue 9: a failed HTTP response ends when its error body has arrived.)',
   request: { model: 'llama-3.3-70b-versatile', stream: true }, response: { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '7' } },
   writes: [w(5, JSON.stringify({ error: { message: 'Rate limit reached for model llama-3.3-70b-versatile', type: 'tokens', code: 'rate_limit_exceeded' } }))],
   end: 'close',
-  expect: { outcome: 'error', error_kind: 'rate_limited', answer_text: '', finish_reason: null, content_chunks: 0, output_tokens_reported: null, ttft_ms: null, ttfat_ms: null, last_token_ms: null, e2e_ms: null, http_status: 429, retry_after_ms: 7000 },
+  expect: { outcome: 'error', error_kind: 'rate_limited', answer_text: '', finish_reason: null, content_chunks: 0, output_tokens_reported: null, ttft_ms: null, ttfat_ms: null, last_token_ms: null, e2e_ms: 5, http_status: 429, retry_after_ms: 7000 },
 });
 add({
-  id: 'T14', kind: 'errors', protocol: 'anthropic-messages', about: 'HTTP 529 overloaded (Anthropic) or any other non-2xx status: http_error with the status kept.',
+  id: 'T14', kind: 'errors', protocol: 'anthropic-messages', about: 'HTTP 529 overloaded (Anthropic) or any other non-2xx status: http_error with the status kept. (Issue 9: a failed HTTP response ends when its error body has arrived.)',
   request: { model: 'claude-sonnet-4-5', stream: true }, response: { status: 529, headers: { 'content-type': 'application/json' } },
   writes: [w(5, JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }))],
   end: 'close',
-  expect: { outcome: 'error', error_kind: 'http_error', answer_text: '', finish_reason: null, content_chunks: 0, output_tokens_reported: null, ttft_ms: null, ttfat_ms: null, last_token_ms: null, e2e_ms: null, http_status: 529, retry_after_ms: null },
+  expect: { outcome: 'error', error_kind: 'http_error', answer_text: '', finish_reason: null, content_chunks: 0, output_tokens_reported: null, ttft_ms: null, ttfat_ms: null, last_token_ms: null, e2e_ms: 5, http_status: 529, retry_after_ms: null },
 });
 
 // ---------- Deadlines, caps, termination ----------
