@@ -84,6 +84,8 @@ export default async function HomePage({ searchParams }: { searchParams: Search 
             id: c.id,
             provider: c.provider,
             providerSlug: c.providerSlug,
+            system: c.system,
+            endpointIds: c.endpointIds,
             subject: c.subject,
             value: c.value,
             bound: c.bound,

@@ -77,6 +77,7 @@ export async function seedCatalog(db: Db, opts: SeedOptions): Promise<{ provider
         speculativeDecoding: e.speculativeDecoding,
         deploymentKind: e.deploymentKind,
         region: e.region,
+        system: e.system,
         status: active ? ('active' as const) : ('inactive' as const),
       };
       await tx

@@ -8,6 +8,10 @@ export interface SpeedClaim {
   id: number;
   provider: string;
   providerSlug: string | null;
+  /** the serving system the claim is about */
+  system: string | null;
+  /** catalog endpoints that are that system (the only rows it may be drawn beside) */
+  endpointIds: number[];
   subject: string;
   value: number;
   bound: string;
@@ -26,15 +30,16 @@ export function claimMarker(c: SpeedClaim): ChartClaim {
   };
 }
 
-/** Interval-chart rows of the ranked entries, with claims on the row of the same provider. */
+/**
+ * Interval-chart rows of the ranked entries, each with the claims about its own system (claim
+ * endpointIds); claims about systems not ranked here stand apart as claim-only rows (decision 073).
+ */
 export function rankingRows(answer: LeaderboardAnswer, claims: SpeedClaim[]): { rows: IntervalRow[]; claimRows: IntervalRow[] } {
   const ranked = answer.entries.filter((e) => e.rank !== null && e.outputTokensPerSecond);
-  const measuredProviders = new Set(ranked.map((e) => e.endpoint.providerSlug));
-  const claimedOnce = new Set<string>();
+  const rankedIds = new Set(ranked.map((e) => e.endpoint.id));
   const rows: IntervalRow[] = ranked.map((e) => {
     const s = e.outputTokensPerSecond!;
-    const mine = claimedOnce.has(e.endpoint.providerSlug) ? [] : claims.filter((c) => c.providerSlug === e.endpoint.providerSlug);
-    claimedOnce.add(e.endpoint.providerSlug);
+    const mine = claims.filter((c) => c.endpointIds.includes(e.endpoint.id));
     const several = ranked.filter((o) => o.endpoint.providerSlug === e.endpoint.providerSlug).length > 1;
     return {
       key: e.endpoint.slug,
@@ -49,16 +54,16 @@ export function rankingRows(answer: LeaderboardAnswer, claims: SpeedClaim[]): { 
       claims: mine.map(claimMarker),
     };
   });
-  // claim-only rows: providers we do not measure; identical figures (value, bound, date, source) share one row
+  // claim-only rows: systems not ranked here; identical figures (value, bound, date, source) share one row
   const groups = new Map<string, SpeedClaim[]>();
-  for (const c of claims.filter((c) => !c.providerSlug || !measuredProviders.has(c.providerSlug))) {
+  for (const c of claims.filter((c) => !c.endpointIds.some((id) => rankedIds.has(id)))) {
     const k = `${c.value}|${c.bound}|${c.claimDate}|${c.measuredBy}|${c.sourcePublisher}`;
     groups.set(k, [...(groups.get(k) ?? []), c]);
   }
   const claimRows: IntervalRow[] = [...groups.values()].map((g) => ({
     key: `claim-${g.map((c) => c.id).join('-')}`,
     label: g.map((c) => c.provider).join(', '),
-    sublabel: g.length === 1 ? g[0]!.subject : undefined,
+    sublabel: g.length === 1 ? (g[0]!.system ?? g[0]!.subject) : undefined,
     p5: null,
     p25: null,
     p50: null,

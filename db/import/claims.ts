@@ -19,12 +19,14 @@ const PROVIDER_ALIASES: Record<string, string> = {
   deepinfra: 'deepinfra',
   'novita ai': 'novita',
   'microsoft azure': 'azure',
+  cerebras: 'cerebras',
 };
 
 /**
  * Imports a published-claims file (lib/datasets/claims format). Claims are linked to catalog
- * providers/models where the names match, and upserted by natural key (subject, metric, date,
- * source), so re-importing is safe. Throws ClaimsFormatError naming the field before writing.
+ * providers/models where the names match (the provider link is for listing only: a claim is shown
+ * beside the endpoints of its `system`, decision 073), and upserted by natural key (subject,
+ * metric, date, source), so re-importing is safe and a newer file fills in `system` of older rows. Throws ClaimsFormatError naming the field before writing.
  */
 export async function importClaimsFile(db: Db, file: string): Promise<{ claims: number }> {
   if (!fs.existsSync(file)) throw new Error(`no such file: ${file}`);
@@ -44,6 +46,7 @@ export async function importClaimsFile(db: Db, file: string): Promise<{ claims: 
       const values = {
         subject: c.subject,
         providerName: c.provider,
+        system: c.system,
         providerId: providerSlug ? (providerIds.get(providerSlug) ?? null) : null,
         modelName: c.model,
         modelId: modelSlug ? (modelIds.get(modelSlug) ?? null) : null,

@@ -1,8 +1,19 @@
-import { asc, desc, eq } from 'drizzle-orm';
+import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { claims, models, providers } from '../schema';
 
-/** Published claims (vendor/press figures), optionally of one model; largest value first. */
+/**
+ * Public endpoints whose declared system is the claim's (the claim belongs beside them only), ids
+ * ascending; empty when none is. Written with the table name spelled out: an interpolated column
+ * inside a subquery renders unqualified and would bind to the subquery's own table.
+ */
+const endpointIdsOfSystem = sql<number[]>`coalesce((select array_agg(e.id order by e.id) from endpoints e where e.system = "claims"."system" and e.status in ('active','inactive','paused')), '{}'::int[])`;
+
+/**
+ * Published claims (vendor/press figures), optionally of one model; per metric, largest value
+ * first. `system` is the serving system the claim is about; `endpointIds` the catalog endpoints
+ * that are that system (empty when none is: a claim about a system not measured here).
+ */
 export async function listClaims(db: Db, params: { modelSlug?: string } = {}) {
   const q = db
     .select({
@@ -10,6 +21,8 @@ export async function listClaims(db: Db, params: { modelSlug?: string } = {}) {
       subject: claims.subject,
       provider: claims.providerName,
       providerSlug: providers.slug,
+      system: claims.system,
+      endpointIds: endpointIdsOfSystem,
       model: claims.modelName,
       modelSlug: models.slug,
       metric: claims.metric,

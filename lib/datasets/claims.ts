@@ -1,12 +1,13 @@
 /**
  * Importer for published speed claims (vendor or press figures, e.g. "1,038 TPS/user on a DGX
- * B200"), such as datasets/claims/published-claims-2025-05.json. Claims are NOT measurements:
+ * B200"), such as lib/datasets/data/published-claims-2025.json. Claims are NOT measurements:
  * DESIGN.md §2 requires them to be stored with their source and shown apart from our own data.
  *
  * File shape (JSON object):
  * - about: free text describing the file
  * - sources: { [sourceKey]: { title, publisher, url?, published (YYYY or YYYY-MM[-DD]), note? } }
- * - claims: [{ subject, provider, model, metric, value, bound, measured_by, date, source, unit?, note? }]
+ * - claims: [{ subject, provider, system?, model, metric, value, bound, measured_by, date, source, unit?, note? }]
+ *   where `system` names the serving system the claim is about (shown beside that system only),
  *   where `source` is a key of `sources` and `bound` says how to read `value` (see {@link CLAIM_BOUNDS}).
  */
 import { z } from 'zod';
@@ -65,6 +66,7 @@ export const claimSourceSchema = z.looseObject({
 export const rawClaimSchema = z.looseObject({
   subject: text,
   provider: text,
+  system: text.optional(),
   model: text,
   metric: z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be a snake_case metric name'),
   value: z.number().refine(Number.isFinite, 'must be a finite number'),
@@ -99,11 +101,14 @@ export interface ClaimSource {
  * - date: as published, YYYY / YYYY-MM / YYYY-MM-DD; datePrecision says which
  * - measuredBy: who produced the figure (e.g. "Artificial Analysis", "NVIDIA (self-reported)")
  * - sourceKey: key into the file's `sources`; source: that entry
+ * - system: the serving system the claim is about (e.g. "NVIDIA DGX B200 (8x B200), TensorRT-LLM,
+ *   self-hosted"), matched to endpoints.system; null when the file does not say
  */
 export interface Claim {
   index: number;
   subject: string;
   provider: string;
+  system: string | null;
   model: string;
   metric: string;
   value: number;
@@ -167,6 +172,7 @@ export function parseClaimsFile(json: unknown, fileName = 'claims.json'): Claims
       index,
       subject: c.subject,
       provider: c.provider,
+      system: c.system ?? null,
       model: c.model,
       metric: c.metric,
       value: c.value,

@@ -16,6 +16,9 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** Absolute path of lib/datasets/test-fixtures/ (committed dataset copies). */
 export const FIXTURES_DIR = path.join(REPO_ROOT, 'lib', 'datasets', 'test-fixtures');
 
+/** The published-claims file shipped with the repo (lib/datasets/data/README.md), imported on first start. */
+export const CLAIMS_FILE = path.join(REPO_ROOT, 'lib', 'datasets', 'data', 'published-claims-2025.json');
+
 /** Default absolute location of the shared folder when nothing else is found. */
 export const DEFAULT_SHARED_DIR = '/work/shared';
 

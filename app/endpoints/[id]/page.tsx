@@ -86,7 +86,8 @@ export default async function EndpointPage({ params, searchParams }: { params: P
   // figures per workload = this endpoint's entries on its model's leaderboards (same numbers as the API)
   const byWorkload = window.figures;
   const current = byWorkload.find((w) => w.workloadSlug === workload) ?? null;
-  const myClaims = claims.filter((c) => c.providerSlug === endpoint.providerSlug);
+  // only claims about this endpoint's own system (not every claim of its provider; decision 073)
+  const myClaims = claims.filter((c) => c.endpointIds.includes(id));
   const speedClaims = myClaims.filter((c) => c.metric === 'output_speed_tps_per_user');
   const timeline = evidence?.timeline ? decodeTimeline(evidence.timeline) : [];
   const qs = (extra: Record<string, string | number | null>) => {
