@@ -27,6 +27,10 @@ export const publicEndpointColumns = {
   calibrationTtftMs: endpoints.calibrationTtftMs,
   status: endpoints.status,
   createdAt: endpoints.createdAt,
+  pricing: endpoints.pricing,
+  /** (3 × input + 1 × output) ÷ 4, lib/catalog/pricing blendedUsdPerMTokens; null without pricing */
+  blendedUsdPerMTokens: sql<number | null>`((${endpoints.pricing}->>'inputUsdPerMTokens')::float8 * 3 + (${endpoints.pricing}->>'outputUsdPerMTokens')::float8) / 4`,
+  contextWindowTokens: endpoints.contextWindowTokens,
 };
 
 /**

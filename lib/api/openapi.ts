@@ -47,6 +47,7 @@ import {
   snapshotIdPathSchema,
 } from './schemas';
 import { createEndpointBodySchema, createTokenBodySchema, reviewEndpointBodySchema, updateEndpointBodySchema } from './submission-schemas';
+import { workloadsResponseSchema } from './workload-schemas';
 
 /** One documented operation (a public GET unless `method`/`auth` say otherwise). */
 export interface ApiOperation {
@@ -90,6 +91,8 @@ export const API_OPERATIONS: ApiOperation[] = [
   { path: '/api/v1/snapshots/{id}', operationId: 'getSnapshot', tag: L, summary: 'A cited leaderboard answer, byte-identical forever', description: 'The exact JSON first served under this snapshotId. Immutable: Cache-Control immutable, one year. Human page: /s/{id}.', pathParams: snapshotIdPathSchema, response: leaderboardAnswerSchema, maxAgeSeconds: 31_536_000, examplePath: { id: '{snapshotId}' } },
   { path: '/api/v1/models', operationId: 'listModels', tag: 'Catalog', summary: 'Models and workloads', description: 'Models with their listed endpoint counts, and the workloads they are probed with.', query: emptyQuerySchema, response: modelsResponseSchema, csv: true, maxAgeSeconds: 300 },
   { path: '/api/v1/models.csv', operationId: 'listModelsCsv', tag: 'Catalog', summary: 'Models as CSV', description: 'Models as CSV.', query: emptyQuerySchema, response: null, csv: true, maxAgeSeconds: 300 },
+  { path: '/api/v1/workloads', operationId: 'listWorkloads', tag: 'Catalog', summary: 'The workload grid', description: 'Every workload probes are sent with (the one source of truth: lib/probe/workloads): slug, category (prose, code, math, json), inputTokens (~100, ~1,000, ~10,000, ~100,000), maxOutputTokens, description, the cadence (probesPerDay per endpoint) and the fidelity check each carries.', query: emptyQuerySchema, response: workloadsResponseSchema, csv: true, maxAgeSeconds: 300 },
+  { path: '/api/v1/workloads.csv', operationId: 'listWorkloadsCsv', tag: 'Catalog', summary: 'The workload grid as CSV', description: 'The workload grid as CSV.', query: emptyQuerySchema, response: null, csv: true, maxAgeSeconds: 300 },
   { path: '/api/v1/providers', operationId: 'listProviders', tag: 'Catalog', summary: 'Providers', description: 'Providers with their listed endpoint counts; kind "calibration" marks our reference servers.', query: emptyQuerySchema, response: providersResponseSchema, csv: true, maxAgeSeconds: 300 },
   { path: '/api/v1/providers.csv', operationId: 'listProvidersCsv', tag: 'Catalog', summary: 'Providers as CSV', description: 'Providers as CSV.', query: emptyQuerySchema, response: null, csv: true, maxAgeSeconds: 300 },
   { path: '/api/v1/endpoints', operationId: 'listEndpoints', tag: 'Catalog', summary: 'Endpoints', description: 'Listed endpoints with declared metadata (hardware, engine, precision, speculative decoding, deployment kind); filter by model or provider.', query: endpointsQuerySchema, response: endpointsResponseSchema, csv: true, maxAgeSeconds: 30, exampleQuery: { model: 'llama-4-maverick' } },

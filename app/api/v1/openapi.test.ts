@@ -34,6 +34,8 @@ const ROUTES: Record<string, () => Promise<{ GET: Handler }>> = {
   '/api/v1/snapshots/{id}': () => import('./snapshots/[id]/route'),
   '/api/v1/models': () => import('./models/route'),
   '/api/v1/models.csv': () => import('./models.csv/route'),
+  '/api/v1/workloads': () => import('./workloads/route'),
+  '/api/v1/workloads.csv': () => import('./workloads.csv/route'),
   '/api/v1/providers': () => import('./providers/route'),
   '/api/v1/providers.csv': () => import('./providers.csv/route'),
   '/api/v1/endpoints': () => import('./endpoints/route'),

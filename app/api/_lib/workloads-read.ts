@@ -1,0 +1,38 @@
+/**
+ * GET /api/v1/workloads[.csv]: the workload grid. parse → load → respond, like the other public
+ * reads (app/api/_lib/public-reads.ts), with the cadence figures from lib/probe/cadence.
+ */
+import { connection } from 'next/server';
+import type { z } from 'zod';
+import { getDb } from '@/db/shared';
+import { listWorkloadGrid } from '@/db/queries/workloads';
+import { workloadGridEntrySchema, type workloadsResponseSchema } from '@/lib/api/workload-schemas';
+import { emptyQuerySchema } from '@/lib/api/schemas';
+import { getEnv } from '@/lib/env';
+import { FIDELITY_CHECK_BY_CATEGORY } from '@/lib/fidelity/tasks';
+import { OTHER_WORKLOAD_PERIOD_MINUTES } from '@/lib/probe/cadence';
+import { WORKLOADS } from '@/lib/probe/workloads';
+import { csvRead, jsonRead, parseQuery, wantsCsv } from './respond';
+
+/** GET /api/v1/workloads[.csv] */
+export async function workloadsResponse(request: Request, format?: 'csv'): Promise<Response> {
+  await connection();
+  parseQuery(emptyQuerySchema, new URL(request.url).searchParams);
+  const rows = await listWorkloadGrid(getDb());
+  const grid = new Map(WORKLOADS.map((w) => [w.slug, w]));
+  const items: z.input<typeof workloadGridEntrySchema>[] = rows
+    .filter((r) => grid.has(r.slug))
+    .map((r) => {
+      const w = grid.get(r.slug)!;
+      return {
+        ...r,
+        headline: w.headline,
+        probesPerDay: w.headline ? 1440 : 1440 / OTHER_WORKLOAD_PERIOD_MINUTES,
+        minContextTokens: w.minContextTokens,
+        fidelityCheck: FIDELITY_CHECK_BY_CATEGORY[w.category],
+      };
+    });
+  if (wantsCsv(request, format)) return csvRead(request, workloadGridEntrySchema, items, 'tokenpace-workloads.csv', {}, 300);
+  const body: z.input<typeof workloadsResponseSchema> = { items, fidelity: { minimumPerHour: 1, fraction: getEnv().TOKENPACE_FIDELITY_FRACTION } };
+  return jsonRead(request, body, 300);
+}
