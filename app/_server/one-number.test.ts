@@ -1,0 +1,284 @@
+/**
+ * One number everywhere (issue 10 items 1–3, issue 9 item 3): for seeded data, the same endpoint,
+ * window and workload show the identical median in the API JSON, CSV, snapshot, history (day
+ * buckets = the 24 h window of that day; model history), endpoint page, compare page, embed and OG
+ * data; the published percentiles are within 0.1 % of a brute-force type-7 computation over the
+ * rankable measurements; flagged (not rankable) measurements enter no figure and are counted by
+ * reason; endpoint counts per provider and per model equal the lists on every surface.
+ * Route handlers are called in-process against a real Postgres; pages through their data loaders.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { endpoints, measurements, workloads } from '@/db/schema';
+import type { TestDatabase } from '@/db/test-support/test-database';
+import { anonymous, params, req, setupApiTest } from '@/app/api/_lib/test-support';
+
+vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
+
+const HOUR = 3600_000;
+// Data lies in [now − 70 h, now − 2 h] so every live 72 h window during the test holds all of it.
+const NOW = Date.now();
+const FIRST = Math.floor((NOW - 70 * HOUR) / HOUR) * HOUR;
+const LAST = NOW - 2 * HOUR;
+const MODEL = 'llama-4-maverick';
+const WORKLOAD = 'prose-1k';
+
+let t: TestDatabase;
+let groq: number;
+let samba: number;
+let extraGroq: number;
+/** rankable speeds per endpoint (tokens/s), all probes per endpoint, and flagged ones */
+const speeds = new Map<number, Array<{ at: number; v: number }>>();
+const flagged = new Map<number, string[][]>();
+
+/** Brute-force type-7 percentile: sorted x, h = (n − 1)·p, x[⌊h⌋] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]). */
+function type7(values: number[], p: number): number {
+  const x = [...values].sort((a, b) => a - b);
+  const h = (x.length - 1) * p;
+  const lo = Math.floor(h);
+  const hi = Math.min(lo + 1, x.length - 1);
+  return x[lo]! + (h - lo) * (x[hi]! - x[lo]!);
+}
+
+/** Minimal RFC 4180 reader (quoted cells with "" escapes). */
+function readCsv(text: string): Array<Record<string, string>> {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
+      else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') row.push(cell), (cell = '');
+    else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(cell), rows.push(row), (row = []), (cell = '');
+    } else cell += c;
+  }
+  if (cell !== '' || row.length > 0) row.push(cell), rows.push(row);
+  const [head, ...body] = rows;
+  return body.filter((r) => r.length === head!.length).map((r) => Object.fromEntries(head!.map((h, i) => [h, r[i]!])));
+}
+
+async function get(path: string, handler: (r: Request, ctx: never) => Promise<Response>, ctx?: unknown): Promise<Response> {
+  const res = await handler(req(anonymous, 'GET', path), ctx as never);
+  expect(res.status, `${path}: ${res.status}`).toBe(200);
+  return res;
+}
+
+beforeAll(async () => {
+  t = await setupApiTest();
+  const { seedCatalog } = await import('@/db/seed');
+  const { rebuildRollups } = await import('@/db/queries/rollups');
+  const { insertMeasurement } = await import('@/db/queries/measurements');
+  await seedCatalog(t.db, {
+    workloads: [{ slug: WORKLOAD, category: 'prose', inputTokensTarget: 1000, maxOutputTokens: 256, concurrency: 1, scheduled: true }],
+    lookupEnv: (n) => (['GROQ_API_KEY', 'SAMBANOVA_API_KEY'].includes(n) ? 'x' : null),
+    referencePort: 3999,
+  });
+  const eps = await t.db.select({ id: endpoints.id, slug: endpoints.slug, providerId: endpoints.providerId, modelId: endpoints.modelId }).from(endpoints);
+  const g = eps.find((e) => e.slug === 'groq-llama-4-maverick')!;
+  groq = g.id;
+  samba = eps.find((e) => e.slug === 'sambanova-llama-4-maverick')!.id;
+  // A second Groq endpoint of the model (counts are per provider and per model), and a pending one (not public: never counted).
+  const base = { providerId: g.providerId, modelId: g.modelId, protocol: 'openai-chat' as const, baseUrl: 'https://api.groq.com/openai/v1', apiModelId: 'x' };
+  [{ id: extraGroq }] = await t.db.insert(endpoints).values({ ...base, slug: 'groq-llama-4-maverick-batch', status: 'active' }).returning({ id: endpoints.id });
+  await t.db.insert(endpoints).values({ ...base, slug: 'groq-pending', status: 'pending' });
+  const workloadId = (await t.db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, WORKLOAD)))[0]!.id;
+  // Every 20 min (offset 37 s so no probe sits on an hour or day boundary), two regions, skewed
+  // speeds; every 9th probe of Groq and SambaNova flagged (not rankable) with an absurd speed.
+  let i = 0;
+  for (const [id, centre] of [[groq, 300], [samba, 790], [extraGroq, 150]] as const) {
+    speeds.set(id, []);
+    flagged.set(id, []);
+    for (let at = FIRST + 37_000; at <= LAST; at += 20 * 60_000) {
+      i++;
+      const v = centre * (1 + 0.3 * Math.sin(i * 1.7) ** 3) + (i % 7);
+      const isFlagged = id !== extraGroq && i % 9 === 0;
+      const failed = i % 23 === 0;
+      const reasons = failed ? ['failed'] : isFlagged ? (i % 2 ? ['token_count_mismatch'] : ['unrecognized_shape', 'token_count_mismatch']) : [];
+      await insertMeasurement(t.db, {
+        jobKey: `one-number:${id}:${at}`,
+        endpointId: id,
+        workloadId,
+        measuredAt: new Date(at),
+        workerRegion: i % 2 ? 'us-east' : 'eu-west',
+        workerVersion: 'test',
+        outcome: failed ? 'error' : 'success',
+        errorKind: failed ? 'timeout' : null,
+        ttftMs: failed ? null : 200 + (i % 50),
+        e2eMs: failed ? null : 1500 + (i % 300),
+        outputTokensPerSecond: failed ? null : isFlagged ? v * 10 : v,
+        outputTokensPerSecondO200k: failed ? null : v * 0.95,
+        contentChunks: failed ? 0 : 100,
+        rankable: reasons.length === 0,
+        notRankableReasons: reasons,
+      });
+      if (reasons.length) flagged.get(id)!.push(reasons);
+      else speeds.get(id)!.push({ at, v });
+    }
+  }
+  for (const granularity of ['hour', 'day'] as const) await rebuildRollups(t.db, { granularity, from: new Date(FIRST - 86400_000), to: new Date(NOW + HOUR) });
+}, 180_000);
+afterAll(async () => t?.drop());
+
+describe('one number everywhere', () => {
+  it('the 72 h median of an endpoint is identical in API JSON, CSV, snapshot, endpoint page, compare page, embed and OG data', async () => {
+    const lb = await import('@/app/api/v1/leaderboard/route');
+    const lbCsv = await import('@/app/api/v1/leaderboard.csv/route');
+    const snap = await import('@/app/api/v1/snapshots/[id]/route');
+    const { listEndpointWorkloadFigures, getEndpointWindowEntries } = await import('@/app/_components/endpoint-window');
+    const { rankingRows } = await import('@/app/_components/ranking-rows');
+    const { getLeaderboardAnswer } = await import('@/app/_server/leaderboard');
+    const { leaderboardQuerySchema } = await import('@/lib/api/schemas');
+    const { getDb } = await import('@/db/shared');
+    const db = getDb();
+    const qs = `model=${MODEL}&workload=${WORKLOAD}&window=72h`;
+
+    const json = (await (await get(`/api/v1/leaderboard?${qs}`, lb.GET)).json()) as { snapshotId: string; entries: Array<{ endpoint: { id: number; slug: string }; outputTokensPerSecond: { p50: number } | null }> };
+    const csv = readCsv(await (await get(`/api/v1/leaderboard.csv?${qs}`, lbCsv.GET)).text());
+    const snapshot = (await (await get(`/api/v1/snapshots/${json.snapshotId}`, snap.GET, params({ id: json.snapshotId }))).json()) as typeof json;
+    const shownWorkloads = [{ slug: WORKLOAD, category: 'prose' }];
+    const answer = await getLeaderboardAnswer(db, leaderboardQuerySchema.parse({ model: MODEL, workload: WORKLOAD }));
+    const embedRows = rankingRows(answer, []).rows;
+    const compare = await getEndpointWindowEntries(db, { endpoints: [groq, samba].map((id) => ({ id, modelSlug: MODEL })), workloadSlugs: [WORKLOAD] });
+
+    for (const id of [groq, samba, extraGroq]) {
+      const median = json.entries.find((e) => e.endpoint.id === id)!.outputTokensPerSecond!.p50;
+      expect(median).toBeTypeOf('number');
+      const slug = json.entries.find((e) => e.endpoint.id === id)!.endpoint.slug;
+      const csvRow = csv.find((r) => r['endpoint.id'] === String(id))!;
+      expect(Number(csvRow['outputTokensPerSecond.p50']), `CSV ${slug}`).toBe(median);
+      expect(snapshot.entries.find((e) => e.endpoint.id === id)!.outputTokensPerSecond!.p50, `snapshot ${slug}`).toBe(median);
+      expect(answer.entries.find((e) => e.endpoint.id === id)!.outputTokensPerSecond!.p50, `home/models/providers answer ${slug}`).toBe(median);
+      const page = await listEndpointWorkloadFigures(db, { endpoint: { id, modelSlug: MODEL }, workloads: shownWorkloads });
+      expect(page.figures[0]!.outputTokensPerSecond!.p50, `endpoint page and OG image ${slug}`).toBe(median);
+      expect(embedRows.find((r) => r.key === slug)!.p50, `embed ${slug}`).toBe(median);
+      if (id !== extraGroq) expect(compare.entries.get(`${id}|${WORKLOAD}`)!.outputTokensPerSecond!.p50, `compare ${slug}`).toBe(median);
+    }
+  });
+
+  it('a day of history shows the figures of the 24 h window of that day (API history JSON, model history)', async () => {
+    const lb = await import('@/app/api/v1/leaderboard/route');
+    const hist = await import('@/app/api/v1/endpoints/[id]/history/route');
+    const { listModelHistory } = await import('@/db/queries/history');
+    const { getDb } = await import('@/db/shared');
+    const dayEnd = new Date(Math.floor(NOW / 86400_000) * 86400_000); // today 00:00 UTC: yesterday is a whole day of data
+    const day = new Date(dayEnd.getTime() - 86400_000).toISOString().slice(0, 10);
+    const board = (await (await get(`/api/v1/leaderboard?model=${MODEL}&workload=${WORKLOAD}&window=24h&at=${dayEnd.toISOString()}`, lb.GET)).json()) as {
+      entries: Array<{ endpoint: { id: number }; n: number; outputTokensPerSecond: { p50: number; p25: number; p75: number } | null; excluded: { total: number } }>;
+    };
+    const modelHistory = await listModelHistory(getDb(), { modelSlug: MODEL, workloadSlug: WORKLOAD, from: new Date(dayEnd.getTime() - 3 * 86400_000), to: dayEnd, region: null, basis: 'reported' });
+    for (const id of [groq, samba]) {
+      const entry = board.entries.find((e) => e.endpoint.id === id)!;
+      const path = `/api/v1/endpoints/${id}/history?workload=${WORKLOAD}&granularity=day&window=7d`;
+      const history = (await (await get(path, hist.GET, params({ id: String(id) }))).json()) as { series: Array<{ bucketStart: string; count: number; outputTokensPerSecond: { p50: number } | null; excluded: { total: number } }> };
+      const point = history.series.find((p) => p.bucketStart.startsWith(day))!;
+      expect(point.count).toBe(entry.n);
+      expect(point.outputTokensPerSecond!.p50).toBe(entry.outputTokensPerSecond!.p50);
+      expect(point.excluded.total).toBe(entry.excluded.total);
+      const modelDay = modelHistory.find((s) => s.endpoint.id === id)!.days.find((d) => d.day === day)!;
+      expect(modelDay.median).toBe(entry.outputTokensPerSecond!.p50);
+      expect([modelDay.p25, modelDay.p75]).toEqual([entry.outputTokensPerSecond!.p25, entry.outputTokensPerSecond!.p75]);
+    }
+  });
+
+  it('published percentiles are within 0.1 % of the exact type-7 order statistics of the rankable measurements', async () => {
+    const { getLeaderboardAnswer } = await import('@/app/_server/leaderboard');
+    const { leaderboardQuerySchema } = await import('@/lib/api/schemas');
+    const { getDb } = await import('@/db/shared');
+    const answer = await getLeaderboardAnswer(getDb(), leaderboardQuerySchema.parse({ model: MODEL, workload: WORKLOAD, window: '72h' }));
+    for (const id of [groq, samba, extraGroq]) {
+      const e = answer.entries.find((x) => x.endpoint.id === id)!;
+      const values = speeds.get(id)!.map((s) => s.v);
+      expect(e.samples).toBe(values.length);
+      for (const [k, p] of [['p5', 0.05], ['p25', 0.25], ['p50', 0.5], ['p75', 0.75], ['p95', 0.95]] as const) {
+        const exact = type7(values, p);
+        expect(Math.abs(e.outputTokensPerSecond![k] - exact) / exact, `${id} ${k}: ${e.outputTokensPerSecond![k]} vs ${exact}`).toBeLessThanOrEqual(0.001);
+      }
+    }
+  });
+
+  it('flagged measurements enter no figure and are counted by reason (leaderboard JSON and CSV, snapshot, history)', async () => {
+    const lbCsv = await import('@/app/api/v1/leaderboard.csv/route');
+    const { getLeaderboardAnswer } = await import('@/app/_server/leaderboard');
+    const { listEndpointHistory } = await import('@/db/queries/history');
+    const { getSnapshot } = await import('@/db/queries/snapshots');
+    const { leaderboardQuerySchema } = await import('@/lib/api/schemas');
+    const { getDb } = await import('@/db/shared');
+    const db = getDb();
+    const answer = await getLeaderboardAnswer(db, leaderboardQuerySchema.parse({ model: MODEL, workload: WORKLOAD, window: '72h' }));
+    const csv = readCsv(await (await get(`/api/v1/leaderboard.csv?model=${MODEL}&workload=${WORKLOAD}&window=72h`, lbCsv.GET)).text());
+    const stored = JSON.parse((await getSnapshot(db, answer.snapshotId))!.body) as typeof answer;
+    for (const id of [groq, samba]) {
+      const reasons = flagged.get(id)!;
+      const byReason: Record<string, number> = {};
+      for (const r of reasons.flat()) byReason[r] = (byReason[r] ?? 0) + 1;
+      const e = answer.entries.find((x) => x.endpoint.id === id)!;
+      expect(reasons.length).toBeGreaterThan(5);
+      expect(e.excluded).toEqual({ total: reasons.length, byReason: Object.fromEntries(Object.entries(byReason).sort()) });
+      expect(stored.entries.find((x) => x.endpoint.id === id)!.excluded).toEqual(e.excluded);
+      const row = csv.find((r) => r['endpoint.id'] === String(id))!;
+      expect(Number(row['excluded.total'])).toBe(reasons.length);
+      expect(Number(row['excluded.byReason.token_count_mismatch'])).toBe(byReason.token_count_mismatch);
+      // the flagged speeds are 10× the true ones: any of them in a figure would move P95 past the true maximum
+      const max = Math.max(...speeds.get(id)!.map((s) => s.v));
+      expect(e.outputTokensPerSecond!.p95).toBeLessThanOrEqual(max * 1.001);
+      expect(Number(row['outputTokensPerSecond.p95'])).toBe(e.outputTokensPerSecond!.p95);
+      const hours = await listEndpointHistory(db, { endpointId: id, workloadSlug: WORKLOAD, granularity: 'hour', from: new Date(FIRST), to: new Date(NOW), region: null });
+      expect(hours.reduce((s, h) => s + h.excluded.total, 0)).toBe(reasons.length);
+      for (const h of hours) if (h.outputTokensPerSecond) expect(h.outputTokensPerSecond.p95).toBeLessThanOrEqual(max * 1.001);
+    }
+  });
+});
+
+describe('true counts', () => {
+  it('endpoint counts per provider and per model equal the lists in JSON, CSV, /providers and /models', async () => {
+    const providersRoute = await import('@/app/api/v1/providers/route');
+    const providersCsv = await import('@/app/api/v1/providers.csv/route');
+    const modelsRoute = await import('@/app/api/v1/models/route');
+    const modelsCsv = await import('@/app/api/v1/models.csv/route');
+    const endpointsRoute = await import('@/app/api/v1/endpoints/route');
+    const { listProviders, listModels, listEndpoints } = await import('@/db/queries/catalog');
+    const { getDb } = await import('@/db/shared');
+    const db = getDb();
+    type Counted = { slug: string; endpointCount: number };
+    const items = async (path: string, handler: (r: Request, ctx: never) => Promise<Response>) => {
+      const body = (await (await get(path, handler)).json()) as { items?: Counted[]; data?: Counted[] } | Counted[];
+      return Array.isArray(body) ? body : (body.items ?? body.data ?? []);
+    };
+    const listed = async (q: string) => {
+      const body = (await (await get(`/api/v1/endpoints?${q}`, endpointsRoute.GET)).json()) as { items?: unknown[]; data?: unknown[] } | unknown[];
+      return (Array.isArray(body) ? body : (body.items ?? body.data ?? [])).length;
+    };
+    const providersJson = await items('/api/v1/providers', providersRoute.GET);
+    const providersCsvRows = readCsv(await (await get('/api/v1/providers.csv', providersCsv.GET)).text());
+    const providersPage = await listProviders(db); // the /providers page's loader
+    expect(providersJson.length).toBeGreaterThan(10);
+    for (const p of providersJson) {
+      const want = (await listEndpoints(db, { providerSlug: p.slug })).length;
+      expect(await listed(`provider=${p.slug}`), `API list of ${p.slug}`).toBe(want);
+      expect(p.endpointCount, `JSON ${p.slug}`).toBe(want);
+      expect(Number(providersCsvRows.find((r) => r.slug === p.slug)![Object.keys(providersCsvRows[0]!).find((k) => /endpoint_?count/i.test(k))!]), `CSV ${p.slug}`).toBe(want);
+      expect(providersPage.find((x) => x.slug === p.slug)!.endpointCount, `/providers ${p.slug}`).toBe(want);
+    }
+    expect(providersJson.find((p) => p.slug === 'groq')!.endpointCount).toBe(2);
+    expect(providersJson.find((p) => p.slug === 'sambanova')!.endpointCount).toBe(1);
+
+    const modelsJson = await items('/api/v1/models', modelsRoute.GET);
+    const modelsCsvRows = readCsv(await (await get('/api/v1/models.csv', modelsCsv.GET)).text());
+    const modelsPage = await listModels(db); // the /models page's loader
+    for (const m of modelsJson) {
+      const want = (await listEndpoints(db, { modelSlug: m.slug })).length;
+      expect(await listed(`model=${m.slug}`), `API list of ${m.slug}`).toBe(want);
+      expect(m.endpointCount, `JSON ${m.slug}`).toBe(want);
+      expect(Number(modelsCsvRows.find((r) => r.slug === m.slug)![Object.keys(modelsCsvRows[0]!).find((k) => /endpoint_?count/i.test(k))!]), `CSV ${m.slug}`).toBe(want);
+      expect(modelsPage.find((x) => x.slug === m.slug)!.endpointCount, `/models ${m.slug}`).toBe(want);
+    }
+    expect(modelsJson.find((m) => m.slug === MODEL)!.endpointCount).toBe(14); // 13 seeded + the second Groq one
+  });
+});
