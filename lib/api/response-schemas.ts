@@ -362,6 +362,8 @@ export const claimSchema = z
     subject: z.string(),
     provider: z.string(),
     providerSlug: z.string().nullable(),
+    system: z.string().nullable().meta({ description: 'The serving system the claim is about, in the source’s terms (e.g. NVIDIA DGX B200 (8x B200), TensorRT-LLM, self-hosted); null when the source does not say. Matched to endpoints’ declared system.' }),
+    endpointIds: z.array(z.number().int()).meta({ description: 'Ids of the catalog endpoints that are this system (the claim is shown beside them only); empty when we measure no endpoint of that system. CSV: ids joined by ";".' }),
     model: z.string(),
     modelSlug: z.string().nullable(),
     metric: z.string(),
