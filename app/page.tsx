@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { headers } from 'next/headers';
+import { publicOrigin } from '@/lib/security/public-origin';
 import { connection } from 'next/server';
 import { Suspense } from 'react';
 import { listClaims } from '@/db/queries/claims';
@@ -50,9 +50,8 @@ export default async function HomePage({ searchParams }: { searchParams: Search 
   const query = new URLSearchParams({ model: q.model, workload: q.workload, window: windowParam, ...(q.at ? { at: q.at } : {}) }).toString();
   const caption = `${model?.name ?? q.model}, workload ${q.workload}, last ${windowParam}`;
   const top = answer.entries.filter((e) => e.rank !== null).slice(0, 3);
-  const h = await headers();
-  const origin = `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('x-forwarded-host') ?? h.get('host') ?? 'localhost'}`;
-  const embedUrl = `${origin}/embed/leaderboard?${new URLSearchParams({ model: q.model, workload: q.workload, window: windowParam }).toString()}`;
+  // The snippet's link comes from the configured public origin, never from Host / X-Forwarded-* (decision record 084).
+  const embedUrl = `${publicOrigin()}/embed/leaderboard?${new URLSearchParams({ model: q.model, workload: q.workload, window: windowParam }).toString()}`;
   return (
     <>
       <div className="page-head">

@@ -32,8 +32,12 @@ const envSchema = z.object({
     .enum(['0', '1', 'true', 'false'])
     .default('0')
     .transform((v) => v === '1' || v === 'true'),
-  /** Public origin of the site for links and the sign-in origin check (default http://localhost:PORT). */
-  TOKENPACE_PUBLIC_URL: z.string().url().optional(),
+  /** Public origin of the site: every absolute link and the same-origin checks (default http://localhost:PORT); never taken from request headers. */
+  TOKENPACE_PUBLIC_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:$/.test(new URL(v).protocol), 'must be an http(s) URL, e.g. https://tokenpace.example')
+    .optional(),
   /**
    * Reverse proxies in front of the web process whose X-Forwarded-For is believed: comma-separated
    * IP addresses or CIDR ranges (e.g. `127.0.0.1, 10.0.0.0/8`). Unset: the client address is the

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { latinSkeleton } from '@/lib/security/display-names';
 import type { Db } from '../client';
 import { endpoints, endpointSubmissions, endpointVerifications, measurements, models, providers, users } from '../schema';
 import { insertAuditEvent } from './audit';
@@ -11,6 +13,21 @@ export class PendingLimitError extends Error {
   constructor(readonly max: number) {
     super(`at most ${max} submissions may wait for review at once`);
   }
+}
+
+/** Thrown inside a submission transaction when a new provider name reads like an existing provider's (a look-alike). */
+export class LookAlikeNameError extends Error {
+  constructor(readonly existingName: string) {
+    super(`looks like the existing provider "${existingName}"; use its exact name`);
+  }
+}
+
+/**
+ * Slug of a new provider's name: slugify(name), or for names with no Latin letters or digits a
+ * stable `p-<hash>` (one per name), so different non-Latin names never share a slug.
+ */
+export function providerSlugOf(name: string): string {
+  return slugify(name) || `p-${createHash('sha256').update(name).digest('hex').slice(0, 10)}`;
 }
 
 /** Lower-case slug of a display name ('' when nothing usable is left). */
@@ -61,7 +78,8 @@ export interface NewSubmission {
  * the model (given, or created unlisted from the proposal), the endpoint (status 'pending'), its
  * submission row and an audit event. Serialised per account (advisory lock) so the pending cap
  * holds under concurrent requests: throws PendingLimitError when the account already has
- * `maxPending` pending submissions. Nothing is written when it throws.
+ * `maxPending` pending submissions, LookAlikeNameError when a new provider name reads like an
+ * existing provider's. Nothing is written when it throws.
  */
 export async function createSubmission(db: Db, s: NewSubmission, maxPending: number): Promise<{ endpointId: number; slug: string }> {
   return db.transaction(async (tx) => {
@@ -72,10 +90,17 @@ export async function createSubmission(db: Db, s: NewSubmission, maxPending: num
       .where(and(eq(endpoints.ownerUserId, s.ownerUserId), eq(endpoints.status, 'pending')));
     if (n >= maxPending) throw new PendingLimitError(maxPending);
 
-    const providerSlug = slugify(s.providerName) || 'provider';
+    const providerSlug = providerSlugOf(s.providerName);
     let proposedProvider = false;
     let [provider] = await tx.select({ id: providers.id, slug: providers.slug }).from(providers).where(eq(providers.slug, providerSlug)).limit(1);
     if (!provider) {
+      // A new name whose Latin reading is an existing provider's slug is a look-alike (e.g. all-Cyrillic "Ѕсаlе").
+      const skeleton = latinSkeleton(s.providerName);
+      const skeletonSlug = skeleton ? slugify(skeleton) : '';
+      if (skeletonSlug && skeletonSlug !== providerSlug) {
+        const [twin] = await tx.select({ name: providers.name }).from(providers).where(eq(providers.slug, skeletonSlug)).limit(1);
+        if (twin) throw new LookAlikeNameError(twin.name);
+      }
       proposedProvider = true;
       [provider] = await tx
         .insert(providers)

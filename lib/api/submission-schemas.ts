@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { PROTOCOLS } from '@/lib/probe/types';
+import { checkDisplayName } from '@/lib/security/display-names';
 
 /** Deployment kinds a submitter can declare. */
 export const DEPLOYMENT_KINDS = ['shared', 'dedicated', 'self-hosted'] as const;
@@ -16,14 +17,40 @@ const NOTES_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
-/** A required single-line text of 1..max characters after trimming. */
+// Invisible characters (zero-width, joiners, soft hyphen, variation selectors, format characters):
+// refused in every single-line field, they only serve to make two different texts look the same.
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/u;
+
+/** A required single-line text of 1..max characters after NFKC normalisation and trimming. */
 const line = (max: number, min = 1) =>
   z
     .string({ error: 'required' })
-    .trim()
-    .min(min, min === 1 ? 'required' : `at least ${min} characters`)
-    .max(max, `at most ${max} characters`)
-    .refine((v) => !CONTROL.test(v), 'must not contain control characters');
+    .transform((v) => v.normalize('NFKC'))
+    .pipe(
+      z
+        .string()
+        .trim()
+        .min(min, min === 1 ? 'required' : `at least ${min} characters`)
+        .max(max, `at most ${max} characters`)
+        .refine((v) => !CONTROL.test(v), 'must not contain control characters')
+        .refine((v) => !INVISIBLE.test(v), 'must not contain invisible or formatting characters'),
+    );
+
+/**
+ * A name shown publicly as an identity (provider, proposed model): a `line`, also refused when it
+ * mixes scripts (look-alike letters such as a Cyrillic о in a Latin name); see
+ * lib/security/display-names.ts. Stored NFKC-normalised with spaces collapsed.
+ */
+const displayName = (max: number, min = 1) =>
+  line(max, min).transform((v, ctx) => {
+    const checked = checkDisplayName(v);
+    if (!checked.ok) {
+      ctx.addIssue({ code: 'custom', message: checked.message });
+      return z.NEVER;
+    }
+    return checked.value;
+  });
+
 
 /** An optional single-line text; '' counts as absent. */
 const optionalLine = (max: number) => z.preprocess(emptyToUndefined, line(max).optional());
@@ -71,9 +98,9 @@ const metadataShape = {
  */
 export const createEndpointBodySchema = z
   .object({
-    provider: line(80, 2),
+    provider: displayName(80, 2),
     model: z.preprocess(emptyToUndefined, modelSlug.optional()),
-    proposedModel: optionalLine(120),
+    proposedModel: z.preprocess(emptyToUndefined, displayName(120).optional()),
     baseUrl,
     protocol: z.enum(PROTOCOLS, { error: `one of ${PROTOCOLS.join(', ')}` }),
     apiModelId: line(200),

@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import { fieldIssues } from '@/lib/api/submission-schemas';
-import { getEnv } from '@/lib/env';
+import { publicOrigin } from '@/lib/security/public-origin';
 import { ApiError } from './respond';
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -90,8 +90,7 @@ export function assertSameOrigin(request: Request): void {
   } catch {
     // no usable request URL: only the configured origin is allowed
   }
-  const env = getEnv();
-  allowed.add(env.TOKENPACE_PUBLIC_URL ? new URL(env.TOKENPACE_PUBLIC_URL).origin : `http://localhost:${env.PORT}`);
+  allowed.add(publicOrigin());
   if (!allowed.has(origin)) throw new ApiError('forbidden', 'cross-site request refused');
 }
 

@@ -142,6 +142,16 @@ describe('sign-up does not reveal existing accounts', () => {
   });
 });
 
+describe('sign-up names', () => {
+  it('refuses invisible and mixed-script look-alike characters in the name', async () => {
+    for (const name of ['Ad\u200bmin', 'Tokenp\u0430ce team']) {
+      const res = await post('/sign-up/email', { email: `look-${forged++}@acme.example`, password: 'long enough password', name }, 'json');
+      expect(res.status).toBe(400);
+      expect((await res.json()).error.field).toBe('name');
+    }
+  });
+});
+
 describe('body limits are enforced while reading', () => {
   /** A 20 MB chunked body that counts how much of it was pulled. */
   function hugeBody() {

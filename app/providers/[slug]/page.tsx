@@ -18,8 +18,19 @@ const WORKLOAD = 'prose-1k';
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { slug } = await params;
-  const p = /^[a-z0-9][a-z0-9-]{0,80}$/.test(slug) ? await getProviderBySlug(getDb(), slug) : null;
-  return p ? { title: p.name, description: `${p.name}: endpoints listed on Tokenpace, their measured output speed per user and rank.` } : { title: 'Provider not found' };
+  const p = /^[a-z0-9][a-z0-9-]{0,80}$/.test(slug) ? await getListedProvider(slug) : null;
+  return p ? { title: p.provider.name, description: `${p.provider.name}: endpoints listed on Tokenpace, their measured output speed per user and rank.` } : { title: 'Provider not found' };
+}
+
+/**
+ * The provider of `slug` with its public endpoints, or null when it has none: providers named only
+ * by pending, rejected or deleted submissions (and look-alike names waiting for review) get no
+ * public page (404) — the same rule as the providers list and the API.
+ */
+async function getListedProvider(slug: string) {
+  const db = getDb();
+  const [provider, listed] = await Promise.all([getProviderBySlug(db, slug), listEndpoints(db, { providerSlug: slug })]);
+  return provider && listed.length > 0 ? { provider, listed } : null;
 }
 
 /**
@@ -31,9 +42,9 @@ export default async function ProviderPage({ params }: { params: Params }) {
   const { slug } = await params;
   if (!/^[a-z0-9][a-z0-9-]{0,80}$/.test(slug)) notFound();
   const db = getDb();
-  const provider = await getProviderBySlug(db, slug);
-  if (!provider) notFound();
-  const listed = await listEndpoints(db, { providerSlug: slug });
+  const found = await getListedProvider(slug);
+  if (!found) notFound();
+  const { provider, listed } = found;
   const modelSlugs = [...new Set(listed.map((e) => e.modelSlug))];
   const [boards, claims] = await Promise.all([
     Promise.all(modelSlugs.map((m) => getLeaderboardAnswer(db, leaderboardQuerySchema.parse({ model: m, workload: WORKLOAD })))),

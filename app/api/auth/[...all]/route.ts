@@ -4,6 +4,7 @@ import { getAuth } from '@/app/api/_lib/auth';
 import { decodeUtf8, readBodyBytes } from '@/app/api/_lib/body';
 import { clientAddress, consumeLimit, RateLimitedError } from '@/app/api/_lib/rate-limit';
 import { ApiError, apiError } from '@/app/api/_lib/respond';
+import { checkDisplayName } from '@/lib/security/display-names';
 
 /** Auth request bodies are small (email, password, name, token): at most 16 KiB, counted while reading. */
 const MAX_AUTH_BODY_BYTES = 16 * 1024;
@@ -45,6 +46,17 @@ function emailKey(body: Record<string, unknown>): string {
   return body.email.trim().toLowerCase();
 }
 
+/**
+ * Sign-up's `name` is an identity shown to reviewers: NFKC-normalised, refused with invisible or
+ * mixed-script look-alike characters (lib/security/display-names.ts), like provider names.
+ */
+function normaliseSignUpName(body: Record<string, unknown>): void {
+  if (typeof body.name !== 'string') return;
+  const checked = checkDisplayName(body.name);
+  if (!checked.ok) throw new ApiError('bad_request', `name: ${checked.message}`, 'name');
+  body.name = checked.value;
+}
+
 /** Applies the limits of the path to this client address and parsed body. */
 async function limitAuthRequest(path: string, ip: string, body: Record<string, unknown>): Promise<void> {
   if (path === '/sign-in/email') {
@@ -66,6 +78,7 @@ async function run(request: Request, method: 'GET' | 'POST'): Promise<Response> 
     const path = new URL(request.url).pathname.replace(/^\/api\/auth/, '');
     const body = await readAuthBody(request);
     await limitAuthRequest(path, clientAddress(request), body);
+    if (path === '/sign-up/email') normaliseSignUpName(body);
     // better-auth gets the very object the limits were keyed on, as JSON.
     const headers = new Headers(request.headers);
     headers.set('content-type', 'application/json');

@@ -1,6 +1,6 @@
 import { connection } from 'next/server';
 import { listEndpoints } from '@/db/queries/catalog';
-import { createSubmission, getListedModelBySlug, getSubmittedEndpoint, PendingLimitError } from '@/db/queries/submissions';
+import { createSubmission, getListedModelBySlug, getSubmittedEndpoint, LookAlikeNameError, PendingLimitError } from '@/db/queries/submissions';
 import { getDb } from '@/db/shared';
 import type { z } from 'zod';
 import { endpointSchema, type endpointsResponseSchema } from '@/lib/api/response-schemas';
@@ -71,6 +71,7 @@ export const POST = handle(async (request: Request) => {
     );
   } catch (e) {
     if (e instanceof PendingLimitError) throw new ApiError('conflict', `${e.message}; wait for review or delete one`);
+    if (e instanceof LookAlikeNameError) throw new ApiError('bad_request', `provider: ${e.message}`, 'provider', { fields: [{ field: 'provider', message: e.message }] });
     throw e;
   }
   const verification = await runVerification(db, { id: created.endpointId, protocol: body.protocol, baseUrl: body.baseUrl, apiModelId: body.apiModelId, apiKey: body.apiKey ?? null });
