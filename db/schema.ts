@@ -454,6 +454,12 @@ export const endpointSubmissions = pgTable(
     reviewedByUserId: text('reviewed_by_user_id').references(() => users.id),
     rejectionReason: text('rejection_reason'),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /**
+     * Version of the submission an admin reviews: 1 at submission, +1 on every owner edit. An
+     * approval or rejection names the revision it was made on and fails if the owner changed the
+     * submission since (decision record 086).
+     */
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [index('endpoint_submissions_owner_idx').on(t.ownerUserId)],
 );

@@ -1,0 +1,1 @@
+ALTER TABLE "endpoint_submissions" ADD COLUMN "revision" integer DEFAULT 1 NOT NULL;
