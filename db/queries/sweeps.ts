@@ -5,7 +5,7 @@
  */
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { endpoints, models, providers, sweepLevels, sweepSettings, sweepStreams, sweeps, workloads } from '../schema';
+import { endpointSubmissions, endpoints, models, providers, sweepLevels, sweepSettings, sweepStreams, sweeps, workloads } from '../schema';
 
 export type SweepRow = typeof sweeps.$inferSelect;
 export type SweepLevelRow = typeof sweepLevels.$inferSelect;
@@ -307,4 +307,29 @@ export async function listQueuedSweepIds(db: Db): Promise<number[]> {
 export async function getWorkloadIdBySlug(db: Db, slug: string): Promise<number | null> {
   const [row] = await db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, slug)).limit(1);
   return row?.id ?? null;
+}
+
+/**
+ * What the sweep routes need to authorise and plan a sweep of endpoint `id`: its owner (the
+ * endpoint's owner or its submitter), deployment kind, declared GPU count and status; null when
+ * unknown or deleted. The caller decides who may act (owner or admin).
+ */
+export async function getSweepEndpoint(db: Db, id: number) {
+  const [row] = await db
+    .select({
+      id: endpoints.id,
+      slug: endpoints.slug,
+      status: endpoints.status,
+      ownerUserId: endpoints.ownerUserId,
+      submitterUserId: endpointSubmissions.ownerUserId,
+      deploymentKind: endpoints.deploymentKind,
+      isCalibration: endpoints.isCalibration,
+      gpuCount: endpoints.gpuCount,
+    })
+    .from(endpoints)
+    .leftJoin(endpointSubmissions, eq(endpointSubmissions.endpointId, endpoints.id))
+    .where(and(eq(endpoints.id, id), sql`${endpoints.status} <> 'deleted'`))
+    .limit(1);
+  if (!row) return null;
+  return { ...row, owner: row.ownerUserId ?? row.submitterUserId ?? null };
 }

@@ -11,7 +11,6 @@
  * (timeline encoded like a measurement's) are stored in one transaction as the level ends.
  * The API key is decrypted here and nowhere else, and never logged.
  */
-import { z } from 'zod';
 import type { PgBoss } from 'pg-boss';
 import type { Db } from '@/db/client';
 import { getProbeSpec } from '@/db/queries/probe-targets';
@@ -32,22 +31,16 @@ import type { FetchLike, ProbeDeadlines, ProbeRequest, ProbeResult } from '@/lib
 import { buildPrompt, getWorkloadOrThrow, HEADLINE_WORKLOAD_SLUG } from '@/lib/probe/workloads';
 import { decryptSecret } from '@/lib/security/secrets';
 import { runSweep, type SweepLevelResult } from '@/lib/sweep/run-sweep';
+import { RUN_SWEEP_QUEUE, runSweepPayloadSchema, sweepJobOptions, type RunSweepPayload } from '@/lib/sweep/sweep-jobs';
+
+export { RUN_SWEEP_QUEUE };
 import type { SweepStream } from '@/lib/sweep/summarize-level';
 
-/** Queue of sweep jobs. */
-export const RUN_SWEEP_QUEUE = 'run-sweep';
 /** Queue of the dispatcher (cron, every minute). */
 export const DISPATCH_SWEEPS_QUEUE = 'dispatch-sweeps';
 /** A running sweep whose worker has not finished it after this long is failed (ms). */
 export const STALE_SWEEP_MS = 3 * 60 * 60 * 1000;
 
-export const runSweepPayloadSchema = z.object({ sweepId: z.number().int().positive() });
-export type RunSweepPayload = z.infer<typeof runSweepPayloadSchema>;
-
-/** pg-boss send options of a sweep job: keyed by sweep so re-sends collapse; a sweep may take an hour. */
-export function sweepJobOptions(sweepId: number) {
-  return { singletonKey: `sweep:${sweepId}`, expireInSeconds: 3 * 60 * 60, retryLimit: 0 };
-}
 
 export interface SweepTaskContext {
   db: Db;

@@ -12,7 +12,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedCatalog } from '@/db/seed';
-import { endpoints, measurements, workloads } from '@/db/schema';
+import { endpoints, measurements, sweepLevels, sweeps, workloads } from '@/db/schema';
 import { importClaimsFile } from '@/db/import/claims';
 import { importLlmperfDir, LLMPERF_DATASET_SLUG } from '@/db/import/llmperf';
 import { rebuildRollups } from '@/db/queries/rollups';
@@ -34,8 +34,6 @@ const ROUTES: Record<string, () => Promise<{ GET: Handler }>> = {
   '/api/v1/snapshots/{id}': () => import('./snapshots/[id]/route'),
   '/api/v1/models': () => import('./models/route'),
   '/api/v1/models.csv': () => import('./models.csv/route'),
-  '/api/v1/workloads': () => import('./workloads/route'),
-  '/api/v1/workloads.csv': () => import('./workloads.csv/route'),
   '/api/v1/providers': () => import('./providers/route'),
   '/api/v1/providers.csv': () => import('./providers.csv/route'),
   '/api/v1/endpoints': () => import('./endpoints/route'),
@@ -44,6 +42,11 @@ const ROUTES: Record<string, () => Promise<{ GET: Handler }>> = {
   '/api/v1/endpoints/{id}/measurements': () => import('./endpoints/[id]/measurements/route'),
   '/api/v1/endpoints/{id}/measurements.csv': () => import('./endpoints/[id]/measurements.csv/route'),
   '/api/v1/endpoints/{id}/history': () => import('./endpoints/[id]/history/route'),
+  '/api/v1/endpoints/{id}/sweeps': () => import('./endpoints/[id]/sweeps/route'),
+  '/api/v1/endpoints/{id}/sweeps.csv': () => import('./endpoints/[id]/sweeps.csv/route'),
+  '/api/v1/endpoints/{id}/sweep-settings': () => import('./endpoints/[id]/sweep-settings/route'),
+  '/api/v1/sweeps/{id}': () => import('./sweeps/[id]/route'),
+  '/api/v1/sweeps/{id}/levels.csv': () => import('./sweeps/[id]/levels.csv/route'),
   '/api/v1/endpoints/{id}/history.csv': () => import('./endpoints/[id]/history.csv/route'),
   '/api/v1/history': () => import('./history/route'),
   '/api/v1/history.csv': () => import('./history.csv/route'),
@@ -133,6 +136,16 @@ beforeAll(async () => {
   await rebuildRollups(t.db, { granularity: 'hour', from: new Date(NOW - 12 * 86400_000), to: new Date(NOW + 3600_000) });
   await rebuildRollups(t.db, { granularity: 'day', from: new Date(NOW - 12 * 86400_000), to: new Date(NOW + 3600_000) });
   placeholders.endpointId = String(chosen[0]!.id);
+  // one finished sweep of that endpoint (issue 15) for the sweep routes
+  const pct = (m: number) => ({ p5: 0.9 * m, p25: 0.95 * m, p50: m, p75: 1.05 * m, p95: 1.1 * m });
+  const [sweep] = await t.db
+    .insert(sweeps)
+    .values({ endpointId: chosen[0]!.id, status: 'completed', concurrencyLevels: [1, 2], durationMs: 1000, warmUpMs: 0, maxOutputTokens: 50, objectiveTtftMs: 450, objectiveTpotMs: 40, minSuccessRate: 0.9, requestedAt: new Date(NOW), finishedAt: new Date(NOW) })
+    .returning({ id: sweeps.id });
+  await t.db.insert(sweepLevels).values(
+    [1, 2].map((n, i) => ({ sweepId: sweep!.id, levelIndex: i, concurrency: n, requests: 4 * n, successes: 4 * n, outputTokensPerSecondPerUser: pct(300 / n), ttftMs: pct(150), tpotMs: pct(3.3 * n), aggregateOutputTokensPerSecond: 280 * n, completedRequestsPerSecond: 4 * n, goodputRequestsPerSecond: 4 * n, windowStartedAt: new Date(NOW), windowDurationMs: 1000, streams: { warmup: n, measured: 4 * n, tail: n }, eventLoopDelayP99Ms: 1, valid: true })),
+  );
+  placeholders.sweepId = String(sweep!.id);
   placeholders.datasetSlug = LLMPERF_DATASET_SLUG;
   const lb = (await (await call('/api/v1/leaderboard')).json()) as { snapshotId: string };
   placeholders.snapshotId = lb.snapshotId;

@@ -1,0 +1,22 @@
+/**
+ * The sweep operations of the public API, spread into lib/api/openapi.ts API_OPERATIONS (kept here
+ * so the sweep routes and their documentation change together).
+ */
+import { z } from 'zod';
+import type { ApiOperation } from '../api/openapi';
+import { emptyQuerySchema, endpointIdPathSchema, idParamSchema } from '../api/schemas';
+import { createSweepBodySchema, endpointSweepsResponseSchema, sweepDetailResponseSchema, updateSweepSettingsBodySchema } from './sweep-schemas';
+
+const sweepIdPathSchema = z.object({ id: idParamSchema.meta({ description: 'Sweep id (see /api/v1/endpoints/{id}/sweeps).', example: 1 }) });
+const levelDesc =
+  'Per level: requests started in the steady window, successes, failures by kind, P5–P95 of TPS/user, TTFT and TPOT, the aggregate output tokens/s of all streams over the steady window (per GPU when the endpoint declares its GPU count), and goodput (completed requests/s meeting the TTFT and TPOT objective; DistServe, vLLM --goodput; default limits MLPerf Inference v5.0 Llama 2 70B Interactive: TTFT 450 ms, TPOT 40 ms).';
+
+/** Sweep routes: public reads and the owner's write routes. */
+export const SWEEP_API_OPERATIONS: ApiOperation[] = [
+  { path: '/api/v1/endpoints/{id}/sweeps', operationId: 'listEndpointSweeps', tag: 'Measurements', summary: 'Concurrency sweeps of an endpoint', description: `An endpoint’s sweeps (TPS/user against aggregate throughput at rising concurrency), newest first, each with its levels and its Pareto frontier. ${levelDesc}`, pathParams: endpointIdPathSchema, query: emptyQuerySchema, response: endpointSweepsResponseSchema, csv: true, maxAgeSeconds: 10, examplePath: { id: '{endpointId}' } },
+  { path: '/api/v1/endpoints/{id}/sweeps.csv', operationId: 'listEndpointSweepsCsv', tag: 'Measurements', summary: 'Sweeps of an endpoint as CSV', description: 'One line per level of every sweep: the level’s JSON fields under their dotted paths, then sweepId, endpointId, sweepStatus.', pathParams: endpointIdPathSchema, query: emptyQuerySchema, response: null, csv: true, maxAgeSeconds: 10, examplePath: { id: '{endpointId}' } },
+  { path: '/api/v1/sweeps/{id}', operationId: 'getSweep', tag: 'Measurements', summary: 'One sweep with its levels', description: `One sweep, live while it runs (currentConcurrency, streamsDone). ${levelDesc}`, pathParams: sweepIdPathSchema, query: emptyQuerySchema, response: sweepDetailResponseSchema, csv: true, maxAgeSeconds: 60, examplePath: { id: '{sweepId}' } },
+  { path: '/api/v1/sweeps/{id}/levels.csv', operationId: 'getSweepCsv', tag: 'Measurements', summary: 'One sweep’s levels as CSV', description: 'One line per level, columns the JSON dotted paths.', pathParams: sweepIdPathSchema, query: emptyQuerySchema, response: null, csv: true, maxAgeSeconds: 60, examplePath: { id: '{sweepId}' } },
+  { path: '/api/v1/endpoints/{id}/sweeps', method: 'post', auth: 'user', body: createSweepBodySchema, successStatus: 201, operationId: 'requestSweep', tag: 'Submissions', summary: 'Request a sweep of an own endpoint', description: 'The owner or an admin queues a sweep within the endpoint’s consented limits (409 without consent or while another sweep of the endpoint is queued or running). Every stream goes through the same SSRF guard as probes.', pathParams: endpointIdPathSchema, response: sweepDetailResponseSchema, maxAgeSeconds: 0 },
+  { path: '/api/v1/endpoints/{id}/sweep-settings', method: 'post', auth: 'user', body: updateSweepSettingsBodySchema, operationId: 'updateSweepSettings', tag: 'Submissions', summary: 'Consent to sweeps and their limits', description: 'The owner or an admin gives or withdraws consent to sweeps of the endpoint, with the highest concurrency and the window per level. Sweeps never run without it.', pathParams: endpointIdPathSchema, response: z.object({ endpointId: z.number().int().meta({ description: 'Endpoint id.' }), enabled: z.boolean().meta({ description: 'Consent given.' }), maxConcurrency: z.number().int().nullable().meta({ description: 'Highest concurrency.' }), durationS: z.number().nullable().meta({ description: 'Window per level, s.' }), consentedByUserId: z.string().nullable().meta({ description: 'Who consented last.' }), consentedAt: z.string().nullable().meta({ description: 'When, ISO 8601 UTC.' }) }).meta({ id: 'SweepSettings', description: 'Sweep consent and limits of one endpoint.' }), maxAgeSeconds: 0 },
+];

@@ -1,0 +1,122 @@
+/**
+ * The published view of a sweep: stored rows → the API/page shape (ISO times, per-GPU aggregate,
+ * the sweep's own Pareto frontier). One function, used by the API routes and the pages, so every
+ * surface shows the same numbers.
+ */
+import { paretoFrontier, perGpu } from './pareto';
+import type { SweepDetailView, SweepLevelView } from './sweep-schemas';
+import type { PercentileSet } from './summarize-level';
+
+/** A stored sweep (db/queries/sweeps sweep columns). */
+export interface StoredSweep {
+  id: number;
+  endpointId: number;
+  endpointSlug: string;
+  provider: string;
+  model: string;
+  status: SweepDetailView['sweep']['status'];
+  requestedAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  concurrencyLevels: number[];
+  durationMs: number;
+  warmUpMs: number;
+  maxOutputTokens: number;
+  objectiveTtftMs: number;
+  objectiveTpotMs: number;
+  minSuccessRate: number;
+  gpuCount: number | null;
+  stopReason: string | null;
+  stoppedAtConcurrency: number | null;
+  currentConcurrency: number | null;
+  streamsDone: number;
+}
+
+/** A stored level (db/queries/sweeps level columns). */
+export interface StoredSweepLevel {
+  sweepId: number;
+  levelIndex: number;
+  concurrency: number;
+  requests: number;
+  successes: number;
+  errorKinds: Record<string, number>;
+  outputTokensPerSecondPerUser: PercentileSet | null;
+  ttftMs: PercentileSet | null;
+  tpotMs: PercentileSet | null;
+  aggregateOutputTokensPerSecond: number;
+  completedRequestsPerSecond: number;
+  goodputRequestsPerSecond: number;
+  windowStartedAt: Date;
+  windowDurationMs: number;
+  streams: { warmup: number; measured: number; tail: number };
+  eventLoopDelayP99Ms: number;
+  valid: boolean;
+  stopReason: string | null;
+}
+
+/** Builds the published view of one sweep from its row and its levels (any order; only its own are used). */
+export function buildSweepDetail(sweep: StoredSweep, levels: readonly StoredSweepLevel[]): SweepDetailView {
+  const own = levels.filter((l) => l.sweepId === sweep.id).sort((a, b) => a.levelIndex - b.levelIndex);
+  const views: SweepLevelView[] = own.map((l) => ({
+    levelIndex: l.levelIndex,
+    concurrency: l.concurrency,
+    requests: l.requests,
+    successes: l.successes,
+    errorKinds: l.errorKinds as SweepLevelView['errorKinds'],
+    outputTokensPerSecondPerUser: l.outputTokensPerSecondPerUser,
+    ttftMs: l.ttftMs,
+    tpotMs: l.tpotMs,
+    aggregateOutputTokensPerSecond: l.aggregateOutputTokensPerSecond,
+    aggregateOutputTokensPerSecondPerGpu: perGpu(l.aggregateOutputTokensPerSecond, sweep.gpuCount),
+    completedRequestsPerSecond: l.completedRequestsPerSecond,
+    goodputRequestsPerSecond: l.goodputRequestsPerSecond,
+    windowStartedAt: l.windowStartedAt.toISOString(),
+    windowDurationMs: l.windowDurationMs,
+    streams: l.streams,
+    eventLoopDelayP99Ms: l.eventLoopDelayP99Ms,
+    valid: l.valid,
+    stopReason: l.stopReason,
+  }));
+  const plotted = views.filter((l) => l.outputTokensPerSecondPerUser !== null);
+  const frontier = paretoFrontier(plotted.map((l) => ({ aggregate: l.aggregateOutputTokensPerSecond, perUser: l.outputTokensPerSecondPerUser!.p50 }))).map((i) => plotted[i]!.levelIndex);
+  return {
+    sweep: {
+      id: sweep.id,
+      endpointId: sweep.endpointId,
+      endpointSlug: sweep.endpointSlug,
+      provider: sweep.provider,
+      model: sweep.model,
+      status: sweep.status,
+      requestedAt: sweep.requestedAt.toISOString(),
+      startedAt: sweep.startedAt?.toISOString() ?? null,
+      finishedAt: sweep.finishedAt?.toISOString() ?? null,
+      concurrencyLevels: sweep.concurrencyLevels,
+      durationMs: sweep.durationMs,
+      warmUpMs: sweep.warmUpMs,
+      maxOutputTokens: sweep.maxOutputTokens,
+      objective: { ttftMs: sweep.objectiveTtftMs, tpotMs: sweep.objectiveTpotMs },
+      minSuccessRate: sweep.minSuccessRate,
+      gpuCount: sweep.gpuCount,
+      stopReason: sweep.stopReason,
+      stoppedAtConcurrency: sweep.stoppedAtConcurrency,
+      currentConcurrency: sweep.currentConcurrency,
+      streamsDone: sweep.streamsDone,
+    },
+    levels: views,
+    frontier,
+  };
+}
+
+/**
+ * The levels a sweep request may run: the requested ones (or the defaults) checked against the
+ * endpoint's limit. Returns the levels or the reason they are refused (names the field).
+ */
+export function planSweepLevels(requested: readonly number[] | undefined, defaults: readonly number[], maxConcurrency: number): { ok: true; levels: number[] } | { ok: false; message: string } {
+  if (requested) {
+    const over = requested.find((n) => n > maxConcurrency);
+    if (over !== undefined) return { ok: false, message: `concurrency: ${over} is above this endpoint's limit of ${maxConcurrency}` };
+    return { ok: true, levels: [...requested] };
+  }
+  const levels = defaults.filter((n) => n <= maxConcurrency);
+  return { ok: true, levels: levels.length ? levels : [Math.min(maxConcurrency, defaults[0] ?? 1)] };
+}
