@@ -23,6 +23,7 @@ import { runProbeJob } from './tasks/probe-endpoint';
 import { runRetentionJob } from './tasks/apply-retention';
 import { runRollupJob } from './tasks/rollup-measurements';
 import { scheduleProbes } from './tasks/schedule-probes';
+import { runWriteDumpJob, WRITE_DUMP_QUEUE } from './tasks/write-dump';
 import { getWorkerVersion } from './version';
 
 const DEADLINES = { ttftMs: 30_000, idleMs: 15_000, totalMs: 120_000, maxBytes: 8 * 1024 * 1024 };
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
   await boss.createQueue(SCHEDULE_PROBES_QUEUE, { policy: 'standard' });
   await boss.createQueue(ROLLUP_QUEUE, { policy: 'singleton' });
   await boss.createQueue(RETENTION_QUEUE, { policy: 'singleton' });
+  await boss.createQueue(WRITE_DUMP_QUEUE, { policy: 'singleton' });
   await boss.createQueue(probeQueue, { policy: 'standard', notify: true, heartbeatSeconds: PROBE_JOB_HEARTBEAT_SECONDS });
   // Queues made before job heartbeats existed get them too: a killed worker's probe job is then
   // failed by the supervisor within seconds and retried (same job id, so the slot claim lets the
@@ -134,9 +136,15 @@ async function main(): Promise<void> {
     const r = await runRetentionJob(db, new Date(), env.TOKENPACE_RAW_RETENTION_DAYS ?? null);
     if (r.days.length > 0) log.info({ deleted: r.deleted, days: r.days }, 'retention applied');
   }));
+  await boss.work(WRITE_DUMP_QUEUE, observeTask(metrics, 'write-dump', async () => {
+    const r = await runWriteDumpJob(db, new Date());
+    if (r.created) log.info({ dumpId: r.dump.id, from: r.dump.fromAt.toISOString(), rows: r.dump.rows, bytes: r.dump.bytes, sha256: r.dump.sha256 }, 'weekly dump written');
+  }));
 
   // Probe once right away so a fresh start shows data without waiting for the next cron minute.
   await boss.send(SCHEDULE_PROBES_QUEUE, { region });
+  // The last complete week's dump (a no-op when it exists), so the first start publishes one.
+  await boss.send(WRITE_DUMP_QUEUE, {});
   const heartbeat = startHeartbeat(
     db,
     { workerId, pid: process.pid, host: os.hostname(), region, version: ctx.workerVersion, startedAt },

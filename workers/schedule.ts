@@ -1,4 +1,5 @@
 import { RETENTION_QUEUE, ROLLUP_QUEUE, SCHEDULE_PROBES_QUEUE } from './queues';
+import { WRITE_DUMP_QUEUE } from './tasks/write-dump';
 
 /**
  * Every recurring task, as data. pg-boss stores cron state in Postgres and one instance claims
@@ -30,5 +31,11 @@ export const SCHEDULES: ScheduledTask[] = [
     cron: () => '17 3 * * *',
     perRegion: false,
     description: 'Delete raw measurements older than TOKENPACE_RAW_RETENTION_DAYS after re-rolling their days (does nothing when unset, the default).',
+  },
+  {
+    queue: WRITE_DUMP_QUEUE,
+    cron: () => '5 0 * * 1',
+    perRegion: false,
+    description: 'Write the public data dump of the last complete UTC week (gzip CSV of every measurement + manifest + SHA-256); also run once at worker start, idempotent per week.',
   },
 ];

@@ -47,7 +47,6 @@ import {
   snapshotIdPathSchema,
 } from './schemas';
 import { createEndpointBodySchema, createTokenBodySchema, reviewEndpointBodySchema, updateEndpointBodySchema } from './submission-schemas';
-import { SWEEP_API_OPERATIONS } from '../sweep/api-operations';
 
 /** One documented operation (a public GET unless `method`/`auth` say otherwise). */
 export interface ApiOperation {
@@ -121,7 +120,6 @@ export const API_OPERATIONS: ApiOperation[] = [
   { path: '/api/v1/tokens', auth: 'user', operationId: 'listApiTokens', tag: 'Submissions', summary: 'Personal API tokens', description: 'The account’s tokens: name, prefix and dates (never the token or its hash).', response: apiTokensResponseSchema, maxAgeSeconds: 0 },
   { path: '/api/v1/tokens', method: 'post', auth: 'session', body: createTokenBodySchema, successStatus: 201, operationId: 'createApiToken', tag: 'Submissions', summary: 'Create a personal API token', description: 'From a signed-in browser session only (not with another token); the token is in the answer once. At most 20 live tokens.', response: createdApiTokenSchema, maxAgeSeconds: 0 },
   { path: '/api/v1/tokens/{id}', method: 'delete', auth: 'user', operationId: 'revokeApiToken', tag: 'Submissions', summary: 'Revoke a personal API token', description: 'Revokes one of the account’s own live tokens; 404 when it is not theirs or already revoked.', pathParams: z.object({ id: idParamSchema.meta({ description: 'Token id (see GET /api/v1/tokens).', example: 1 }) }), response: revokedApiTokenSchema, maxAgeSeconds: 0 },
-  ...SWEEP_API_OPERATIONS,
 ];
 
 /** The public read operations (GET, no sign-in): what the contract test calls anonymously. */
@@ -195,7 +193,7 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
     servers: [{ url: '/', description: 'This server' }],
     components: {
       securitySchemes: {
-        session: { type: 'apiKey', in: 'cookie', name: 'better-auth.session_token', description: 'Browser session after sign-in (/signin).' },
+        session: { type: 'apiKey', in: 'cookie', name: 'tokenpace.session_token', description: 'Browser session after sign-in (/signin); __Secure- prefixed over HTTPS.' },
         bearer: { type: 'http', scheme: 'bearer', description: 'Personal API token (POST /api/v1/tokens), sent as Authorization: Bearer <token>.' },
       },
     },

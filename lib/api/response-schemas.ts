@@ -5,7 +5,6 @@
  * Units are in field names (…Ms milliseconds, …PerSecond tokens/s) and repeated in descriptions.
  */
 import { z } from 'zod';
-import { endpointPricingSchema } from '@/lib/catalog/pricing';
 import { ERROR_KINDS, NOT_RANKABLE_REASONS } from '@/lib/probe/types';
 
 const isoTime = z.string().meta({ format: 'date-time', description: 'ISO 8601 instant (UTC).', example: '2026-11-28T12:00:00.000Z' });
@@ -18,14 +17,20 @@ export const apiErrorSchema = z
       code: z.enum(['bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'rate_limited', 'internal', 'unavailable']).meta({ description: 'Fixed machine-readable code.' }),
       message: z.string().meta({ description: 'Human-readable explanation, naming the field when one is at fault.', example: 'window: must look like 72h or 7d' }),
       field: z.string().optional().meta({ description: 'The offending parameter or field, when one is at fault.', example: 'window' }),
-      fields: z.array(z.object({ field: z.string(), message: z.string() })).optional().meta({ description: 'Every offending field of a rejected request body.' }),
-    }),
+      fields: z.array(z.object({ field: z.string().meta({ description: 'The offending field (dotted path).' }), message: z.string().meta({ description: 'What is wrong with it.' }) })).optional().meta({ description: 'Every offending field of a rejected request body.' }),
+    }).meta({ description: 'What went wrong.' }),
   })
   .meta({ id: 'Error', description: 'The one error shape of the API.' });
 
 /** P5/P25/P50/P75/P95 (type-7 percentiles) in the unit of the metric, or null without samples. */
 export const percentilesSchema = z
-  .object({ p5: z.number(), p25: z.number(), p50: z.number(), p75: z.number(), p95: z.number() })
+  .object({
+    p5: z.number().meta({ description: '5th percentile (type 7), in the unit of the metric.' }),
+    p25: z.number().meta({ description: '25th percentile (type 7), in the unit of the metric.' }),
+    p50: z.number().meta({ description: 'Median (type 7), in the unit of the metric.' }),
+    p75: z.number().meta({ description: '75th percentile (type 7), in the unit of the metric.' }),
+    p95: z.number().meta({ description: '95th percentile (type 7), in the unit of the metric.' }),
+  })
   .nullable()
   .meta({ id: 'Percentiles', description: 'P5, P25, P50 (median), P75 and P95 in the unit of the metric; null when there are no successful valid samples.' });
 
@@ -49,18 +54,18 @@ export const excludedCountsSchema = z
 /** The endpoint as shown in a leaderboard entry. */
 export const leaderboardEndpointSchema = z
   .object({
-    id: z.number().int(),
-    slug: z.string(),
-    provider: z.string(),
-    providerSlug: z.string(),
-    model: z.string(),
+    id: z.number().int().meta({ description: 'Endpoint id (GET /api/v1/endpoints/{id}).' }),
+    slug: z.string().meta({ description: 'Endpoint slug.' }),
+    provider: z.string().meta({ description: 'Provider name.' }),
+    providerSlug: z.string().meta({ description: 'Provider slug.' }),
+    model: z.string().meta({ description: 'Model name.' }),
     kind: z.enum(['provider', 'calibration']).meta({ description: '"calibration" marks Tokenpace’s own reference servers.' }),
-    status: z.string(),
-    hardware: z.string().nullable(),
-    engine: z.string().nullable(),
-    precision: z.string().nullable(),
-    speculativeDecoding: z.string().nullable(),
-    deploymentKind: z.string().nullable(),
+    status: z.string().meta({ description: 'active, inactive (waiting for its API key) or paused.' }),
+    hardware: z.string().nullable().meta({ description: 'Declared hardware (by the catalog or the owner), e.g. DGX B200; not verified.' }),
+    engine: z.string().nullable().meta({ description: 'Declared serving engine, e.g. TensorRT-LLM; not verified.' }),
+    precision: z.string().nullable().meta({ description: 'Declared precision, e.g. FP8; not verified.' }),
+    speculativeDecoding: z.string().nullable().meta({ description: 'Declared speculative decoding, e.g. EAGLE-3; not verified.' }),
+    deploymentKind: z.string().nullable().meta({ description: 'Declared deployment: shared, dedicated or self-hosted.' }),
     region: z.string().nullable().meta({ description: 'Declared serving region of the endpoint (not the probe region).' }),
     calibrationTps: z.number().nullable().meta({ description: 'Calibration endpoints: configured output speed, tokens/s.' }),
     calibrationTtftMs: z.number().nullable().meta({ description: 'Calibration endpoints: configured TTFT, ms.' }),
@@ -75,7 +80,7 @@ export const leaderboardEntrySchema = z
     band: z.number().int().nullable().meta({ description: 'Tie band, 1 = best; entries in one band are statistically tied.' }),
     tiedWith: z.array(z.number().int()).meta({ description: 'Endpoint ids sharing this entry’s band.' }),
     n: z.number().int().meta({ description: 'Probes in the window, successes and failures.' }),
-    successes: z.number().int(),
+    successes: z.number().int().meta({ description: 'Successful probes in the window (count, from the measurements).' }),
     successRate: z.number().nullable().meta({ description: 'successes ÷ n (fraction); null when n = 0.' }),
     successRateInterval: interval.nullable().meta({ description: 'Wilson 95 % score interval of the success rate.' }),
     samples: z.number().int().meta({ description: 'Rankable probes behind the output-speed percentiles.' }),
@@ -85,7 +90,7 @@ export const leaderboardEntrySchema = z
     ttfatMs: percentilesSchema.meta({ description: 'Time to first answer token (after reasoning), ms.' }),
     e2eMs: percentilesSchema.meta({ description: 'End-to-end latency, ms.' }),
     errorKinds: errorKindCounts,
-    lastMeasuredAt: isoTime.nullable(),
+    lastMeasuredAt: isoTime.nullable().meta({ description: 'Latest probe of the endpoint in the window (ISO 8601); null when none.' }),
     excluded: excludedCountsSchema,
   })
   .meta({ id: 'LeaderboardEntry' });
@@ -95,85 +100,94 @@ export const leaderboardAnswerSchema = z
   .object({
     snapshotId: z.string().meta({ description: 'Cite this: GET /api/v1/snapshots/{snapshotId} returns these exact bytes forever; human page /s/{snapshotId}.', example: 'yJ3p9kq0Xb1cVtP2mWnE4A' }),
     asOf: isoTime.meta({ description: 'End of the window (the board as of this instant).' }),
-    window: z.string().meta({ example: '72h' }),
-    windowHours: z.number().int(),
+    window: z.string().meta({ description: 'Window as requested (hours or days).', example: '72h' }),
+    windowHours: z.number().int().meta({ description: 'Window length, hours.' }),
     windowStart: isoTime.meta({ description: 'First instant covered: the as-of hour minus windowHours.' }),
-    model: z.string(),
-    workload: z.string(),
-    region: z.string().nullable(),
-    basis: z.enum(['reported', 'o200k']),
-    metric: z.literal('outputTokensPerSecond'),
-    units: z.record(z.string(), z.string()),
+    model: z.string().meta({ description: 'Model slug.' }),
+    workload: z.string().meta({ description: 'Workload slug.' }),
+    region: z.string().nullable().meta({ description: 'Worker region filter; null = all regions.' }),
+    basis: z.enum(['reported', 'o200k']).meta({ description: 'Token basis of output speed: provider-reported completion_tokens or the o200k_base count of the received text.' }),
+    metric: z.literal('outputTokensPerSecond').meta({ description: 'The ranking metric: output speed per user, tokens/s.' }),
+    units: z.record(z.string(), z.string()).meta({ description: 'Unit of each figure by field name (tokens/s, ms, fraction).' }),
     statistics: z
       .object({
-        percentiles: z.string(),
+        percentiles: z.string().meta({ description: 'How percentiles are computed.' }),
         percentileRelativeAccuracy: z.number().meta({ description: 'Every percentile is within this fraction of the exact type-7 percentile (0.01 = 1 %).' }),
-        medianCi: z.string(),
-        medianCiConfidence: z.number(),
-        successRateInterval: z.string(),
-        minRankedSamples: z.number().int(),
-        ties: z.string(),
+        medianCi: z.string().meta({ description: 'How the interval of the median is computed.' }),
+        medianCiConfidence: z.number().meta({ description: 'Confidence level of the median interval (fraction, 0.95).' }),
+        successRateInterval: z.string().meta({ description: 'How the success-rate interval is computed.' }),
+        minRankedSamples: z.number().int().meta({ description: 'Fewest rankable measurements for a rank (count).' }),
+        ties: z.string().meta({ description: 'How tie bands are formed.' }),
       })
       .meta({ description: 'How the figures were computed (see /methodology).' }),
-    entries: z.array(leaderboardEntrySchema),
+    entries: z.array(leaderboardEntrySchema).meta({ description: 'Every listed endpoint of the model, ranked first, then unranked.' }),
   })
   .meta({ id: 'LeaderboardAnswer' });
 
 export const modelSchema = z
-  .object({ id: z.number().int(), slug: z.string(), name: z.string(), family: z.string().nullable(), description: z.string().nullable(), endpointCount: z.number().int() })
+  .object({
+    id: z.number().int().meta({ description: 'Model id.' }),
+    slug: z.string().meta({ description: 'Model slug (the model= parameter).' }),
+    name: z.string().meta({ description: 'Model name.' }),
+    family: z.string().nullable().meta({ description: 'Model family, e.g. Llama 4.' }),
+    description: z.string().nullable().meta({ description: 'Short description from the catalog.' }),
+    endpointCount: z.number().int().meta({ description: 'Listed endpoints serving the model (active, inactive, paused), count.' }),
+  })
   .meta({ id: 'Model' });
 export const workloadSchema = z
   .object({
-    id: z.number().int(),
-    slug: z.string(),
-    name: z.string(),
-    category: z.string(),
+    id: z.number().int().meta({ description: 'Workload id.' }),
+    slug: z.string().meta({ description: 'Workload slug (the workload= parameter).' }),
+    name: z.string().meta({ description: 'Workload name.' }),
+    category: z.string().meta({ description: 'Prompt category: prose, code, math, json, …' }),
     inputTokensTarget: z.number().int().meta({ description: 'Target prompt length, tokens.' }),
     maxOutputTokens: z.number().int().meta({ description: 'Output budget, tokens.' }),
-    concurrency: z.number().int(),
+    concurrency: z.number().int().meta({ description: 'Concurrent streams per probe (1 = one user).' }),
     scheduled: z.boolean().meta({ description: 'Probed every slot (true) or on demand.' }),
   })
   .meta({ id: 'Workload' });
-export const modelsResponseSchema = z.object({ items: z.array(modelSchema), workloads: z.array(workloadSchema) }).meta({ id: 'ModelList' });
+export const modelsResponseSchema = z.object({ items: z.array(modelSchema).meta({ description: 'Listed models, by name.' }), workloads: z.array(workloadSchema).meta({ description: 'Workloads, scheduled ones first.' }) }).meta({ id: 'ModelList' });
 
 export const providerSchema = z
-  .object({ id: z.number().int(), slug: z.string(), name: z.string(), kind: z.enum(['provider', 'calibration']), websiteUrl: z.string().nullable(), endpointCount: z.number().int() })
+  .object({
+    id: z.number().int().meta({ description: 'Provider id.' }),
+    slug: z.string().meta({ description: 'Provider slug (the provider= parameter).' }),
+    name: z.string().meta({ description: 'Provider name.' }),
+    kind: z.enum(['provider', 'calibration']).meta({ description: '"calibration" marks Tokenpace’s own reference servers.' }),
+    websiteUrl: z.string().nullable().meta({ description: 'Provider website.' }),
+    endpointCount: z.number().int().meta({ description: 'Listed endpoints of the provider (active, inactive, paused), count.' }),
+  })
   .meta({ id: 'Provider' });
-export const providersResponseSchema = z.object({ items: z.array(providerSchema) }).meta({ id: 'ProviderList' });
+export const providersResponseSchema = z.object({ items: z.array(providerSchema).meta({ description: 'Listed providers, by name.' }) }).meta({ id: 'ProviderList' });
 
 export const endpointSchema = z
   .object({
-    id: z.number().int(),
-    slug: z.string(),
-    providerSlug: z.string(),
-    provider: z.string(),
-    providerKind: z.enum(['provider', 'calibration']),
-    modelSlug: z.string(),
-    model: z.string(),
+    id: z.number().int().meta({ description: 'Endpoint id.' }),
+    slug: z.string().meta({ description: 'Endpoint slug.' }),
+    providerSlug: z.string().meta({ description: 'Provider slug.' }),
+    provider: z.string().meta({ description: 'Provider name.' }),
+    providerKind: z.enum(['provider', 'calibration']).meta({ description: '"calibration" marks Tokenpace’s own reference servers.' }),
+    modelSlug: z.string().meta({ description: 'Model slug.' }),
+    model: z.string().meta({ description: 'Model name.' }),
     protocol: z.string().meta({ description: 'openai-chat, anthropic-messages, bedrock-converse-stream or gemini-stream.' }),
-    baseUrl: z.string(),
-    apiModelId: z.string(),
+    baseUrl: z.string().meta({ description: 'Base URL the probe calls.' }),
+    apiModelId: z.string().meta({ description: 'Model id sent to the provider’s API.' }),
     apiKeyEnv: z.string().nullable().meta({ description: 'Name of the environment variable holding the key of a seeded endpoint (never the key).' }),
-    hardware: z.string().nullable(),
-    engine: z.string().nullable(),
-    precision: z.string().nullable(),
-    speculativeDecoding: z.string().nullable(),
-    draftLength: z.number().int().nullable(),
-    deploymentKind: z.string().nullable(),
-    region: z.string().nullable(),
-    isCalibration: z.boolean(),
-    calibrationTps: z.number().nullable(),
-    calibrationTtftMs: z.number().nullable(),
-    status: z.string(),
-    createdAt: isoTime,
-    pricing: endpointPricingSchema.nullable().meta({
-      description: 'Prices as DECLARED by the endpoint’s owner or an admin, with the source URL and the date they were read (USD per million tokens); never measured. null when none declared.',
-    }),
-    blendedUsdPerMTokens: z.number().nullable().meta({ description: 'Blended price, USD per million tokens: (3 × input + 1 × output) ÷ 4, the 3:1 input:output blend Artificial Analysis uses; null without pricing.' }),
-    contextWindowTokens: z.number().int().nullable().meta({ description: 'Declared context window, tokens; the ~100k-input workloads run only where it holds them. null when undeclared.' }),
+    hardware: z.string().nullable().meta({ description: 'Declared hardware, e.g. DGX B200; not verified.' }),
+    engine: z.string().nullable().meta({ description: 'Declared serving engine, e.g. TensorRT-LLM; not verified.' }),
+    precision: z.string().nullable().meta({ description: 'Declared precision, e.g. FP8; not verified.' }),
+    speculativeDecoding: z.string().nullable().meta({ description: 'Declared speculative decoding, e.g. EAGLE-3; not verified.' }),
+    draftLength: z.number().int().nullable().meta({ description: 'Declared draft length of speculative decoding, tokens.' }),
+    deploymentKind: z.string().nullable().meta({ description: 'Declared deployment: shared, dedicated or self-hosted.' }),
+    region: z.string().nullable().meta({ description: 'Declared serving region (not the probe region).' }),
+    isCalibration: z.boolean().meta({ description: 'True for Tokenpace’s own reference servers.' }),
+    calibrationTps: z.number().nullable().meta({ description: 'Calibration endpoints: configured output speed, tokens/s.' }),
+    calibrationTtftMs: z.number().nullable().meta({ description: 'Calibration endpoints: configured TTFT, ms.' }),
+    status: z.string().meta({ description: 'active, inactive (waiting for its API key) or paused.' }),
+    createdAt: isoTime.meta({ description: 'When the endpoint entered the catalog.' }),
   })
   .meta({ id: 'Endpoint' });
-export const endpointsResponseSchema = z.object({ items: z.array(endpointSchema) }).meta({ id: 'EndpointList' });
+export const endpointsResponseSchema = z.object({ items: z.array(endpointSchema).meta({ description: 'Listed endpoints, by provider and slug.' }) }).meta({ id: 'EndpointList' });
 
 export const timelineEntrySchema = z
   .object({
@@ -277,15 +291,15 @@ export const changePointSchema = z
     after: z.number().meta({ description: 'Median of the daily medians after, tokens/s.' }),
     relativeChange: z.number().meta({ description: '(after − before) ÷ before.' }),
     pValue: z.number().meta({ description: 'Two-sided Mann–Whitney p-value (optimistic: computed after choosing the split).' }),
-    label: z.string().meta({ example: '+38% on 2025-06-02' }),
+    label: z.string().meta({ description: 'The change in words: relative change and first day.', example: '+38% on 2025-06-02' }),
   })
   .meta({ id: 'ChangePoint', description: 'A level shift of the daily median output speed (≥ 15 % and p < 0.05, segments ≥ 3 days).' });
 
 export const historyPointSchema = z
   .object({
     bucketStart: isoTime,
-    count: z.number().int(),
-    successes: z.number().int(),
+    count: z.number().int().meta({ description: 'Probes in the bucket, successes and failures (count, from rollups).' }),
+    successes: z.number().int().meta({ description: 'Successful probes in the bucket (count).' }),
     outputTokensPerSecond: percentilesSchema,
     outputTokensPerSecondO200k: percentilesSchema,
     ttftMs: percentilesSchema,
@@ -298,16 +312,16 @@ export const historyPointSchema = z
   .meta({ id: 'HistoryPoint' });
 export const endpointHistoryResponseSchema = z
   .object({
-    endpointId: z.number().int(),
-    workload: z.string(),
-    granularity: z.enum(['hour', 'day']),
+    endpointId: z.number().int().meta({ description: 'Endpoint id.' }),
+    workload: z.string().meta({ description: 'Workload slug.' }),
+    granularity: z.enum(['hour', 'day']).meta({ description: 'Bucket size: UTC hours or UTC days.' }),
     window: z.string().meta({ description: 'Window as requested, e.g. "30d" (history covers [from, to]).', example: '30d' }),
     windowHours: z.number().int().meta({ description: 'Window length, hours.' }),
-    region: z.string().nullable(),
-    basis: z.enum(['reported', 'o200k']),
-    from: isoTime,
-    to: isoTime,
-    series: z.array(historyPointSchema),
+    region: z.string().nullable().meta({ description: 'Worker region filter; null = all regions.' }),
+    basis: z.enum(['reported', 'o200k']).meta({ description: 'Token basis of output speed for the change points (reported or o200k).' }),
+    from: isoTime.meta({ description: 'Start of the history (ISO 8601, UTC).' }),
+    to: isoTime.meta({ description: 'End of the history: the as-of instant (ISO 8601, UTC).' }),
+    series: z.array(historyPointSchema).meta({ description: 'Buckets, oldest first.' }),
     changePoints: z.array(changePointSchema).meta({ description: 'Change points of the daily median output speed over the range (basis as requested).' }),
   })
   .meta({ id: 'EndpointHistory' });
@@ -317,7 +331,7 @@ const modelHistoryEndpointSchema = z.object({
   slug: z.string().meta({ description: 'Endpoint slug.' }),
   provider: z.string().meta({ description: 'Provider name.' }),
   providerSlug: z.string().meta({ description: 'Provider slug.' }),
-});
+}).meta({ description: 'The endpoint of this series.' });
 const modelHistoryDaySchema = z.object({
   day,
   count: z.number().int().meta({ description: 'Probes that day, successes and failures (count, from daily rollups).' }),
@@ -358,58 +372,58 @@ export const modelHistoryResponseSchema = z
 
 export const claimSchema = z
   .object({
-    id: z.number().int(),
-    subject: z.string(),
-    provider: z.string(),
-    providerSlug: z.string().nullable(),
-    system: z.string().nullable().meta({ description: 'The serving system the claim is about, in the source’s terms (e.g. NVIDIA DGX B200 (8x B200), TensorRT-LLM, self-hosted); null when the source does not say. Matched to endpoints’ declared system.' }),
-    endpointIds: z.array(z.number().int()).meta({ description: 'Ids of the catalog endpoints that are this system (the claim is shown beside them only); empty when we measure no endpoint of that system. CSV: ids joined by ";".' }),
-    model: z.string(),
-    modelSlug: z.string().nullable(),
-    metric: z.string(),
-    value: z.number(),
-    unit: z.string(),
+    id: z.number().int().meta({ description: 'Claim id.' }),
+    subject: z.string().meta({ description: 'What the claim is about, as the source names it.' }),
+    provider: z.string().meta({ description: 'Provider or vendor the claim is about.' }),
+    providerSlug: z.string().nullable().meta({ description: 'Catalog provider slug when it is one of ours.' }),
+    model: z.string().meta({ description: 'Model the claim is about.' }),
+    modelSlug: z.string().nullable().meta({ description: 'Catalog model slug when it is one of ours.' }),
+    metric: z.string().meta({ description: 'Claimed metric, e.g. outputTokensPerSecond.' }),
+    value: z.number().meta({ description: 'Claimed value, in unit.' }),
+    unit: z.string().meta({ description: 'Unit of value, e.g. tokens/s.' }),
     bound: z.string().meta({ description: 'eq, approx, lt, le, gt or ge.' }),
-    measuredBy: z.string().nullable(),
+    measuredBy: z.string().nullable().meta({ description: 'Who measured it, per the source.' }),
     claimDate: z.string().meta({ description: 'YYYY, YYYY-MM or YYYY-MM-DD, as precise as the source.' }),
-    sourceTitle: z.string().nullable(),
-    sourcePublisher: z.string().nullable(),
-    sourceUrl: z.string().nullable(),
-    note: z.string().nullable(),
+    sourceTitle: z.string().nullable().meta({ description: 'Title of the source.' }),
+    sourcePublisher: z.string().nullable().meta({ description: 'Publisher of the source.' }),
+    sourceUrl: z.string().nullable().meta({ description: 'URL of the source.' }),
+    note: z.string().nullable().meta({ description: 'Our note on the claim (context, caveats).' }),
   })
   .meta({ id: 'Claim' });
-export const claimsResponseSchema = z.object({ kind: z.literal('claims'), note: z.string(), items: z.array(claimSchema) }).meta({ id: 'ClaimList' });
+export const claimsResponseSchema = z.object({ kind: z.literal('claims').meta({ description: 'Always claims: these are not measurements.' }), note: z.string().meta({ description: 'What claims are and are not.' }), items: z.array(claimSchema).meta({ description: 'Claims, as imported with their sources.' }) }).meta({ id: 'ClaimList' });
 
 export const datasetSchema = z
   .object({
-    id: z.number().int(),
-    slug: z.string(),
-    title: z.string(),
-    source: z.string(),
-    sourceUrl: z.string().nullable(),
-    sourceCommit: z.string().nullable(),
-    licence: z.string(),
-    collectedOn: z.string().nullable(),
-    description: z.string().nullable(),
-    importedAt: isoTime,
+    id: z.number().int().meta({ description: 'Dataset id.' }),
+    slug: z.string().meta({ description: 'Dataset slug (GET /api/v1/datasets/{slug}).' }),
+    title: z.string().meta({ description: 'Title.' }),
+    source: z.string().meta({ description: 'Who published the data.' }),
+    sourceUrl: z.string().nullable().meta({ description: 'Where the data was taken from.' }),
+    sourceCommit: z.string().nullable().meta({ description: 'Git commit of the source repository, when taken from one.' }),
+    licence: z.string().meta({ description: 'Licence of the data.' }),
+    collectedOn: z.string().nullable().meta({ description: 'When the publisher collected it (as precise as known).' }),
+    description: z.string().nullable().meta({ description: 'What the data is and how it was measured.' }),
+    importedAt: isoTime.meta({ description: 'When Tokenpace imported it.' }),
   })
-  .meta({ id: 'Dataset' });
-export const datasetsResponseSchema = z.object({ items: z.array(datasetSchema) }).meta({ id: 'DatasetList' });
+  .meta({ id: 'Dataset', description: 'Third-party data imported with its provenance; not measured by Tokenpace.' });
+export const datasetsResponseSchema = z.object({ items: z.array(datasetSchema).meta({ description: 'Imported datasets.' }) }).meta({ id: 'DatasetList' });
 export const datasetDetailResponseSchema = datasetSchema
   .extend({
-    series: z.array(
-      z.object({
-        id: z.number().int(),
-        slug: z.string(),
-        provider: z.string(),
-        model: z.string(),
-        summary: z.record(z.string(), z.unknown()).meta({ description: 'Summary statistics per metric, units in the names (ttftMs, e2eMs, outputTokensPerSecond, …).' }),
-      }),
-    ),
+    series: z
+      .array(
+        z.object({
+          id: z.number().int().meta({ description: 'Series id.' }),
+          slug: z.string().meta({ description: 'Series slug.' }),
+          provider: z.string().meta({ description: 'Provider as the dataset names it.' }),
+          model: z.string().meta({ description: 'Model as the dataset names it.' }),
+          summary: z.record(z.string(), z.unknown()).meta({ description: 'Summary statistics per metric, units in the names (ttftMs, e2eMs, outputTokensPerSecond, …), computed from the dataset’s raw rows.' }),
+        }),
+      )
+      .meta({ description: 'One series per provider and model in the dataset.' }),
   })
   .meta({ id: 'DatasetDetail' });
 
-export const pingResponseSchema = z.object({ ok: z.literal(true), api: z.literal('v1') }).meta({ id: 'Ping' });
+export const pingResponseSchema = z.object({ ok: z.literal(true).meta({ description: 'Always true.' }), api: z.literal('v1').meta({ description: 'API version.' }) }).meta({ id: 'Ping' });
 
 // ── Write routes (signed-in providers and admins; documented, not open to anonymous clients) ──
 

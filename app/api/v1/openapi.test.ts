@@ -3,7 +3,9 @@
  * documented operation, called through its real route handler with the documented example
  * parameters, answers 200 with a body matching the documented response schema (ajv, JSON Schema
  * 2020-12), CSV where documented, uniform errors for bad parameters, ETag/304 and CORS. Also: a
- * snapshot fetched after new measurements arrive is byte-identical to the first answer.
+ * snapshot fetched after new measurements arrive is byte-identical to the first answer. The write
+ * routes are documented with their bodies and auth, and every field of every schema in the
+ * document has a description.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,12 +14,15 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedCatalog } from '@/db/seed';
-import { endpoints, measurements, sweepLevels, sweeps, workloads } from '@/db/schema';
+import { eq } from 'drizzle-orm';
+import { endpoints, measurements, workloads } from '@/db/schema';
 import { importClaimsFile } from '@/db/import/claims';
 import { importLlmperfDir, LLMPERF_DATASET_SLUG } from '@/db/import/llmperf';
 import { rebuildRollups } from '@/db/queries/rollups';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
-import { API_OPERATIONS, buildOpenApiDocument } from '@/lib/api/openapi';
+import { API_OPERATIONS, buildOpenApiDocument, PUBLIC_READ_OPERATIONS } from '@/lib/api/openapi';
+import { writeDump, lastCompleteWeek } from '@/workers/tasks/write-dump';
+import { createHash } from 'node:crypto';
 import { FIXTURES_DIR } from '@/lib/datasets/paths';
 import { getEnv } from '@/lib/env';
 import { encodeTimeline } from '@/lib/probe/timeline-codec';
@@ -28,7 +33,7 @@ vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typ
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- handlers differ in their params' shape
 type Handler = (req: Request, ctx: { params: Promise<any> }) => Promise<Response>;
-const ROUTES: Record<string, () => Promise<{ GET: Handler }>> = {
+const ROUTES: Record<string, () => Promise<unknown>> = {
   '/api/v1/leaderboard': () => import('./leaderboard/route'),
   '/api/v1/leaderboard.csv': () => import('./leaderboard.csv/route'),
   '/api/v1/snapshots/{id}': () => import('./snapshots/[id]/route'),
@@ -41,12 +46,15 @@ const ROUTES: Record<string, () => Promise<{ GET: Handler }>> = {
   '/api/v1/endpoints/{id}': () => import('./endpoints/[id]/route'),
   '/api/v1/endpoints/{id}/measurements': () => import('./endpoints/[id]/measurements/route'),
   '/api/v1/endpoints/{id}/measurements.csv': () => import('./endpoints/[id]/measurements.csv/route'),
+  '/api/v1/endpoints/{id}/review': () => import('./endpoints/[id]/review/route'),
+  '/api/v1/measurements/{id}': () => import('./measurements/[id]/route'),
+  '/api/v1/dumps': () => import('./dumps/route'),
+  '/api/v1/dumps/{id}/manifest.json': () => import('./dumps/[id]/manifest.json/route'),
+  '/api/v1/dumps/{id}/measurements.csv.gz': () => import('./dumps/[id]/measurements.csv.gz/route'),
+  '/api/v1/submissions': () => import('./submissions/route'),
+  '/api/v1/tokens': () => import('./tokens/route'),
+  '/api/v1/tokens/{id}': () => import('./tokens/[id]/route'),
   '/api/v1/endpoints/{id}/history': () => import('./endpoints/[id]/history/route'),
-  '/api/v1/endpoints/{id}/sweeps': () => import('./endpoints/[id]/sweeps/route'),
-  '/api/v1/endpoints/{id}/sweeps.csv': () => import('./endpoints/[id]/sweeps.csv/route'),
-  '/api/v1/endpoints/{id}/sweep-settings': () => import('./endpoints/[id]/sweep-settings/route'),
-  '/api/v1/sweeps/{id}': () => import('./sweeps/[id]/route'),
-  '/api/v1/sweeps/{id}/levels.csv': () => import('./sweeps/[id]/levels.csv/route'),
   '/api/v1/endpoints/{id}/history.csv': () => import('./endpoints/[id]/history.csv/route'),
   '/api/v1/history': () => import('./history/route'),
   '/api/v1/history.csv': () => import('./history.csv/route'),
@@ -70,6 +78,7 @@ ajv.addSchema({ $id: 'urn:tokenpace:openapi', components: doc.components } as ob
 
 function schemaFor(opPath: string, status: string, contentType = 'application/json') {
   const op = (doc.paths as Record<string, { get: { responses: Record<string, { content?: Record<string, { schema: object }> }> } }>)[opPath]!.get;
+  if (!op) throw new Error(`no GET documented for ${opPath}`);
   const schema = op.responses[status]?.content?.[contentType]?.schema;
   if (!schema) throw new Error(`no ${status} ${contentType} schema documented for ${opPath}`);
   // Component refs (#/components/schemas/X) resolve against the document registered above.
@@ -87,7 +96,7 @@ function fill(template: string, values: Record<string, string>): Record<string, 
 }
 
 async function call(opPath: string, query: Record<string, string> = {}, pathParams: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<Response> {
-  const mod = await ROUTES[opPath]!();
+  const mod = (await ROUTES[opPath]!()) as Record<string, Handler>;
   let url = opPath;
   for (const [k, v] of Object.entries(pathParams)) url = url.replace(`{${k}}`, encodeURIComponent(v));
   const qs = new URLSearchParams(query).toString();
@@ -136,16 +145,9 @@ beforeAll(async () => {
   await rebuildRollups(t.db, { granularity: 'hour', from: new Date(NOW - 12 * 86400_000), to: new Date(NOW + 3600_000) });
   await rebuildRollups(t.db, { granularity: 'day', from: new Date(NOW - 12 * 86400_000), to: new Date(NOW + 3600_000) });
   placeholders.endpointId = String(chosen[0]!.id);
-  // one finished sweep of that endpoint (issue 15) for the sweep routes
-  const pct = (m: number) => ({ p5: 0.9 * m, p25: 0.95 * m, p50: m, p75: 1.05 * m, p95: 1.1 * m });
-  const [sweep] = await t.db
-    .insert(sweeps)
-    .values({ endpointId: chosen[0]!.id, status: 'completed', concurrencyLevels: [1, 2], durationMs: 1000, warmUpMs: 0, maxOutputTokens: 50, objectiveTtftMs: 450, objectiveTpotMs: 40, minSuccessRate: 0.9, requestedAt: new Date(NOW), finishedAt: new Date(NOW) })
-    .returning({ id: sweeps.id });
-  await t.db.insert(sweepLevels).values(
-    [1, 2].map((n, i) => ({ sweepId: sweep!.id, levelIndex: i, concurrency: n, requests: 4 * n, successes: 4 * n, outputTokensPerSecondPerUser: pct(300 / n), ttftMs: pct(150), tpotMs: pct(3.3 * n), aggregateOutputTokensPerSecond: 280 * n, completedRequestsPerSecond: 4 * n, goodputRequestsPerSecond: 4 * n, windowStartedAt: new Date(NOW), windowDurationMs: 1000, streams: { warmup: n, measured: 4 * n, tail: n }, eventLoopDelayP99Ms: 1, valid: true })),
-  );
-  placeholders.sweepId = String(sweep!.id);
+  const [firstMeasurement] = await t.db.select({ id: measurements.id }).from(measurements).where(eq(measurements.endpointId, chosen[0]!.id)).limit(1);
+  placeholders.measurementId = String(firstMeasurement!.id);
+  placeholders.dumpId = String((await writeDump(t.db, lastCompleteWeek(new Date(NOW)))).dump.id);
   placeholders.datasetSlug = LLMPERF_DATASET_SLUG;
   const lb = (await (await call('/api/v1/leaderboard')).json()) as { snapshotId: string };
   placeholders.snapshotId = lb.snapshotId;
@@ -162,25 +164,66 @@ describe('OpenAPI document', () => {
     expect(await res.json()).toEqual(JSON.parse(JSON.stringify(doc)));
   });
 
-  it('documents every route it maps, and each documented route has a handler file', () => {
+  it('documents every route it maps, and each documented operation has its handler', async () => {
     expect(Object.keys(doc.paths ?? {}).sort()).toEqual(Object.keys(ROUTES).sort());
     for (const p of Object.keys(ROUTES)) {
       const dir = p.replace('/api/v1/', '').replace(/\{(\w+)\}/g, '[$1]');
       expect(fs.existsSync(path.join(import.meta.dirname, dir, 'route.ts')), dir).toBe(true);
     }
+    for (const op of API_OPERATIONS) {
+      const mod = (await ROUTES[op.path]!()) as Record<string, unknown>;
+      expect(typeof mod[(op.method ?? 'get').toUpperCase()], `${op.method ?? 'get'} ${op.path}`).toBe('function');
+    }
+  });
+
+  it('documents the write routes: submission, edit, withdraw, review, tokens, with bodies and auth', () => {
+    const paths = doc.paths as Record<string, Record<string, { security?: unknown[]; requestBody?: unknown; responses: Record<string, unknown> }>>;
+    for (const [p, method] of [['/api/v1/endpoints', 'post'], ['/api/v1/endpoints/{id}', 'patch'], ['/api/v1/endpoints/{id}', 'delete'], ['/api/v1/endpoints/{id}/review', 'post'], ['/api/v1/tokens', 'post'], ['/api/v1/tokens', 'get'], ['/api/v1/tokens/{id}', 'delete'], ['/api/v1/submissions', 'get']] as const) {
+      const op = paths[p]?.[method];
+      expect(op, `${method} ${p}`).toBeDefined();
+      expect(op!.security, `${method} ${p}`).toBeDefined();
+      expect(op!.responses['401'], `${method} ${p}`).toBeDefined();
+      if (method === 'post' || method === 'patch') expect(op!.requestBody, `${method} ${p}`).toBeDefined();
+    }
   });
 
   it('documents 429 with Retry-After and the uniform error shape on every operation', () => {
     for (const [p, item] of Object.entries(doc.paths ?? {})) {
-      const responses = (item as { get: { responses: Record<string, { headers?: Record<string, unknown> }> } }).get.responses;
-      expect(responses['429']?.headers?.['Retry-After'], p).toBeDefined();
-      expect(schemaFor(p, '400')).toEqual({ $ref: 'urn:tokenpace:openapi#/components/schemas/Error' });
+      for (const [method, op] of Object.entries(item as Record<string, { responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: object }> }> }>)) {
+        expect(op.responses['429']?.headers?.['Retry-After'], `${method} ${p}`).toBeDefined();
+        expect(op.responses['400']?.content?.['application/json']?.schema, `${method} ${p}`).toEqual({ $ref: '#/components/schemas/Error' });
+      }
     }
+  });
+
+  it('every field of every schema in the document has a description', () => {
+    const missing: string[] = [];
+    const visit = (schema: unknown, where: string) => {
+      if (!schema || typeof schema !== 'object') return;
+      const s = schema as Record<string, unknown>;
+      for (const [name, prop] of Object.entries((s.properties as Record<string, Record<string, unknown>>) ?? {})) {
+        const described = (p: Record<string, unknown>): boolean =>
+          typeof p.description === 'string' || typeof p.$ref === 'string' || (Array.isArray(p.anyOf) && (p.anyOf as Record<string, unknown>[]).some((a) => typeof a.description === 'string' || typeof a.$ref === 'string'));
+        if (!described(prop)) missing.push(`${where}.${name}`);
+        visit(prop, `${where}.${name}`);
+      }
+      for (const key of ['items', 'additionalProperties']) visit(s[key], `${where}[]`);
+      for (const key of ['anyOf', 'oneOf', 'allOf']) for (const sub of (s[key] as unknown[]) ?? []) visit(sub, where);
+    };
+    for (const [id, schema] of Object.entries(doc.components?.schemas ?? {})) visit(schema, id);
+    for (const [p, item] of Object.entries(doc.paths ?? {})) {
+      for (const [method, op] of Object.entries(item as Record<string, { parameters?: Array<{ name: string; description?: string }>; requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>)) {
+        for (const param of op.parameters ?? []) if (!param.description) missing.push(`${method} ${p} ?${param.name}`);
+        visit(op.requestBody?.content['application/json']?.schema, `${method} ${p} body`);
+        for (const [status, r] of Object.entries(op.responses)) visit(r.content?.['application/json']?.schema, `${method} ${p} ${status}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });
 
 describe('every documented operation answers as documented', () => {
-  for (const op of API_OPERATIONS) {
+  for (const op of PUBLIC_READ_OPERATIONS) {
     it(`GET ${op.path}`, async () => {
       const pathParams = fill(op.path, op.examplePath ?? {});
       const query = fill(op.path, op.exampleQuery ?? {});
@@ -191,7 +234,12 @@ describe('every documented operation answers as documented', () => {
       const etag = res.headers.get('etag');
       expect(etag).toBeTruthy();
       expect(res.headers.get('cache-control')).toMatch(/max-age=\d+/);
-      if (op.response) {
+      if (op.binary) {
+        expect(res.headers.get('content-type')).toBe(op.binary);
+        const bytes = Buffer.from(await res.clone().arrayBuffer());
+        expect(createHash('sha256').update(bytes).digest('hex')).toBe(res.headers.get('x-checksum-sha256'));
+        expect(bytes.length).toBe(Number(res.headers.get('content-length')));
+      } else if (op.response) {
         expect(res.headers.get('content-type')).toMatch(/^application\/json/);
         expectMatches(op.path, '200', JSON.parse(text));
       } else {
@@ -218,7 +266,7 @@ describe('every documented operation answers as documented', () => {
       }
       if (op.pathParams) {
         const key = Object.keys(op.examplePath ?? {})[0]!;
-        const missing = await call(op.path, query, { ...pathParams, [key]: key === 'id' && op.path.startsWith('/api/v1/endpoints') ? '999999' : 'does-not-exist-000' });
+        const missing = await call(op.path, query, { ...pathParams, [key]: key === 'id' && !op.path.startsWith('/api/v1/snapshots') ? '999999' : 'does-not-exist-000' });
         expect(missing.status).toBe(404);
         expectMatches(op.path, '404', await missing.json());
       }
@@ -236,12 +284,15 @@ describe('every documented operation answers as documented', () => {
   });
 
   it('history carries change points: the +50 % step of the third endpoint', async () => {
-    const series = (await (await call('/api/v1/history', { model: 'llama-4-maverick', range: '30d' })).json()) as { series: Array<{ endpoint: { slug: string }; days: unknown[]; changePoints: Array<{ label: string }> }> };
+    const series = (await (await call('/api/v1/history', { model: 'llama-4-maverick', window: '30d' })).json()) as { series: Array<{ endpoint: { slug: string }; days: unknown[]; changePoints: Array<{ label: string }> }> };
     const fw = series.series.find((s) => s.endpoint.slug.startsWith('fireworks-'))!;
     expect(fw.days.length).toBeGreaterThanOrEqual(10);
     expect(fw.changePoints.map((c) => c.label).join()).toMatch(/^\+(4[5-9]|5[0-5])% on /);
-    const eh = (await (await call('/api/v1/endpoints/{id}/history', { granularity: 'hour', range: '30d' }, { id: placeholders.endpointId! })).json()) as { series: unknown[]; changePoints: unknown[] };
+    const eh = (await (await call('/api/v1/endpoints/{id}/history', { granularity: 'hour', window: '30d' }, { id: placeholders.endpointId! })).json()) as { series: unknown[]; changePoints: unknown[]; window: string };
     expect(eh.series.length).toBeGreaterThan(200);
+    // range= is the deprecated alias of window= and answers the same series
+    const alias = (await (await call('/api/v1/endpoints/{id}/history', { granularity: 'hour', range: '30d' }, { id: placeholders.endpointId! })).json()) as typeof eh;
+    expect(alias).toEqual(eh);
   });
 });
 
