@@ -1,0 +1,189 @@
+/**
+ * A journalist's check, end to end: the README's "For journalists" shell steps (curl + python3 +
+ * sha256sum, extracted from README.md and run as they stand) recompute a published leaderboard
+ * median of an endpoint from /measurements (paged CSV) and from the latest weekly dump, against a
+ * real local HTTP server over the production route handlers. The recomputed medians (exact type-7
+ * over the rankable measurements) must equal the published ones within the accuracy each answer
+ * declares, and the counts exactly. Also: the dump holds every public measurement of its week with
+ * the measurements CSV's columns, its SHA-256 is right, and a second write of the week is a no-op.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { and, eq, gte, lt } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { rebuildRollups } from '@/db/queries/rollups';
+import { endpoints, measurements, workloads } from '@/db/schema';
+import { seedCatalog } from '@/db/seed';
+import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
+import { getEnv } from '@/lib/env';
+import { encodeTimeline } from '@/lib/probe/timeline-codec';
+import { lastCompleteWeek, writeDump } from '@/workers/tasks/write-dump';
+import { serveApi } from './test-support/serve-api';
+
+vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
+
+const run = promisify(execFile);
+const HOUR = 3600_000;
+const NOW = Date.now();
+let t: TestDatabase;
+let server: { baseUrl: string; close: () => Promise<void> };
+let workdir: string;
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The README's journalist steps, exactly as written between the markers. */
+function readmeSteps(): string {
+  const readme = fs.readFileSync(path.join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8');
+  const m = /<!-- journalist-steps:start -->\s*```bash\n([\s\S]*?)```\s*<!-- journalist-steps:end -->/.exec(readme);
+  if (!m) throw new Error('README.md has no journalist steps between the markers');
+  return m[1]!;
+}
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  process.env.DATABASE_URL = t.url;
+  process.env.TOKENPACE_PUBLIC_RATE_LIMIT_PER_MINUTE = '0';
+  getEnv(true);
+  const wl = [
+    { slug: 'prose-1k', category: 'prose' as const, inputTokensTarget: 1000, maxOutputTokens: 256, concurrency: 1, scheduled: true },
+    { slug: 'code-1k', category: 'code' as const, inputTokensTarget: 1000, maxOutputTokens: 256, concurrency: 1, scheduled: true },
+  ];
+  await seedCatalog(t.db, { workloads: wl, lookupEnv: () => 'x', referencePort: 3999 });
+  const eps = await t.db.select({ id: endpoints.id, slug: endpoints.slug }).from(endpoints);
+  const wls = await t.db.select({ id: workloads.id, slug: workloads.slug }).from(workloads);
+  const chosen = eps.filter((e) => /^(groq|sambanova|fireworks)-/.test(e.slug));
+  expect(chosen.length).toBe(3);
+  const timeline = encodeTimeline(Array.from({ length: 20 }, (_, i) => ({ atMs: 150 + i * 4, tokens: 1, channel: 'answer' as const })));
+  const random = rng(20261130);
+  const rows: Array<typeof measurements.$inferInsert> = [];
+  // 16 days, ~3 probes per hour and endpoint, both workloads, odd milliseconds (no boundary ties);
+  // some failures and some successes that are not rankable (they must not count).
+  for (let k = 0; k < 16 * 24 * 3; k++) {
+    chosen.forEach((e, j) => {
+      for (const w of wls) {
+        const at = NOW - 30 * 60_000 - k * 20 * 60_000 - Math.floor(random() * 600_000) - 7;
+        const failed = random() < 0.05;
+        const unrankable = !failed && random() < 0.08;
+        const speed = [900, 320, 450][j]! * (w.slug === 'code-1k' ? 1.2 : 1) * (0.8 + 0.4 * random()) * (unrankable ? 3 : 1);
+        rows.push({
+          jobKey: `j:${e.id}:${w.id}:${k}`,
+          endpointId: e.id,
+          workloadId: w.id,
+          measuredAt: new Date(at),
+          workerRegion: 'local',
+          workerVersion: 'test',
+          outcome: failed ? 'error' : 'success',
+          errorKind: failed ? 'timeout' : null,
+          ttftMs: failed ? null : 100 + 200 * random(),
+          ttfatMs: failed ? null : 110 + 200 * random(),
+          e2eMs: failed ? null : 1000 + 1000 * random(),
+          outputTokensReported: failed ? null : 256,
+          outputTokensO200k: failed ? null : 250,
+          outputTokensPerSecond: failed ? null : speed,
+          outputTokensPerSecondO200k: failed ? null : speed * 0.98,
+          contentChunks: failed ? 0 : 20,
+          timeline: failed ? null : timeline,
+          rankable: !failed && !unrankable,
+          notRankableReasons: failed ? ['failed'] : unrankable ? ['buffered_stream'] : [],
+          flags: unrankable ? { buffered: true } : {},
+        });
+      }
+    });
+  }
+  for (let i = 0; i < rows.length; i += 2000) await t.db.insert(measurements).values(rows.slice(i, i + 2000));
+  for (const g of ['hour', 'day'] as const) await rebuildRollups(t.db, { granularity: g, from: new Date(NOW - 20 * 86400_000), to: new Date(NOW + HOUR) });
+  await writeDump(t.db, lastCompleteWeek(new Date(NOW)));
+  server = await serveApi();
+  workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenpace-journalist-'));
+}, 180_000);
+
+afterAll(async () => {
+  await server?.close();
+  if (workdir) fs.rmSync(workdir, { recursive: true, force: true });
+  await t?.drop();
+});
+
+describe('weekly dump', () => {
+  it('holds every public measurement of its week, with the measurements CSV columns and a true SHA-256', async () => {
+    const week = lastCompleteWeek(new Date(NOW));
+    const list = (await (await fetch(`${server.baseUrl}/api/v1/dumps`)).json()) as { items: Array<{ id: number; from: string; until: string; rows: number; bytes: number; sha256: string; url: string }> };
+    const dump = list.items[0]!;
+    expect(dump.from).toBe(week.fromAt.toISOString());
+    expect(dump.until).toBe(week.untilAt.toISOString());
+    const expected = await t.db.$count(measurements, and(gte(measurements.measuredAt, week.fromAt), lt(measurements.measuredAt, week.untilAt)));
+    expect(dump.rows).toBe(expected);
+    expect(expected).toBeGreaterThan(1000);
+
+    const res = await fetch(`${server.baseUrl}${dump.url}`);
+    expect(res.status).toBe(200);
+    const gz = Buffer.from(await res.arrayBuffer());
+    expect(gz.length).toBe(dump.bytes);
+    expect(createHash('sha256').update(gz).digest('hex')).toBe(dump.sha256);
+    expect(res.headers.get('x-checksum-sha256')).toBe(dump.sha256);
+    expect(res.headers.get('repr-digest')).toBe(`sha-256=:${Buffer.from(dump.sha256, 'hex').toString('base64')}:`);
+    const csv = gunzipSync(gz).toString('utf8');
+    const lines = csv.split('\r\n').filter(Boolean);
+    expect(lines.length).toBe(dump.rows + 1);
+
+    // Same header as the measurements CSV; the manifest describes each column.
+    const [anyEndpoint] = await t.db.select({ id: endpoints.id }).from(endpoints).where(eq(endpoints.slug, 'groq-llama-4-maverick')).limit(1);
+    const page = await (await fetch(`${server.baseUrl}/api/v1/endpoints/${anyEndpoint?.id ?? 1}/measurements.csv?limit=1`)).text();
+    expect(lines[0]).toBe(page.split('\r\n')[0]);
+    for (const col of ['id', 'endpointId', 'workload', 'measuredAt', 'outputTokensPerSecond', 'ttftMs', 'rankable', 'notRankableReasons', 'errorKind']) expect(lines[0]!.split(',')).toContain(col);
+    const manifest = (await (await fetch(`${server.baseUrl}/api/v1/dumps/${dump.id}/manifest.json`)).json()) as { columns: Array<{ name: string; description: string }>; sha256: string; rows: number; csvSha256: string };
+    expect(manifest.columns.map((c) => c.name).join(',')).toBe(lines[0]);
+    expect(manifest.columns.filter((c) => !c.description).map((c) => c.name)).toEqual([]);
+    expect(manifest.sha256).toBe(dump.sha256);
+    expect(manifest.csvSha256).toBe(createHash('sha256').update(csv).digest('hex'));
+
+    // Written once per week: a second run (a restart, another worker) writes nothing.
+    const again = await writeDump(t.db, week);
+    expect(again.created).toBe(false);
+    expect(again.dump.id).toBe(dump.id);
+    // Conditional GET and HEAD carry the checksum without the body.
+    expect((await fetch(`${server.baseUrl}${dump.url}`, { headers: { 'if-none-match': `"${dump.sha256}"` } })).status).toBe(304);
+    const head = await fetch(`${server.baseUrl}${dump.url}`, { method: 'HEAD' });
+    expect(head.headers.get('x-checksum-sha256')).toBe(dump.sha256);
+  });
+});
+
+describe('README journalist steps', () => {
+  it('recompute the leaderboard median of an endpoint from /measurements and from the latest dump', async () => {
+    const { stdout, stderr } = await run('bash', ['-euo', 'pipefail', '-c', readmeSteps()], { cwd: workdir, env: { ...process.env, BASE: server.baseUrl }, timeout: 120_000 });
+    const num = (re: RegExp) => {
+      const m = re.exec(stdout);
+      if (!m) throw new Error(`no ${re} in output:\n${stdout}\n${stderr}`);
+      return { value: Number(m[1]), n: Number(m[2]) };
+    };
+    const published = num(/^published \S+ median ([\d.e+-]+) tokens\/s from (\d+) measurements/m);
+    const recomputed = num(/^recomputed median ([\d.e+-]+) tokens\/s from (\d+) measurements/m);
+    const publishedWeek = num(/^published week median ([\d.e+-]+) tokens\/s from (\d+) measurements/m);
+    const fromDump = num(/^dump median ([\d.e+-]+) tokens\/s from (\d+) measurements/m);
+    expect(stdout).toMatch(/dump\.csv\.gz: OK/);
+    const board = JSON.parse(fs.readFileSync(path.join(workdir, 'board.json'), 'utf8')) as { statistics: { percentileRelativeAccuracy: number } };
+    const week = JSON.parse(fs.readFileSync(path.join(workdir, 'week.json'), 'utf8')) as { statistics: { percentileRelativeAccuracy: number } };
+    // The counts agree exactly; the medians within the accuracy each answer declares (exact → 0).
+    expect(recomputed.n).toBe(published.n);
+    expect(recomputed.n).toBeGreaterThan(100);
+    expect(Math.abs(published.value - recomputed.value)).toBeLessThanOrEqual(board.statistics.percentileRelativeAccuracy * recomputed.value + 1e-9);
+    expect(fromDump.n).toBe(publishedWeek.n);
+    expect(fromDump.n).toBeGreaterThan(100);
+    expect(Math.abs(publishedWeek.value - fromDump.value)).toBeLessThanOrEqual(week.statistics.percentileRelativeAccuracy * fromDump.value + 1e-9);
+    // The CSV also holds the failures and unrankable ones, which the steps leave out.
+    expect(fs.readFileSync(path.join(workdir, 'measurements.csv'), 'utf8').split('\r\n').filter(Boolean).length).toBeGreaterThan(recomputed.n);
+  }, 150_000);
+});
