@@ -3,11 +3,15 @@
  * - change points of an endpoint's daily median output speed (db/queries/history change points);
  * - a new #1 on a model × workload board by daily median, with hysteresis: a challenger takes #1
  *   only when its daily median beats the holder's by more than 5 % that day (ties do not flap);
- * - endpoints listed in the period.
+ * - endpoints listed in the period;
+ * - fidelity drops: the first day of each run of days on which an endpoint confidently passed
+ *   fewer than 95 % of its fidelity checks (lib/fidelity/fidelity-summary findFidelityDrops).
  * Calibration endpoints are left out (they are our reference, not a ranking).
  */
 import { listEndpoints, listModels, listWorkloads } from '@/db/queries/catalog';
+import { listDailyFidelity } from '@/db/queries/fidelity';
 import { listModelHistory } from '@/db/queries/history';
+import { findFidelityDrops } from '@/lib/fidelity/fidelity-summary';
 import { listEndpointsCreatedBetween } from '@/db/queries/ui-endpoint';
 import type { Db } from '@/db/client';
 import { fmt } from '@/app/_components/format';
@@ -15,7 +19,7 @@ import { fmt } from '@/app/_components/format';
 /** One feed entry; `updated` is ISO UTC, `path` is site-relative. */
 export interface NotableChange {
   id: string;
-  kind: 'new-leader' | 'change-point' | 'new-endpoint';
+  kind: 'new-leader' | 'change-point' | 'new-endpoint' | 'fidelity-drop';
   title: string;
   summary: string;
   updated: string;
@@ -30,11 +34,12 @@ const MIN_DAY_COUNT = 3;
 /** The notable changes of the last `days` days before `now`, newest first, at most `limit`. */
 export async function listNotableChanges(db: Db, p: { now: Date; days: number; limit: number }): Promise<NotableChange[]> {
   const from = new Date(p.now.getTime() - p.days * 86400_000);
-  const [models, workloads, endpoints, created] = await Promise.all([
+  const [models, workloads, endpoints, created, fidelityDays] = await Promise.all([
     listModels(db),
     listWorkloads(db),
     listEndpoints(db),
     listEndpointsCreatedBetween(db, { from, to: p.now }),
+    listDailyFidelity(db, { from, to: p.now }),
   ]);
   const calibration = new Set(endpoints.filter((e) => e.providerKind === 'calibration').map((e) => e.id));
   const out: NotableChange[] = [];
@@ -82,6 +87,24 @@ export async function listNotableChanges(db: Db, p: { now: Date; days: number; l
       }
     }
   }
+  const byId = new Map(endpoints.map((e) => [e.id, e]));
+  const daysByEndpoint = new Map<number, typeof fidelityDays>();
+  for (const d of fidelityDays) daysByEndpoint.set(d.endpointId, [...(daysByEndpoint.get(d.endpointId) ?? []), d]);
+  for (const [endpointId, days] of daysByEndpoint) {
+    const e = byId.get(endpointId);
+    if (!e) continue; // not public
+    for (const drop of findFidelityDrops(days)) {
+      const pct = (x: number) => `${fmt(x * 100, 0)} %`;
+      out.push({
+        id: `fidelity-drop/${e.id}/${drop.day}`,
+        kind: 'fidelity-drop',
+        title: `Fidelity drop: ${e.slug} passed ${pct(drop.summary.passRate)} of its checks (${drop.day})`,
+        summary: `${e.provider}'s ${e.slug} (${e.model}) answered ${drop.passed} of ${drop.n} fidelity checks correctly on ${drop.day} (95 % interval ${pct(drop.summary.interval.low)}–${pct(drop.summary.interval.high)}): known arithmetic, code output, JSON schema and access-code recall. Its speed may come with wrong or truncated answers.`,
+        updated: `${drop.day}T23:59:59.000Z`,
+        path: `/endpoints/${e.id}`,
+      });
+    }
+  }
   for (const e of created) {
     if (calibration.has(e.id)) continue;
     out.push({
@@ -105,7 +128,7 @@ export function renderAtom(entries: NotableChange[], origin: string, now: Date):
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom">',
     '  <title>Tokenpace: notable changes</title>',
-    '  <subtitle>New #1 endpoints, change points of output speed per user, new endpoints</subtitle>',
+    '  <subtitle>New #1 endpoints, change points of output speed per user, new endpoints, fidelity drops</subtitle>',
     `  <id>${esc(origin)}/feed.xml</id>`,
     `  <link rel="self" type="application/atom+xml" href="${esc(origin)}/feed.xml"/>`,
     `  <link rel="alternate" type="text/html" href="${esc(origin)}/feed"/>`,

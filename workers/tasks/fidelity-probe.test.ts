@@ -16,6 +16,9 @@ import { startAnsweringServer, type AnsweringServer } from '@/lib/fidelity/test-
 import type { FetchLike } from '@/lib/probe/types';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { createGuardedFetch } from '@/lib/security/ssrf-guard';
+import { listNotableChanges } from '@/app/feed/notable-changes';
+import { listWindowFidelity } from '@/db/queries/fidelity';
+import { summariseFidelity } from '@/lib/fidelity/fidelity-summary';
 import { runProbeJob, type ProbeTaskContext } from './probe-endpoint';
 
 let t: TestDatabase;
@@ -118,5 +121,25 @@ describe('fidelity probes through the worker', () => {
     expect(m.fidelityPassed).toBe(false);
     expect((m.fidelityDetail as { failures: string[] }).failures).toEqual(['nonce_missing']);
     expect(truncating.prompts.at(-1)).toContain('part 1 of the access code');
+  });
+});
+
+describe('fidelity beside speed', () => {
+  it('the window pass rate is 1 for the reference server and below 1 for the wrong and truncating ones; the feed reports the drops', async () => {
+    const now = new Date();
+    const rows = await listWindowFidelity(t.db, { from: new Date(now.getTime() - 3_600_000), to: new Date(now.getTime() + 1000) });
+    const byEndpoint = (id: number) => {
+      const mine = rows.filter((r) => r.endpointId === id);
+      return summariseFidelity(mine.reduce((s, r) => s + r.passed, 0), mine.reduce((s, r) => s + r.n, 0));
+    };
+    expect(byEndpoint(ids.reference!)).toMatchObject({ passRate: 1, n: 5 });
+    expect(byEndpoint(ids['wrong-local']!)).toMatchObject({ passRate: 0, n: 3 });
+    expect(byEndpoint(ids['truncating-local']!)!.passRate).toBeLessThan(1);
+    expect(byEndpoint(ids['wrong-local']!)!.interval.high).toBeLessThan(0.95);
+
+    const feed = await listNotableChanges(t.db, { now: new Date(now.getTime() + 1000), days: 7, limit: 50 });
+    const drops = feed.filter((e) => e.kind === 'fidelity-drop');
+    expect(drops.map((d) => d.path).sort()).toEqual([`/endpoints/${ids['truncating-local']}`, `/endpoints/${ids['wrong-local']}`].sort());
+    expect(drops.find((d) => d.path === `/endpoints/${ids['wrong-local']}`)!.title).toContain('passed 0 %');
   });
 });
