@@ -135,7 +135,7 @@ const rows: Row[] = [
     act: async (actor) => {
       const id = await endpointOfA('pending');
       const before = await endpointState(id);
-      const res = await review.POST(req(actor, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve' }), params({ id: String(id) }));
+      const res = await review.POST(req(actor, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve', revision: 1 }), params({ id: String(id) }));
       return { res, after: async (s) => (s < 400 ? expect((await endpointState(id))!.status).toBe('active') : unchangedEndpoint(id, before)(s)) };
     },
     expect: { anonymous: 401, providerA: 403, 'providerA-token': 403, providerB: 403, admin: 200 },
@@ -145,7 +145,7 @@ const rows: Row[] = [
     act: async (actor) => {
       const id = await endpointOfA('pending');
       const before = await endpointState(id);
-      const res = await review.POST(req(actor, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'reject', reason: 'no' }), params({ id: String(id) }));
+      const res = await review.POST(req(actor, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'reject', reason: 'no', revision: 1 }), params({ id: String(id) }));
       return { res, after: async (s) => (s < 400 ? expect((await endpointState(id))!.status).toBe('rejected') : unchangedEndpoint(id, before)(s)) };
     },
     expect: { anonymous: 401, providerA: 403, 'providerA-token': 403, providerB: 403, admin: 200 },

@@ -134,9 +134,9 @@ it('never lets the submitted API key out: logs, responses and database dump', as
   await record('submit-bad-url', await list.POST(req(alice, 'POST', '/api/v1/endpoints', { ...body, baseUrl: `http://${CANARY}:x@169.254.169.254/` })));
 
   // 2. Approve, edit (re-verification with the stored, encrypted key), approve again.
-  await record('approve', await review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve' }), params({ id: String(id) })));
+  await record('approve', await review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve', revision: 1 }), params({ id: String(id) })));
   await record('edit', await one.PATCH(req(alice, 'PATCH', `/api/v1/endpoints/${id}`, { baseUrl: `${proxyUrl}/` }), params({ id: String(id) })));
-  await record('approve-2', await review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve' }), params({ id: String(id) })));
+  await record('approve-2', await review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve', revision: 2 }), params({ id: String(id) })));
 
   // 3. A worker probe: decrypts the stored key inside the worker and sends it.
   const [workload] = await t.db.select().from(workloads).where(eq(workloads.slug, 'prose-1k'));
@@ -214,7 +214,7 @@ it('never lets the submitted API key out: logs, responses and database dump', as
 
 /** A plausible body per mutating route (the canary key included where a key fits). */
 function body_for(pattern: string): Record<string, unknown> {
-  if (pattern.endsWith('/review')) return { decision: 'reject', reason: `probe ${CANARY.slice(0, 3)}` };
+  if (pattern.endsWith('/review')) return { decision: 'reject', reason: `probe ${CANARY.slice(0, 3)}`, revision: 1 };
   if (pattern === '/api/v1/tokens') return { name: 'x' };
   if (pattern === '/api/v1/endpoints/[id]') return { notes: 'edited', apiKey: CANARY };
   if (pattern === '/api/v1/endpoints') return { provider: 'Canary Two', model: 'llama-4-maverick', baseUrl: proxyUrl, protocol: 'openai-chat', apiModelId: 'tokenpace-reference', apiKey: CANARY, deploymentKind: 'shared', contact: 'x@y.example' };

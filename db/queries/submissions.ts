@@ -179,6 +179,8 @@ export const privateEndpointColumns = {
   status: endpoints.status,
   ownerUserId: endpoints.ownerUserId,
   rejectionReason: endpointSubmissions.rejectionReason,
+  /** Version of the submission (1 at submission, +1 per owner edit); reviews name it. */
+  revision: endpointSubmissions.revision,
   submittedAt: endpointSubmissions.submittedAt,
   reviewedAt: endpointSubmissions.reviewedAt,
   createdAt: endpoints.createdAt,
@@ -311,25 +313,43 @@ export async function listReviewQueue(db: Db) {
   return rows.map((r) => ({ ...r, verification: verifications.get(r.id) ?? null }));
 }
 
+/** Outcome of reviewSubmission. */
+export type ReviewOutcome =
+  | { status: 'active' | 'rejected' }
+  | { status: null; reason: 'not_pending' }
+  | { status: null; reason: 'stale'; currentRevision: number };
+
 /**
- * Approves or rejects a pending endpoint and logs it. Approval makes the endpoint 'active' (the
- * scheduler probes it from the next slot) and lists its provider and model. Returns the new status,
- * or null when the endpoint is not pending (already reviewed, edited back, deleted, or unknown).
+ * Approves or rejects a pending endpoint AS REVIEWED at `revision`, and logs it. Approval makes the
+ * endpoint 'active' (the scheduler probes it from the next slot) and lists its provider and model.
+ * The decision applies only if the submission is still at that revision: an owner edit after the
+ * admin loaded it (a new URL, hardware, engine, …) answers `stale` with the current revision and
+ * changes nothing (decision record 086). `not_pending` when the endpoint is not waiting for review
+ * (already reviewed, deleted, or unknown).
  */
 export async function reviewSubmission(
   db: Db,
-  p: { endpointId: number; adminUserId: string; decision: 'approve' | 'reject'; reason: string | null },
-): Promise<EndpointStatus | null> {
+  p: { endpointId: number; adminUserId: string; decision: 'approve' | 'reject'; reason: string | null; revision: number },
+): Promise<ReviewOutcome> {
   return db.transaction(async (tx) => {
     const status = p.decision === 'approve' ? 'active' : 'rejected';
     const now = new Date();
+    // Lock the endpoint row first: an owner's edit (which also updates it) waits or has committed.
+    const [current] = await tx
+      .select({ status: endpoints.status, revision: endpointSubmissions.revision })
+      .from(endpoints)
+      .innerJoin(endpointSubmissions, eq(endpointSubmissions.endpointId, endpoints.id))
+      .where(eq(endpoints.id, p.endpointId))
+      .for('update', { of: endpoints });
+    if (!current || current.status !== 'pending') return { status: null, reason: 'not_pending' };
+    if (current.revision !== p.revision) return { status: null, reason: 'stale', currentRevision: current.revision };
     const rows = await tx
       .update(endpoints)
       .set({ status, updatedAt: now })
       .where(and(eq(endpoints.id, p.endpointId), eq(endpoints.status, 'pending')))
       .returning({ providerId: endpoints.providerId, modelId: endpoints.modelId });
     const row = rows[0];
-    if (!row) return null;
+    if (!row) return { status: null, reason: 'not_pending' };
     await tx
       .update(endpointSubmissions)
       .set({ reviewedAt: now, reviewedByUserId: p.adminUserId, rejectionReason: p.decision === 'reject' ? p.reason : null })
@@ -338,8 +358,14 @@ export async function reviewSubmission(
       await tx.update(providers).set({ listed: true }).where(eq(providers.id, row.providerId));
       await tx.update(models).set({ listed: true }).where(eq(models.id, row.modelId));
     }
-    await insertAuditEvent(tx, { actorUserId: p.adminUserId, action: p.decision === 'approve' ? 'endpoint.approve' : 'endpoint.reject', endpointId: p.endpointId, reason: p.reason });
-    return status;
+    await insertAuditEvent(tx, {
+      actorUserId: p.adminUserId,
+      action: p.decision === 'approve' ? 'endpoint.approve' : 'endpoint.reject',
+      endpointId: p.endpointId,
+      reason: p.reason,
+      details: { revision: p.revision },
+    });
+    return { status };
   });
 }
 
@@ -348,7 +374,8 @@ export type EndpointChanges = Partial<Pick<typeof endpoints.$inferInsert,
   'baseUrl' | 'protocol' | 'apiModelId' | 'apiKeyEncrypted' | 'region' | 'hardware' | 'engine' | 'precision' | 'speculativeDecoding' | 'draftLength' | 'deploymentKind' | 'contact' | 'notes'>>;
 
 /**
- * Applies an owner's edit and logs it (field names only, never values of the key). `status`
+ * Applies an owner's edit and logs it (field names only, never values of the key); an edit
+ * (`endpoint.edit`) also bumps the submission's revision. `status`
  * sets the new status when given ('pending' for re-review, 'paused'/'active' for pause/resume);
  * `fromStatuses` guards the transition. Returns false when the endpoint was not in one of them.
  */
@@ -364,6 +391,10 @@ export async function updateSubmittedEndpoint(
       .where(and(eq(endpoints.id, p.endpointId), inArray(endpoints.status, p.fromStatuses)))
       .returning({ id: endpoints.id });
     if (rows.length === 0) return false;
+    if (p.action === 'endpoint.edit') {
+      // Any owner edit is a new version: a review made on the previous one no longer applies.
+      await tx.update(endpointSubmissions).set({ revision: sql`${endpointSubmissions.revision} + 1` }).where(eq(endpointSubmissions.endpointId, p.endpointId));
+    }
     if (p.status === 'pending') {
       await tx.update(endpointSubmissions).set({ reviewedAt: null, reviewedByUserId: null, rejectionReason: null, submittedAt: now }).where(eq(endpointSubmissions.endpointId, p.endpointId));
     }

@@ -466,6 +466,7 @@ export const submittedEndpointSchema = z
     status: z.string().meta({ description: 'pending, active, paused, rejected or inactive.' }),
     ownerUserId: z.string().nullable().meta({ description: 'Account that submitted the endpoint.' }),
     rejectionReason: z.string().nullable().meta({ description: 'Why an admin rejected it; null otherwise.' }),
+    revision: z.number().int().meta({ description: 'Version of the submission: 1 when submitted, +1 per owner edit. A review names the revision it was made on.' }),
     submittedAt: isoTime.meta({ description: 'When it was submitted.' }),
     reviewedAt: isoTime.nullable().meta({ description: 'When an admin reviewed it; null while pending.' }),
     createdAt: isoTime.meta({ description: 'When the row was created.' }),

@@ -146,6 +146,7 @@ export const reviewEndpointBodySchema = z
   .object({
     decision: z.enum(['approve', 'reject'], { error: 'approve or reject' }),
     reason: z.preprocess(emptyToUndefined, line(1000).optional()),
+    revision: z.number({ error: 'the revision you reviewed (a whole number)' }).int('a whole number').min(1, 'at least 1'),
   })
   .strict()
   .superRefine((v, ctx) => {

@@ -3,13 +3,13 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { callApi } from './api-client';
 
-/** Approve / reject (with a reason) of one pending endpoint, for admins. */
-export function ReviewActions({ id, label }: { id: number; label: string }) {
+/** Approve / reject (with a reason) of one pending endpoint at the revision shown, for admins. */
+export function ReviewActions({ id, label, revision }: { id: number; label: string; revision: number }) {
   const router = useRouter();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   async function decide(decision: 'approve' | 'reject') {
-    const r = await callApi('POST', `/api/v1/endpoints/${id}/review`, { decision, reason: reason || undefined });
+    const r = await callApi('POST', `/api/v1/endpoints/${id}/review`, { decision, reason: reason || undefined, revision });
     if (!r.ok) return setError(r.error.fields[0]?.message ?? r.error.message);
     setError(null);
     router.refresh();

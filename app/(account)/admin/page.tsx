@@ -30,7 +30,7 @@ export default async function AdminPage() {
               {e.notes ? <><dt>Notes</dt><dd>{e.notes}</dd></> : null}
             </dl>
             <VerificationResult v={e.verification} />
-            <ReviewActions id={e.id} label={label} />
+            <ReviewActions id={e.id} label={label} revision={e.revision} />
           </section>
         );
       })}

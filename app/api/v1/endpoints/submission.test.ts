@@ -187,16 +187,17 @@ describe('review, edit, pause, delete', () => {
     expect(json.endpoint.model).toBe('Acme Llama 9');
 
     // only admins review
-    const denied = await routes.review.POST(req(alice, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve' }), params({ id }));
+    const denied = await routes.review.POST(req(alice, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve', revision: 1 }), params({ id }));
     expect(denied.status).toBe(403);
-    const noReason = await routes.review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'reject' }), params({ id }));
+    const noReason = await routes.review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'reject', revision: 1 }), params({ id }));
     expect(noReason.status).toBe(400);
     expect(((await noReason.json()) as any).error.field).toBe('reason');
 
-    const approved = await routes.review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve' }), params({ id }));
+    expect(json.endpoint.revision).toBe(1);
+    const approved = await routes.review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve', revision: 1 }), params({ id }));
     expect(approved.status).toBe(200);
     expect(((await approved.json()) as any).endpoint.status).toBe('active');
-    const again = await routes.review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve' }), params({ id }));
+    const again = await routes.review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve', revision: 1 }), params({ id }));
     expect(again.status).toBe(409);
     // approved: public now, with its proposed model listed
     const pub = await routes.one.GET(req(anonymous, 'GET', `/api/v1/endpoints/${id}`), params({ id }));
@@ -205,13 +206,21 @@ describe('review, edit, pause, delete', () => {
     expect(pubJson.model).toBe('Acme Llama 9');
     expect(JSON.stringify(pubJson)).not.toContain('apiKeyEncrypted');
 
-    // metadata edit: stays active
+    // declared metadata edit after approval: back to review (no probe needed), a new revision
     const meta = await routes.one.PATCH(req(alice, 'PATCH', `/api/v1/endpoints/${id}`, { hardware: 'GB200 NVL72' }), params({ id }));
     expect(meta.status).toBe(200);
     const metaJson = (await meta.json()) as any;
-    expect(metaJson.endpoint.status).toBe('active');
+    expect(metaJson.endpoint.status).toBe('pending');
     expect(metaJson.endpoint.hardware).toBe('GB200 NVL72');
+    expect(metaJson.endpoint.revision).toBe(2);
     expect(metaJson.verification).toBeNull();
+    const reapproved = await routes.review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve', revision: 2 }), params({ id }));
+    expect(reapproved.status).toBe(200);
+    // contact/notes are not public: an edit keeps it active (still a new revision)
+    const contactEdit = await routes.one.PATCH(req(alice, 'PATCH', `/api/v1/endpoints/${id}`, { contact: 'noc@acme.example' }), params({ id }));
+    const contactJson = (await contactEdit.json()) as any;
+    expect(contactJson.endpoint.status).toBe('active');
+    expect(contactJson.endpoint.revision).toBe(3);
 
     // someone else cannot edit, pause or delete it (404: not theirs)
     const bobEdit = await routes.one.PATCH(req(bob, 'PATCH', `/api/v1/endpoints/${id}`, { hardware: 'x' }), params({ id }));
@@ -235,7 +244,7 @@ describe('review, edit, pause, delete', () => {
     const sneaky = await routes.one.PATCH(req(alice, 'PATCH', `/api/v1/endpoints/${id}`, { status: 'active' }), params({ id }));
     expect(sneaky.status).toBe(409);
 
-    const rejected = await routes.review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'reject', reason: 'key does not work from our region' }), params({ id }));
+    const rejected = await routes.review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'reject', reason: 'key does not work from our region', revision: rekeyJson.endpoint.revision }), params({ id }));
     const rejectedJson = (await rejected.json()) as any;
     expect(rejectedJson.endpoint.status).toBe('rejected');
     expect(rejectedJson.endpoint.rejectionReason).toBe('key does not work from our region');
@@ -246,7 +255,7 @@ describe('review, edit, pause, delete', () => {
     expect(row!.status).toBe('deleted');
     expect(row!.apiKeyEncrypted).toBeNull();
     const actions = (await t.db.select({ action: auditEvents.action, actor: auditEvents.actorUserId }).from(auditEvents).where(eq(auditEvents.endpointId, Number(id))).orderBy(auditEvents.id)).map((a) => a.action);
-    expect(actions).toEqual(['endpoint.submit', 'endpoint.approve', 'endpoint.edit', 'endpoint.pause', 'endpoint.resume', 'endpoint.edit', 'endpoint.reject', 'endpoint.delete']);
+    expect(actions).toEqual(['endpoint.submit', 'endpoint.approve', 'endpoint.edit', 'endpoint.approve', 'endpoint.edit', 'endpoint.pause', 'endpoint.resume', 'endpoint.edit', 'endpoint.reject', 'endpoint.delete']);
   });
 });
 

@@ -21,10 +21,12 @@ export const GET = handle(async (request: Request, ctx: { params: Promise<{ id: 
   return jsonRead(request, endpoint);
 });
 
-/** Fields whose change sends an approved endpoint back to review (they change what is probed). */
+/** Fields whose change sends an approved endpoint back to review AND re-runs verification (they change what is probed). */
 const REREVIEW_FIELDS = ['baseUrl', 'protocol', 'apiModelId', 'apiKey'] as const;
+/** Declared metadata shown publicly beside the measurements: a change goes back to review too (no probe needed). */
+const DECLARED_FIELDS = ['region', 'hardware', 'engine', 'precision', 'speculativeDecoding', 'draftLength', 'deploymentKind'] as const;
 
-// PATCH /api/v1/endpoints/{id} – the owner edits (URL/key/protocol/model id changes go back to review and re-verify), pauses or resumes; returns the endpoint (+ verification when re-run).
+// PATCH /api/v1/endpoints/{id} – the owner edits (URL/key/protocol/model id changes go back to review and re-verify; declared hardware/engine/precision/… changes go back to review), pauses or resumes; returns the endpoint (+ verification when re-run).
 export const PATCH = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
   await connection();
   assertSameOrigin(request);
@@ -36,7 +38,8 @@ export const PATCH = handle(async (request: Request, ctx: { params: Promise<{ id
   const body = await parseJsonBody(request, updateEndpointBodySchema);
   const { status, apiKey, ...rest } = body;
   const targetChanged = REREVIEW_FIELDS.some((f) => body[f] !== undefined && (f === 'apiKey' || body[f] !== endpoint[f]));
-  if (status !== undefined && targetChanged) throw new ApiError('bad_request', 'status: change the target or the status, not both at once', 'status');
+  const declaredChanged = DECLARED_FIELDS.some((f) => body[f] !== undefined && (body[f] ?? null) !== (endpoint[f] ?? null));
+  if (status !== undefined && (targetChanged || declaredChanged)) throw new ApiError('bad_request', 'status: change the endpoint or its status, not both at once', 'status');
   if (targetChanged) await consumeLimit('submission', user.id);
   if (body.baseUrl !== undefined) await checkSubmittedUrl(body.baseUrl);
 
@@ -47,7 +50,8 @@ export const PATCH = handle(async (request: Request, ctx: { params: Promise<{ id
   let next: EndpointStatus | undefined;
   let from: EndpointStatus[];
   let action: 'endpoint.edit' | 'endpoint.pause' | 'endpoint.resume' = 'endpoint.edit';
-  if (targetChanged) {
+  if (targetChanged || declaredChanged) {
+    // What the admin approved is no longer what is shown or probed: review again (decision record 086).
     next = 'pending';
     from = ['pending', 'active', 'paused', 'rejected', 'inactive'];
   } else if (status === 'paused') {

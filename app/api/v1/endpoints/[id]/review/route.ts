@@ -7,7 +7,7 @@ import { requireAdmin } from '@/app/api/_lib/auth';
 import { assertSameOrigin, parseJsonBody, privateJson } from '@/app/api/_lib/body';
 import { ApiError, handle, parseParam } from '@/app/api/_lib/respond';
 
-// POST /api/v1/endpoints/{id}/review – an admin approves (→ active, scheduled) or rejects (with reason) a pending endpoint; logged in the audit table.
+// POST /api/v1/endpoints/{id}/review – an admin approves (→ active, scheduled) or rejects (with reason) a pending endpoint at the revision reviewed (409 if it changed since); logged in the audit table.
 export const POST = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
   await connection();
   assertSameOrigin(request);
@@ -16,7 +16,10 @@ export const POST = handle(async (request: Request, ctx: { params: Promise<{ id:
   const body = await parseJsonBody(request, reviewEndpointBodySchema);
   const db = getDb();
   if (!(await getSubmittedEndpoint(db, id))) throw new ApiError('not_found', `endpoint ${id} not found`, 'id');
-  const status = await reviewSubmission(db, { endpointId: id, adminUserId: admin.id, decision: body.decision, reason: body.reason ?? null });
-  if (!status) throw new ApiError('conflict', `endpoint ${id} is not waiting for review`, 'id');
+  const outcome = await reviewSubmission(db, { endpointId: id, adminUserId: admin.id, decision: body.decision, reason: body.reason ?? null, revision: body.revision });
+  if (outcome.status === null && outcome.reason === 'stale') {
+    throw new ApiError('conflict', `revision: the submitter changed endpoint ${id} since revision ${body.revision} (now ${outcome.currentRevision}); review it again`, 'revision');
+  }
+  if (outcome.status === null) throw new ApiError('conflict', `endpoint ${id} is not waiting for review`, 'id');
   return privateJson({ endpoint: await getSubmittedEndpoint(db, id) });
 });
