@@ -4,36 +4,18 @@
  * `expect` field asserted; times within the case's tolerance_ms.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { probeEndpoint } from './probe-endpoint';
+import { replayCaseThroughProbe } from './replay/replay-probe';
 import { CASES_DIR, loadCases, type ReplayCase } from './test-support/replay-case';
-import { startReplayServer } from './test-support/replay-server';
 import type { ProbeResult } from './types';
 import { warmUpProbeCore } from './warm-up';
 import { createLoopDelayMonitor } from './loop-delay-monitor';
 
 const cases = loadCases(CASES_DIR);
 
-async function runCase(c: ReplayCase): Promise<{ result: ProbeResult; serverLagMs: number }> {
-  const server = await startReplayServer(c);
-  try {
-    const result = await probeEndpoint({
-      protocol: c.protocol,
-      url: server.url,
-      model: String(c.request.model ?? 'test-model'),
-      apiKey: 'sk-test-secret',
-      prompt: 'Say hello.',
-      maxOutputTokens: typeof c.request.max_tokens === 'number' ? c.request.max_tokens : 256,
-      deadlines: { ttftMs: 15_000, idleMs: 10_000, totalMs: 30_000, maxBytes: 4 * 1024 * 1024, ...c.probe?.deadlines },
-      fetch: globalThis.fetch,
-    });
-    return { result, serverLagMs: server.maxWriteLagMs() };
-  } finally {
-    await server.close();
-  }
+function runCase(c: ReplayCase): Promise<{ result: ProbeResult; serverLagMs: number }> {
+  return replayCaseThroughProbe(c);
 }
 
-/** Largest event-loop stall or replay lateness (ms) under which a replay's times are trusted. */
-const MAX_STALL_MS = 15;
 /** Attempts for a case whose TIMES miss (a loaded machine); every other field must hold on every attempt. */
 const MAX_ATTEMPTS = 6;
 

@@ -4,7 +4,8 @@
  *   tokenpace import llmperf <dir>          LLMPerf leaderboard individual/*.json as a dataset
  *   tokenpace import claims <file>          published claims file
  *   tokenpace reference-server --port P --tps R --ttft-ms T [--tokens-per-chunk K] [--output-tokens N] [--capacity-tps C]
- *   tokenpace probe <url> --model M [...]   one measurement, printed
+ *   tokenpace probe <url> --model M [...]   one measurement, printed (--record FILE: also as a replay case)
+ *   tokenpace replay FILE [--expect]        replay a stream case through the probe (compare with its expect)
  *   tokenpace sweep <url> --model M [...]   concurrency sweep (TPS/user vs aggregate), printed
  *   tokenpace migrate                       apply migrations to DATABASE_URL (or the embedded server)
  *   tokenpace admin grant|revoke <email>    give or take the admin role of an account
@@ -18,7 +19,8 @@ commands:
   import llmperf <dir>                    import LLMPerf individual/*.json files as a dataset
   import claims <file>                    import a published-claims JSON file
   reference-server --port P --tps R --ttft-ms T [--tokens-per-chunk K] [--output-tokens N] [--capacity-tps C]
-  probe <url> --model M [--protocol P] [--api-key-env NAME] [--allow-private] [--json] [--timeline]
+  probe <url> --model M [--protocol P] [--api-key-env NAME] [--allow-private] [--json] [--timeline] [--record FILE]
+  replay FILE [--expect] [--json] [--timeline]   replay a recorded stream case locally through the probe
   sweep <url> --model M [--protocol P] [--api-key-env NAME] [--concurrency 1,2,4,...] [--duration-s S] [--allow-private] [--json]
   migrate                                 apply database migrations
   rotate-key --new-key-file <path>        re-encrypt stored API keys under a new key
@@ -39,6 +41,8 @@ async function main(argv: string[]): Promise<number> {
       const { createGuardedFetch } = await import('@/lib/security/ssrf-guard');
       return runProbeCommand(rest, { createFetch: (o) => createGuardedFetch({ allowPrivate: o.allowPrivate }) });
     }
+    case 'replay':
+      return (await import('./replay-command')).runReplayCommand(rest);
     case 'sweep': {
       const { runSweepCommand } = await import('./sweep-command');
       const { createGuardedFetch } = await import('@/lib/security/ssrf-guard');

@@ -1,13 +1,17 @@
 /**
  * `tokenpace probe <url> [--protocol P] --model M [...]`: one measurement against one endpoint,
- * printed as a readable summary or (with --json) as exactly one JSON object on stdout. A progress
- * line (tokens so far, live speed) goes to stderr while streaming.
+ * printed as a readable summary or (with --json) as exactly one JSON object on stdout (with
+ * `rankable` and `notRankableReasons`, decision 060). A progress line (tokens so far, live speed)
+ * goes to stderr while streaming. `--record FILE` also writes the stream as a replay case
+ * (lib/probe/replay/record-case.ts) for a bug report.
  * Exit codes: 0 success, 1 failed probe (any errorKind), 2 bad usage.
  */
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { readApiKeyVariable } from '@/lib/env';
 import { isProtocol } from '@/lib/probe/adapters/registry';
 import { probeEndpoint } from '@/lib/probe/probe-endpoint';
+import { createCaseRecorder } from '@/lib/probe/replay/record-case';
 import { PROTOCOLS, type FetchLike, type ProbeRequest, type ProbeResult, type Protocol } from '@/lib/probe/types';
 
 export const PROBE_USAGE = `usage: tokenpace probe <url> --model M [options]
@@ -21,7 +25,9 @@ export const PROBE_USAGE = `usage: tokenpace probe <url> --model M [options]
   --max-tokens N          output budget (default 256)
   --prompt TEXT           prompt text (default: a short-story request)
   --json                  print one JSON object on stdout
-  --timeline              include the per-event timeline (with --json, or as a table)`;
+  --timeline              include the per-event timeline (with --json, or as a table)
+  --record FILE           also write the raw stream (status, headers, timed reads, end) as a replay
+                          case file, prompt and secrets redacted; replay it with \`tokenpace replay FILE\``;
 
 /** Default prompt: long enough an answer to measure speed on. */
 export const DEFAULT_PROBE_PROMPT = 'Write a short story of about 300 words about a lighthouse keeper who finds a message in a bottle.';
@@ -53,6 +59,7 @@ interface ParsedProbeArgs {
   prompt: string;
   json: boolean;
   timeline: boolean;
+  record: string | null;
   help: boolean;
 }
 
@@ -78,6 +85,7 @@ export function parseProbeArgs(argv: string[]): ParsedProbeArgs {
         prompt: { type: 'string' },
         json: { type: 'boolean' },
         timeline: { type: 'boolean' },
+        record: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -105,6 +113,7 @@ export function parseProbeArgs(argv: string[]): ParsedProbeArgs {
     return n;
   };
   if (values.prompt !== undefined && values.prompt.trim() === '') throw new ProbeUsageError('--prompt must not be empty');
+  if (values.record !== undefined && values.record.trim() === '') throw new ProbeUsageError('--record must name a file');
   return {
     url: positionals[0]!,
     protocol,
@@ -118,6 +127,7 @@ export function parseProbeArgs(argv: string[]): ParsedProbeArgs {
     prompt: values.prompt ?? DEFAULT_PROBE_PROMPT,
     json: values.json === true,
     timeline: values.timeline === true,
+    record: values.record ?? null,
     help: false,
   };
 }
@@ -160,6 +170,18 @@ export async function runProbeCommand(argv: string[], deps: ProbeCommandDeps): P
     process.once('SIGTERM', onSignal);
   }
   const progress = createProgressLine(stderr);
+  const deadlines = { ttftMs: args.ttftMs, idleMs: args.idleMs, totalMs: args.totalMs, maxBytes: 16 * 1024 * 1024 };
+  const recorder = args.record
+    ? createCaseRecorder({
+        protocol: args.protocol,
+        model: args.model,
+        url: args.url,
+        prompt: args.prompt,
+        maxOutputTokens: args.maxTokens,
+        secrets: [apiKey, awsCredentials?.secretAccessKey, awsCredentials?.sessionToken],
+        deadlines,
+      })
+    : undefined;
   let result: ProbeResult;
   try {
     const request: ProbeRequest = {
@@ -169,11 +191,12 @@ export async function runProbeCommand(argv: string[], deps: ProbeCommandDeps): P
       apiKey,
       prompt: args.prompt,
       maxOutputTokens: args.maxTokens,
-      deadlines: { ttftMs: args.ttftMs, idleMs: args.idleMs, totalMs: args.totalMs, maxBytes: 16 * 1024 * 1024 },
+      deadlines,
       fetch: deps.createFetch({ allowPrivate: args.allowPrivate }),
       signal: controller.signal,
       onProgress: progress.update,
       awsCredentials,
+      recorder,
     };
     result = await probeEndpoint(request);
   } finally {
@@ -183,6 +206,10 @@ export async function runProbeCommand(argv: string[], deps: ProbeCommandDeps): P
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     }
+  }
+  if (recorder && args.record) {
+    writeFileSync(args.record, `${JSON.stringify(recorder.toCase(result), null, 2)}\n`);
+    stderr.write(`recorded the stream to ${args.record} (replay: tokenpace replay ${args.record} --expect)\n`);
   }
   if (args.json) {
     const { timeline, ...rest } = result;
@@ -249,8 +276,13 @@ export function formatSummary(args: Pick<ParsedProbeArgs, 'url' | 'protocol' | '
   lines.push(`TPOT          ${r.tpotMs === null ? '—' : `${r.tpotMs.toFixed(2)} ms/token`}`);
   lines.push(`E2E           ${ms(r.e2eMs)}`);
   lines.push(`tokens        ${r.outputTokensReported ?? '—'} reported, ${r.outputTokensO200k} o200k, in ${r.contentChunks} events (${r.bytesReceived} bytes)`);
-  const flags = [r.flags.tokenCountMismatch ? 'token counts disagree >25%' : '', r.flags.buffered ? 'buffered (most tokens in the last event)' : ''].filter(Boolean);
+  const flags = [
+    r.flags.tokenCountMismatch ? 'token counts disagree >25%' : '',
+    r.flags.buffered ? 'buffered (most tokens in the last event)' : '',
+    r.flags.unrecognizedShape ? `unrecognized shape at ${(r.evidence.unrecognizedPaths ?? []).join(', ')}` : '',
+  ].filter(Boolean);
   lines.push(`flags         ${flags.length ? flags.join('; ') : 'none'}`);
+  lines.push(`rankable      ${r.rankable ? 'yes' : `no (${r.notRankableReasons.join(', ')})`}`);
   if (r.reasoningText) lines.push(`reasoning     ${preview(r.reasoningText)}`);
   lines.push(`answer        ${preview(r.answerText)}`);
   for (const call of r.toolCalls) lines.push(`tool call     ${call.name ?? '?'}(${preview(call.arguments)})`);

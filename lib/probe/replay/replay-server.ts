@@ -1,5 +1,6 @@
 /**
- * Replays a stream case over real HTTP on 127.0.0.1 (test support), following cases/README.md:
+ * Replays a stream case over real HTTP on 127.0.0.1 (cases tests and `tokenpace replay`), following
+ * ../test-support/cases/README.md:
  * time 0 is the moment the whole request has been read; status and headers go out at once; each
  * write is sent at its `at_ms`, exactly as given (never merged or split here, Nagle off); then
  * `end`: close, reset (TCP RST), or hang (keep the connection open until the client leaves or
@@ -8,7 +9,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { writeBytes, type ReplayCase } from './replay-case';
+import { writeBytes, type ReplayCase } from './case-file';
 
 /** Delay between the last write and a TCP reset (see finish()). */
 const RESET_GRACE_MS = 50;
