@@ -92,6 +92,8 @@ function interpretResponse(response: Record<string, unknown>, state: { toolCount
     const thoughts = countValue(u.thoughtsTokenCount);
     if (candidatesCount !== undefined || thoughts !== undefined) {
       event.outputTokensReported = (candidatesCount ?? 0) + (thoughts ?? 0);
+      // Thinking tokens are billed and counted but Gemini streams at most a summary of them (issue 14: hidden reasoning).
+      if (thoughts !== undefined) event.providerMetrics = { reasoningTokens: thoughts };
       // Cumulative usage before the finish is provisional: a cut stream has no final count.
       if (!state.complete) event.outputTokensProvisional = true;
     }

@@ -177,7 +177,10 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
     // Running usage before the finish is provisional: a stream cut after it has no final count.
     if (!state.complete) event.outputTokensProvisional = true;
     const metrics = numericFields(usage, ['completion_tokens', 'prompt_tokens', 'total_tokens']);
-    if (metrics) event.providerMetrics = metrics;
+    // Reasoning tokens inside completion_tokens (OpenAI o-series, DeepSeek, vLLM): the worker
+    // compares them with the streamed reasoning to show hidden reasoning (issue 14).
+    const reasoning = (isRecord(usage.completion_tokens_details) ? countValue(usage.completion_tokens_details.reasoning_tokens) : undefined) ?? countValue(usage.reasoning_tokens);
+    if (metrics || reasoning !== undefined) event.providerMetrics = { ...metrics, ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}) };
   } else if (!state.topLevelUsageSeen && isRecord(chunk.x_groq) && isRecord(chunk.x_groq.usage)) {
     const groqCount = outputCount(chunk.x_groq.usage);
     if (groqCount !== undefined) {
