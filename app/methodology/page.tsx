@@ -241,6 +241,16 @@ export default function MethodologyPage() {
       <h2 id="calibration">Calibration</h2>
       <p>A reference server streams at a configured output speed and TTFT. It is scheduled and probed like any endpoint and shown apart, with the difference between configured and measured values as our measurement error.</p>
 
+      <h2 id="sweeps">Sweeps: aggregate throughput and goodput</h2>
+      <p>
+        A <strong>sweep</strong> (only with the endpoint owner’s consent) holds N concurrent streams for a fixed time at each level of a list (1, 2, 4, … 256). At each level every stream first completes one request and a minimum warm-up passes; then comes the <strong>steady window</strong>. Requests started inside it are the level’s measured requests (their TPS/user, TTFT and TPOT percentiles, success rate); after it, streams keep the concurrency at N until every measured request has ended, so each ran at N from start to end. Every stream is kept as evidence with its timeline.
+      </p>
+      <p>
+        <strong>Aggregate output throughput</strong> = output tokens of all streams that arrive inside the steady window ÷ the window’s length (tokens/s): what the endpoint delivers in total at concurrency N, the x axis of the Pareto chart (per GPU when the endpoint declares its GPU count, like SemiAnalysis InferenceX). It is not TPS/user, and unlike LLMPerf’s “throughput” it does not include TTFT of one request.
+        <strong> Goodput</strong> = requests completed inside the steady window that succeeded with TTFT ≤ 450 ms and TPOT ≤ 40 ms ÷ the window’s length (requests/s): the definition of the DistServe paper (Zhong et al., OSDI 2024) as in vLLM’s benchmark <code>--goodput</code>; the default limits are MLPerf Inference v5.0’s Llama 2 70B Interactive constraints (MLPerf applies them at the 99th percentile, we per request).
+        A sweep stops at the first HTTP 429 or when fewer than 90% of a level’s requests succeed, and says so. A level is marked invalid when the probing process’s event loop was too delayed (p99 above 20 ms) to trust its timing.
+      </p>
+
       <h2 id="claims">Claims and imported data</h2>
       <p>
         <strong>Claims</strong> are figures published by vendors or the press, such as 1,038 TPS/user for Llama 4 Maverick on an NVIDIA DGX B200 (May 2025, measured by Artificial Analysis), stored with their source, date, unit and bound (exact, approximate, upper or lower bound). <strong>Imported datasets</strong> (the LLMPerf leaderboard raw data of December 2023, Apache-2.0) are third-party measurements with their provenance and licence; their summaries are recomputed and match LLMPerf’s own bit for bit.
