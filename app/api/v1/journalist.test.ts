@@ -16,34 +16,19 @@ import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { and, eq, gte, lt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { rebuildRollups } from '@/db/queries/rollups';
-import { endpoints, measurements, workloads } from '@/db/schema';
-import { seedCatalog } from '@/db/seed';
-import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
-import { getEnv } from '@/lib/env';
-import { encodeTimeline } from '@/lib/probe/timeline-codec';
+import { endpoints, measurements } from '@/db/schema';
+import type { TestDatabase } from '@/db/test-support/test-database';
 import { lastCompleteWeek, writeDump } from '@/workers/tasks/write-dump';
 import { serveApi } from './test-support/serve-api';
+import { seedApiData } from './test-support/seed-api-data';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
 const run = promisify(execFile);
-const HOUR = 3600_000;
 const NOW = Date.now();
 let t: TestDatabase;
 let server: { baseUrl: string; close: () => Promise<void> };
 let workdir: string;
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The README's journalist steps, exactly as written between the markers. */
 function readmeSteps(): string {
@@ -54,58 +39,7 @@ function readmeSteps(): string {
 }
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  process.env.DATABASE_URL = t.url;
-  process.env.TOKENPACE_PUBLIC_RATE_LIMIT_PER_MINUTE = '0';
-  getEnv(true);
-  const wl = [
-    { slug: 'prose-1k', category: 'prose' as const, inputTokensTarget: 1000, maxOutputTokens: 256, concurrency: 1, scheduled: true },
-    { slug: 'code-1k', category: 'code' as const, inputTokensTarget: 1000, maxOutputTokens: 256, concurrency: 1, scheduled: true },
-  ];
-  await seedCatalog(t.db, { workloads: wl, lookupEnv: () => 'x', referencePort: 3999 });
-  const eps = await t.db.select({ id: endpoints.id, slug: endpoints.slug }).from(endpoints);
-  const wls = await t.db.select({ id: workloads.id, slug: workloads.slug }).from(workloads);
-  const chosen = eps.filter((e) => /^(groq|sambanova|fireworks)-/.test(e.slug));
-  expect(chosen.length).toBe(3);
-  const timeline = encodeTimeline(Array.from({ length: 20 }, (_, i) => ({ atMs: 150 + i * 4, tokens: 1, channel: 'answer' as const })));
-  const random = rng(20261130);
-  const rows: Array<typeof measurements.$inferInsert> = [];
-  // 16 days, ~3 probes per hour and endpoint, both workloads, odd milliseconds (no boundary ties);
-  // some failures and some successes that are not rankable (they must not count).
-  for (let k = 0; k < 16 * 24 * 3; k++) {
-    chosen.forEach((e, j) => {
-      for (const w of wls) {
-        const at = NOW - 30 * 60_000 - k * 20 * 60_000 - Math.floor(random() * 600_000) - 7;
-        const failed = random() < 0.05;
-        const unrankable = !failed && random() < 0.08;
-        const speed = [900, 320, 450][j]! * (w.slug === 'code-1k' ? 1.2 : 1) * (0.8 + 0.4 * random()) * (unrankable ? 3 : 1);
-        rows.push({
-          jobKey: `j:${e.id}:${w.id}:${k}`,
-          endpointId: e.id,
-          workloadId: w.id,
-          measuredAt: new Date(at),
-          workerRegion: 'local',
-          workerVersion: 'test',
-          outcome: failed ? 'error' : 'success',
-          errorKind: failed ? 'timeout' : null,
-          ttftMs: failed ? null : 100 + 200 * random(),
-          ttfatMs: failed ? null : 110 + 200 * random(),
-          e2eMs: failed ? null : 1000 + 1000 * random(),
-          outputTokensReported: failed ? null : 256,
-          outputTokensO200k: failed ? null : 250,
-          outputTokensPerSecond: failed ? null : speed,
-          outputTokensPerSecondO200k: failed ? null : speed * 0.98,
-          contentChunks: failed ? 0 : 20,
-          timeline: failed ? null : timeline,
-          rankable: !failed && !unrankable,
-          notRankableReasons: failed ? ['failed'] : unrankable ? ['buffered_stream'] : [],
-          flags: unrankable ? { buffered: true } : {},
-        });
-      }
-    });
-  }
-  for (let i = 0; i < rows.length; i += 2000) await t.db.insert(measurements).values(rows.slice(i, i + 2000));
-  for (const g of ['hour', 'day'] as const) await rebuildRollups(t.db, { granularity: g, from: new Date(NOW - 20 * 86400_000), to: new Date(NOW + HOUR) });
+  ({ t } = await seedApiData({ now: NOW, days: 16 }));
   await writeDump(t.db, lastCompleteWeek(new Date(NOW)));
   server = await serveApi();
   workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenpace-journalist-'));

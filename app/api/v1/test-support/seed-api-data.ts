@@ -1,0 +1,87 @@
+/**
+ * Test support (vitest only): a fresh database with the seeded catalog (two workloads) and
+ * deterministic measurements of three Llama 4 Maverick endpoints (groq, sambanova, fireworks):
+ * ~3 probes per hour and workload over `days` days before `now`, some failures and some
+ * successes that are not rankable, then hourly and daily rollups. Env set for in-process routes.
+ */
+import { expect } from 'vitest';
+import { rebuildRollups } from '@/db/queries/rollups';
+import { endpoints, measurements, workloads } from '@/db/schema';
+import { seedCatalog } from '@/db/seed';
+import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
+import { getEnv } from '@/lib/env';
+import { encodeTimeline } from '@/lib/probe/timeline-codec';
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The seeded database and the ids tests need. */
+export interface SeededApi {
+  t: TestDatabase;
+  endpointIds: number[];
+  workloadIds: Record<string, number>;
+}
+
+/** Creates the database, seeds catalog + measurements + rollups; rate limit off. */
+export async function seedApiData(params: { now: number; days: number }): Promise<SeededApi> {
+  const t = await createTestDatabase();
+  process.env.DATABASE_URL = t.url;
+  process.env.TOKENPACE_PUBLIC_RATE_LIMIT_PER_MINUTE = '0';
+  getEnv(true);
+  const wl = [
+    { slug: 'prose-1k', category: 'prose' as const, inputTokensTarget: 1000, maxOutputTokens: 256, concurrency: 1, scheduled: true },
+    { slug: 'code-1k', category: 'code' as const, inputTokensTarget: 1000, maxOutputTokens: 256, concurrency: 1, scheduled: true },
+  ];
+  await seedCatalog(t.db, { workloads: wl, lookupEnv: () => 'x', referencePort: 3999 });
+  const eps = await t.db.select({ id: endpoints.id, slug: endpoints.slug }).from(endpoints);
+  const wls = await t.db.select({ id: workloads.id, slug: workloads.slug }).from(workloads);
+  const chosen = eps.filter((e) => /^(groq|sambanova|fireworks)-/.test(e.slug));
+  expect(chosen.length).toBe(3);
+  const timeline = encodeTimeline(Array.from({ length: 20 }, (_, i) => ({ atMs: 150 + i * 4, tokens: 1, channel: 'answer' as const })));
+  const random = seededRandom(20261130);
+  const rows: Array<typeof measurements.$inferInsert> = [];
+  // ~3 probes per hour and endpoint, both workloads, odd milliseconds (no ties at window bounds).
+  for (let k = 0; k < params.days * 24 * 3; k++) {
+    chosen.forEach((e, j) => {
+      for (const w of wls) {
+        const at = params.now - 30 * 60_000 - k * 20 * 60_000 - Math.floor(random() * 600_000) - 7;
+        const failed = random() < 0.05;
+        const unrankable = !failed && random() < 0.08;
+        const speed = [900, 320, 450][j]! * (w.slug === 'code-1k' ? 1.2 : 1) * (0.8 + 0.4 * random()) * (unrankable ? 3 : 1);
+        rows.push({
+          jobKey: `j:${e.id}:${w.id}:${k}`,
+          endpointId: e.id,
+          workloadId: w.id,
+          measuredAt: new Date(at),
+          workerRegion: 'local',
+          workerVersion: 'test',
+          outcome: failed ? 'error' : 'success',
+          errorKind: failed ? 'timeout' : null,
+          ttftMs: failed ? null : 100 + 200 * random(),
+          ttfatMs: failed ? null : 110 + 200 * random(),
+          e2eMs: failed ? null : 1000 + 1000 * random(),
+          outputTokensReported: failed ? null : 256,
+          outputTokensO200k: failed ? null : 250,
+          outputTokensPerSecond: failed ? null : speed,
+          outputTokensPerSecondO200k: failed ? null : speed * 0.98,
+          contentChunks: failed ? 0 : 20,
+          timeline: failed ? null : timeline,
+          rankable: !failed && !unrankable,
+          notRankableReasons: failed ? ['failed'] : unrankable ? ['buffered_stream'] : [],
+          flags: unrankable ? { buffered: true } : {},
+        });
+      }
+    });
+  }
+  for (let i = 0; i < rows.length; i += 2000) await t.db.insert(measurements).values(rows.slice(i, i + 2000));
+  for (const g of ['hour', 'day'] as const) await rebuildRollups(t.db, { granularity: g, from: new Date(params.now - (params.days + 2) * 86400_000), to: new Date(params.now + 3600_000) });
+  return { t, endpointIds: chosen.map((e) => e.id), workloadIds: Object.fromEntries(wls.map((w) => [w.slug, w.id])) };
+}
