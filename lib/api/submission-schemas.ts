@@ -51,7 +51,6 @@ const displayName = (max: number, min = 1) =>
     return checked.value;
   });
 
-
 /** An optional single-line text; '' counts as absent. */
 const optionalLine = (max: number) => z.preprocess(emptyToUndefined, line(max).optional());
 
@@ -75,6 +74,42 @@ const baseUrl = z
   .refine((v) => /^https?:$/.test(URL.canParse(v) ? new URL(v).protocol : ''), 'must use http or https')
   .refine((v) => !URL.canParse(v) || (new URL(v).username === '' && new URL(v).password === ''), 'must not contain credentials (send the API key in its own field)');
 
+/** What each body field means (OpenAPI descriptions; the same words as the submit form). */
+const FIELD_DESCRIPTIONS: Record<string, string> = {
+  provider: 'Provider display name (2–80 characters); an existing provider is matched by name or slug, a new one waits for review.',
+  model: 'Slug of a listed model (see /api/v1/models); give this or proposedModel.',
+  proposedModel: 'Name of a model not in the catalog (waits for review); give this or model.',
+  baseUrl: 'Absolute http(s) base URL the probe calls, without credentials (≤ 2048 characters).',
+  protocol: 'Wire protocol: openai-chat, anthropic-messages, bedrock-converse-stream or gemini-stream.',
+  apiModelId: 'Model id sent to the API (≤ 200 characters).',
+  apiKey: 'API key (printable ASCII, 8–4096 characters); stored encrypted, never returned. PATCH: null removes it.',
+  region: 'Declared serving region (≤ 80 characters).',
+  hardware: 'Declared hardware, e.g. DGX B200 (≤ 120 characters).',
+  engine: 'Declared serving engine, e.g. TensorRT-LLM (≤ 120 characters).',
+  precision: 'Declared precision, e.g. FP8 (≤ 40 characters).',
+  speculativeDecoding: 'Declared speculative decoding method, e.g. EAGLE-3 (≤ 120 characters).',
+  draftLength: 'Declared draft length, tokens (1–64); needs speculativeDecoding.',
+  deploymentKind: 'shared, dedicated or self-hosted.',
+  contact: 'How reviewers reach the submitter (3–200 characters; admins only).',
+  notes: 'Free notes for reviewers (≤ 2000 characters).',
+  status: 'paused or active: pause or resume an approved endpoint (not together with a target change).',
+  decision: 'approve (→ active, probed on schedule) or reject.',
+  reason: 'Why (required to reject; ≤ 1000 characters).',
+  revision: 'The submission revision the decision was made on (from the endpoint record); 409 if the submitter changed it since.',
+  name: 'A name to recognise the token by (≤ 80 characters).',
+};
+
+/** A shape with every field described from FIELD_DESCRIPTIONS (throws on an undescribed field, so none is forgotten). */
+function described<T extends Record<string, z.ZodType>>(shape: T): T {
+  const out: Record<string, z.ZodType> = {};
+  for (const [k, v] of Object.entries(shape)) {
+    const description = FIELD_DESCRIPTIONS[k];
+    if (!description) throw new Error(`submission-schemas: no description for field ${k}`);
+    out[k] = v.meta({ description });
+  }
+  return out as T;
+}
+
 /** Declared metadata and contact fields common to create and update. */
 const metadataShape = {
   region: optionalLine(80),
@@ -97,7 +132,7 @@ const metadataShape = {
  * existing provider is matched by name or slug; a new one waits for review like the endpoint).
  */
 export const createEndpointBodySchema = z
-  .object({
+  .object(described({
     provider: displayName(80, 2),
     model: z.preprocess(emptyToUndefined, modelSlug.optional()),
     proposedModel: z.preprocess(emptyToUndefined, displayName(120).optional()),
@@ -106,7 +141,7 @@ export const createEndpointBodySchema = z
     apiModelId: line(200),
     apiKey: z.preprocess(emptyToUndefined, apiKey.optional()),
     ...metadataShape,
-  })
+  }))
   .strict()
   .superRefine((v, ctx) => {
     if (v.model === undefined && v.proposedModel === undefined) ctx.addIssue({ code: 'custom', path: ['model'], message: 'pick a model or propose one' });
@@ -121,7 +156,7 @@ export type CreateEndpointBody = z.infer<typeof createEndpointBodySchema>;
  * to remove the key, and `status: 'paused' | 'active'` to pause or resume an approved endpoint.
  */
 export const updateEndpointBodySchema = z
-  .object({
+  .object(described({
     baseUrl: baseUrl.optional(),
     protocol: z.enum(PROTOCOLS, { error: `one of ${PROTOCOLS.join(', ')}` }).optional(),
     apiModelId: line(200).optional(),
@@ -136,25 +171,25 @@ export const updateEndpointBodySchema = z
     contact: line(200, 3).optional(),
     notes: z.union([metadataShape.notes, z.null()]),
     status: z.enum(['paused', 'active'], { error: 'paused or active' }).optional(),
-  })
+  }))
   .strict()
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'nothing to change', path: ['body'] });
 export type UpdateEndpointBody = z.infer<typeof updateEndpointBodySchema>;
 
 /** POST /api/v1/endpoints/{id}/review body (admins). */
 export const reviewEndpointBodySchema = z
-  .object({
+  .object(described({
     decision: z.enum(['approve', 'reject'], { error: 'approve or reject' }),
     reason: z.preprocess(emptyToUndefined, line(1000).optional()),
     revision: z.number({ error: 'the revision you reviewed (a whole number)' }).int('a whole number').min(1, 'at least 1'),
-  })
+  }))
   .strict()
   .superRefine((v, ctx) => {
     if (v.decision === 'reject' && v.reason === undefined) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'a rejection needs a reason' });
   });
 
 /** POST /api/v1/tokens body. */
-export const createTokenBodySchema = z.object({ name: line(80) }).strict();
+export const createTokenBodySchema = z.object(described({ name: line(80) })).strict();
 
 /** One field's problem, as shown inline by the form and returned in `error.fields`. */
 export interface FieldIssue {
