@@ -79,6 +79,13 @@ export const measurementColumns = {
   eventLoopDelayP99Ms: measurements.eventLoopDelayP99Ms,
   rankable: measurements.rankable,
   notRankableReasons: measurements.notRankableReasons,
+  itlP50Ms: measurements.itlP50Ms,
+  itlP95Ms: measurements.itlP95Ms,
+  fidelityCheck: sql<'arithmetic' | 'code_output' | 'json_schema' | 'nonce_recall' | null>`${measurements.fidelityCheck}`,
+  fidelityPassed: measurements.fidelityPassed,
+  fidelityDetail: measurements.fidelityDetail,
+  answerText: measurements.answerText,
+  reasoningTokensHidden: measurements.reasoningTokensHidden,
 };
 
 /** measurementColumns plus the encoded timeline bytes. */
