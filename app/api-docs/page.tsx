@@ -43,7 +43,7 @@ export default function ApiDocsPage() {
     <>
       <h1>Public API (v1)</h1>
       <p>
-        Read-only, JSON by default, CORS open. Every list is also CSV: add <code>.csv</code> to the path or send <code>Accept: text/csv</code>; column names carry units (<code>output_speed_p50_tokens_per_s</code>, <code>ttft_p50_ms</code>, <code>success_rate_fraction</code>). Reads carry <code>ETag</code> and <code>Cache-Control</code>; send <code>If-None-Match</code> to get 304.
+        Read-only, JSON by default, CORS open. Every list is also CSV: add <code>.csv</code> to the path or send <code>Accept: text/csv</code>; a CSV column is the JSON field’s dotted path (<code>outputTokensPerSecond.p50</code>, <code>ttftMs.p95</code>, <code>endpoint.id</code>), and the JSON field’s description gives its unit. Raw measurements: <code>/api/v1/endpoints/&#123;id&#125;/measurements</code>; weekly dumps with checksums: <code>/api/v1/dumps</code>. Reads carry <code>ETag</code> and <code>Cache-Control</code>; send <code>If-None-Match</code> to get 304.
         Errors always have the shape <code>{'{ "error": { "code", "message", "field" } }'}</code> with code one of bad_request, not_found, rate_limited, internal. Clients are rate limited per IP address: a refused request answers 429 with a <code>Retry-After</code> header in seconds.
         Metric definitions: <Link href="/methodology">methodology</Link>. Machine-readable: <a href="/api/v1/openapi.json">OpenAPI 3.1 document</a> (this page is generated from it).
       </p>
