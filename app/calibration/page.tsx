@@ -8,6 +8,7 @@ import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { getLeaderboardAnswer } from '@/app/_server/leaderboard';
 import { calibrationErrorPct } from '@/app/_components/calibration-badge';
 import { CalibrationPanel } from '@/app/_components/calibration-panel';
+import { CalibrationSweep } from '@/app/_components/calibration-sweep';
 import { EmptyState } from '@/app/_components/empty-state';
 import { fmt, fmtUtc } from '@/app/_components/format';
 import { TimeSeriesChart } from '@/app/_components/time-series-chart';
@@ -64,6 +65,7 @@ export default async function CalibrationPage() {
           </tbody>
         </table>
       </div>
+      <CalibrationSweep db={db} endpoints={cal.map((e) => ({ id: e.id, slug: e.slug }))} />
       <h2>Measured speed, last 24 hours (hourly median, prose-1k)</h2>
       {cal.map((e, i) => {
         const h = histories[i]!;

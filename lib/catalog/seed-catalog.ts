@@ -142,8 +142,13 @@ export const CALIBRATION_PROVIDER: SeedProvider = {
   websiteUrl: 'https://github.com/tokenpace/tokenpace',
 };
 
-/** Configured figures of the local reference server started by `tokenpace start`. */
-export const CALIBRATION_CONFIG = { tps: 1000, ttftMs: 150, tokensPerChunk: 1, outputTokens: 256 } as const;
+/**
+ * Configured figures of the local reference server started by `tokenpace start`. capacityTps:
+ * its throughput model (lib/reference-server): up to 8 concurrent streams each get the full `tps`
+ * (scheduled probes never come near that), a calibration sweep beyond 8 sees min(tps, C ÷ N): a
+ * known true curve (lib/sweep/configured-curve).
+ */
+export const CALIBRATION_CONFIG = { tps: 1000, ttftMs: 150, tokensPerChunk: 1, outputTokens: 256, capacityTps: 8000 } as const;
 
 /**
  * Fills ${VAR} placeholders from `lookup`. Returns null when any placeholder is unset, so an

@@ -88,3 +88,14 @@ describe('paretoFrontier', () => {
     expect(perGpu(72_000, 0)).toBeNull();
   });
 });
+
+describe('configuredCurve', () => {
+  it('is min(peak, C ÷ N) per user, and N closed-loop streams with TTFT gaps in aggregate', async () => {
+    const { configuredCurve } = await import('./configured-curve');
+    const curve = configuredCurve([1, 8, 16], { tps: 1000, ttftMs: 150, outputTokens: 256, capacityTps: 8000 });
+    expect(curve.map((p) => p.outputTokensPerSecondPerUser)).toEqual([1000, 1000, 500]);
+    expect(curve[0]!.aggregateOutputTokensPerSecond).toBeCloseTo(256 / (0.15 + 0.255), 9);
+    expect(curve[2]!.aggregateOutputTokensPerSecond).toBeCloseTo((16 * 256) / (0.15 + 0.51), 9);
+    expect(configuredCurve([4], { tps: 100, ttftMs: 0, outputTokens: 2, capacityTps: null })[0]).toEqual({ concurrency: 4, outputTokensPerSecondPerUser: 100, aggregateOutputTokensPerSecond: 800 });
+  });
+});

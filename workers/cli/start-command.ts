@@ -86,7 +86,7 @@ export async function runStartCommand(argv: string[]): Promise<number> {
     const refPort = env.TOKENPACE_REFERENCE_PORT;
     supervised.push(
       new Supervised('reference', () => spawnTsx(
-        ['workers/cli/main.ts', 'reference-server', '--port', String(refPort), '--tps', String(CALIBRATION_CONFIG.tps), '--ttft-ms', String(CALIBRATION_CONFIG.ttftMs), '--output-tokens', String(CALIBRATION_CONFIG.outputTokens), '--tokens-per-chunk', String(CALIBRATION_CONFIG.tokensPerChunk)],
+        ['workers/cli/main.ts', 'reference-server', '--port', String(refPort), '--tps', String(CALIBRATION_CONFIG.tps), '--ttft-ms', String(CALIBRATION_CONFIG.ttftMs), '--output-tokens', String(CALIBRATION_CONFIG.outputTokens), '--tokens-per-chunk', String(CALIBRATION_CONFIG.tokensPerChunk), '--capacity-tps', String(CALIBRATION_CONFIG.capacityTps)],
         childEnv,
         'reference',
       ), onExit),
