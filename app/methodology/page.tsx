@@ -1,10 +1,20 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
+import { NOT_RANKABLE_REASONS, type NotRankableReason } from '@/lib/probe/types';
 import { MEDIAN_CI_CONFIDENCE, MIN_RANKED_SAMPLES } from '@/lib/ranking/build-leaderboard';
 import { SKETCH_RELATIVE_ACCURACY } from '@/lib/stats/sketch';
 
 export const metadata: Metadata = { title: 'Methodology' };
+
+/** What each not-rankable reason means, for the rankability section. */
+const NOT_RANKABLE_REASON_TEXT: Record<NotRankableReason, string> = {
+  failed: 'the probe did not succeed; it counts in the success rate instead.',
+  unrecognized_shape: 'the stream carried text in a field or event the probe does not know (the JSON paths are kept with the measurement), so output may have been missed.',
+  token_count_mismatch: 'the provider’s output count and the o200k_base count of the received text differ by more than 25 %: the count or the text is wrong.',
+  buffered_stream: 'most tokens arrived in the last event, so there was no stream to time.',
+  event_loop_stall: 'the measuring worker’s event loop was delayed beyond 50 ms, so its clock could not be trusted.',
+};
 
 /** One metric's entry; `id` is the stable anchor every metric name on the site links to. */
 interface MetricEntry {
@@ -237,6 +247,21 @@ export default function MethodologyPage() {
           </li>
         ))}
       </ul>
+
+      <h2 id="rankability">Rankable measurements</h2>
+      <p>
+        Every measurement is kept as evidence, but only a <em>rankable</em> one enters medians, ranks, tie bands, history and change points; the others are counted per endpoint by reason. A measurement is not rankable when anything it observed contradicts the number it would publish (field <code>rankable</code>, reasons in <code>notRankableReasons</code>):
+      </p>
+      <ul>
+        {NOT_RANKABLE_REASONS.map((r) => (
+          <li key={r}>
+            <code>{r}</code>: {NOT_RANKABLE_REASON_TEXT[r]}
+          </li>
+        ))}
+      </ul>
+      <p>
+        <strong>Token basis.</strong> The ranked output speed counts tokens the way the provider does (its own output count, with reasoning tokens it counts outside the output field added back), but only when that count agrees with the text we received: within 25 % of the o200k_base count of answer, reasoning and tool arguments, final (never the provisional count of a stream cut short), and with every part of the stream understood. When the provider reports no count, the o200k_base count of the received text is used. A measurement whose own flags contradict its count is never ranked on either basis; the o200k figure of every measurement is kept beside it for cross-model comparisons.
+      </p>
 
       <h2 id="calibration">Calibration</h2>
       <p>A reference server streams at a configured output speed and TTFT. It is scheduled and probed like any endpoint and shown apart, with the difference between configured and measured values as our measurement error.</p>
