@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { latinSkeleton } from '@/lib/security/display-names';
+import type { EndpointPricing } from '@/lib/catalog/pricing';
 import type { Db } from '../client';
 import { endpoints, endpointSubmissions, endpointVerifications, measurements, models, providers, users } from '../schema';
 import { insertAuditEvent } from './audit';
@@ -71,6 +72,8 @@ export interface NewSubmission {
   deploymentKind: 'shared' | 'dedicated' | 'self-hosted';
   contact: string;
   notes: string | null;
+  /** Declared prices (lib/catalog/pricing), or null. */
+  pricing?: EndpointPricing | null;
 }
 
 /**
@@ -143,6 +146,7 @@ export async function createSubmission(db: Db, s: NewSubmission, maxPending: num
         ownerUserId: s.ownerUserId,
         contact: s.contact,
         notes: s.notes,
+        pricing: s.pricing ?? null,
       })
       .returning({ id: endpoints.id });
     await tx.insert(endpointSubmissions).values({ endpointId: endpoint!.id, ownerUserId: s.ownerUserId, proposedModel: s.modelId === null, proposedProvider });
@@ -176,6 +180,7 @@ export const privateEndpointColumns = {
   deploymentKind: endpoints.deploymentKind,
   contact: endpoints.contact,
   notes: endpoints.notes,
+  pricing: endpoints.pricing,
   status: endpoints.status,
   ownerUserId: endpoints.ownerUserId,
   rejectionReason: endpointSubmissions.rejectionReason,
@@ -371,7 +376,7 @@ export async function reviewSubmission(
 
 /** Fields an owner may change (the key only as its new encrypted envelope, or null to remove it). */
 export type EndpointChanges = Partial<Pick<typeof endpoints.$inferInsert,
-  'baseUrl' | 'protocol' | 'apiModelId' | 'apiKeyEncrypted' | 'region' | 'hardware' | 'engine' | 'precision' | 'speculativeDecoding' | 'draftLength' | 'deploymentKind' | 'contact' | 'notes'>>;
+  'baseUrl' | 'protocol' | 'apiModelId' | 'apiKeyEncrypted' | 'region' | 'hardware' | 'engine' | 'precision' | 'speculativeDecoding' | 'draftLength' | 'deploymentKind' | 'contact' | 'notes' | 'pricing'>>;
 
 /**
  * Applies an owner's edit and logs it (field names only, never values of the key); an edit

@@ -5,6 +5,7 @@
  * forms mean "not given".
  */
 import { z } from 'zod';
+import { endpointPricingSchema } from '@/lib/catalog/pricing';
 import { PROTOCOLS } from '@/lib/probe/types';
 import { checkDisplayName } from '@/lib/security/display-names';
 
@@ -92,6 +93,7 @@ const FIELD_DESCRIPTIONS: Record<string, string> = {
   deploymentKind: 'shared, dedicated or self-hosted.',
   contact: 'How reviewers reach the submitter (3–200 characters; admins only).',
   notes: 'Free notes for reviewers (≤ 2000 characters).',
+  pricing: 'Declared prices: { inputUsdPerMTokens, outputUsdPerMTokens, cachedInputUsdPerMTokens (or null), currency "USD", source (public http(s) page with the price), asOf (YYYY-MM-DD) }; shown as declared, never as measured. PATCH: null removes it.',
   status: 'paused or active: pause or resume an approved endpoint (not together with a target change).',
   decision: 'approve (→ active, probed on schedule) or reject.',
   reason: 'Why (required to reject; ≤ 1000 characters).',
@@ -141,6 +143,7 @@ export const createEndpointBodySchema = z
     apiModelId: line(200),
     apiKey: z.preprocess(emptyToUndefined, apiKey.optional()),
     ...metadataShape,
+    pricing: endpointPricingSchema.optional(),
   }))
   .strict()
   .superRefine((v, ctx) => {
@@ -170,6 +173,7 @@ export const updateEndpointBodySchema = z
     deploymentKind: metadataShape.deploymentKind.optional(),
     contact: line(200, 3).optional(),
     notes: z.union([metadataShape.notes, z.null()]),
+    pricing: z.union([endpointPricingSchema, z.null()]).optional(),
     status: z.enum(['paused', 'active'], { error: 'paused or active' }).optional(),
   }))
   .strict()

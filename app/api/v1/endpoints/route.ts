@@ -66,6 +66,7 @@ export const POST = handle(async (request: Request) => {
         deploymentKind: body.deploymentKind,
         contact: body.contact,
         notes: body.notes ?? null,
+        pricing: body.pricing ?? null,
       },
       getEnv().TOKENPACE_MAX_PENDING_SUBMISSIONS,
     );

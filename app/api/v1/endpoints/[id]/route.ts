@@ -38,7 +38,10 @@ export const PATCH = handle(async (request: Request, ctx: { params: Promise<{ id
   const body = await parseJsonBody(request, updateEndpointBodySchema);
   const { status, apiKey, ...rest } = body;
   const targetChanged = REREVIEW_FIELDS.some((f) => body[f] !== undefined && (f === 'apiKey' || body[f] !== endpoint[f]));
-  const declaredChanged = DECLARED_FIELDS.some((f) => body[f] !== undefined && (body[f] ?? null) !== (endpoint[f] ?? null));
+  const declaredChanged =
+    DECLARED_FIELDS.some((f) => body[f] !== undefined && (body[f] ?? null) !== (endpoint[f] ?? null)) ||
+    // Declared prices are shown beside the measurements too: a change is reviewed like the hardware.
+    (body.pricing !== undefined && JSON.stringify(body.pricing) !== JSON.stringify(endpoint.pricing ?? null));
   if (status !== undefined && (targetChanged || declaredChanged)) throw new ApiError('bad_request', 'status: change the endpoint or its status, not both at once', 'status');
   if (targetChanged) await consumeLimit('submission', user.id);
   if (body.baseUrl !== undefined) await checkSubmittedUrl(body.baseUrl);
