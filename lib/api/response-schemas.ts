@@ -470,6 +470,7 @@ export const submittedEndpointSchema = z
     deploymentKind: z.string().nullable().meta({ description: 'shared, dedicated or self-hosted.' }),
     contact: z.string().nullable().meta({ description: 'Contact of the submitter (shown to admins).' }),
     notes: z.string().nullable().meta({ description: 'Free notes of the submitter.' }),
+    pricing: endpointPricingSchema.nullable().meta({ description: 'Declared prices with source URL and date (USD per million tokens); null when none declared.' }),
     status: z.string().meta({ description: 'pending, active, paused, rejected or inactive.' }),
     ownerUserId: z.string().nullable().meta({ description: 'Account that submitted the endpoint.' }),
     rejectionReason: z.string().nullable().meta({ description: 'Why an admin rejected it; null otherwise.' }),
