@@ -1,0 +1,136 @@
+/**
+ * Sweep routes against a real Postgres and a local reference server: consent by owner or admin
+ * only, limits enforced, one active sweep per endpoint, the job run by the worker task, then the
+ * public reads (JSON and CSV) of the result.
+ */
+import { and, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { endpoints, sweeps, users } from '@/db/schema';
+import { seedCatalog } from '@/db/seed';
+import type { TestDatabase } from '@/db/test-support/test-database';
+import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
+import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
+import { createGuardedFetch, type GuardedFetch } from '@/lib/security/ssrf-guard';
+import { anonymous, params, req, setupApiTest, signUp, type Actor } from '@/app/api/_lib/test-support';
+import { runSweepJob } from '@/workers/tasks/run-sweep';
+
+vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
+
+let t: TestDatabase;
+let ref: ReferenceServer;
+let guarded: GuardedFetch;
+let alice: Actor;
+let bob: Actor;
+let admin: Actor;
+let owned: number;
+let ownerless: number;
+let routes: {
+  sweeps: typeof import('./route');
+  sweepsCsv: typeof import('../sweeps.csv/route');
+  settings: typeof import('../sweep-settings/route');
+  one: typeof import('../../../sweeps/[id]/route');
+  oneCsv: typeof import('../../../sweeps/[id]/levels.csv/route');
+};
+
+beforeAll(async () => {
+  ref = await startReferenceServer({ port: 0, tps: 200, ttftMs: 5, outputTokens: 48, capacityTps: 400 });
+  t = await setupApiTest();
+  await seedCatalog(t.db, { workloads: SEED_WORKLOADS, lookupEnv: () => null, referencePort: ref.port });
+  routes = {
+    sweeps: await import('./route'),
+    sweepsCsv: await import('../sweeps.csv/route'),
+    settings: await import('../sweep-settings/route'),
+    one: await import('../../../sweeps/[id]/route'),
+    oneCsv: await import('../../../sweeps/[id]/levels.csv/route'),
+  };
+  alice = await signUp('alice-sweeps@acme.example');
+  bob = await signUp('bob-sweeps@other.example');
+  admin = await signUp('admin-sweeps@tokenpace.example');
+  await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, admin.userId!));
+  const [calibration] = await t.db.select({ id: endpoints.id }).from(endpoints).where(eq(endpoints.isCalibration, true));
+  owned = calibration!.id;
+  await t.db.update(endpoints).set({ ownerUserId: alice.userId, gpuCount: 8 }).where(eq(endpoints.id, owned));
+  const [other] = await t.db.select({ id: endpoints.id }).from(endpoints).where(and(eq(endpoints.isCalibration, false), isNull(endpoints.ownerUserId))).limit(1);
+  ownerless = other!.id;
+  guarded = createGuardedFetch({ allowPrivate: true });
+}, 120_000);
+
+afterAll(async () => {
+  await guarded?.dispatcher.close();
+  await ref?.close();
+  await t?.drop();
+});
+
+const post = async (actor: Actor, path: string, route: { POST: (r: Request, c: { params: Promise<{ id: string }> }) => Promise<Response> }, id: number, body: unknown) => {
+  const res = await route.POST(req(actor, 'POST', path, body), params({ id: String(id) }));
+  return { res, json: (await res.json()) as any };
+};
+const consent = (actor: Actor, id: number, body: unknown) => post(actor, `/api/v1/endpoints/${id}/sweep-settings`, routes.settings, id, body);
+const requestSweep = (actor: Actor, id: number, body: unknown = {}) => post(actor, `/api/v1/endpoints/${id}/sweeps`, routes.sweeps, id, body);
+
+describe('sweep consent and requests', () => {
+  it('refuses strangers (404) and anonymous callers (401), and requests without consent (409)', async () => {
+    expect((await requestSweep(anonymous, owned)).res.status).toBe(401);
+    expect((await requestSweep(bob, owned)).res.status).toBe(404);
+    expect((await consent(bob, owned, { enabled: true, maxConcurrency: 4, durationS: 5 })).res.status).toBe(404);
+    const noConsent = await requestSweep(alice, owned);
+    expect(noConsent.res.status).toBe(409);
+    expect(noConsent.json.error.code).toBe('conflict');
+  });
+
+  it('validates the consent body, naming the field', async () => {
+    const bad = await consent(alice, owned, { enabled: true, maxConcurrency: 0, durationS: 5 });
+    expect(bad.res.status).toBe(400);
+    expect(bad.json.error.fields.map((f: { field: string }) => f.field)).toContain('maxConcurrency');
+  });
+
+  it('lets an admin consent for a catalog endpoint that has no owner, and nobody else', async () => {
+    expect((await consent(alice, ownerless, { enabled: true, maxConcurrency: 4, durationS: 5 })).res.status).toBe(404);
+    const ok = await consent(admin, ownerless, { enabled: true, maxConcurrency: 4, durationS: 5 });
+    expect(ok.res.status).toBe(200);
+    expect(ok.json).toMatchObject({ enabled: true, maxConcurrency: 4, durationS: 5, consentedByUserId: admin.userId });
+  });
+
+  it('queues one sweep within the limits, runs it, and publishes it (JSON, CSV, per GPU)', { timeout: 60_000 }, async () => {
+    const given = await consent(alice, owned, { enabled: true, maxConcurrency: 2, durationS: 5 });
+    expect(given.res.status).toBe(200);
+    const over = await requestSweep(alice, owned, { concurrency: [1, 4] });
+    expect(over.res.status).toBe(400);
+    expect(over.json.error.field).toBe('concurrency');
+    const queued = await requestSweep(alice, owned, { maxOutputTokens: 48 });
+    expect(queued.res.status).toBe(201);
+    expect(queued.json.sweep).toMatchObject({ status: 'queued', concurrencyLevels: [1, 2], gpuCount: 8 });
+    expect((await requestSweep(admin, owned)).res.status).toBe(409);
+
+    // a worker runs it (shortened windows: the stored duration is 5 s per level; keep the test short)
+    await t.db.update(sweeps).set({ durationMs: 400 }).where(eq(sweeps.id, queued.json.sweep.id));
+    const ran = await runSweepJob(
+      { db: t.db, workerRegion: 'test', workerVersion: 'test', createFetch: () => guarded, secretKey: null, deadlines: { ttftMs: 5000, idleMs: 5000, totalMs: 20_000, maxBytes: 1 << 24 }, now: () => new Date(), warmUpMs: 0 },
+      { sweepId: queued.json.sweep.id },
+    );
+    expect(ran).toMatchObject({ status: 'completed', levels: 2 });
+
+    const id = String(queued.json.sweep.id);
+    const one = await routes.one.GET(req(anonymous, 'GET', `/api/v1/sweeps/${id}`), params({ id }));
+    expect(one.status).toBe(200);
+    const body = (await one.json()) as any;
+    expect(body.sweep.status).toBe('completed');
+    expect(body.levels.map((l: { concurrency: number }) => l.concurrency)).toEqual([1, 2]);
+    for (const l of body.levels) {
+      expect(l.outputTokensPerSecondPerUser.p50).toBeGreaterThan(150); // 200 at N = 1 and 2 (accuracy: lib/sweep/run-sweep.test.ts)
+      expect(l.aggregateOutputTokensPerSecondPerGpu).toBeCloseTo(l.aggregateOutputTokensPerSecond / 8, 9);
+    }
+    expect(body.frontier.length).toBeGreaterThan(0);
+    const list = await routes.sweeps.GET(req(anonymous, 'GET', `/api/v1/endpoints/${owned}/sweeps`), params({ id: String(owned) }));
+    expect(((await list.json()) as any).sweeps[0].sweep.id).toBe(Number(id));
+    const csv = await (await routes.sweepsCsv.GET(req(anonymous, 'GET', `/api/v1/endpoints/${owned}/sweeps.csv`), params({ id: String(owned) }))).text();
+    const lines = csv.trim().split('\r\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toContain('outputTokensPerSecondPerUser.p50');
+    expect(lines[0]).toContain('aggregateOutputTokensPerSecond');
+    const levelsCsv = await (await routes.oneCsv.GET(req(anonymous, 'GET', `/api/v1/sweeps/${id}/levels.csv`), params({ id }))).text();
+    expect(levelsCsv.trim().split('\r\n')).toHaveLength(3);
+    const missing = await routes.one.GET(req(anonymous, 'GET', '/api/v1/sweeps/999999'), params({ id: '999999' }));
+    expect(missing.status).toBe(404);
+  });
+});
