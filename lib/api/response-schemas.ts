@@ -160,26 +160,39 @@ export const providerSchema = z
   .meta({ id: 'Provider' });
 export const providersResponseSchema = z.object({ items: z.array(providerSchema).meta({ description: 'Listed providers, by name.' }) }).meta({ id: 'ProviderList' });
 
+/** Names of an endpoint, its provider and model (every endpoint schema starts with these). */
+const endpointNameFields = {
+  id: z.number().int().meta({ description: 'Endpoint id.' }),
+  slug: z.string().meta({ description: 'Endpoint slug.' }),
+  providerSlug: z.string().meta({ description: 'Provider slug.' }),
+  provider: z.string().meta({ description: 'Provider name.' }),
+  modelSlug: z.string().meta({ description: 'Model slug.' }),
+  model: z.string().meta({ description: 'Model name.' }),
+};
+/** What the probe calls. */
+const endpointTargetFields = {
+  protocol: z.string().meta({ description: 'openai-chat, anthropic-messages, bedrock-converse-stream or gemini-stream.' }),
+  baseUrl: z.string().meta({ description: 'Base URL the probe calls.' }),
+  apiModelId: z.string().meta({ description: 'Model id sent to the provider’s API.' }),
+};
+/** Metadata declared by the catalog or the owner (not verified by probing). */
+const declaredEndpointFields = {
+  hardware: z.string().nullable().meta({ description: 'Declared hardware, e.g. DGX B200; not verified.' }),
+  engine: z.string().nullable().meta({ description: 'Declared serving engine, e.g. TensorRT-LLM; not verified.' }),
+  precision: z.string().nullable().meta({ description: 'Declared precision, e.g. FP8; not verified.' }),
+  speculativeDecoding: z.string().nullable().meta({ description: 'Declared speculative decoding, e.g. EAGLE-3; not verified.' }),
+  draftLength: z.number().int().nullable().meta({ description: 'Declared draft length of speculative decoding, tokens.' }),
+  deploymentKind: z.string().nullable().meta({ description: 'Declared deployment: shared, dedicated or self-hosted.' }),
+  region: z.string().nullable().meta({ description: 'Declared serving region (not the probe region).' }),
+};
+
 export const endpointSchema = z
   .object({
-    id: z.number().int().meta({ description: 'Endpoint id.' }),
-    slug: z.string().meta({ description: 'Endpoint slug.' }),
-    providerSlug: z.string().meta({ description: 'Provider slug.' }),
-    provider: z.string().meta({ description: 'Provider name.' }),
+    ...endpointNameFields,
     providerKind: z.enum(['provider', 'calibration']).meta({ description: '"calibration" marks Tokenpace’s own reference servers.' }),
-    modelSlug: z.string().meta({ description: 'Model slug.' }),
-    model: z.string().meta({ description: 'Model name.' }),
-    protocol: z.string().meta({ description: 'openai-chat, anthropic-messages, bedrock-converse-stream or gemini-stream.' }),
-    baseUrl: z.string().meta({ description: 'Base URL the probe calls.' }),
-    apiModelId: z.string().meta({ description: 'Model id sent to the provider’s API.' }),
+    ...endpointTargetFields,
     apiKeyEnv: z.string().nullable().meta({ description: 'Name of the environment variable holding the key of a seeded endpoint (never the key).' }),
-    hardware: z.string().nullable().meta({ description: 'Declared hardware, e.g. DGX B200; not verified.' }),
-    engine: z.string().nullable().meta({ description: 'Declared serving engine, e.g. TensorRT-LLM; not verified.' }),
-    precision: z.string().nullable().meta({ description: 'Declared precision, e.g. FP8; not verified.' }),
-    speculativeDecoding: z.string().nullable().meta({ description: 'Declared speculative decoding, e.g. EAGLE-3; not verified.' }),
-    draftLength: z.number().int().nullable().meta({ description: 'Declared draft length of speculative decoding, tokens.' }),
-    deploymentKind: z.string().nullable().meta({ description: 'Declared deployment: shared, dedicated or self-hosted.' }),
-    region: z.string().nullable().meta({ description: 'Declared serving region (not the probe region).' }),
+    ...declaredEndpointFields,
     isCalibration: z.boolean().meta({ description: 'True for Tokenpace’s own reference servers.' }),
     calibrationTps: z.number().nullable().meta({ description: 'Calibration endpoints: configured output speed, tokens/s.' }),
     calibrationTtftMs: z.number().nullable().meta({ description: 'Calibration endpoints: configured TTFT, ms.' }),
@@ -383,6 +396,8 @@ export const claimSchema = z
     subject: z.string().meta({ description: 'What the claim is about, as the source names it.' }),
     provider: z.string().meta({ description: 'Provider or vendor the claim is about.' }),
     providerSlug: z.string().nullable().meta({ description: 'Catalog provider slug when it is one of ours.' }),
+    system: z.string().nullable().meta({ description: 'The serving system the claim is about, in the source’s terms (e.g. NVIDIA DGX B200 (8x B200), TensorRT-LLM, self-hosted); null when the source does not say. Matched to endpoints’ declared system.' }),
+    endpointIds: z.array(z.number().int()).meta({ description: 'Ids of the catalog endpoints that are this system (the claim is shown beside them only); empty when we measure no endpoint of that system. CSV: ids joined by ";".' }),
     model: z.string().meta({ description: 'Model the claim is about.' }),
     modelSlug: z.string().nullable().meta({ description: 'Catalog model slug when it is one of ours.' }),
     metric: z.string().meta({ description: 'Claimed metric, e.g. outputTokensPerSecond.' }),
@@ -451,23 +466,10 @@ export const verificationSchema = z
 /** A submitted endpoint as its owner (or an admin) sees it; never the API key. */
 export const submittedEndpointSchema = z
   .object({
-    id: z.number().int().meta({ description: 'Endpoint id.' }),
-    slug: z.string().meta({ description: 'Endpoint slug.' }),
-    provider: z.string().meta({ description: 'Provider name.' }),
-    providerSlug: z.string().meta({ description: 'Provider slug.' }),
-    model: z.string().meta({ description: 'Model name.' }),
-    modelSlug: z.string().meta({ description: 'Model slug.' }),
-    protocol: z.string().meta({ description: 'openai-chat, anthropic-messages, bedrock-converse-stream or gemini-stream.' }),
-    baseUrl: z.string().meta({ description: 'Base URL the probe calls.' }),
-    apiModelId: z.string().meta({ description: 'Model id sent to the provider’s API.' }),
+    ...endpointNameFields,
+    ...endpointTargetFields,
     hasApiKey: z.boolean().meta({ description: 'Whether an API key is stored (encrypted at rest; never returned).' }),
-    region: z.string().nullable().meta({ description: 'Declared serving region.' }),
-    hardware: z.string().nullable().meta({ description: 'Declared hardware, e.g. DGX B200.' }),
-    engine: z.string().nullable().meta({ description: 'Declared serving engine, e.g. TensorRT-LLM.' }),
-    precision: z.string().nullable().meta({ description: 'Declared precision, e.g. FP8.' }),
-    speculativeDecoding: z.string().nullable().meta({ description: 'Declared speculative decoding method, e.g. EAGLE-3.' }),
-    draftLength: z.number().int().nullable().meta({ description: 'Declared draft length of speculative decoding, tokens.' }),
-    deploymentKind: z.string().nullable().meta({ description: 'shared, dedicated or self-hosted.' }),
+    ...declaredEndpointFields,
     contact: z.string().nullable().meta({ description: 'Contact of the submitter (shown to admins).' }),
     notes: z.string().nullable().meta({ description: 'Free notes of the submitter.' }),
     pricing: endpointPricingSchema.nullable().meta({ description: 'Declared prices with source URL and date (USD per million tokens); null when none declared.' }),

@@ -6,6 +6,7 @@
  * the field. Also: measurement pages follow a stable keyset order with filters, and every CSV has
  * every JSON figure under the JSON field's dotted path with the same value.
  */
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { lastCompleteWeek, writeDump } from '@/workers/tasks/write-dump';
@@ -166,26 +167,6 @@ describe('CSV = JSON: every figure, the same names and values', () => {
     } else out.set(prefix, v === null || v === undefined ? '' : String(v));
     return out;
   }
-  /** Minimal RFC 4180 parser (quoted cells with commas and doubled quotes). */
-  function parseCsv(text: string): string[][] {
-    const rows: string[][] = [];
-    let row: string[] = [];
-    let cell = '';
-    let quoted = false;
-    for (let i = 0; i < text.length; i++) {
-      const c = text[i]!;
-      if (quoted) {
-        if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-        else if (c === '"') quoted = false;
-        else cell += c;
-      } else if (c === '"') quoted = true;
-      else if (c === ',') row.push(cell), (cell = '');
-      else if (c === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-      else cell += c;
-    }
-    return rows;
-  }
-
   const ROUTES: Array<[json: string, csv: string, list: (body: Record<string, unknown>) => unknown[]]> = [
     ['/api/v1/leaderboard?window=72h', '/api/v1/leaderboard.csv?window=72h', (b) => b.entries as unknown[]],
     ['/api/v1/endpoints/{endpoint}/measurements?limit=50', '/api/v1/endpoints/{endpoint}/measurements.csv?limit=50', (b) => b.items as unknown[]],
@@ -199,7 +180,7 @@ describe('CSV = JSON: every figure, the same names and values', () => {
       const body = (await (await get(jsonPath)).json()) as Record<string, unknown>;
       const items = list(body);
       expect(items.length).toBeGreaterThan(0);
-      const [header, ...rows] = parseCsv(await (await get(csvPath)).text());
+      const [header, ...rows] = parse(await (await get(csvPath)).text()) as string[][];
       expect(rows).toHaveLength(items.length);
       items.forEach((item, i) => {
         const row = new Map(header!.map((h, k) => [h, rows[i]![k]!]));
