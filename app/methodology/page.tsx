@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { HEADLINE_WORKLOAD_SLUG } from '@/lib/probe/workloads';
 import Link from 'next/link';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { NOT_RANKABLE_REASONS, type NotRankableReason } from '@/lib/probe/types';
@@ -68,19 +69,19 @@ const METRICS: MetricEntry[] = [
     id: 'tpot',
     name: 'TPOT (time per output token)',
     unit: 'ms/token',
-    definition: 'Average time per token after the first, over the whole request.',
+    definition: 'Average time per token after the first, over the whole request (one number per request). Unlike 1 ÷ TPS/user it includes the time from the last token to the end of the stream.',
     formula: 'TPOT = (E2E − TTFT) ÷ (N − 1)',
     field: 'tpotMs',
-    source: 'vLLM/SGLang bench_serving.',
+    source: 'vLLM benchmarks/benchmark_serving.py (TPOT: “time per output token, excluding the first token”); NVIDIA AIPerf/GenAI-Perf call the same per-request quantity “inter token latency” ((request latency − TTFT) ÷ (output tokens − 1)).',
   },
   {
     id: 'itl',
     name: 'ITL (inter-token latency)',
     unit: 'ms/token',
-    definition: 'Gap between consecutive content events divided by the tokens the later event carried. Chunk-aware: a provider that sends five tokens per event is not credited with five instant tokens, and raw chunk gaps are never reported as per-token latency. Computed from each measurement’s timeline.',
-    formula: 'ITLᵢ = (tᵢ − tᵢ₋₁) ÷ tokensᵢ, for content events i ≥ 2',
-    field: 'timeline (GET /api/v1/endpoints/{id}/measurements)',
-    source: 'vLLM/SGLang bench_serving (ITL), made chunk-aware.',
+    definition: 'The distribution of gaps between tokens within one stream: each gap between consecutive token-bearing events divided by the tokens the later event carried, counted once per token it carried. Chunk-aware: a provider that sends five tokens per event is not credited with five instant tokens, and raw chunk gaps are never reported as per-token latency. Per measurement we store the token-weighted p50 and p95 (the timeline keeps the whole distribution); its token-weighted mean equals 1000 ÷ TPS/user. A window’s itlMs.p50 is the median over its measurements of their ITL p50, itlMs.p95 the median of their ITL p95 (a typical request’s tail, not the tail of tails). TPOT is one average per request; ITL shows stalls and bursts the average hides.',
+    formula: 'ITLᵢ = (tᵢ − tᵢ₋₁) ÷ tokensᵢ for token-bearing events i ≥ 2, weighted by tokensᵢ',
+    field: 'itlP50Ms, itlP95Ms (measurements); itlMs {p50, p95} (leaderboard entries)',
+    source: 'vLLM benchmarks/benchmark_serving.py (ITL: per-chunk gaps, percentiles), SGLang bench_serving; NVIDIA AIPerf (ITL as a per-request average, which is our TPOT). Made chunk-aware here.',
   },
   {
     id: 'e2e',
@@ -199,7 +200,21 @@ export default function MethodologyPage() {
 
       <h2 id="workloads">Workloads</h2>
       <p>
-        A workload fixes a prompt category, an input length and an output budget. Every prompt carries a fresh nonce derived from its time slot, so no cache can answer it, while all endpoints in one slot receive the same prompt. The scheduled workloads (the ~1k-token input of each category) are probed every slot; the others run on demand.
+        A workload fixes a prompt category (prose, code, math, JSON), an input length (~100, ~1,000, ~10,000 and ~100,000 tokens) and an output budget (256 tokens). Every prompt carries a fresh nonce derived from its time slot, so no cache can answer it, while all endpoints in one slot receive the same prompt. The grid is listed at <a href="/api/v1/workloads">/api/v1/workloads</a>.
+        <strong> Cadence per endpoint:</strong> the headline workload (<code>prose-1k</code>) every slot (1,440 probes a day); every other workload 8 times a day (every 3 hours, at phases spread so an endpoint never gets two of them in one slot, and shifted between endpoints); the ~100k workloads only where the declared context window holds them. Probes of one endpoint never overlap: they run one at a time per endpoint. Calibration endpoints run every workload every slot.
+      </p>
+      <h3 id="fidelity">Fidelity checks</h3>
+      <p>
+        A fast endpoint that answers wrongly (a broken quantisation, a speculative-decoding bug, a truncated context) must not look like a correct one. <strong>Fidelity probes</strong> carry a checkable task in place of the usual instruction, verified automatically and cheaply: known arithmetic (math), the known output of a short Python program (code), a JSON object that must validate against a fixed schema with known values (JSON), and recall of a per-probe access code (prose). Every fidelity prompt, whatever its category, also spreads a three-part access code over the prompt (after the instruction, in the middle and at the end); the reply must quote all three parts, so an endpoint that truncates or compresses the context fails. At least one probe an hour per endpoint × workload is a fidelity probe (every non-headline probe, given their cadence), plus a configurable share of the rest (<code>TOKENPACE_FIDELITY_FRACTION</code>, default 10 %).
+        The answer (capped at 16 KB) and the verdict are stored with the measurement (<code>fidelityCheck</code>, <code>fidelityPassed</code>, <code>fidelityDetail</code>, <code>answerText</code>). Each leaderboard entry carries <code>fidelity: {'{'} passRate, n, interval {'}'}</code> for its window (the 95 % Wilson interval; null when no check ran). A day on which an endpoint confidently passes fewer than 95 % of its checks (Wilson upper bound below 95 %, at least 3 checks) is a notable change in the <a href="/feed">feed</a>. Fidelity probes are measured like any other probe and count for speed too.
+      </p>
+      <h3 id="price">Price</h3>
+      <p>
+        Endpoints may carry <code>pricing</code> (USD per million input, output and cached input tokens) declared by the owner at submission or by an admin, always with the public page it was read from and the date. Prices are shown as declared, never as measured; null means nobody declared one. The <strong>blended price</strong> is (3 × input + 1 × output) ÷ 4 per million tokens, the 3:1 input:output blend Artificial Analysis publishes.
+      </p>
+      <h3 id="hidden-reasoning">Hidden reasoning</h3>
+      <p>
+        Some providers count reasoning tokens in their usage (OpenAI <code>completion_tokens_details.reasoning_tokens</code>, Gemini <code>thoughtsTokenCount</code>) without streaming them. Such tokens are stored per measurement as <code>reasoningTokensHidden</code> (reported reasoning tokens minus the reasoning tokens that were streamed). They are inside the provider-reported count, so the <code>reported</code> speed basis includes them (the hidden tokens are generated between the streamed ones); the <code>o200k</code> basis counts only received text and excludes them.
       </p>
       <div className="table-wrap">
         <table>
@@ -211,7 +226,7 @@ export default function MethodologyPage() {
               <th className="num">Input (tokens)</th>
               <th className="num">Max output (tokens)</th>
               <th className="num">Concurrency</th>
-              <th>Scheduled</th>
+              <th>Cadence per endpoint</th>
             </tr>
           </thead>
           <tbody>
@@ -224,7 +239,7 @@ export default function MethodologyPage() {
                 <td className="num">{w.inputTokensTarget}</td>
                 <td className="num">{w.maxOutputTokens}</td>
                 <td className="num">{w.concurrency}</td>
-                <td>{w.scheduled ? 'every slot' : 'on demand'}</td>
+                <td>{w.slug === HEADLINE_WORKLOAD_SLUG ? 'every slot (headline)' : w.inputTokensTarget >= 100_000 ? '8 a day, where the context window holds it' : '8 a day'}</td>
               </tr>
             ))}
           </tbody>
@@ -233,7 +248,7 @@ export default function MethodologyPage() {
 
       <h2 id="schedule">Schedule and regions</h2>
       <p>
-        A pg-boss cron (every minute by default, <code>TOKENPACE_PROBE_CRON</code>) enqueues one keyed probe per active endpoint × scheduled workload × worker region and slot; a slot runs once even with many workers or duplicate jobs. Each worker carries a region label (<code>TOKENPACE_WORKER_REGION</code>) stored with every measurement; the leaderboard merges regions unless a <code>region</code> is asked for.
+        A pg-boss cron (every minute by default, <code>TOKENPACE_PROBE_CRON</code>) enqueues one keyed probe per active endpoint × workload due in that slot (see the cadence above) × worker region; a slot runs once even with many workers or duplicate jobs. Each worker carries a region label (<code>TOKENPACE_WORKER_REGION</code>) stored with every measurement; the leaderboard merges regions unless a <code>region</code> is asked for.
         After an HTTP 429 the endpoint is not probed again before its Retry-After has passed. A worker watches its own event-loop delay: measurements taken while it exceeded 50 ms are kept but marked invalid and are not ranked.
         Rollups are refreshed every minute; raw measurements are kept forever unless an operator sets a retention period.
       </p>
