@@ -428,6 +428,7 @@ export default async function EndpointPage({ params, searchParams }: { params: P
         <h2 id="share-endpoint">Compare and share</h2>
         <ul className="link-list">
           <li><Link href={`/compare?e=${id}&workload=${workload}`}>Compare this endpoint with others</Link></li>
+          <li><Link href={`/endpoints/${id}/sweeps`}>Concurrency sweeps (TPS/user against aggregate throughput)</Link></li>
           <li><Link href={`/?model=${endpoint.modelSlug}&workload=${workload}`}>Leaderboard of {endpoint.model}</Link></li>
           <li><Link href={`/embed/endpoints/${id}?workload=${workload}`}>Embeddable history chart</Link></li>
         </ul>

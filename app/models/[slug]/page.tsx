@@ -116,7 +116,7 @@ export default async function ModelPage({ params, searchParams }: { params: Para
           </tbody>
         </table>
       </div>
-      <p><Link href={`/?model=${slug}&workload=${workload}`}>Full leaderboard of {model.name}</Link> · <Link href={`/embed/history?model=${slug}&workload=${workload}&range=${range}`}>embeddable history chart</Link></p>
+      <p><Link href={`/?model=${slug}&workload=${workload}`}>Full leaderboard of {model.name}</Link> · <Link href={`/embed/history?model=${slug}&workload=${workload}&range=${range}`}>embeddable history chart</Link> · <Link href={`/models/${slug}/pareto`}>throughput against interactivity (sweeps)</Link></p>
       {claims.length > 0 ? <ClaimsList items={claims} heading={`Published claims about ${model.name} (not our measurements)`} /> : null}
     </>
   );
