@@ -241,6 +241,11 @@ it('covers every mutating route handler under app/api (a new one must join the m
   }
   expect(mutating.sort()).toEqual(
     [
+      // Unknown /api/v1 routes, any method: always 404 JSON, never touch data (app/api/v1/errors.test.ts).
+      'DELETE /api/v1/[...rest]',
+      'PATCH /api/v1/[...rest]',
+      'POST /api/v1/[...rest]',
+      'PUT /api/v1/[...rest]',
       'DELETE /api/v1/endpoints/[id]',
       'DELETE /api/v1/tokens/[id]',
       'PATCH /api/v1/endpoints/[id]',
