@@ -92,6 +92,7 @@ function interpretEvent(type: string, data: Record<string, unknown>): WireEvent 
       const event: WireEvent = {};
       const delta = isRecord(data.delta) ? data.delta : {};
       const stop = nonEmptyString(delta.stop_reason);
+      // Not yet complete: per the Messages protocol only message_stop ends the stream (F08).
       if (stop !== undefined) event.finishReason = stop;
       const usage = isRecord(data.usage) ? data.usage : {};
       const count = countValue(usage.output_tokens);
@@ -100,6 +101,28 @@ function interpretEvent(type: string, data: Record<string, unknown>): WireEvent 
     }
     case 'message_stop':
       return { complete: true, terminal: true };
+    case 'message': {
+      // A whole non-streamed Messages response (a server ignoring stream: true): one event.
+      const text = emptyText();
+      const toolCalls: NonNullable<WireEvent['toolCalls']> = [];
+      const content = Array.isArray(data.content) ? data.content : [];
+      content.forEach((block, i) => {
+        if (!isRecord(block)) return;
+        if (block.type === 'text') collectText(block.text, 'answer', `message.content[${i}].text`, text);
+        else if (block.type === 'thinking') collectText(block.thinking, 'reasoning', `message.content[${i}].thinking`, text);
+        else if (TOOL_BLOCKS.has(String(block.type)))
+          toolCalls.push({ key: String(i), id: nonEmptyString(block.id) ?? null, name: nonEmptyString(block.name) ?? null, argumentsDelta: JSON.stringify(block.input ?? {}) });
+        else if (!NON_GENERATED_BLOCKS.has(String(block.type)) && hasText(block)) text.unrecognizedPaths.push(`message.content[${i}](type=${String(block.type)})`);
+      });
+      const event = textEvent(text);
+      if (toolCalls.length > 0) event.toolCalls = toolCalls;
+      const stop = nonEmptyString(data.stop_reason);
+      if (stop !== undefined) event.finishReason = stop;
+      const usage = isRecord(data.usage) ? data.usage : {};
+      const count = countValue(usage.output_tokens);
+      if (count !== undefined) event.outputTokensReported = count;
+      return { ...event, complete: true, terminal: true };
+    }
     case 'ping':
       return { keepAlive: true };
     case 'error': {

@@ -20,7 +20,7 @@ import { createEventStreamFramer } from '../framing/event-stream-framer';
 import type { ProtocolAdapter, WireEvent } from './adapter';
 import { joinUrl } from './join-url';
 import { collectText, emptyText, hasText } from './content-parts';
-import { classifyInStreamError, countValue, isRecord, nonEmptyString, tryParseJson } from './normalize';
+import { classifyInStreamError, countValue, isRecord, nonEmptyString, summarizeErrorText, tryParseJson } from './normalize';
 
 /** True for an AWS access key id (long-term AKIA…, temporary ASIA…). */
 export function looksLikeAccessKeyId(value: string): boolean {
@@ -104,6 +104,43 @@ function interpretFrame(eventType: string, payload: Record<string, unknown>, sta
   }
 }
 
+/** Text bodies (not event-stream frames) are kept up to this many bytes. */
+const MAX_TEXT_BODY = 64 * 1024;
+
+/**
+ * A body that is not event-stream frames: a whole Converse response (`output.message`, one
+ * buffered event), a JSON error (`message`, `__type`), an HTML page, or anything else (an error).
+ */
+function interpretTextBody(text: string): WireEvent {
+  const parsed = tryParseJson(text.trim());
+  if (isRecord(parsed) && isRecord(parsed.output) && isRecord(parsed.output.message)) {
+    const content = Array.isArray(parsed.output.message.content) ? parsed.output.message.content : [];
+    const collected = emptyText();
+    const event: WireEvent = { complete: true, terminal: true };
+    content.forEach((block, i) => {
+      if (!isRecord(block)) return;
+      collectText(block.text, 'answer', `output.message.content[${i}].text`, collected);
+      if (isRecord(block.reasoningContent) && isRecord(block.reasoningContent.reasoningText)) {
+        collectText(block.reasoningContent.reasoningText.text, 'reasoning', `output.message.content[${i}].reasoningContent.reasoningText.text`, collected);
+      }
+      if (isRecord(block.toolUse)) {
+        (event.toolCalls ??= []).push({ key: String(i), id: nonEmptyString(block.toolUse.toolUseId) ?? null, name: nonEmptyString(block.toolUse.name) ?? null, argumentsDelta: JSON.stringify(block.toolUse.input ?? {}) });
+      }
+    });
+    if (collected.answer !== '') event.answer = collected.answer;
+    if (collected.reasoning !== '') event.reasoning = collected.reasoning;
+    const stop = nonEmptyString(parsed.stopReason);
+    if (stop !== undefined) event.finishReason = stop;
+    const usage = isRecord(parsed.usage) ? parsed.usage : {};
+    const count = countValue(usage.outputTokens);
+    if (count !== undefined) event.outputTokensReported = count;
+    return event;
+  }
+  const summary = summarizeErrorText(text);
+  const type = isRecord(parsed) ? String(parsed.__type ?? parsed.type ?? '') : '';
+  return { error: classifyInStreamError(`${type} ${summary}`, `not an event stream: ${type ? `${type} ` : ''}${summary}`.slice(0, 300)) };
+}
+
 /** Adapter for Amazon Bedrock ConverseStream. */
 export const bedrockConverseStreamAdapter: ProtocolAdapter = {
   protocol: 'bedrock-converse-stream',
@@ -170,6 +207,28 @@ export const bedrockConverseStreamAdapter: ProtocolAdapter = {
         sink({ error: { kind: 'stream_error', message } }, atMs);
       },
     });
-    return framer;
+    // Every event-stream frame starts with its total length (< 16 MiB), so its first byte is 0.
+    // A body starting otherwise is text: a JSON error or a whole non-streamed response from a
+    // proxy or mock, or an HTML page. It is read to its end and interpreted once.
+    let mode: 'unknown' | 'frames' | 'text' = 'unknown';
+    const textParts: Uint8Array[] = [];
+    let textLength = 0;
+    let lastMs = 0;
+    return {
+      push(bytes, atMs) {
+        if (bytes.length === 0) return;
+        if (mode === 'unknown') mode = bytes[0] === 0 ? 'frames' : 'text';
+        if (mode === 'frames') return framer.push(bytes, atMs);
+        lastMs = atMs;
+        if (textLength < MAX_TEXT_BODY) {
+          textParts.push(bytes.subarray(0, MAX_TEXT_BODY - textLength));
+          textLength += Math.min(bytes.length, MAX_TEXT_BODY - textLength);
+        }
+      },
+      end(atMs) {
+        if (mode !== 'text') return framer.end(atMs);
+        sink(interpretTextBody(new TextDecoder().decode(Buffer.concat(textParts))), lastMs);
+      },
+    };
   },
 };

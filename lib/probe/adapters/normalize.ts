@@ -105,7 +105,9 @@ export function summarizeErrorText(text: string): string {
     const body = unique.length > 0 ? unique.join(': ') : strip(trimmed);
     return `HTML page: ${body}`.slice(0, 300);
   }
-  const parsed = tryParseJson(trimmed);
+  // An SSE-framed error body (`data: {...}`) reads like the JSON inside it.
+  const unframed = trimmed.replace(/^(?:event:[^\n]*\n)?data:\s?/, '');
+  const parsed = tryParseJson(unframed);
   if (isRecord(parsed)) {
     const e = isRecord(parsed.error) ? parsed.error : parsed;
     const message = [e.message, e.detail, typeof parsed.error === 'string' ? parsed.error : undefined].find((m) => typeof m === 'string' && m !== '');

@@ -41,11 +41,11 @@ interface ChatDecoderState {
 }
 
 /** Delta (and choice.message) keys read here; anything else holding text is recorded as unrecognised. */
-const DELTA_KEYS = new Set(['role', 'content', 'reasoning_content', 'reasoning', 'reasoning_details', 'tool_calls', 'function_call', 'refusal', 'annotations', 'name', 'tool_call_id', 'id', 'type', 'index']);
+const DELTA_KEYS = new Set(['role', 'content', 'reasoning_content', 'reasoning', 'reasoning_details', 'tool_calls', 'function_call', 'refusal', 'annotations', 'name', 'tool_call_id', 'id', 'type', 'index', 'extra_content']);
 /** Choice keys read here or known to carry no generated text. */
 const CHOICE_KEYS = new Set(['index', 'delta', 'message', 'text', 'finish_reason', 'native_finish_reason', 'stop_reason', 'matched_stop', 'logprobs', 'content_filter_results', 'content_filter_result', 'content_filter_offsets', 'error', 'finish_details', 'seed']);
 /** Top-level keys of a chunk that carry no generated text (looked at only when `choices` is missing). */
-const CHUNK_META_KEYS = new Set(['id', 'object', 'created', 'model', 'system_fingerprint', 'service_tier', 'provider', 'usage', 'x_groq', 'error', 'choices', 'type']);
+const CHUNK_META_KEYS = new Set(['id', 'object', 'created', 'created_at', 'model', 'system_fingerprint', 'service_tier', 'provider', 'usage', 'x_groq', 'error', 'choices', 'type']);
 
 /**
  * Reads the text of a delta (or a non-streamed `message`) in every shape in use: `content` as a
@@ -116,11 +116,12 @@ function readToolCalls(delta: Record<string, unknown>, state: ChatDecoderState):
  * OpenAI counts them inside completion_tokens (prompt + completion = total): nothing added.
  */
 function outputCount(usage: Record<string, unknown>): number | undefined {
-  const completion = countValue(usage.completion_tokens);
+  // Gateways relaying the Responses/Messages APIs name the fields output_tokens / input_tokens.
+  const completion = countValue(usage.completion_tokens) ?? countValue(usage.output_tokens);
   if (completion === undefined) return undefined;
-  const details = isRecord(usage.completion_tokens_details) ? usage.completion_tokens_details : {};
+  const details = isRecord(usage.completion_tokens_details) ? usage.completion_tokens_details : isRecord(usage.output_tokens_details) ? usage.output_tokens_details : {};
   const reasoning = countValue(details.reasoning_tokens) ?? countValue(usage.reasoning_tokens);
-  const prompt = countValue(usage.prompt_tokens);
+  const prompt = countValue(usage.prompt_tokens) ?? countValue(usage.input_tokens);
   const total = countValue(usage.total_tokens);
   if (reasoning && prompt !== undefined && total !== undefined && prompt + completion !== total && prompt + completion + reasoning === total) {
     return completion + reasoning;
@@ -134,6 +135,9 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
   const unrecognized: string[] = [];
   if (chunk.error != null && chunk.error !== false) {
     event.error = inBandError(chunk.error);
+  } else if (chunk.object === 'error' || chunk.type === 'error') {
+    // vLLM / SGLang write in-stream failures as {"object":"error","message":...,"code":...}.
+    event.error = inBandError({ message: chunk.message ?? chunk.detail, type: chunk.type === 'error' ? undefined : chunk.type, code: chunk.code });
   }
   const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
   // n = 1 is what the probe asks for; take choice index 0 wherever it sits.
@@ -143,9 +147,10 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
   if (isRecord(choice)) {
     const path = `choices[${at}]`;
     // `message` (a whole non-streamed answer) reads like a delta; `text` is the Completions shape.
+    // (`message` only when there is no `delta`: a final chunk carrying both would count twice.)
     for (const key of ['delta', 'message'] as const) {
       const delta = choice[key];
-      if (!isRecord(delta)) continue;
+      if (!isRecord(delta) || (key === 'message' && isRecord(choice.delta))) continue;
       readDelta(delta, `${path}.${key}`, event, unrecognized);
       const calls = readToolCalls(delta, state);
       if (calls.length > 0) event.toolCalls = [...(event.toolCalls ?? []), ...calls];
@@ -164,7 +169,8 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
       event.complete = true;
       state.complete = true;
     }
-  } else if (!Array.isArray(chunk.choices)) {
+  } else if (!Array.isArray(chunk.choices) && !event.error) {
+    // A chunk shape without `choices` (and not an error): any text in it is unrecognised.
     for (const [key, value] of Object.entries(chunk)) {
       if (!CHUNK_META_KEYS.has(key) && hasText(value)) unrecognized.push(key);
     }
