@@ -14,6 +14,7 @@ import { HistogramChart, OutcomesChart } from '@/app/_components/bar-charts';
 import { EmptyState, EndpointStatusHint } from '@/app/_components/empty-state';
 import { listEndpointWorkloadFigures } from '@/app/_components/endpoint-window';
 import { boundWord, deploymentLabel, fmt, fmtClaimDate, fmtPct, fmtUtc } from '@/app/_components/format';
+import { InputSizeChart } from '@/app/_components/input-size-chart';
 import { IntervalChart } from '@/app/_components/interval-chart';
 import { PickerForm, workloadOptions } from '@/app/_components/pickers';
 import { histogram } from '@/app/_components/scale';
@@ -110,6 +111,13 @@ export default async function EndpointPage({ params, searchParams }: { params: P
     ['Speculative decoding', endpoint.speculativeDecoding ? `${endpoint.speculativeDecoding}${endpoint.draftLength ? `, draft length ${endpoint.draftLength}` : ''}` : 'none declared'],
     ['Deployment', deploymentLabel(endpoint.deploymentKind)],
     ['Region', endpoint.region],
+    ['Context window (declared)', endpoint.contextWindowTokens ? `${endpoint.contextWindowTokens.toLocaleString('en-US')} tokens` : 'not declared (no ~100k workloads)'],
+    [
+      'Price (declared, USD per M tokens)',
+      endpoint.pricing
+        ? `input ${endpoint.pricing.inputUsdPerMTokens}, output ${endpoint.pricing.outputUsdPerMTokens}${endpoint.pricing.cachedInputUsdPerMTokens !== null ? `, cached input ${endpoint.pricing.cachedInputUsdPerMTokens}` : ''}; blended 3:1 ${fmt(endpoint.blendedUsdPerMTokens, 3)} (source ${endpoint.pricing.source}, as of ${endpoint.pricing.asOf})`
+        : 'none declared',
+    ],
     ['Status', endpoint.status === 'inactive' ? `inactive (waiting for ${endpoint.apiKeyEnv ?? 'an API key'})` : endpoint.status],
     ['Listed since', fmtUtc(endpoint.createdAt)],
   ];
@@ -228,6 +236,54 @@ export default async function EndpointPage({ params, searchParams }: { params: P
           <EndpointStatusHint status={endpoint.status} apiKeyEnv={endpoint.apiKeyEnv} />
         </EmptyState>
       )}
+
+      <h2 id="by-input-size">Speed and TTFT against input size</h2>
+      <p className="muted">
+        Window medians (last {WINDOW_HOURS} h) of every workload of the grid by its input length: longer prompts cost prefill time (TTFT) and can slow decoding, and this is where providers differ most. The ~100k workloads run only where the declared context window holds them.
+      </p>
+      {(() => {
+        const inputOf = new Map(workloads.map((w) => [w.slug, w.inputTokensTarget]));
+        const rows = byWorkload.filter((w) => inputOf.has(w.workloadSlug));
+        const speed = rows.filter((w) => w.outputTokensPerSecond).map((w) => ({ key: w.workloadSlug, category: w.category, inputTokens: inputOf.get(w.workloadSlug)!, value: w.outputTokensPerSecond!.p50 }));
+        const ttft = rows.filter((w) => w.ttftMs).map((w) => ({ key: w.workloadSlug, category: w.category, inputTokens: inputOf.get(w.workloadSlug)!, value: w.ttftMs!.p50 }));
+        if (speed.length === 0) return <p className="muted">No figures yet.</p>;
+        const sizes = [...new Set(rows.map((w) => inputOf.get(w.workloadSlug)!))].sort((a, b) => a - b);
+        const categories = [...new Set(rows.map((w) => w.category))].sort();
+        const cell = (category: string, size: number) => rows.find((w) => w.category === category && inputOf.get(w.workloadSlug) === size);
+        return (
+          <>
+            <div className="grid2">
+              <div>
+                <h3>Output speed (TPS/user P50)</h3>
+                <InputSizeChart id="speed-by-input" points={speed} unit="tokens/s" title={`Output speed against input size, ${endpoint.slug}, last ${WINDOW_HOURS} h`} />
+              </div>
+              <div>
+                <h3>TTFT (P50)</h3>
+                <InputSizeChart id="ttft-by-input" points={ttft} unit="ms" title={`TTFT against input size, ${endpoint.slug}, last ${WINDOW_HOURS} h`} />
+              </div>
+            </div>
+            <div className="table-wrap" tabIndex={0} role="region" aria-label="Speed and TTFT by input size (table)">
+              <table data-table="by-input-size">
+                <caption className="sr-only">Output speed P50 (tokens/s) and TTFT P50 (ms) by category and input length, last {WINDOW_HOURS} h</caption>
+                <thead>
+                  <tr><th scope="col">Category</th>{sizes.map((n) => <th key={n} scope="col" className="num">~{n.toLocaleString('en-US')} in: TPS/user · TTFT ms</th>)}</tr>
+                </thead>
+                <tbody>
+                  {categories.map((c) => (
+                    <tr key={c}>
+                      <td>{c}</td>
+                      {sizes.map((n) => {
+                        const w = cell(c, n);
+                        return <td key={n} className="num" data-workload={w?.workloadSlug}>{w ? `${fmt(w.outputTokensPerSecond?.p50, 1)} · ${fmt(w.ttftMs?.p50)}` : '–'}</td>;
+                      })}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        );
+      })()}
 
       <h2 id="distributions">Distributions, workload {workload}, last {WINDOW_HOURS} h</h2>
       {samples.outputTokensPerSecond.length > 0 ? (
