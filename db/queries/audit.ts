@@ -17,7 +17,8 @@ export type AuditAction =
   | 'admin.grant'
   | 'admin.revoke'
   | 'token.create'
-  | 'token.revoke';
+  | 'token.revoke'
+  | 'endpoint.pricing';
 
 /** Appends one audit event. `actorUserId` null = the operator's CLI. Never put secrets in `details`. */
 export async function insertAuditEvent(

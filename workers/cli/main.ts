@@ -9,6 +9,7 @@
  *   tokenpace sweep <url> --model M [...]   concurrency sweep (TPS/user vs aggregate), printed
  *   tokenpace migrate                       apply migrations to DATABASE_URL (or the embedded server)
  *   tokenpace admin grant|revoke <email>    give or take the admin role of an account
+ *   tokenpace pricing <slug> --input --output --source --as-of   declare an endpoint's prices (admin)
  * Exit codes: 0 ok, 1 failure, 2 bad usage.
  */
 import { UsageError } from './usage-error';
@@ -24,7 +25,8 @@ commands:
   sweep <url> --model M [--protocol P] [--api-key-env NAME] [--concurrency 1,2,4,...] [--duration-s S] [--allow-private] [--json]
   migrate                                 apply database migrations
   rotate-key --new-key-file <path>        re-encrypt stored API keys under a new key
-  admin grant <email>                     make an existing account an admin (admin revoke <email> undoes it)`;
+  admin grant <email>                     make an existing account an admin (admin revoke <email> undoes it)
+  pricing <endpoint-slug> --input USD --output USD [--cached USD] --source URL --as-of YYYY-MM-DD   declare prices per M tokens (--clear removes)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -52,6 +54,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./migrate-command')).runMigrateCommand(rest);
     case 'admin':
       return (await import('./admin-command')).runAdminCommand(rest);
+    case 'pricing':
+      return (await import('./pricing-command')).runPricingCommand(rest);
     case 'rotate-key':
       return (await import('./rotate-key-command')).runRotateKeyCommand(rest);
     case undefined:
