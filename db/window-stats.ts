@@ -241,6 +241,49 @@ function loadBlocks(db: Db, workloadId: number, starts: Date[], wallNow: number)
   return pending ? Promise.all(out) : (out as BucketEntry[]);
 }
 
+/**
+ * A run of consecutive sealed parts merged once: per endpoint, all regions merged (`all`); the
+ * source buckets are kept for the rare per-region request. A 72 h board then merges at most three
+ * parts per endpoint (leading hours, whole days, trailing hours) instead of up to 19.
+ */
+interface RunEntry {
+  all: Map<number, WindowPart>;
+  sources: BucketEntry[];
+}
+
+function toRun(sources: BucketEntry[]): RunEntry {
+  const byEp = new Map<number, WindowPart[]>();
+  for (const e of sources) {
+    for (const [id, v] of e) {
+      const list = byEp.get(id);
+      if (list) list.push(v.all);
+      else byEp.set(id, [v.all]);
+    }
+  }
+  const all = new Map<number, WindowPart>();
+  for (const [id, parts] of byEp) all.set(id, mergeWindowParts(parts));
+  return { all, sources };
+}
+
+/**
+ * The hours [from, to) (hour-aligned, within one UTC day or shorter) as one run: 6-hour blocks and
+ * hours, merged; or the whole days of `days` as one run. Cached like buckets (sealed for 5 min).
+ */
+function loadRun(db: Db, workloadId: number, p: { days: Date[] } | { hours: Date[]; blocks: Date[] }, wallNow: number): RunEntry | Promise<RunEntry> {
+  const starts = 'days' in p ? p.days : [...p.hours, ...p.blocks];
+  if (starts.length === 0) return { all: new Map(), sources: [] };
+  const ends = 'days' in p ? p.days.map((d) => d.getTime() + DAY) : [...p.hours.map((h) => h.getTime() + HOUR), ...p.blocks.map((b) => b.getTime() + BLOCK)];
+  const from = Math.min(...starts.map((d) => d.getTime()));
+  const to = Math.max(...ends);
+  const sealed = to + SEAL_AFTER_MS <= wallNow;
+  const key = `run|${'days' in p ? 'd' : 'h'}|${workloadId}|${from}|${to}`;
+  return cached(cachesOf(db).buckets as unknown as Map<string, Slot<RunEntry>>, key, wallNow, sealed ? CACHE_TTL_MS : UNSEALED_TTL_MS, async () => {
+    if ('days' in p) return toRun(await loadRollupBuckets(db, 'day', workloadId, p.days, wallNow));
+    const [hours, blocks] = await Promise.all([loadRollupBuckets(db, 'hour', workloadId, p.hours, wallNow), loadBlocks(db, workloadId, p.blocks, wallNow)]);
+    return toRun([...hours, ...blocks]);
+  });
+}
+
 /** Column-wise raw rows (lib/stats/window-stats RawRows) from query rows. */
 function packRaw(rows: RawWindowRow[]): RawRows {
   const bins = (f: (r: RawWindowRow) => number | null) => Int32Array.from(rows, (r) => (f(r) === null ? RAW_SKIP : Number(f(r))));
@@ -291,21 +334,28 @@ export async function listWindowStats(db: Db, p: LeaderboardParams, wallNow = Da
   const partsOf = new Map<number, WindowPart[]>(eps.map((e) => [e.id, []]));
   let raw: RawRows | null = null;
   if (workloadId !== null && eps.length > 0) {
+    // Runs: the hours before the first whole day, the whole days, the hours after them (each one part per endpoint).
+    const firstDay = plan.dayBuckets[0]?.getTime() ?? Infinity;
+    const lead = { hours: plan.hourBuckets.filter((d) => d.getTime() < firstDay), blocks: plan.blockBuckets.filter((d) => d.getTime() < firstDay) };
+    const trail = { hours: plan.hourBuckets.filter((d) => d.getTime() >= firstDay), blocks: plan.blockBuckets.filter((d) => d.getTime() >= firstDay) };
     const loads = [
-      loadRollupBuckets(db, 'hour', workloadId, plan.hourBuckets, wallNow),
-      loadBlocks(db, workloadId, plan.blockBuckets, wallNow),
-      loadRollupBuckets(db, 'day', workloadId, plan.dayBuckets, wallNow),
+      loadRun(db, workloadId, lead, wallNow),
+      loadRun(db, workloadId, { days: plan.dayBuckets }, wallNow),
+      loadRun(db, workloadId, trail, wallNow),
       loadRawTail(db, { endpointIds: eps.map((e) => e.id), workloadId, from: plan.rawFrom, to: plan.end, region: p.region }, wallNow),
     ] as const;
     // Hot path: everything cached and settled → no awaiting at all.
-    const [hours, blocks, days, tail] = loads.some((x) => x instanceof Promise) ? await Promise.all(loads) : (loads as unknown as [BucketEntry[], BucketEntry[], BucketEntry[], RawRows]);
+    const [a, b, c, tail] = loads.some((x) => x instanceof Promise) ? await Promise.all(loads) : (loads as unknown as [RunEntry, RunEntry, RunEntry, RawRows]);
     raw = tail;
-    for (const bucket of [hours, blocks, days]) {
-      for (const entry of bucket) {
-        for (const [id, list] of partsOf) {
-          const v = entry.get(id);
-          if (!v) continue;
-          const part = p.region ? v.regions.get(p.region) : v.all;
+    for (const run of [a, b, c]) {
+      for (const [id, list] of partsOf) {
+        if (!p.region) {
+          const part = run.all.get(id);
+          if (part) list.push(part);
+          continue;
+        }
+        for (const entry of run.sources) {
+          const part = entry.get(id)?.regions.get(p.region);
           if (part) list.push(part);
         }
       }
@@ -356,7 +406,6 @@ export async function listWindowStatsFromRaw(db: Db, p: LeaderboardParams): Prom
       ttfatMs: exactWindowPercentiles(values((r) => r.ttfat_ms, (r) => r.ttfat_ms_bin)),
       e2eMs: exactWindowPercentiles(values((r) => r.e2e_ms, (r) => r.e2e_ms_bin)),
       outputTokensPerSecondMedianCi: speed ? medianInterval(speedSketch, speed.p50) : null,
-      speedSketch,
       errorKinds: count(rows.map((r) => r.error_kind)),
       lastMeasuredAt: last === null ? null : new Date(last).toISOString(),
       excluded: { total: excludedRows.length, byReason: count(excludedRows.flatMap((r) => r.not_rankable_reasons)) },

@@ -433,6 +433,72 @@ export class SketchAccumulator {
     return out;
   }
 
+  /** Number of values added since the last drain. */
+  get count(): number {
+    return this.total;
+  }
+
+  /**
+   * The representative values at the given 0-based ranks (ascending, each in [0, count − 1]) of
+   * the merged counts, in one upward walk over the dense slots; resets the accumulator. The same
+   * values {@link sketchOrderStatistic} reads from the drained sketch.
+   * @throws RangeError unless the ranks are ascending integers within [0, count − 1]
+   */
+  drainValuesAtRanks(ranks: readonly number[]): number[] {
+    const n = this.total;
+    ranks.forEach((r, k) => {
+      if (!Number.isSafeInteger(r) || r < 0 || r >= n || (k > 0 && r < ranks[k - 1]!)) throw new RangeError('ranks must be ascending integers within [0, count − 1]');
+    });
+    if (this.overflow.size > 0) {
+      const sorted = toSortedSketch(this.drain());
+      return ranks.map((r) => valueAtRank(sorted, r));
+    }
+    const dense = this.dense;
+    const zeros = this.zeros;
+    let d = this.min - 1;
+    let upto = zeros;
+    const out = new Array<number>(ranks.length);
+    for (let k = 0; k < ranks.length; k++) {
+      const r = ranks[k]!;
+      if (r < zeros) {
+        out[k] = 0;
+        continue;
+      }
+      while (upto <= r) {
+        d++;
+        upto += dense[d]!;
+      }
+      out[k] = DENSE_VALUES[d]!;
+    }
+    this.reset();
+    return out;
+  }
+
+  /** The merged counts as sorted parallel arrays (the form rollup parts are kept in); resets the accumulator. */
+  drainPacked(): PackedSketch {
+    if (this.overflow.size > 0) {
+      const s = this.drain();
+      const keys = Int32Array.from([...s.bins.keys()].sort((a, b) => a - b));
+      return { keys, counts: Float64Array.from(keys, (k) => s.bins.get(k)!), zeros: s.zeros };
+    }
+    const dense = this.dense;
+    let k = 0;
+    for (let d = this.min; d <= this.max; d++) if (dense[d]! > 0) k++;
+    const keys = new Int32Array(k);
+    const counts = new Float64Array(k);
+    let j = 0;
+    for (let d = this.min; d <= this.max; d++) {
+      const c = dense[d]!;
+      if (c === 0) continue;
+      keys[j] = d - DENSE_OFFSET;
+      counts[j] = c;
+      j++;
+    }
+    const out: PackedSketch = { keys, counts, zeros: this.zeros };
+    this.reset();
+    return out;
+  }
+
   /** The merged sketch; resets the accumulator. */
   drain(): Sketch {
     const bins = new Map<number, number>(this.overflow);

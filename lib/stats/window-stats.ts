@@ -17,7 +17,7 @@
  * Framework-free and pure: no database, no clock (windows are planned from `asOf`).
  */
 import { percentiles as exactPercentiles } from './percentiles';
-import { SketchAccumulator, sketchMedianCi, sketchPercentiles, type PackedSketch, type SortedSketch } from './sketch';
+import { medianCiLowerRank, SketchAccumulator, SKETCH_RELATIVE_ACCURACY, sketchMedianCi, type PackedSketch, type SortedSketch } from './sketch';
 
 /** The metrics summarised in every window, rollup and history point (units in their names). */
 export const WINDOW_METRICS = ['outputTokensPerSecond', 'outputTokensPerSecondO200k', 'ttftMs', 'ttfatMs', 'e2eMs'] as const;
@@ -101,8 +101,6 @@ export interface WindowStats {
   e2eMs: Percentiles;
   /** distribution-free 95 % interval of the median output speed (tokens/s), containing the median; null below 1 sample */
   outputTokensPerSecondMedianCi: { low: number; high: number } | null;
-  /** merged sketch of output speed (tokens/s) */
-  speedSketch: SortedSketch;
   /** failures by error kind, keys sorted */
   errorKinds: Record<string, number>;
   lastMeasuredAt: string | null;
@@ -172,6 +170,9 @@ export function planWindow(asOf: Date, windowHours: number): WindowPlan {
 // ---------------------------------------------------------------------------------------------
 // Parts.
 
+/** One accumulator reused by every merge (single-threaded; each use drains it). */
+const accumulator = new SketchAccumulator();
+
 function addPairs(into: Map<string, number>, pairs: Array<[string, number]>): void {
   for (const [k, v] of pairs) into.set(k, (into.get(k) ?? 0) + v);
 }
@@ -195,20 +196,14 @@ export function mergeWindowParts(parts: readonly WindowPart[]): WindowPart {
   }
   const sketches: Partial<Record<WindowMetric, PackedSketch>> = {};
   for (const m of WINDOW_METRICS) {
-    const bins = new Map<number, number>();
-    let zeros = 0;
     let any = false;
     for (const p of parts) {
       const ps = p.sketches[m];
       if (!ps) continue;
       any = true;
-      for (let j = 0; j < ps.keys.length; j++) bins.set(ps.keys[j]!, (bins.get(ps.keys[j]!) ?? 0) + ps.counts[j]!);
-      zeros += ps.zeros;
+      accumulator.addBins(ps.keys, ps.counts, ps.zeros);
     }
-    if (any) {
-      const keys = Int32Array.from([...bins.keys()].sort((a, b) => a - b));
-      sketches[m] = { keys, counts: Float64Array.from(keys, (k) => bins.get(k)!), zeros };
-    }
+    if (any) sketches[m] = accumulator.drainPacked();
   }
   return { count, successes, errorKinds: [...kinds.entries()], lastMeasuredAtMs: last, sketches, excludedTotal, excludedByReason: [...reasons.entries()] };
 }
@@ -220,8 +215,6 @@ function sortKeys(o: Record<string, number>): Record<string, number> {
 function toPercentiles(q: number[] | null): Percentiles {
   return q ? { p5: q[0]!, p25: q[1]!, p50: q[2]!, p75: q[3]!, p95: q[4]! } : null;
 }
-
-const accumulator = new SketchAccumulator();
 
 function addPartSketches(merger: SketchAccumulator, parts: readonly WindowPart[], metric: WindowMetric): void {
   for (let i = 0; i < parts.length; i++) {
@@ -236,8 +229,46 @@ function addPartSketches(merger: SketchAccumulator, parts: readonly WindowPart[]
  */
 export function partsPercentiles(parts: readonly WindowPart[], metric: WindowMetric): { percentiles: Percentiles; samples: number } {
   addPartSketches(accumulator, parts, metric);
-  const sorted = accumulator.drainSorted();
-  return { percentiles: toPercentiles(sketchPercentiles(sorted, PERCENTILE_LEVELS)), samples: sorted.total };
+  const samples = accumulator.count;
+  return { percentiles: drainFigures(samples, false).percentiles, samples };
+}
+
+/**
+ * Reads the published figures of the accumulator's n values and drains it: type-7 percentiles at
+ * PERCENTILE_LEVELS (each order statistic the representative of its bucket, interpolated with
+ * numpy's `_lerp`) and, with `withCi`, the distribution-free interval of the median [x₍l₎,
+ * x₍n−l+1₎] (medianCiLowerRank) widened to its buckets' bounds and to contain the median, exactly as
+ * sketchMedianCi + medianInterval read it from a drained sketch. One walk over the counts.
+ */
+function drainFigures(n: number, withCi: boolean): { percentiles: Percentiles; medianCi: { low: number; high: number } | null } {
+  if (n === 0) {
+    accumulator.drainPacked();
+    return { percentiles: null, medianCi: null };
+  }
+  const ranks: number[] = [];
+  const spots = PERCENTILE_LEVELS.map((p) => {
+    const h = (n - 1) * (p / 100);
+    const lo = Math.floor(h);
+    ranks.push(lo, Math.min(lo + 1, n - 1));
+    return { lo, hi: Math.min(lo + 1, n - 1), t: h - lo };
+  });
+  const l = withCi ? medianCiLowerRank(n, MEDIAN_CI_CONFIDENCE) : 0;
+  if (withCi) ranks.push(l - 1, n - l);
+  const sorted = [...new Set(ranks)].sort((a, b) => a - b);
+  const values = accumulator.drainValuesAtRanks(sorted);
+  const at = (r: number) => values[sorted.indexOf(r)]!;
+  const q = spots.map(({ lo, hi, t }) => {
+    const a = at(lo);
+    const b = at(hi);
+    const d = b - a;
+    return t >= 0.5 ? b - d * (1 - t) : a + d * t;
+  });
+  const percentiles = toPercentiles(q);
+  if (!withCi) return { percentiles, medianCi: null };
+  const median = q[2]!;
+  const low = at(l - 1) / (1 + SKETCH_RELATIVE_ACCURACY);
+  const high = at(n - l) / (1 - SKETCH_RELATIVE_ACCURACY);
+  return { percentiles, medianCi: { low: Math.min(low, median), high: Math.max(high, median) } };
 }
 
 /**
@@ -287,23 +318,23 @@ export function summarizeWindow(parts: readonly WindowPart[], basis: SpeedBasis,
       else merger.addIndex(b);
     }
   };
-  const summary = (metric: WindowMetric): Percentiles => {
+  const speedMetric = SPEED_METRIC_OF_BASIS[basis];
+  fill(speedMetric);
+  const samples = merger.count;
+  const speed = drainFigures(samples, true);
+  const figure = (metric: WindowMetric): Percentiles => {
     fill(metric);
-    return toPercentiles(merger.drainPercentiles(PERCENTILE_LEVELS));
+    return drainFigures(merger.count, false).percentiles;
   };
-  fill(SPEED_METRIC_OF_BASIS[basis]);
-  const speedSketch = merger.drainSorted();
-  const speed = toPercentiles(sketchPercentiles(speedSketch, PERCENTILE_LEVELS));
   return {
     n,
     successes,
-    samples: speedSketch.total,
-    outputTokensPerSecond: speed,
-    ttftMs: summary('ttftMs'),
-    ttfatMs: summary('ttfatMs'),
-    e2eMs: summary('e2eMs'),
-    outputTokensPerSecondMedianCi: speed ? medianInterval(speedSketch, speed.p50) : null,
-    speedSketch,
+    samples,
+    outputTokensPerSecond: speed.percentiles,
+    ttftMs: figure('ttftMs'),
+    ttfatMs: figure('ttfatMs'),
+    e2eMs: figure('e2eMs'),
+    outputTokensPerSecondMedianCi: speed.medianCi,
     errorKinds: sortKeys(kinds),
     lastMeasuredAt: lastMs === null ? null : new Date(lastMs).toISOString(),
     excluded: { total: excludedTotal, byReason: sortKeys(reasons) },
