@@ -206,6 +206,19 @@ describe('rollups', () => {
     expect(series.find((s) => s.endpoint.id === epIds[1])!.changePoints).toEqual([]);
   });
 
+  it('the rollup job upgrades rollups written with an older sketch version, newest day first, back to the rebuilt rows', async () => {
+    const snapshot = async () => (await t.db.execute(sql`select granularity, bucket_start, endpoint_id, workload_id, worker_region, sketches, sketch_version, excluded from measurement_rollups order by 1, 2, 3, 4, 5`)) as unknown as unknown[];
+    const before = await snapshot();
+    // two days marked as written by version 1 (as after the α change): the job must rebuild them
+    await t.db.execute(sql`update measurement_rollups set sketch_version = 1, sketches = jsonb_set(sketches, '{_,v}', '1') where bucket_start >= '2026-11-26' and bucket_start < '2026-11-28'`);
+    const r = await runRollupJob(t.db, NOW, { maxStaleDaysPerRun: 1 });
+    expect(r.upgradedDays).toBe(1);
+    const stale = (await t.db.execute(sql`select min(bucket_start) as a, max(bucket_start) as b from measurement_rollups where sketch_version < 2`)) as unknown as Array<{ a: string | Date; b: string | Date }>;
+    expect(new Date(stale[0]!.b).toISOString().slice(0, 10)).toBe('2026-11-26'); // the newer day went first
+    await runRollupJob(t.db, NOW);
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('retention (off by default) deletes old raw days only after rolling them up; answers stay the same', async () => {
     const before = await t.db.select({ n: sql<number>`count(*)::int` }).from(measurements);
     expect(await runRetentionJob(t.db, NOW, null)).toEqual({ days: [], deleted: 0 });
