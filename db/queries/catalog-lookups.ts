@@ -54,8 +54,3 @@ export async function resolveCatalogSlugs(
   cache = { at: now, maps: await loadMaps(db) };
   return attempt(cache.maps);
 }
-
-/** Forgets the cached maps (tests that add catalog rows; the cache also expires after 60 s). */
-export function forgetCatalogSlugs(): void {
-  cache = null;
-}

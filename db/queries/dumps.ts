@@ -43,7 +43,7 @@ export async function getDump(db: Db, id: number): Promise<DumpRow | null> {
 }
 
 /** The dump of exactly [fromAt, untilAt), or null. */
-export async function findDumpByPeriod(db: Db, fromAt: Date, untilAt: Date): Promise<DumpRow | null> {
+async function findDumpByPeriod(db: Db, fromAt: Date, untilAt: Date): Promise<DumpRow | null> {
   const rows = await db.select(dumpColumns).from(dumps).where(and(eq(dumps.fromAt, fromAt), eq(dumps.untilAt, untilAt))).limit(1);
   return rows[0] ?? null;
 }
@@ -65,7 +65,7 @@ export async function listPublicEndpointIds(db: Db): Promise<number[]> {
 }
 
 /** What the writer callback gets: append a chunk, in order. */
-export interface DumpSink {
+interface DumpSink {
   appendChunk: (data: Buffer) => Promise<void>;
 }
 

@@ -45,7 +45,7 @@ export async function setEndpointNotBefore(db: Db, endpointId: number, notBefore
  * `measuredAtMicros` is measured_at in µs since the epoch as text: the exact keyset position
  * (JavaScript Dates hold only milliseconds).
  */
-export const measurementColumns = {
+const measurementColumns = {
   id: measurements.id,
   endpointId: measurements.endpointId,
   workloadId: measurements.workloadId,
@@ -89,7 +89,7 @@ export const measurementColumns = {
 };
 
 /** measurementColumns plus the encoded timeline bytes. */
-export const measurementWithTimelineColumns = { ...measurementColumns, timeline: measurements.timeline };
+const measurementWithTimelineColumns = { ...measurementColumns, timeline: measurements.timeline };
 const noTimeline = { ...measurementColumns, timeline: sql<Buffer | null>`null::bytea` };
 
 /** Keyset position of a measurement in (measured_at, id) order. */
@@ -99,7 +99,7 @@ export interface MeasurementCursor {
 }
 
 /** Filters of a measurement list; `since` inclusive, `until` inclusive (as a leaderboard window). */
-export interface MeasurementFilter {
+interface MeasurementFilter {
   endpointId?: number;
   workloadId?: number;
   since?: Date | null;
@@ -151,9 +151,6 @@ export async function listMeasurements(
   const last = page[page.length - 1];
   return { rows: page, nextCursor: hasMore && last ? { measuredAtMicros: last.measuredAtMicros, id: last.id } : null };
 }
-
-/** A measurement row as listMeasurements and getMeasurement return it (timeline bytes or null). */
-export type MeasurementRow = Awaited<ReturnType<typeof listMeasurements>>['rows'][number];
 
 /** One measurement by id with its timeline bytes, or null. */
 export async function getMeasurement(db: Db, id: number) {

@@ -106,7 +106,7 @@ export function csvColumnsOf(rowSchema: z.ZodType, omit: readonly string[] = [])
 }
 
 /** One RFC 4180 cell. */
-export function csvCell(v: unknown): string {
+function csvCell(v: unknown): string {
   if (v === null || v === undefined) return '';
   const s = typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

@@ -8,7 +8,7 @@ import { z } from 'zod';
 const slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,80}$/, 'must be a lower-case slug');
 
 /** Earliest `at=` accepted: before this no service could have measured anything (decision 076). */
-export const EARLIEST_AT = '2000-01-01T00:00:00Z';
+const EARLIEST_AT = '2000-01-01T00:00:00Z';
 
 /** Window lengths: hours, e.g. "72h", or days, e.g. "7d" → hours, at most `maxHours`. */
 export function windowHoursSchema(maxHours: number) {
@@ -24,7 +24,7 @@ export function windowHoursSchema(maxHours: number) {
  * `at=`: an ISO 8601 instant with offset, on or after 2000-01-01. (Whether it lies in the future
  * depends on the clock, so the route checks that with its `now`.)
  */
-export const atSchema = z.iso
+const atSchema = z.iso
   .datetime({ offset: true, error: 'must be an ISO 8601 instant such as 2026-11-28T12:00:00Z' })
   .refine((v) => Date.parse(v) >= Date.parse(EARLIEST_AT), `must be on or after ${EARLIEST_AT}`);
 
@@ -67,7 +67,7 @@ export const datasetSlugSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,80}$/, '
 export const datasetSlugPathSchema = z.object({ slug: datasetSlugSchema.meta({ description: 'Dataset slug (see /api/v1/datasets).', example: 'llmperf-leaderboard-2024-01' }) });
 
 /** Opaque keyset cursor of a measurement page: `<measured_at in µs since epoch>.<id>`. */
-export const measurementCursorSchema = z
+const measurementCursorSchema = z
   .string()
   .regex(/^\d{1,19}\.\d{1,19}$/, 'must be the nextCursor of a previous page')
   .transform((v) => {
