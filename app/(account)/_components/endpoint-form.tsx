@@ -28,7 +28,18 @@ export interface EndpointFormValues {
   deploymentKind: string | null;
   contact: string | null;
   notes: string | null;
+  /** Declared prices (lib/catalog/pricing), null when none. */
+  pricing?: { inputUsdPerMTokens: number; outputUsdPerMTokens: number; cachedInputUsdPerMTokens: number | null; currency: string; source: string; asOf: string } | null;
 }
+
+/** Price inputs: form field name → pricing key (USD per million tokens, source URL, date). */
+const PRICE_FIELDS = [
+  ['priceInput', 'inputUsdPerMTokens'],
+  ['priceOutput', 'outputUsdPerMTokens'],
+  ['priceCachedInput', 'cachedInputUsdPerMTokens'],
+  ['priceSource', 'source'],
+  ['priceAsOf', 'asOf'],
+] as const;
 
 const TEXT_FIELDS = ['region', 'hardware', 'engine', 'precision', 'speculativeDecoding', 'contact', 'notes'] as const;
 
@@ -59,10 +70,17 @@ export function EndpointForm({ models, initial }: { models: Array<{ slug: string
     body.draftLength = draft === '' ? '' : /^\d+$/.test(draft) ? Number(draft) : draft;
     const key = text('apiKey');
     if (key !== '') body.apiKey = key;
+    // Declared price: all-empty means none; numbers where numbers are meant, the schema names any bad field.
+    const price = Object.fromEntries(PRICE_FIELDS.map(([name, k]) => [k, text(name).trim()]));
+    const num = (x: string) => (/^\d+(\.\d+)?$/.test(x) ? Number(x) : x);
+    const pricing = Object.values(price).every((x) => x === '')
+      ? null
+      : { inputUsdPerMTokens: num(price.inputUsdPerMTokens!), outputUsdPerMTokens: num(price.outputUsdPerMTokens!), cachedInputUsdPerMTokens: price.cachedInputUsdPerMTokens === '' ? null : num(price.cachedInputUsdPerMTokens!), currency: 'USD', source: price.source, asOf: price.asOf };
     if (!editing) {
       body.provider = text('provider');
       if (modelChoice === PROPOSE) body.proposedModel = text('proposedModel');
       else body.model = modelChoice;
+      if (pricing) body.pricing = pricing;
       return body;
     }
     // edit: send only what changed; cleared optional text becomes null
@@ -74,6 +92,7 @@ export function EndpointForm({ models, initial }: { models: Array<{ slug: string
       else if (v !== '' && v !== (cur[k] ?? '')) changed[k] = v;
     }
     if (f.get('removeApiKey') === 'on') changed.apiKey = null;
+    if (JSON.stringify(pricing) !== JSON.stringify(initial!.pricing ?? null)) changed.pricing = pricing;
     return changed;
   }
 
@@ -162,6 +181,15 @@ export function EndpointForm({ models, initial }: { models: Array<{ slug: string
             </select>
           )}
         </Field>
+      </fieldset>
+      <fieldset>
+        <legend>Price (optional, declared)</legend>
+        <p className="small muted">Shown as you declare it, never as measured: USD per million tokens, with the public page you read it from and the date. Leave all empty for none.</p>
+        <Field id="pricing.inputUsdPerMTokens" label="Input, USD per million tokens" error={errors['pricing.inputUsdPerMTokens']}>{(a) => <input {...a} name="priceInput" inputMode="decimal" defaultValue={initial?.pricing?.inputUsdPerMTokens ?? ''} />}</Field>
+        <Field id="pricing.outputUsdPerMTokens" label="Output, USD per million tokens" error={errors['pricing.outputUsdPerMTokens']}>{(a) => <input {...a} name="priceOutput" inputMode="decimal" defaultValue={initial?.pricing?.outputUsdPerMTokens ?? ''} />}</Field>
+        <Field id="pricing.cachedInputUsdPerMTokens" label="Cached input, USD per million tokens (optional)" error={errors['pricing.cachedInputUsdPerMTokens']}>{(a) => <input {...a} name="priceCachedInput" inputMode="decimal" defaultValue={initial?.pricing?.cachedInputUsdPerMTokens ?? ''} />}</Field>
+        <Field id="pricing.source" label="Price source (URL)" error={errors['pricing.source']} hint="The public pricing page">{(a) => <input {...a} name="priceSource" inputMode="url" defaultValue={initial?.pricing?.source ?? ''} />}</Field>
+        <Field id="pricing.asOf" label="Price as of (YYYY-MM-DD)" error={errors['pricing.asOf'] ?? errors.pricing}>{(a) => <input {...a} name="priceAsOf" defaultValue={initial?.pricing?.asOf ?? ''} />}</Field>
       </fieldset>
       <fieldset>
         <legend>Contact</legend>
