@@ -20,6 +20,7 @@ import { PickerForm, workloadOptions } from '@/app/_components/pickers';
 import { histogram } from '@/app/_components/scale';
 import { TimeSeriesChart } from '@/app/_components/time-series-chart';
 import { TimelineChart } from '@/app/_components/timeline-chart';
+import { EndpointUptimePanel } from '@/app/_components/uptime-strip';
 
 type Params = Promise<{ id: string }>;
 type Search = Promise<Record<string, string | string[] | undefined>>;
@@ -185,6 +186,8 @@ export default async function EndpointPage({ params, searchParams }: { params: P
           )}
         </section>
       </div>
+
+      <EndpointUptimePanel endpointId={id} />
 
       <h2 id="by-workload">Speed by workload category</h2>
       <p className="muted">
