@@ -135,7 +135,7 @@ const ERROR_KINDS: Array<[string, string]> = [
 /** Methodology: every metric's definition, formula, unit and source; workloads, schedule, regions, failures, ties, claims and imported data. */
 export default function MethodologyPage() {
   const workloads = SEED_WORKLOADS;
-  const pct = (x: number) => `${Math.round(x * 1000) / 10} %`;
+  const pct = (x: number) => `${Number((x * 100).toPrecision(3))} %`;
   return (
     <>
       <h1>Methodology</h1>
@@ -182,10 +182,10 @@ export default function MethodologyPage() {
           <strong>Windows.</strong> The leaderboard uses the last 72 hours by default: the 72 whole UTC hours before the current hour, plus the current hour up to the moment of the answer. Whole hours are read from hourly and daily rollups; the current hour from the raw measurements.
         </li>
         <li>
-          <strong>Accuracy.</strong> Rollups keep, per hour and day, a mergeable log-bucket sketch of each metric (DDSketch-style buckets, relative accuracy {pct(SKETCH_RELATIVE_ACCURACY)}). A window’s percentiles come from merging those sketches, and each is within {pct(SKETCH_RELATIVE_ACCURACY)} of the exact type-7 percentile of the same raw values; counts (n, successes, samples, failures by kind) are exact. The raw measurements stay available for anyone who wants to recompute.
+          <strong>Accuracy.</strong> Rollups keep, per hour and day, a mergeable log-bucket sketch of each metric (DDSketch-style buckets, relative accuracy {pct(SKETCH_RELATIVE_ACCURACY)}). A window’s percentiles come from merging those sketches, and each is within {pct(SKETCH_RELATIVE_ACCURACY)} of the exact type-7 percentile of the same raw values; counts (n, successes, samples, failures by kind, measurements left out by reason) are exact. Only rankable measurements enter the sketches. One engine computes every window figure, so the leaderboard, its CSV and snapshots, history, endpoint and compare pages, embeds and share images show the identical number for the same endpoint, window and workload (a day of history is the 24 h window of that day). The raw measurements stay available for anyone who wants to recompute.
         </li>
         <li>
-          <strong>Interval of the median.</strong> Each endpoint’s median output speed gets a distribution-free {pct(MEDIAN_CI_CONFIDENCE)} confidence interval from order statistics: [x₍l₎, x₍n−l+1₎] with the largest l for which a Binomial(n, ½) variable is below l with probability at most 2.5 % (Conover 1999), each end widened to the edge of its sketch bucket so the interval always contains the exact one. It needs no resampling, so it is the same on every run; medians closer than about 2 % (the sketch’s resolution) tie.
+          <strong>Interval of the median.</strong> Each endpoint’s median output speed gets a distribution-free {pct(MEDIAN_CI_CONFIDENCE)} confidence interval from order statistics: [x₍l₎, x₍n−l+1₎] with the largest l for which a Binomial(n, ½) variable is below l with probability at most 2.5 % (Conover 1999), each end widened to the edge of its sketch bucket so the interval always contains the exact one. It needs no resampling, so it is the same on every run; medians closer than the sketch’s resolution (about {pct(2 * SKETCH_RELATIVE_ACCURACY)}) tie.
         </li>
         <li>
           <strong>Change points.</strong> History charts mark level shifts of an endpoint’s daily median output speed, labelled like “+38% on 2025-06-02”: binary segmentation with a robust L1 cost; a shift is shown only if the medians differ by at least 15 % and a Mann–Whitney test gives p &lt; 0.05, with at least 3 days on each side.
