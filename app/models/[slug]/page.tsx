@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { listClaims } from '@/db/queries/claims';
-import { listModels, listWorkloads } from '@/db/queries/catalog';
+import { listEndpoints, listModels, listWorkloads } from '@/db/queries/catalog';
 import { listModelHistory } from '@/db/queries/history';
 import { getDb } from '@/db/shared';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
@@ -14,6 +14,7 @@ import { fmt } from '@/app/_components/format';
 import { changeAnnotations, chartSeries, fromModelHistory } from '@/app/_components/history-series';
 import { HistoryTables } from '@/app/_components/history-table';
 import { PickerForm, workloadOptions } from '@/app/_components/pickers';
+import { PriceSpeedChart } from '@/app/_components/price-speed-chart';
 import { TimeSeriesChart } from '@/app/_components/time-series-chart';
 
 type Params = Promise<{ slug: string }>;
@@ -48,11 +49,18 @@ export default async function ModelPage({ params, searchParams }: { params: Para
   const days = MODEL_RANGES[range];
   const now = new Date();
   const from = days === null ? new Date('2000-01-01T00:00:00Z') : new Date(now.getTime() - days * 86400_000);
-  const [buckets, answer, claims] = await Promise.all([
+  const [buckets, answer, claims, modelEndpoints] = await Promise.all([
     listModelHistory(db, { modelSlug: slug, workloadSlug: workload, from, to: now, region: null, basis: 'reported' }),
     getLeaderboardAnswer(db, leaderboardQuerySchema.parse({ model: slug, workload })),
     listClaims(db, { modelSlug: slug }),
+    listEndpoints(db, { modelSlug: slug }),
   ]);
+  // Declared prices (never measured) beside measured speed; blended 3:1 input:output.
+  const priceOf = new Map(modelEndpoints.map((e) => [e.id, e]));
+  const pricePoints = answer.entries
+    .map((e) => ({ e, price: priceOf.get(e.endpoint.id)?.blendedUsdPerMTokens ?? null }))
+    .filter((x): x is { e: (typeof answer.entries)[number]; price: number } => x.price !== null && x.e.outputTokensPerSecond !== null)
+    .map(({ e, price }) => ({ key: e.endpoint.slug, label: e.endpoint.slug, x: price, y: e.outputTokensPerSecond!.p50 }));
   const series = fromModelHistory(buckets);
   const rangeLabel = days === null ? 'all stored days' : `last ${days} days`;
   return (
@@ -101,7 +109,7 @@ export default async function ModelPage({ params, searchParams }: { params: Para
       <h2>Endpoints and current rank (last 72 h, {workload})</h2>
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Endpoints (table)">
         <table data-table="model-endpoints">
-          <thead><tr><th scope="col">Rank</th><th scope="col">Endpoint</th><th scope="col">Provider</th><th scope="col" className="num">TPS/user P50</th><th scope="col" className="num">n</th><th scope="col">Status</th></tr></thead>
+          <thead><tr><th scope="col">Rank</th><th scope="col">Endpoint</th><th scope="col">Provider</th><th scope="col" className="num">TPS/user P50</th><th scope="col" className="num">n</th><th scope="col" className="num">Price, blended 3:1 (USD/M, declared)</th><th scope="col">Status</th></tr></thead>
           <tbody>
             {answer.entries.map((e) => (
               <tr key={e.endpoint.id} data-endpoint={e.endpoint.slug}>
@@ -110,12 +118,22 @@ export default async function ModelPage({ params, searchParams }: { params: Para
                 <td><Link href={`/providers/${e.endpoint.providerSlug}`}>{e.endpoint.provider}</Link></td>
                 <td className="num">{fmt(e.outputTokensPerSecond?.p50, 1)}</td>
                 <td className="num">{e.n}</td>
+                <td className="num" data-metric="blended-price">{(() => { const p = priceOf.get(e.endpoint.id); return p?.pricing ? <span title={`input ${p.pricing.inputUsdPerMTokens}, output ${p.pricing.outputUsdPerMTokens} USD per M tokens; ${p.pricing.source}, as of ${p.pricing.asOf}`}>{fmt(p.blendedUsdPerMTokens, 3)}</span> : <span className="muted">not declared</span>; })()}</td>
                 <td>{e.endpoint.status === 'inactive' ? 'awaiting API key' : e.endpoint.status}</td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
+      <h2 id="price-speed">Speed against price (last 72 h, {workload})</h2>
+      <p className="muted">
+        Declared blended price (3 input tokens : 1 output token, USD per million tokens, as the endpoint&apos;s owner or an admin declared it with its source and date; never measured) against measured median output speed per user. Endpoints without a declared price are left out.
+      </p>
+      {pricePoints.length > 0 ? (
+        <PriceSpeedChart id="price-speed" points={pricePoints} title={`Blended price against output speed, ${model.name}, ${workload}, last 72 h`} />
+      ) : (
+        <p className="muted">No endpoint of {model.name} has a declared price yet.</p>
+      )}
       <p><Link href={`/?model=${slug}&workload=${workload}`}>Full leaderboard of {model.name}</Link> · <Link href={`/embed/history?model=${slug}&workload=${workload}&range=${range}`}>embeddable history chart</Link> · <Link href={`/models/${slug}/pareto`}>throughput against interactivity (sweeps)</Link></p>
       {claims.length > 0 ? <ClaimsList items={claims} heading={`Published claims about ${model.name} (not our measurements)`} /> : null}
     </>
