@@ -32,6 +32,12 @@ import { redactProbeText } from './redact';
 import { parseRetryAfterMs, parseRetryHintMs } from './retry-after';
 import type { ProbeRecorder, ProbeRequest, ProbeResult } from './types';
 
+/**
+ * After a stream declared completion (finish reason, messageStop...), this much silence (ms,
+ * keep-alives and comments do not count) ends it as a whole answer: a server that never closes
+ * must not hold a worker until the idle deadline (F05).
+ */
+export const COMPLETION_GRACE_MS = 2_000;
 /** At most this often onProgress is called, ms. */
 const PROGRESS_INTERVAL_MS = 250;
 /** How much of an HTTP error body we keep to summarise into errorMessage. */
@@ -155,20 +161,30 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
     if (!response.body) return buildFailedProbeResult('stream_error', 'HTTP 2xx without a body', { httpStatus, ttfbMs });
 
     let lastProgressAt = -Infinity;
+    let completionWatch = false;
     const parsed = await parseStream(req.protocol, readChunks(response.body, controller.signal, clock, req.recorder), clock, {
       maxBytes,
       onTokenEvent,
-      onRead: req.onProgress
-        ? (state, atMs) => {
-            if (atMs - lastProgressAt < PROGRESS_INTERVAL_MS) return;
-            lastProgressAt = atMs;
-            req.onProgress!({
-              generatedEvents: state.events.length,
-              approxTokens: state.outputTokensReported ?? Math.round(state.generatedChars / 4),
-              elapsedMs: atMs,
-            });
-          }
-        : undefined,
+      onRead: (state, atMs) => {
+        if (state.complete && !completionWatch) {
+          // The answer declared completion: wait at most COMPLETION_GRACE_MS of silence (keep-alives
+          // do not count) for the rest (usage, [DONE], the close), then end it as a whole answer.
+          completionWatch = true;
+          const check = () => {
+            const quietMs = clock() - (state.lastDataEventMs ?? atMs);
+            if (quietMs >= COMPLETION_GRACE_MS) stop({ kind: 'timeout', message: 'the answer was complete but the server kept the connection open' });
+            else later(COMPLETION_GRACE_MS - quietMs, check);
+          };
+          later(COMPLETION_GRACE_MS, check);
+        }
+        if (!req.onProgress || atMs - lastProgressAt < PROGRESS_INTERVAL_MS) return;
+        lastProgressAt = atMs;
+        req.onProgress({
+          generatedEvents: state.events.length,
+          approxTokens: state.outputTokensReported ?? Math.round(state.generatedChars / 4),
+          elapsedMs: atMs,
+        });
+      },
     });
     const result = buildProbeResult(parsed, {
       protocol: req.protocol,

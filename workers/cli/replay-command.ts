@@ -57,7 +57,10 @@ export async function runReplayCommand(argv: string[], deps: ReplayCommandDeps =
     stderr(`tokenpace replay: ${(error as Error).message}\n`);
     return 2;
   }
+  // Cold code (the first fetch, parse and HTTP round of a fresh process) would delay the replay
+  // server's clock by tens of ms: warm up like the cases test, with one untimed round of the case.
   await warmUpProbeCore();
+  await replayCaseThroughProbe({ ...replayCase, writes: replayCase.writes.map((w) => ({ ...w, at_ms: 0 })), end: 'close' });
   const { result } = await replayCaseThroughProbe(replayCase);
   const differences = values.expect ? compareWithExpect(result, replayCase) : [];
   if (values.json) {

@@ -102,6 +102,11 @@ export function createSseFramer(onEvent: SseEventHandler): SseFramer {
       return;
     }
     if (line.startsWith(':')) return; // comment / keep-alive
+    // A field indented by mistake (` data: {...}`) is still that field.
+    if (line.charCodeAt(0) === 0x20 || line.charCodeAt(0) === 0x09) {
+      const trimmed = line.trimStart();
+      if (/^(data|event|id|retry):/.test(trimmed)) line = trimmed;
+    }
     const colon = line.indexOf(':');
     const name = colon < 0 ? line : line.slice(0, colon);
     if (!FIELD_NAME.test(name) || (colon < 0 && unframed !== '')) {
