@@ -255,30 +255,25 @@ describe('true counts', () => {
       const body = (await (await get(`/api/v1/endpoints?${q}`, endpointsRoute.GET)).json()) as { items?: unknown[]; data?: unknown[] } | unknown[];
       return (Array.isArray(body) ? body : (body.items ?? body.data ?? [])).length;
     };
-    const providersJson = await items('/api/v1/providers', providersRoute.GET);
-    const providersCsvRows = readCsv(await (await get('/api/v1/providers.csv', providersCsv.GET)).text());
-    const providersPage = await listProviders(db); // the /providers page's loader
-    expect(providersJson.length).toBeGreaterThan(10);
-    for (const p of providersJson) {
-      const want = (await listEndpoints(db, { providerSlug: p.slug })).length;
-      expect(await listed(`provider=${p.slug}`), `API list of ${p.slug}`).toBe(want);
-      expect(p.endpointCount, `JSON ${p.slug}`).toBe(want);
-      expect(Number(providersCsvRows.find((r) => r.slug === p.slug)![Object.keys(providersCsvRows[0]!).find((k) => /endpoint_?count/i.test(k))!]), `CSV ${p.slug}`).toBe(want);
-      expect(providersPage.find((x) => x.slug === p.slug)!.endpointCount, `/providers ${p.slug}`).toBe(want);
+    const csvCount = (rows: Array<Record<string, string>>, slug: string) => Number(rows.find((r) => r.slug === slug)![Object.keys(rows[0]!).find((k) => /endpoint_?count/i.test(k))!]);
+    const surfaces = [
+      { kind: 'provider' as const, json: await items('/api/v1/providers', providersRoute.GET), csv: readCsv(await (await get('/api/v1/providers.csv', providersCsv.GET)).text()), page: await listProviders(db) },
+      { kind: 'model' as const, json: await items('/api/v1/models', modelsRoute.GET), csv: readCsv(await (await get('/api/v1/models.csv', modelsCsv.GET)).text()), page: await listModels(db) },
+    ];
+    for (const { kind, json, csv, page } of surfaces) {
+      expect(json.length, kind).toBeGreaterThan(1);
+      for (const x of json) {
+        const want = (await listEndpoints(db, kind === 'provider' ? { providerSlug: x.slug } : { modelSlug: x.slug })).length;
+        expect(await listed(`${kind}=${x.slug}`), `API list of ${kind} ${x.slug}`).toBe(want);
+        expect(x.endpointCount, `JSON ${kind} ${x.slug}`).toBe(want);
+        expect(csvCount(csv, x.slug), `CSV ${kind} ${x.slug}`).toBe(want);
+        expect(page.find((p) => p.slug === x.slug)!.endpointCount, `/${kind}s page ${x.slug}`).toBe(want);
+      }
     }
+    const [providersJson, modelsJson] = [surfaces[0]!.json, surfaces[1]!.json];
+    expect(providersJson.length).toBeGreaterThan(10);
     expect(providersJson.find((p) => p.slug === 'groq')!.endpointCount).toBe(2);
     expect(providersJson.find((p) => p.slug === 'sambanova')!.endpointCount).toBe(1);
-
-    const modelsJson = await items('/api/v1/models', modelsRoute.GET);
-    const modelsCsvRows = readCsv(await (await get('/api/v1/models.csv', modelsCsv.GET)).text());
-    const modelsPage = await listModels(db); // the /models page's loader
-    for (const m of modelsJson) {
-      const want = (await listEndpoints(db, { modelSlug: m.slug })).length;
-      expect(await listed(`model=${m.slug}`), `API list of ${m.slug}`).toBe(want);
-      expect(m.endpointCount, `JSON ${m.slug}`).toBe(want);
-      expect(Number(modelsCsvRows.find((r) => r.slug === m.slug)![Object.keys(modelsCsvRows[0]!).find((k) => /endpoint_?count/i.test(k))!]), `CSV ${m.slug}`).toBe(want);
-      expect(modelsPage.find((x) => x.slug === m.slug)!.endpointCount, `/models ${m.slug}`).toBe(want);
-    }
     expect(modelsJson.find((m) => m.slug === MODEL)!.endpointCount).toBe(14); // 13 seeded + the second Groq one
   });
 });
