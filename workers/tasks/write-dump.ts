@@ -38,9 +38,10 @@ export function lastCompleteWeek(now: Date): { fromAt: Date; untilAt: Date } {
 
 /**
  * Writes the dump of [fromAt, untilAt) unless it exists. Returns the dump and whether this call
- * wrote it.
+ * wrote it. `chunkBytes` (default 1 MiB) is the size at which stored chunks are cut.
  */
-export async function writeDump(db: Db, period: { fromAt: Date; untilAt: Date }): Promise<{ dump: DumpRow; created: boolean }> {
+export async function writeDump(db: Db, period: { fromAt: Date; untilAt: Date }, options: { chunkBytes?: number } = {}): Promise<{ dump: DumpRow; created: boolean }> {
+  const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
   const columns = csvColumnsOf(measurementSchema, ['timeline']);
   return writeDumpInTransaction(db, period, async (tx, sink, dumpId) => {
     const csvHash = createHash('sha256');
@@ -80,7 +81,7 @@ export async function writeDump(db: Db, period: { fromAt: Date; untilAt: Date })
         bytes += chunk.length;
         pending.push(chunk);
         pendingBytes += chunk.length;
-        if (pendingBytes >= CHUNK_BYTES) await flush();
+        if (pendingBytes >= chunkBytes) await flush();
       }
       await flush();
     });

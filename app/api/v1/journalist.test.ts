@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { and, eq, gte, lt } from 'drizzle-orm';
+import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { endpoints, measurements } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
@@ -92,6 +92,18 @@ describe('weekly dump', () => {
     expect((await fetch(`${server.baseUrl}${dump.url}`, { headers: { 'if-none-match': `"${dump.sha256}"` } })).status).toBe(304);
     const head = await fetch(`${server.baseUrl}${dump.url}`, { method: 'HEAD' });
     expect(head.headers.get('x-checksum-sha256')).toBe(dump.sha256);
+  });
+
+  it('a dump cut into many stored chunks streams back as one file with its SHA-256', async () => {
+    const { fromAt } = lastCompleteWeek(new Date(NOW));
+    const { dump, created } = await writeDump(t.db, { fromAt: new Date(fromAt.getTime() - 7 * 86400_000), untilAt: fromAt }, { chunkBytes: 16 * 1024 });
+    expect(created).toBe(true);
+    const chunks = await t.db.execute<{ n: number }>(sql`select count(*)::int as n from dump_chunks where dump_id = ${dump.id}`);
+    expect(chunks[0]!.n).toBeGreaterThanOrEqual(2);
+    const bytes = Buffer.from(await (await fetch(`${server.baseUrl}/api/v1/dumps/${dump.id}/measurements.csv.gz`)).arrayBuffer());
+    expect(bytes.length).toBe(dump.bytes);
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(dump.sha256);
+    expect(gunzipSync(bytes).toString('utf8').split('\r\n').filter(Boolean)).toHaveLength(dump.rows + 1);
   });
 });
 
