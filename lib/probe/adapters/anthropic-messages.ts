@@ -83,7 +83,7 @@ function interpretEvent(type: string, data: Record<string, unknown>): WireEvent 
         const key = deltaType === 'text_delta' ? 'text' : 'thinking';
         const text = emptyText();
         collectText(delta[key], deltaType === 'text_delta' ? 'answer' : 'reasoning', `content_block_delta.delta.${key}`, text);
-        text.unrecognizedPaths.push(...unknownTextPaths(delta, `content_block_delta.delta(type=${deltaType})`, ['type', key]));
+        text.unrecognizedPaths.push(...unknownTextPaths(delta, `content_block_delta.delta(type=${deltaType})`, ['type', key, 'signature', 'citations', 'index']));
         return textEvent(text);
       }
       return hasText(delta) ? { unrecognizedPaths: [`content_block_delta.delta(type=${deltaType})`] } : {};

@@ -170,10 +170,11 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
       state.complete = true;
     }
   } else if (!Array.isArray(chunk.choices) && !event.error) {
-    // A chunk shape without `choices` (and not an error): any text in it is unrecognised.
-    for (const [key, value] of Object.entries(chunk)) {
-      if (!CHUNK_META_KEYS.has(key) && hasText(value)) unrecognized.push(key);
-    }
+    // A chunk shape without `choices` (and not an error): any text in it is unrecognised; a typed
+    // event of another API (`{"type":"response.output_text.delta",...}`) is recorded by its type.
+    const texts = Object.entries(chunk).filter(([key, value]) => !CHUNK_META_KEYS.has(key) && hasText(value));
+    if (texts.length > 0 && typeof chunk.type === 'string' && chunk.type !== '') unrecognized.push(`event:${chunk.type}`);
+    else for (const [key] of texts) unrecognized.push(key);
   }
   const usage = isRecord(chunk.usage) ? chunk.usage : undefined;
   const usageCount = usage ? outputCount(usage) : undefined;

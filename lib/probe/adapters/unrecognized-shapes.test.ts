@@ -1,0 +1,91 @@
+/**
+ * What the adapters record as unrecognised (decision 061): text in unknown places is reported with
+ * its JSON path; metadata real providers send beside the text (ids, logprobs, filter results,
+ * citations, token ids, signatures, usage details) never is, so their measurements stay rankable.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildProbeResult } from '../build-probe-result';
+import { parseStream } from '../parse-stream';
+import type { ProbeResult, Protocol } from '../types';
+
+async function parse(protocol: Protocol, body: string): Promise<ProbeResult> {
+  async function* chunks() {
+    yield Buffer.from(body, 'utf8');
+  }
+  const parsed = await parseStream(protocol, chunks(), () => 10);
+  return buildProbeResult(parsed, { protocol, httpStatus: 200, ttfbMs: 0, connectMs: null, abort: null });
+}
+
+const sse = (objects: unknown[]) => objects.map((o) => `data: ${JSON.stringify(o)}\n\n`).join('') + 'data: [DONE]\n\n';
+const choice = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ choices: [{ index: 0, delta, finish_reason: null, ...extra }] });
+
+describe('openai-chat: metadata real providers send is not unrecognised', () => {
+  it.each<[string, unknown]>([
+    ['Together token_id', choice({ content: 'Hi', token_id: 13347 })],
+    ['logprobs with token strings', choice({ content: 'Hi' }, { logprobs: { content: [{ token: 'Hi', logprob: -0.1, top_logprobs: [] }] } })],
+    ['Azure content_filter_results', choice({ content: 'Hi' }, { content_filter_results: { hate: { filtered: false, severity: 'safe' } } })],
+    ['OpenRouter native_finish_reason and provider', { ...choice({ content: 'Hi' }, { native_finish_reason: 'STOP' }), provider: 'Google', object: 'chat.completion.chunk' }],
+    ['Perplexity citations', { ...choice({ content: 'Hi' }), citations: ['https://example.com'], search_results: [{ title: 't', url: 'u' }] }],
+    ['Gemini compat extra_content', choice({ content: 'Hi', extra_content: { google: { thought_signature: 'abc' } } })],
+    ['vLLM stop_reason string', choice({ content: 'Hi' }, { stop_reason: '</s>' })],
+    ['OpenAI obfuscation', { ...choice({ content: 'Hi' }), obfuscation: 'x1y2' }],
+    ['Mistral thinking part flags', choice({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'Hm' }], closed: true }] })],
+    ['OpenRouter encrypted reasoning detail', choice({ content: 'Hi', reasoning_details: [{ type: 'reasoning.encrypted', data: 'gAAA', id: 'rs_1', format: 'openai-responses-v1' }] })],
+    ['Groq x_groq id', { ...choice({ content: 'Hi' }), x_groq: { id: 'req_01' } }],
+  ])('%s', async (_label, chunk) => {
+    const r = await parse('openai-chat', sse([chunk, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]));
+    expect(r.outcome).toBe('success');
+    expect(r.evidence).toEqual({});
+    expect(r.flags.unrecognizedShape).toBe(false);
+  });
+});
+
+describe('openai-chat: text in unknown places is recorded with its path', () => {
+  it.each<[string, unknown, string[]]>([
+    ['unknown delta field', choice({ content: 'a', output_text: 'most of it' }), ['choices[0].delta.output_text']],
+    ['unknown part type', choice({ content: [{ type: 'text', text: 'a' }, { type: 'transcript', transcript: 'spoken' }] }), ['choices[0].delta.content[1](type=transcript)']],
+    ['unknown key inside a text part', choice({ content: [{ type: 'text', text: 'a', extra_text: 'more' }] }), ['choices[0].delta.content[0].extra_text']],
+    ['unknown choice field', choice({ content: 'a' }, { output: 'elsewhere' }), ['choices[0].output']],
+    ['another API’s typed event', { type: 'response.output_text.delta', delta: 'Hi', item_id: 'msg_1' }, ['event:response.output_text.delta']],
+  ])('%s', async (_label, chunk, paths) => {
+    const r = await parse('openai-chat', sse([choice({ content: 'start' }), chunk, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]));
+    expect(r.evidence.unrecognizedPaths).toEqual(paths);
+    expect(r.flags.unrecognizedShape).toBe(true);
+    expect(r.rankable).toBe(false);
+    expect(r.notRankableReasons).toContain('unrecognized_shape');
+  });
+
+  it('a non-standard SSE field with a value is recorded as sse:<name>', async () => {
+    const r = await parse('openai-chat', `${sse([choice({ content: 'Hi' })]).replace('data: [DONE]', 'note: extra\n\ndata: [DONE]')}`);
+    expect(r.evidence.unrecognizedPaths).toEqual(['sse:note']);
+  });
+});
+
+describe('other protocols', () => {
+  it('Gemini: an unknown part key with text is recorded; thoughtSignature is not', async () => {
+    const body = sse([
+      { candidates: [{ content: { parts: [{ text: 'Hi', thoughtSignature: 'sig' }], role: 'model' }, index: 0 }] },
+      { candidates: [{ content: { parts: [{ text: ' there', summary: 'unseen' }], role: 'model' }, finishReason: 'STOP', index: 0 }] },
+    ]).replace('data: [DONE]\n\n', '');
+    const r = await parse('gemini-stream', body);
+    expect(r.answerText).toBe('Hi there');
+    expect(r.evidence.unrecognizedPaths).toEqual(['candidates[0].content.parts[0].summary']);
+  });
+
+  it('Anthropic: thinking signatures and citations are known; an unknown delta type with text is not', async () => {
+    const ev = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+    const body = [
+      ev('message_start', { type: 'message_start', message: { content: [], usage: { output_tokens: 1 } } }),
+      ev('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Hm', signature: 'x' } }),
+      ev('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'EqQB' } }),
+      ev('content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'citations_delta', citation: { cited_text: 'quoted source' } } }),
+      ev('content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Yes' } }),
+      ev('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 3 } }),
+      ev('message_stop', { type: 'message_stop' }),
+    ].join('');
+    const r = await parse('anthropic-messages', body);
+    expect(r.reasoningText).toBe('Hm');
+    expect(r.answerText).toBe('Yes');
+    expect(r.evidence).toEqual({});
+  });
+});
