@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { API_OPERATIONS, buildOpenApiDocument } from '@/lib/api/openapi';
+import { buildOpenApiDocument, PUBLIC_READ_OPERATIONS } from '@/lib/api/openapi';
 
 export const metadata: Metadata = { title: 'API' };
 
@@ -74,7 +74,8 @@ console.log('cite:', \`${BASE}/s/\${board.snapshotId}\`);`}</code>
       </pre>
 
       {tags.map((tag) => {
-        const ops = API_OPERATIONS.filter((o) => o.tag === tag.name);
+        // public reads only: the write routes (POST/PATCH/DELETE) have no GET to render here
+        const ops = PUBLIC_READ_OPERATIONS.filter((o) => o.tag === tag.name);
         if (ops.length === 0) return null;
         return (
           <section key={tag.name} aria-labelledby={`tag-${tag.name}`}>
