@@ -70,6 +70,8 @@ export interface NewSubmission {
   speculativeDecoding: string | null;
   draftLength: number | null;
   deploymentKind: 'shared' | 'dedicated' | 'self-hosted';
+  /** the serving system it is, in the claims' words (decision 073); null when undeclared */
+  system: string | null;
   contact: string;
   notes: string | null;
   /** Declared prices (lib/catalog/pricing), or null. */
@@ -141,6 +143,7 @@ export async function createSubmission(db: Db, s: NewSubmission, maxPending: num
         speculativeDecoding: s.speculativeDecoding,
         draftLength: s.draftLength,
         deploymentKind: s.deploymentKind,
+        system: s.system,
         region: s.region,
         status: 'pending',
         ownerUserId: s.ownerUserId,
@@ -178,6 +181,7 @@ export const privateEndpointColumns = {
   speculativeDecoding: endpoints.speculativeDecoding,
   draftLength: endpoints.draftLength,
   deploymentKind: endpoints.deploymentKind,
+  system: endpoints.system,
   contact: endpoints.contact,
   notes: endpoints.notes,
   pricing: endpoints.pricing,
@@ -376,7 +380,7 @@ export async function reviewSubmission(
 
 /** Fields an owner may change (the key only as its new encrypted envelope, or null to remove it). */
 export type EndpointChanges = Partial<Pick<typeof endpoints.$inferInsert,
-  'baseUrl' | 'protocol' | 'apiModelId' | 'apiKeyEncrypted' | 'region' | 'hardware' | 'engine' | 'precision' | 'speculativeDecoding' | 'draftLength' | 'deploymentKind' | 'contact' | 'notes' | 'pricing'>>;
+  'baseUrl' | 'protocol' | 'apiModelId' | 'apiKeyEncrypted' | 'region' | 'hardware' | 'engine' | 'precision' | 'speculativeDecoding' | 'draftLength' | 'deploymentKind' | 'system' | 'contact' | 'notes' | 'pricing'>>;
 
 /**
  * Applies an owner's edit and logs it (field names only, never values of the key); an edit

@@ -91,6 +91,7 @@ const FIELD_DESCRIPTIONS: Record<string, string> = {
   speculativeDecoding: 'Declared speculative decoding method, e.g. EAGLE-3 (≤ 120 characters).',
   draftLength: 'Declared draft length, tokens (1–64); needs speculativeDecoding.',
   deploymentKind: 'shared, dedicated or self-hosted.',
+  system: 'The serving system this endpoint is, in the words published claims use (e.g. "NVIDIA DGX B200 (8x B200), TensorRT-LLM, self-hosted"; ≤ 200 characters): a claim about that system is shown beside this endpoint. Prefilled by the catalog templates.',
   contact: 'How reviewers reach the submitter (3–200 characters; admins only).',
   notes: 'Free notes for reviewers (≤ 2000 characters).',
   pricing: 'Declared prices: { inputUsdPerMTokens, outputUsdPerMTokens, cachedInputUsdPerMTokens (or null), currency "USD", source (public http(s) page with the price), asOf (YYYY-MM-DD) }; shown as declared, never as measured. PATCH: null removes it.',
@@ -121,6 +122,7 @@ const metadataShape = {
   speculativeDecoding: optionalLine(120),
   draftLength: z.preprocess(emptyToUndefined, z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'at least 1').max(64, 'at most 64').optional()),
   deploymentKind: z.enum(DEPLOYMENT_KINDS, { error: `one of ${DEPLOYMENT_KINDS.join(', ')}` }),
+  system: optionalLine(200),
   contact: line(200, 3),
   notes: z.preprocess(
     emptyToUndefined,
@@ -171,6 +173,7 @@ export const updateEndpointBodySchema = z
     speculativeDecoding: z.union([optionalLine(120), z.null()]),
     draftLength: z.union([metadataShape.draftLength, z.null()]),
     deploymentKind: metadataShape.deploymentKind.optional(),
+    system: z.union([optionalLine(200), z.null()]),
     contact: line(200, 3).optional(),
     notes: z.union([metadataShape.notes, z.null()]),
     pricing: z.union([endpointPricingSchema, z.null()]).optional(),

@@ -26,6 +26,7 @@ export interface EndpointFormValues {
   speculativeDecoding: string | null;
   draftLength: number | null;
   deploymentKind: string | null;
+  system: string | null;
   contact: string | null;
   notes: string | null;
   /** Declared prices (lib/catalog/pricing), null when none. */
@@ -41,19 +42,22 @@ const PRICE_FIELDS = [
   ['priceAsOf', 'asOf'],
 ] as const;
 
-const TEXT_FIELDS = ['region', 'hardware', 'engine', 'precision', 'speculativeDecoding', 'contact', 'notes'] as const;
+const TEXT_FIELDS = ['region', 'hardware', 'engine', 'precision', 'speculativeDecoding', 'system', 'contact', 'notes'] as const;
+
+/** Prefilled values of a new submission from a catalog template (lib/catalog ENDPOINT_TEMPLATES). */
+export type EndpointFormTemplate = Partial<Record<'baseUrl' | 'protocol' | 'apiModelId' | 'hardware' | 'engine' | 'precision' | 'speculativeDecoding' | 'deploymentKind' | 'system', string | null>> & { modelSlug?: string };
 
 /**
  * The submission form (create) and the owner's edit form. Validates with the same zod schema as
  * the API, shows every field error inline, then shows the verification probe's result.
  */
-export function EndpointForm({ models, initial }: { models: Array<{ slug: string; name: string }>; initial?: EndpointFormValues }) {
+export function EndpointForm({ models, initial, template }: { models: Array<{ slug: string; name: string }>; initial?: EndpointFormValues; template?: EndpointFormTemplate }) {
   const router = useRouter();
   const editing = Boolean(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [modelChoice, setModelChoice] = useState(models[0]?.slug ?? PROPOSE);
+  const [modelChoice, setModelChoice] = useState(models.find((m) => m.slug === template?.modelSlug)?.slug ?? models[0]?.slug ?? PROPOSE);
   const [result, setResult] = useState<{ id: number; status: string; verification: VerificationLike | null } | null>(null);
 
   function collect(form: HTMLFormElement): Record<string, unknown> {
@@ -133,7 +137,7 @@ export function EndpointForm({ models, initial }: { models: Array<{ slug: string
     );
   }
 
-  const v = (k: keyof EndpointFormValues) => (initial ? String(initial[k] ?? '') : '');
+  const v = (k: keyof EndpointFormValues) => (initial ? String(initial[k] ?? '') : String((template as Record<string, unknown> | undefined)?.[k] ?? ''));
   return (
     <form onSubmit={onSubmit} noValidate className="account-form" aria-label={editing ? 'Edit endpoint' : 'Submit an endpoint'}>
       {formError ? <p className="field-error" role="alert">{formError}</p> : null}
@@ -180,6 +184,9 @@ export function EndpointForm({ models, initial }: { models: Array<{ slug: string
               {DEPLOYMENT_KINDS.map((k) => <option key={k} value={k}>{k === 'shared' ? 'shared serverless' : k}</option>)}
             </select>
           )}
+        </Field>
+        <Field id="system" label="System (optional)" error={errors.system} hint="The serving system in the words published claims use, e.g. NVIDIA DGX B200 (8x B200), TensorRT-LLM, self-hosted: a claim about that system is shown beside this endpoint.">
+          {(a) => <input {...a} name="system" defaultValue={v('system')} />}
         </Field>
       </fieldset>
       <fieldset>

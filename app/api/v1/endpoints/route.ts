@@ -64,6 +64,7 @@ export const POST = handle(async (request: Request) => {
         speculativeDecoding: body.speculativeDecoding ?? null,
         draftLength: body.draftLength ?? null,
         deploymentKind: body.deploymentKind,
+        system: body.system ?? null,
         contact: body.contact,
         notes: body.notes ?? null,
         pricing: body.pricing ?? null,

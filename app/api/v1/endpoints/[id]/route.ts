@@ -24,7 +24,7 @@ export const GET = handle(async (request: Request, ctx: { params: Promise<{ id: 
 /** Fields whose change sends an approved endpoint back to review AND re-runs verification (they change what is probed). */
 const REREVIEW_FIELDS = ['baseUrl', 'protocol', 'apiModelId', 'apiKey'] as const;
 /** Declared metadata shown publicly beside the measurements: a change goes back to review too (no probe needed). */
-const DECLARED_FIELDS = ['region', 'hardware', 'engine', 'precision', 'speculativeDecoding', 'draftLength', 'deploymentKind'] as const;
+const DECLARED_FIELDS = ['region', 'hardware', 'engine', 'precision', 'speculativeDecoding', 'draftLength', 'deploymentKind', 'system'] as const;
 
 // PATCH /api/v1/endpoints/{id} – the owner edits (URL/key/protocol/model id changes go back to review and re-verify; declared hardware/engine/precision/… changes go back to review), pauses or resumes; returns the endpoint (+ verification when re-run).
 export const PATCH = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
