@@ -28,6 +28,7 @@ import {
 } from './queries/leaderboard';
 import { toWindowPart } from './queries/rollup-parts';
 import { sketchOf, toSortedSketch } from '@/lib/stats/sketch';
+import { summariseFidelity } from '@/lib/fidelity/fidelity-summary';
 import {
   RAW_SKIP,
   exactWindowPercentiles,
@@ -300,7 +301,10 @@ function packRaw(rows: RawWindowRow[]): RawRows {
       ttftMs: bins((r) => r.ttft_ms_bin),
       ttfatMs: bins((r) => r.ttfat_ms_bin),
       e2eMs: bins((r) => r.e2e_ms_bin),
+      itlP50Ms: bins((r) => r.itl_p50_ms_bin),
+      itlP95Ms: bins((r) => r.itl_p95_ms_bin),
     },
+    fidelity: Int8Array.from(rows, (r) => (r.fidelity_passed === null || r.fidelity_passed === undefined ? -1 : r.fidelity_passed ? 1 : 0)),
   };
 }
 
@@ -396,6 +400,9 @@ export async function listWindowStatsFromRaw(db: Db, p: LeaderboardParams): Prom
     const last = rows.reduce<number | null>((m, r) => (m === null || Number(r.at_ms) > m ? Number(r.at_ms) : m), null);
     const speed = exactWindowPercentiles(speeds);
     const speedSketch = toSortedSketch(sketchOf(speeds));
+    const itlP50 = exactWindowPercentiles(values((r) => r.itl_p50_ms, (r) => r.itl_p50_ms_bin));
+    const itlP95 = exactWindowPercentiles(values((r) => r.itl_p95_ms, (r) => r.itl_p95_ms_bin));
+    const judged = rows.filter((r) => r.fidelity_passed !== null && r.fidelity_passed !== undefined);
     return {
       endpoint,
       n: rows.length,
@@ -409,6 +416,8 @@ export async function listWindowStatsFromRaw(db: Db, p: LeaderboardParams): Prom
       errorKinds: count(rows.map((r) => r.error_kind)),
       lastMeasuredAt: last === null ? null : new Date(last).toISOString(),
       excluded: { total: excludedRows.length, byReason: count(excludedRows.flatMap((r) => r.not_rankable_reasons)) },
+      itlMs: itlP50 && itlP95 ? { p50: itlP50.p50, p95: itlP95.p50 } : null,
+      fidelity: summariseFidelity(judged.filter((r) => r.fidelity_passed).length, judged.length),
     };
   });
 }

@@ -60,6 +60,7 @@ async function computeAnswer(db: Db, q: LeaderboardQuery, asOf: Date) {
       region: e.endpoint.region,
       calibrationTps: e.endpoint.calibrationTps,
       calibrationTtftMs: e.endpoint.calibrationTtftMs,
+      blendedUsdPerMTokens: e.endpoint.blendedUsdPerMTokens,
     },
   }));
   const plan = planWindow(asOf, q.window);
@@ -73,7 +74,7 @@ async function computeAnswer(db: Db, q: LeaderboardQuery, asOf: Date) {
     region: q.region ?? null,
     basis: q.basis,
     metric: 'outputTokensPerSecond',
-    units: { outputTokensPerSecond: 'tokens/s', ttftMs: 'ms', ttfatMs: 'ms', e2eMs: 'ms', successRate: 'fraction' },
+    units: { outputTokensPerSecond: 'tokens/s', ttftMs: 'ms', ttfatMs: 'ms', e2eMs: 'ms', successRate: 'fraction', itlMs: 'ms/token', 'fidelity.passRate': 'fraction', 'endpoint.blendedUsdPerMTokens': 'USD per million tokens (declared, 3:1 input:output)' },
     statistics: STATISTICS,
     entries,
   };

@@ -27,6 +27,8 @@ export interface LeaderboardEndpoint {
   region: string | null;
   calibrationTps: number | null;
   calibrationTtftMs: number | null;
+  /** declared blended price, USD per million tokens (3:1 input:output; lib/catalog/pricing), null when none declared */
+  blendedUsdPerMTokens: number | null;
 }
 
 /** Listed endpoints of a model (active, inactive, paused) with declared metadata, by id. */
@@ -49,6 +51,7 @@ export async function listLeaderboardEndpoints(db: Db, modelSlug: string): Promi
       region: endpoints.region,
       calibrationTps: endpoints.calibrationTps,
       calibrationTtftMs: endpoints.calibrationTtftMs,
+      blendedUsdPerMTokens: sql<number | null>`((${endpoints.pricing}->>'inputUsdPerMTokens')::float8 * 3 + (${endpoints.pricing}->>'outputUsdPerMTokens')::float8) / 4`,
     })
     .from(endpoints)
     .innerJoin(providers, eq(providers.id, endpoints.providerId))
@@ -101,6 +104,12 @@ export interface RawWindowRow {
   ttft_ms_bin: number | null;
   ttfat_ms_bin: number | null;
   e2e_ms_bin: number | null;
+  itl_p50_ms: number | null;
+  itl_p95_ms: number | null;
+  itl_p50_ms_bin: number | null;
+  itl_p95_ms_bin: number | null;
+  /** fidelity verdict (null: ordinary or failed probe) */
+  fidelity_passed: boolean | null;
 }
 
 /**
@@ -120,7 +129,8 @@ export async function listRawWindowRows(
            floor(extract(epoch from m.measured_at) * 1000)::float8 as at_ms,
            m.output_tokens_per_second as speed, m.output_tokens_per_second_o200k as speed_o200k, m.ttft_ms, m.ttfat_ms, m.e2e_ms,
            ${bin('output_tokens_per_second')} as speed_bin, ${bin('output_tokens_per_second_o200k')} as speed_o200k_bin,
-           ${bin('ttft_ms')} as ttft_ms_bin, ${bin('ttfat_ms')} as ttfat_ms_bin, ${bin('e2e_ms')} as e2e_ms_bin
+           ${bin('ttft_ms')} as ttft_ms_bin, ${bin('ttfat_ms')} as ttfat_ms_bin, ${bin('e2e_ms')} as e2e_ms_bin,
+           m.itl_p50_ms, m.itl_p95_ms, ${bin('itl_p50_ms')} as itl_p50_ms_bin, ${bin('itl_p95_ms')} as itl_p95_ms_bin, m.fidelity_passed
     from measurements m
     where ${endpointFilter} m.workload_id = ${p.workloadId}
       and m.measured_at >= ${p.from.toISOString()}::timestamptz and m.measured_at ${toOp} ${p.to.toISOString()}::timestamptz ${regionFilter}

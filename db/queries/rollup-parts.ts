@@ -21,7 +21,7 @@ export interface RollupPartRow {
  * correctly (re-keyed, at their old accuracy).
  */
 export function toWindowPart(r: RollupPartRow): WindowPart {
-  const meta = r.sketches._ as { lastMeasuredAtMs?: number; v?: number } | undefined;
+  const meta = r.sketches._ as { lastMeasuredAtMs?: number; v?: number; fidelityChecks?: number; fidelityPassed?: number } | undefined;
   const version = typeof meta?.v === 'number' ? Number(meta.v) : 1;
   const sketches: Partial<Record<WindowMetric, PackedSketch>> = {};
   for (const m of WINDOW_METRICS) if (r.sketches[m]) sketches[m] = packSketchJson(r.sketches[m] as SketchJson, version);
@@ -33,5 +33,8 @@ export function toWindowPart(r: RollupPartRow): WindowPart {
     sketches,
     excludedTotal: Number(r.excluded?.total ?? 0),
     excludedByReason: Object.entries(r.excluded?.byReason ?? {}),
+    // judged fidelity checks of the bucket (stored beside the sketch metadata; absent before issue 14)
+    fidelityChecks: Number(meta?.fidelityChecks ?? 0),
+    fidelityPassed: Number(meta?.fidelityPassed ?? 0),
   };
 }

@@ -10,6 +10,8 @@ export const ROLLUP_METRICS = {
   e2eMs: 'e2e_ms',
   outputTokensPerSecond: 'output_tokens_per_second',
   outputTokensPerSecondO200k: 'output_tokens_per_second_o200k',
+  itlP50Ms: 'itl_p50_ms',
+  itlP95Ms: 'itl_p95_ms',
 } as const;
 export type RollupMetric = keyof typeof ROLLUP_METRICS;
 
@@ -98,14 +100,17 @@ async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date): Promi
     with base as (
       select date_trunc(${unit}, m.measured_at, 'UTC') as bucket_start, m.endpoint_id, m.workload_id, m.worker_region,
              m.outcome, m.valid, m.rankable, m.not_rankable_reasons, m.error_kind, m.measured_at,
-             m.ttft_ms, m.ttfat_ms, m.e2e_ms, m.output_tokens_per_second, m.output_tokens_per_second_o200k
+             m.ttft_ms, m.ttfat_ms, m.e2e_ms, m.output_tokens_per_second, m.output_tokens_per_second_o200k,
+             m.itl_p50_ms, m.itl_p95_ms, m.fidelity_passed
       from measurements m
       where m.workload_id = any(array(select id from workloads))
         and m.measured_at >= ${from.toISOString()}::timestamptz and m.measured_at < ${to.toISOString()}::timestamptz
     ),
     agg as (
       select ${keys}, count(*)::int as count, (count(*) filter (where b.outcome = 'success'))::int as successes,
-             (count(*) filter (where not b.rankable))::int as excluded_total, max(b.measured_at) as last_at, ${sql.join(pcts, sql`, `)}
+             (count(*) filter (where not b.rankable))::int as excluded_total, max(b.measured_at) as last_at,
+             (count(*) filter (where b.fidelity_passed is not null))::int as fidelity_checks, (count(*) filter (where b.fidelity_passed))::int as fidelity_passed,
+             ${sql.join(pcts, sql`, `)}
       from base b group by 1, 2, 3, 4
     ),
     excl_r as (
@@ -134,7 +139,7 @@ async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date): Promi
     select ${g}, a.bucket_start, a.endpoint_id, a.workload_id, a.worker_region, a.count, a.successes,
            jsonb_build_object(${statsObj}),
            coalesce(k.error_kinds, '{}'::jsonb),
-           coalesce(sk.sketches, '{}'::jsonb) || jsonb_build_object('_', jsonb_build_object('v', ${SKETCH_VERSION}::int, 'lastMeasuredAtMs', floor(extract(epoch from a.last_at) * 1000)::bigint)),
+           coalesce(sk.sketches, '{}'::jsonb) || jsonb_build_object('_', jsonb_build_object('v', ${SKETCH_VERSION}::int, 'lastMeasuredAtMs', floor(extract(epoch from a.last_at) * 1000)::bigint, 'fidelityChecks', a.fidelity_checks, 'fidelityPassed', a.fidelity_passed)),
            ${SKETCH_VERSION}::smallint,
            jsonb_build_object('total', a.excluded_total, 'byReason', coalesce(x.by_reason, '{}'::jsonb)),
            now()

@@ -69,6 +69,7 @@ export const leaderboardEndpointSchema = z
     region: z.string().nullable().meta({ description: 'Declared serving region of the endpoint (not the probe region).' }),
     calibrationTps: z.number().nullable().meta({ description: 'Calibration endpoints: configured output speed, tokens/s.' }),
     calibrationTtftMs: z.number().nullable().meta({ description: 'Calibration endpoints: configured TTFT, ms.' }),
+    blendedUsdPerMTokens: z.number().nullable().meta({ description: 'Declared blended price, USD per million tokens: (3 × input + 1 × output) ÷ 4 (the Artificial Analysis 3:1 blend); declared by the owner or an admin, never measured; null when none declared (GET /api/v1/endpoints/{id} has the prices and their source).' }),
   })
   .meta({ id: 'LeaderboardEndpoint' });
 
@@ -92,6 +93,21 @@ export const leaderboardEntrySchema = z
     errorKinds: errorKindCounts,
     lastMeasuredAt: isoTime.nullable().meta({ description: 'Latest probe of the endpoint in the window (ISO 8601); null when none.' }),
     excluded: excludedCountsSchema,
+    itlMs: z
+      .object({
+        p50: z.number().meta({ description: 'Median over the window’s rankable measurements of their token-weighted ITL p50, ms/token.' }),
+        p95: z.number().meta({ description: 'Median over the window’s rankable measurements of their token-weighted ITL p95, ms/token (a typical request’s tail).' }),
+      })
+      .nullable()
+      .meta({ description: 'Inter-token latency, chunk-aware (gap between token-bearing events ÷ tokens of the later event; vLLM/AIPerf), ms/token; null without samples.' }),
+    fidelity: z
+      .object({
+        passRate: z.number().meta({ description: 'Fidelity checks passed ÷ judged (fraction).' }),
+        n: z.number().int().meta({ description: 'Judged fidelity checks in the window (count).' }),
+        interval: interval.meta({ description: '95 % Wilson score interval of passRate.' }),
+      })
+      .nullable()
+      .meta({ description: 'Fidelity checks in the window (known arithmetic, code output, JSON schema, access-code recall over the whole prompt); null when no check ran.' }),
   })
   .meta({ id: 'LeaderboardEntry' });
 

@@ -15,7 +15,7 @@ export { MEDIAN_CI_CONFIDENCE } from '@/lib/stats/window-stats';
 /** Input row: one endpoint's window figures (lib/stats/window-stats summarizeWindow) with its endpoint. */
 export type WindowStatsRow<E extends { id: number }> = Pick<
   WindowStats,
-  'n' | 'successes' | 'samples' | 'outputTokensPerSecond' | 'outputTokensPerSecondMedianCi' | 'ttftMs' | 'ttfatMs' | 'e2eMs' | 'errorKinds' | 'lastMeasuredAt' | 'excluded'
+  'n' | 'successes' | 'samples' | 'outputTokensPerSecond' | 'outputTokensPerSecondMedianCi' | 'ttftMs' | 'ttfatMs' | 'e2eMs' | 'errorKinds' | 'lastMeasuredAt' | 'excluded' | 'itlMs' | 'fidelity'
 > & { endpoint: E };
 
 /** One ranked entry. rank/band are null for endpoints without samples (listed after ranked ones). */
@@ -41,6 +41,10 @@ export interface LeaderboardEntry<E extends { id: number }> {
   lastMeasuredAt: string | null;
   /** measurements in the window left out of every figure, by not-rankable reason */
   excluded: ExcludedCounts;
+  /** inter-token latency, ms/token: median of the measurements' ITL p50 and of their ITL p95; null without samples */
+  itlMs: WindowStats['itlMs'];
+  /** fidelity checks of the window: pass rate, n, 95 % Wilson interval; null when none ran */
+  fidelity: WindowStats['fidelity'];
 }
 
 /** Minimum successful samples before an endpoint is ranked (fewer are listed, unranked). */
@@ -88,6 +92,8 @@ export function buildLeaderboard<E extends { id: number }>(rows: WindowStatsRow<
       errorKinds: r.errorKinds,
       lastMeasuredAt: r.lastMeasuredAt,
       excluded: r.excluded,
+      itlMs: r.itlMs,
+      fidelity: r.fidelity,
     };
   });
   return entries.sort((a, b) => {

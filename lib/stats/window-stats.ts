@@ -16,11 +16,12 @@
  *
  * Framework-free and pure: no database, no clock (windows are planned from `asOf`).
  */
+import { summariseFidelity, type FidelitySummary } from '../fidelity/fidelity-summary';
 import { percentiles as exactPercentiles } from './percentiles';
 import { medianCiLowerRank, SketchAccumulator, SKETCH_RELATIVE_ACCURACY, sketchMedianCi, type PackedSketch, type SortedSketch } from './sketch';
 
 /** The metrics summarised in every window, rollup and history point (units in their names). */
-export const WINDOW_METRICS = ['outputTokensPerSecond', 'outputTokensPerSecondO200k', 'ttftMs', 'ttfatMs', 'e2eMs'] as const;
+export const WINDOW_METRICS = ['outputTokensPerSecond', 'outputTokensPerSecondO200k', 'ttftMs', 'ttfatMs', 'e2eMs', 'itlP50Ms', 'itlP95Ms'] as const;
 /** One of {@link WINDOW_METRICS}. */
 export type WindowMetric = (typeof WINDOW_METRICS)[number];
 
@@ -66,6 +67,9 @@ export interface WindowPart {
   /** not-rankable measurements: total and [reason, count] pairs */
   excludedTotal: number;
   excludedByReason: Array<[string, number]>;
+  /** judged fidelity checks (lib/fidelity) and how many passed; absent = 0 */
+  fidelityChecks?: number;
+  fidelityPassed?: number;
 }
 
 /**
@@ -81,7 +85,10 @@ export interface RawRows {
   errorKind: Array<string | null>;
   /** not-rankable reasons per row (empty when rankable) */
   reasons: string[][];
-  bins: Record<WindowMetric, Int32Array>;
+  /** one column per metric; the ITL columns may be absent (rows read before issue 14's columns) */
+  bins: Record<Exclude<WindowMetric, 'itlP50Ms' | 'itlP95Ms'>, Int32Array> & Partial<Record<'itlP50Ms' | 'itlP95Ms', Int32Array>>;
+  /** fidelity verdict per row: -1 none (ordinary or failed probe), 0 failed, 1 passed; absent = none */
+  fidelity?: Int8Array;
 }
 /** Bin marker: value absent or measurement not rankable. */
 export const RAW_SKIP = -2147483648;
@@ -106,6 +113,13 @@ export interface WindowStats {
   lastMeasuredAt: string | null;
   /** measurements left out of the figures, by reason */
   excluded: ExcludedCounts;
+  /**
+   * Inter-token latency, ms/token: p50 = median over the window's rankable measurements of their
+   * token-weighted ITL p50, p95 = median of their ITL p95 (lib/probe/inter-token-latency; decision 110); null without samples.
+   */
+  itlMs: { p50: number; p95: number } | null;
+  /** Fidelity checks of the window (all judged ones, rankable or not): pass rate, n, 95 % Wilson interval; null when none ran. */
+  fidelity: FidelitySummary | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -185,8 +199,12 @@ export function mergeWindowParts(parts: readonly WindowPart[]): WindowPart {
   let count = 0;
   let successes = 0;
   let excludedTotal = 0;
+  let fidelityChecks = 0;
+  let fidelityPassed = 0;
   let last: number | null = null;
   for (const p of parts) {
+    fidelityChecks += p.fidelityChecks ?? 0;
+    fidelityPassed += p.fidelityPassed ?? 0;
     count += p.count;
     successes += p.successes;
     excludedTotal += p.excludedTotal;
@@ -205,7 +223,7 @@ export function mergeWindowParts(parts: readonly WindowPart[]): WindowPart {
     }
     if (any) sketches[m] = accumulator.drainPacked();
   }
-  return { count, successes, errorKinds: [...kinds.entries()], lastMeasuredAtMs: last, sketches, excludedTotal, excludedByReason: [...reasons.entries()] };
+  return { count, successes, errorKinds: [...kinds.entries()], lastMeasuredAtMs: last, sketches, excludedTotal, excludedByReason: [...reasons.entries()], fidelityChecks, fidelityPassed };
 }
 
 function sortKeys(o: Record<string, number>): Record<string, number> {
@@ -281,10 +299,14 @@ export function summarizeWindow(parts: readonly WindowPart[], basis: SpeedBasis,
   let successes = 0;
   let lastMs: number | null = null;
   let excludedTotal = 0;
+  let fidelityChecks = 0;
+  let fidelityPassed = 0;
   const kinds: Record<string, number> = {};
   const reasons: Record<string, number> = {};
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
+    fidelityChecks += part.fidelityChecks ?? 0;
+    fidelityPassed += part.fidelityPassed ?? 0;
     n += part.count;
     successes += part.successes;
     excludedTotal += part.excludedTotal;
@@ -305,12 +327,18 @@ export function summarizeWindow(parts: readonly WindowPart[], basis: SpeedBasis,
       for (const r of rs) reasons[r] = (reasons[r] ?? 0) + 1;
     }
     if (lastMs === null || raw!.atMs[j]! > lastMs) lastMs = raw!.atMs[j]!;
+    const f = raw!.fidelity?.[j] ?? -1;
+    if (f >= 0) {
+      fidelityChecks += 1;
+      fidelityPassed += f;
+    }
   }
   const merger = accumulator;
   const fill = (metric: WindowMetric): void => {
     addPartSketches(merger, parts, metric);
     if (tail.length === 0) return;
     const col = raw!.bins[metric];
+    if (!col) return;
     for (let i = 0; i < tail.length; i++) {
       const b = col[tail[i]!]!;
       if (b === RAW_SKIP) continue;
@@ -326,6 +354,8 @@ export function summarizeWindow(parts: readonly WindowPart[], basis: SpeedBasis,
     fill(metric);
     return drainFigures(merger.count, false).percentiles;
   };
+  const itlP50 = figure('itlP50Ms');
+  const itlP95 = figure('itlP95Ms');
   return {
     n,
     successes,
@@ -338,6 +368,8 @@ export function summarizeWindow(parts: readonly WindowPart[], basis: SpeedBasis,
     errorKinds: sortKeys(kinds),
     lastMeasuredAt: lastMs === null ? null : new Date(lastMs).toISOString(),
     excluded: { total: excludedTotal, byReason: sortKeys(reasons) },
+    itlMs: itlP50 && itlP95 ? { p50: itlP50.p50, p95: itlP95.p50 } : null,
+    fidelity: summariseFidelity(fidelityPassed, fidelityChecks),
   };
 }
 

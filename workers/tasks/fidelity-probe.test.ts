@@ -19,6 +19,10 @@ import { createGuardedFetch } from '@/lib/security/ssrf-guard';
 import { listNotableChanges } from '@/app/feed/notable-changes';
 import { listWindowFidelity } from '@/db/queries/fidelity';
 import { summariseFidelity } from '@/lib/fidelity/fidelity-summary';
+import { getLeaderboardAnswer } from '@/app/_server/leaderboard';
+import { rebuildRollups } from '@/db/queries/rollups';
+import { invalidateWindowCaches, listWindowStats, listWindowStatsFromRaw } from '@/db/window-stats';
+import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { runProbeJob, type ProbeTaskContext } from './probe-endpoint';
 
 let t: TestDatabase;
@@ -141,5 +145,46 @@ describe('fidelity beside speed', () => {
     const drops = feed.filter((e) => e.kind === 'fidelity-drop');
     expect(drops.map((d) => d.path).sort()).toEqual([`/endpoints/${ids['truncating-local']}`, `/endpoints/${ids['wrong-local']}`].sort());
     expect(drops.find((d) => d.path === `/endpoints/${ids['wrong-local']}`)!.title).toContain('passed 0 %');
+  });
+});
+
+describe('fidelity and ITL on the leaderboard (the window engine)', () => {
+  it('the calibration entry carries fidelity pass rate 1 with n > 0 and itlMs; the wrong server’s entry a pass rate below 1', async () => {
+    const answer = await getLeaderboardAnswer(t.db, leaderboardQuerySchema.parse({ model: 'tokenpace-reference', workload: 'math-1k' }), new Date(Date.now() + 61_000));
+    const byId = new Map(answer.entries.map((e) => [e.endpoint.id, e]));
+    expect(byId.get(ids['wrong-local']!)!.fidelity).toMatchObject({ passRate: 0, n: 1 });
+    const calib = await getLeaderboardAnswer(t.db, leaderboardQuerySchema.parse({ model: 'tokenpace-reference', workload: 'math-10k' }), new Date(Date.now() + 61_000));
+    const ref = calib.entries.find((e) => e.endpoint.id === ids.reference)!;
+    expect(ref.fidelity).toMatchObject({ passRate: 1, n: 1, interval: { high: 1 } });
+    // 2 tokens per chunk at 4000 tokens/s: several chunks share one TCP read, so gaps of 0 ms are real here
+    expect(ref.itlMs!.p95).toBeGreaterThanOrEqual(ref.itlMs!.p50);
+    expect(ref.itlMs!.p50).toBeGreaterThanOrEqual(0);
+    expect(ref.endpoint).toHaveProperty('blendedUsdPerMTokens', null);
+  });
+
+  it('rollup buckets and raw rows give the same fidelity and ITL figures', async () => {
+    const now = Date.now();
+    const hourStart = new Date(Math.floor(now / 3_600_000) * 3_600_000);
+    await rebuildRollups(t.db, { granularity: 'hour', from: hourStart, to: new Date(hourStart.getTime() + 3_600_000) });
+    invalidateWindowCaches(t.db);
+    // As of the next hour, this hour is read from its rollup bucket, not from raw rows.
+    let compared = 0;
+    for (const workloadSlug of ['json-10k', 'math-10k']) {
+      const params = { modelSlug: 'tokenpace-reference', workloadSlug, asOf: new Date(hourStart.getTime() + 3_600_000 + 60_000), windowHours: 24, basis: 'reported' as const, region: null };
+      const [fromParts, fromRaw] = await Promise.all([listWindowStats(t.db, params), listWindowStatsFromRaw(t.db, params)]);
+      for (const id of [ids.reference!, ids['wrong-local']!, ids['truncating-local']!]) {
+        const a = fromParts.find((r) => r.endpoint.id === id)!;
+        const b = fromRaw.find((r) => r.endpoint.id === id)!;
+        expect(a.fidelity, `${workloadSlug} ${id}`).toEqual(b.fidelity);
+        if (b.fidelity) compared += 1;
+        expect(a.itlMs === null).toBe(b.itlMs === null);
+        if (b.itlMs) {
+          expect(Math.abs(a.itlMs!.p50 - b.itlMs.p50)).toBeLessThanOrEqual(b.itlMs.p50 * 0.001 + 1e-9);
+          expect(Math.abs(a.itlMs!.p95 - b.itlMs.p95)).toBeLessThanOrEqual(b.itlMs.p95 * 0.001 + 1e-9);
+        }
+      }
+      if (workloadSlug === 'json-10k') expect(fromParts.find((r) => r.endpoint.id === ids['wrong-local'])!.fidelity!.passRate).toBe(0);
+    }
+    expect(compared).toBe(4);
   });
 });
