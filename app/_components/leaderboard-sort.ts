@@ -10,6 +10,9 @@ export const SORT_KEYS = {
   ttft: { label: 'TTFT P50', value: (e: Entry) => e.ttftMs?.p50 ?? null, better: 'asc' },
   ttfat: { label: 'TTFAT P50', value: (e: Entry) => e.ttfatMs?.p50 ?? null, better: 'asc' },
   e2e: { label: 'E2E P50', value: (e: Entry) => e.e2eMs?.p50 ?? null, better: 'asc' },
+  itl: { label: 'ITL P50', value: (e: Entry) => e.itlMs?.p50 ?? null, better: 'asc' },
+  fidelity: { label: 'Fidelity', value: (e: Entry) => e.fidelity?.passRate ?? null, better: 'desc' },
+  price: { label: 'Blended price', value: (e: Entry) => e.endpoint.blendedUsdPerMTokens, better: 'asc' },
   success: { label: 'Success', value: (e: Entry) => e.successRate, better: 'desc' },
   n: { label: 'n', value: (e: Entry) => e.n, better: 'desc' },
 } as const;

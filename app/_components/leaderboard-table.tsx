@@ -68,6 +68,9 @@ export function LeaderboardTable({
             {th('ttft', <><abbr title="time to first token">TTFT</abbr> P50 (ms)</>)}
             {th('ttfat', <><abbr title="time to first answer token, after any reasoning">TTFAT</abbr> P50 (ms)</>)}
             {th('e2e', <>E2E P50 (ms)</>)}
+            {th('itl', <><abbr title="inter-token latency: gap between token-bearing events ÷ tokens of the later event; median over the window of each request's ITL P50 and P95">ITL</abbr> P50 · P95 (ms/token)</>)}
+            {th('fidelity', <><abbr title="share of fidelity checks passed (known arithmetic, code output, JSON schema, access-code recall over the whole prompt), 95 % Wilson interval">Fidelity</abbr></>)}
+            {th('price', <><abbr title="declared by the owner or an admin with its source, never measured: (3 × input + 1 × output) ÷ 4 USD per million tokens">Price, blended 3:1</abbr> (USD/M)</>)}
             {th('success', 'Success')}
             {th('n', 'n')}
             <th scope="col">Deployment</th>
@@ -93,6 +96,18 @@ export function LeaderboardTable({
                 <td className="num" data-metric="ttft-p50">{fmt(e.ttftMs?.p50)}</td>
                 <td className="num" data-metric="ttfat-p50">{fmt(e.ttfatMs?.p50)}</td>
                 <td className="num" data-metric="e2e-p50">{fmt(e.e2eMs?.p50)}</td>
+                <td className="num" data-metric="itl">{e.itlMs ? `${fmt(e.itlMs.p50, 2)} · ${fmt(e.itlMs.p95, 2)}` : '–'}</td>
+                <td className="num" data-metric="fidelity">
+                  {e.fidelity ? (
+                    <>
+                      {fmtPct(e.fidelity.passRate, 0)}
+                      <span className="small muted block">n {e.fidelity.n} · {fmtPct(e.fidelity.interval.low, 0)}–{fmtPct(e.fidelity.interval.high, 0)}</span>
+                    </>
+                  ) : (
+                    <span className="muted">no check</span>
+                  )}
+                </td>
+                <td className="num" data-metric="blended-price">{e.endpoint.blendedUsdPerMTokens === null ? <span className="muted">not declared</span> : fmt(e.endpoint.blendedUsdPerMTokens, 3)}</td>
                 <td className="num" data-metric="success">
                   {fmtPct(e.successRate, 1)}
                   {Object.keys(e.errorKinds).length > 0 ? (
