@@ -180,10 +180,6 @@ export const anthropicMessagesAdapter: ProtocolAdapter = {
           // Not this protocol's terminal marker: a trailing sentinel never fails the stream.
           return sink({}, atMs);
         case 'wire':
-          if (message.event === 'error' && decoded.unparsable) {
-            const data = message.data.trim();
-            return sink({ error: classifyInStreamError(data, `in-stream error event: ${data.slice(0, 200)}`) }, atMs);
-          }
           if (decoded.unparsable && complete) return sink({}, atMs);
           return sink(decoded.wire, atMs);
         case 'json': {

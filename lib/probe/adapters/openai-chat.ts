@@ -270,13 +270,6 @@ export const openAiChatAdapter: ProtocolAdapter = {
       toolCount: 0,
     };
     return createSseFramer((message, atMs) => {
-      if (message.event === 'error' && message.framing === 'data') {
-        const data = message.data.trim();
-        const parsed = tryParseJson(data);
-        const description = isRecord(parsed) ? JSON.stringify(parsed.error ?? parsed) : data;
-        const summary = isRecord(parsed) ? summarizeErrorText(JSON.stringify(parsed.error !== undefined ? { error: parsed.error } : parsed)) : data.slice(0, 200);
-        return sink({ error: classifyInStreamError(description, `in-stream error event: ${summary}`) }, atMs);
-      }
       const decoded = decodeSseMessage(message);
       switch (decoded.kind) {
         case 'keepalive':

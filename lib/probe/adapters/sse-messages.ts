@@ -34,9 +34,16 @@ export function decodeSseMessage(message: SseMessage): DecodedSseMessage {
     if (data === '') return { kind: 'keepalive' };
     return { kind: 'wire', wire: { unrecognizedPaths: [`sse:${message.field}`] } };
   }
+  if (message.event === 'error' && message.framing === 'data') {
+    // `event: error`, whatever its data (JSON, text or nothing): an error the server reported.
+    const summary = data === '' ? 'error event without a message' : summarizeErrorText(data);
+    return { kind: 'wire', wire: { error: classifyInStreamError(data, `in-stream error event: ${summary}`) } };
+  }
   if (data === '') return { kind: 'keepalive' };
   if (data === '[DONE]') return { kind: 'done' };
-  const parsed = tryParseJson(data);
+  let parsed = tryParseJson(data);
+  // A body wrapped in a one-element array (Google's error bodies: `[{"error": {...}}]`).
+  if (Array.isArray(parsed) && parsed.length === 1 && isRecord(parsed[0])) parsed = parsed[0];
   if (isRecord(parsed)) return { kind: 'json', value: parsed, event: message.event, unframed: message.framing === 'unframed' };
   if (message.framing === 'unframed') {
     if (looksLikeHtml(data)) {

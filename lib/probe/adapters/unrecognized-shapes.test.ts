@@ -89,3 +89,21 @@ describe('other protocols', () => {
     expect(r.evidence).toEqual({});
   });
 });
+
+describe('errors wherever the server puts them', () => {
+  it.each<[Protocol, string, 'stream_error' | 'rate_limited', string]>([
+    ['openai-chat', 'data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\nevent: error\n\n', 'stream_error', 'error event without a message'],
+    ['anthropic-messages', 'event: error\ndata: {"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}\n\n', 'rate_limited', 'slow down'],
+    ['anthropic-messages', 'event: error\ndata: upstream connect error\n\n', 'stream_error', 'upstream connect error'],
+    ['gemini-stream', '{"error":{"code":429,"message":"Resource has been exhausted","status":"RESOURCE_EXHAUSTED"}}', 'rate_limited', 'Resource has been exhausted'],
+    ['openai-chat', '[{"error":{"code":429,"message":"Quota exceeded for this project","status":"RESOURCE_EXHAUSTED"}}]\n', 'rate_limited', 'Quota exceeded'],
+    ['openai-chat', 'error: upstream timed out\n\ndata: [DONE]\n\n', 'stream_error', 'upstream timed out'],
+    ['gemini-stream', '<html><head><title>503 Service Unavailable</title></head><body></body></html>', 'stream_error', '503 Service Unavailable'],
+    ['bedrock-converse-stream', '<html><head><title>Too Many Requests</title></head></html>', 'rate_limited', 'Too Many Requests'],
+  ])('%s: %j', async (protocol, body, kind, words) => {
+    const r = await parse(protocol, body);
+    expect(r.outcome).toBe('error');
+    expect(r.errorKind).toBe(kind);
+    expect(r.errorMessage).toContain(words);
+  });
+});

@@ -88,6 +88,8 @@ export function createSseFramer(onEvent: SseEventHandler): SseFramer {
 
   const dispatch = (atMs: number) => {
     if (dataLines.length > 0) onEvent({ framing: 'data', event: eventName, data: dataLines.join('\n'), id: eventId }, atMs);
+    // `event: error` with no data: the spec drops it, the server evidently reported an error.
+    else if (eventName === 'error') onEvent({ framing: 'data', event: eventName, data: '', id: eventId }, atMs);
     dataLines = [];
     eventName = undefined;
   };
