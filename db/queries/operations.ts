@@ -119,3 +119,41 @@ export async function listLastSuccessAges(db: Db, now: Date): Promise<{ endpoint
     ageSeconds: r.at ? Math.max(0, (now.getTime() - new Date(r.at).getTime()) / 1000) : null,
   }));
 }
+
+/** A worker region: probes measured there (hourly rollups, all time and last 7 days), when last, and its live workers. */
+export interface RegionFigures {
+  region: string;
+  measurements: number;
+  measurementsLast7d: number;
+  lastMeasuredAt: string | null;
+  liveWorkers: number;
+}
+
+/**
+ * Every worker region that has measurements (from the hourly rollups: one small scan, no raw rows)
+ * or a live worker, sorted by name. `now` bounds the 7-day count and worker liveness (60 s).
+ */
+export async function listRegions(db: Db, now: Date): Promise<RegionFigures[]> {
+  const since = new Date(now.getTime() - 7 * 86_400_000).toISOString();
+  const rows = await db.execute<{ region: string; measurements: number; recent: number; last_at: string | null; live: number }>(sql`
+    with measured as (
+      select worker_region as region, sum(count)::int as measurements,
+        coalesce(sum(count) filter (where bucket_start >= ${since}::timestamptz), 0)::int as recent,
+        max(bucket_start) + interval '1 hour' as last_at
+      from measurement_rollups where granularity = 'hour' group by worker_region
+    ), live as (
+      select region, count(*)::int as live from ${workerHeartbeats}
+      where last_heartbeat_at >= ${new Date(now.getTime() - 60_000).toISOString()}::timestamptz group by region
+    )
+    select coalesce(m.region, l.region) as region, coalesce(m.measurements, 0) as measurements,
+      coalesce(m.recent, 0) as recent, m.last_at, coalesce(l.live, 0) as live
+    from measured m full join live l on l.region = m.region
+    order by 1`);
+  return [...rows].map((r) => ({
+    region: r.region,
+    measurements: Number(r.measurements),
+    measurementsLast7d: Number(r.recent),
+    lastMeasuredAt: r.last_at ? new Date(r.last_at).toISOString() : null,
+    liveWorkers: Number(r.live),
+  }));
+}

@@ -32,6 +32,7 @@ import {
   revokedApiTokenSchema,
   submissionResultSchema,
 } from './response-schemas';
+import { regionsResponseSchema } from './region-schemas';
 import { endpointUptimeSchema, uptimeQuerySchema } from './uptime-schemas';
 import {
   claimsQuerySchema,
@@ -92,6 +93,7 @@ export const API_OPERATIONS: ApiOperation[] = [
   { path: '/api/v1/models', operationId: 'listModels', tag: 'Catalog', summary: 'Models and workloads', description: 'Models with their listed endpoint counts, and the workloads they are probed with.', query: emptyQuerySchema, response: modelsResponseSchema, csv: true, maxAgeSeconds: 300 },
   { path: '/api/v1/models.csv', operationId: 'listModelsCsv', tag: 'Catalog', summary: 'Models as CSV', description: 'Models as CSV.', query: emptyQuerySchema, response: null, csv: true, maxAgeSeconds: 300 },
   { path: '/api/v1/providers', operationId: 'listProviders', tag: 'Catalog', summary: 'Providers', description: 'Providers with their listed endpoint counts; kind "calibration" marks our reference servers.', query: emptyQuerySchema, response: providersResponseSchema, csv: true, maxAgeSeconds: 300 },
+  { path: '/api/v1/regions', operationId: 'listRegions', tag: 'Catalog', summary: 'Worker regions', description: 'Regions probes run from, with measurement counts (all time, last 7 days), the newest measured hour and live workers. Leaderboard, history and uptime take region= for one region; without it regions are merged.', query: emptyQuerySchema, response: regionsResponseSchema, maxAgeSeconds: 60 },
   { path: '/api/v1/providers.csv', operationId: 'listProvidersCsv', tag: 'Catalog', summary: 'Providers as CSV', description: 'Providers as CSV.', query: emptyQuerySchema, response: null, csv: true, maxAgeSeconds: 300 },
   { path: '/api/v1/endpoints', operationId: 'listEndpoints', tag: 'Catalog', summary: 'Endpoints', description: 'Listed endpoints with declared metadata (hardware, engine, precision, speculative decoding, deployment kind); filter by model or provider.', query: endpointsQuerySchema, response: endpointsResponseSchema, csv: true, maxAgeSeconds: 30, exampleQuery: { model: 'llama-4-maverick' } },
   { path: '/api/v1/endpoints.csv', operationId: 'listEndpointsCsv', tag: 'Catalog', summary: 'Endpoints as CSV', description: 'Endpoints as CSV.', query: endpointsQuerySchema, response: null, csv: true, maxAgeSeconds: 30 },

@@ -1,0 +1,59 @@
+/**
+ * Operational queries at fixed instants: live workers by heartbeat age, queues before pg-boss is
+ * installed, last success age per active endpoint, and regions from rollups plus live workers.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { endpoints, measurements, workloads } from '../schema';
+import { seedCatalog } from '../seed';
+import { createTestDatabase, type TestDatabase } from '../test-support/test-database';
+import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
+import { listLastSuccessAges, listLiveWorkers, listQueueFigures, listRegions, upsertWorkerHeartbeat, deleteWorkerHeartbeat } from './operations';
+import { eq } from 'drizzle-orm';
+
+const NOW = new Date('2026-11-30T12:00:00.000Z');
+let t: TestDatabase;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  await seedCatalog(t.db, { workloads: SEED_WORKLOADS, lookupEnv: () => null, referencePort: 3999 });
+});
+afterAll(async () => {
+  await t?.drop();
+});
+
+const worker = (id: string, region: string) => ({ workerId: id, pid: 1, host: 'h', region, version: 'v', startedAt: NOW });
+
+it('lists workers with a heartbeat in the last 60 s, newest first; a clean stop removes the row', async () => {
+  await upsertWorkerHeartbeat(t.db, worker('h:1', 'eu'), new Date(NOW.getTime() - 5_000), []);
+  await upsertWorkerHeartbeat(t.db, worker('h:2', 'us'), new Date(NOW.getTime() - 1_000), [{ name: 'x' }]);
+  await upsertWorkerHeartbeat(t.db, worker('h:3', 'us'), new Date(NOW.getTime() - 61_000), []);
+  const live = await listLiveWorkers(t.db, NOW, 60_000);
+  expect(live.map((w) => w.workerId)).toEqual(['h:2', 'h:1']);
+  expect(live[0]).toMatchObject({ pid: 1, host: 'h', region: 'us', version: 'v', lastHeartbeatAt: new Date(NOW.getTime() - 1_000).toISOString() });
+  await deleteWorkerHeartbeat(t.db, 'h:3', NOW);
+  expect((await listLiveWorkers(t.db, NOW, 3_600_000)).map((w) => w.workerId)).toEqual(['h:2', 'h:1']);
+});
+
+it('has no queues before pg-boss installed its schema', async () => {
+  expect(await listQueueFigures(t.db, NOW)).toEqual([]);
+});
+
+it('gives the age of the last success per active endpoint, null when none', async () => {
+  const [calibration] = await t.db.select({ id: endpoints.id }).from(endpoints).where(eq(endpoints.isCalibration, true));
+  const [wl] = await t.db.select({ id: workloads.id }).from(workloads).limit(1);
+  await t.db.insert(measurements).values([
+    { jobKey: 'ops:1', endpointId: calibration!.id, workloadId: wl!.id, measuredAt: new Date(NOW.getTime() - 90_000), workerRegion: 'eu', workerVersion: 't', outcome: 'success', contentChunks: 1, valid: true },
+    { jobKey: 'ops:2', endpointId: calibration!.id, workloadId: wl!.id, measuredAt: new Date(NOW.getTime() - 30_000), workerRegion: 'eu', workerVersion: 't', outcome: 'error', errorKind: 'timeout', contentChunks: 0, valid: true },
+  ]);
+  const ages = await listLastSuccessAges(t.db, NOW);
+  expect(ages.find((a) => a.endpointId === calibration!.id)?.ageSeconds).toBe(90);
+});
+
+it('lists regions with live workers (no rollups yet: zero measurements)', async () => {
+  const regions = await listRegions(t.db, NOW);
+  const us = regions.find((r) => r.region === 'us');
+  expect(us).toMatchObject({ liveWorkers: 1 });
+  const eu = regions.find((r) => r.region === 'eu');
+  expect(eu).toMatchObject({ liveWorkers: 1, measurements: 0, lastMeasuredAt: null });
+  expect(regions.map((r) => r.region)).toEqual([...regions.map((r) => r.region)].sort());
+});
