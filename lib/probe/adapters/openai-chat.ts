@@ -4,17 +4,24 @@
  * (vLLM, SGLang, TensorRT-LLM `trtllm-serve`, NVIDIA NIM).
  *
  * Quirks handled here (case ids refer to lib/probe/test-support/cases):
- * - comments, `data:` without space, CRLF, multi-line data (C01-C05B): the SSE framer;
+ * - framing (comments, `data:` without space, CRLF, multi-line data, consecutive-line events,
+ *   `error:` fields, bare JSON bodies, HTML): ../framing/sse-framer.ts and ./sse-messages.ts;
  * - role-only chunks, `content: ""`/null, empty `choices` (Azure prompt filter), choices without
  *   `delta` (Azure async filter annotations) carry no tokens (C06, C07, C08);
- * - `reasoning_content` (DeepSeek, vLLM, SGLang) and `reasoning` (OpenRouter, newer vLLM) are the
- *   reasoning channel (C08);
+ * - text in every shape (decision 061): `content` as a string or typed parts (F02, T32), the first
+ *   reasoning field with text among `reasoning_content`, `reasoning`, `reasoning_details` (C08,
+ *   F10, T31), `refusal`, `message` without `delta`, Completions `text`; any other field holding
+ *   text is recorded as an unrecognised path (T33);
  * - cumulative servers that repeat all text so far in each chunk (C10): flagged via
  *   `cumulativeText`, resolved by the accumulator after the stream;
- * - usage from exactly one source: top-level `usage` (running usage in every chunk → last value;
- *   empty-`choices` usage chunk of OpenAI/Azure/SambaNova/vLLM), `x_groq.usage` only as fallback (C11, C12, C14);
- * - OpenRouter in-band `error` objects after HTTP 200 (C15), `event: error` events;
- * - success by `[DONE]`, or by a non-null finish_reason followed by a clean close (C17).
+ * - tool calls keyed by index, by id without index (F03), continuations without either (T45);
+ * - usage from exactly one source: top-level `usage` (running usage in every chunk → last value,
+ *   provisional until the finish, T46), `x_groq.usage` only as fallback (C11, C12, C14); reasoning
+ *   tokens counted outside completion_tokens added where total_tokens shows it (F04, T47);
+ * - in-band errors: `error` objects (C15), `{"object":"error"}` (T48), `finish_reason: "error"`
+ *   (T39), `event: error`;
+ * - success by `[DONE]`, or by a non-null finish_reason followed by a clean close (C17); noise after
+ *   the finish never fails it (T41).
  */
 import { createSseFramer } from '../framing/sse-framer';
 import type { InStreamError, ProtocolAdapter, ToolCallDelta, WireEvent } from './adapter';
