@@ -44,6 +44,10 @@ export interface EndpointWorkloadFigures {
   e2eMs: WindowEntry['e2eMs'];
   /** measurements left out of the figures, by not-rankable reason */
   excluded: WindowEntry['excluded'];
+  /** inter-token latency, ms/token (window medians of per-measurement ITL p50 / p95) */
+  itlMs: WindowEntry['itlMs'];
+  /** fidelity checks of the window: pass rate, n, Wilson interval; null when none ran */
+  fidelity: WindowEntry['fidelity'];
 }
 
 /**
@@ -58,6 +62,6 @@ export async function listEndpointWorkloadFigures(
   const figures = p.workloads
     .map((w) => ({ w, e: window.entries.get(`${p.endpoint.id}|${w.slug}`) }))
     .filter((x): x is { w: { slug: string; category: string }; e: WindowEntry } => Boolean(x.e && x.e.n > 0))
-    .map(({ w, e }) => ({ workloadSlug: w.slug, category: w.category, n: e.n, successes: e.successes, samples: e.samples, outputTokensPerSecond: e.outputTokensPerSecond, ttftMs: e.ttftMs, ttfatMs: e.ttfatMs, e2eMs: e.e2eMs, excluded: e.excluded }));
+    .map(({ w, e }) => ({ workloadSlug: w.slug, category: w.category, n: e.n, successes: e.successes, samples: e.samples, outputTokensPerSecond: e.outputTokensPerSecond, ttftMs: e.ttftMs, ttfatMs: e.ttfatMs, e2eMs: e.e2eMs, excluded: e.excluded, itlMs: e.itlMs, fidelity: e.fidelity }));
   return { figures, windowStart: window.windowStart, asOf: window.asOf };
 }

@@ -5,6 +5,7 @@ import { connection } from 'next/server';
 import { listClaims } from '@/db/queries/claims';
 import { getPublicEndpoint, listWorkloads } from '@/db/queries/catalog';
 import { listEndpointHistory } from '@/db/queries/history';
+import { getHiddenReasoning } from '@/db/queries/hidden-reasoning';
 import { getEndpointEvidence, listEndpointRecentMeasurements, listEndpointSamples } from '@/db/queries/ui-endpoint';
 import { listEndpointOutcomes } from '@/db/queries/ui-history';
 import { getDb } from '@/db/shared';
@@ -88,6 +89,7 @@ export default async function EndpointPage({ params, searchParams }: { params: P
   // figures per workload = this endpoint's entries on its model's leaderboards (same numbers as the API)
   const byWorkload = window.figures;
   const current = byWorkload.find((w) => w.workloadSlug === workload) ?? null;
+  const hidden = await getHiddenReasoning(db, { endpointId: id, workloadSlug: workload, from: window.windowStart ?? windowFrom, to: window.asOf ?? now });
   // only claims about this endpoint's own system (not every claim of its provider; decision 073)
   const myClaims = claims.filter((c) => c.endpointIds.includes(id));
   const speedClaims = myClaims.filter((c) => c.metric === 'output_speed_tps_per_user');
@@ -164,6 +166,18 @@ export default async function EndpointPage({ params, searchParams }: { params: P
               <dd>{fmt(current.ttfatMs?.p50)} ms</dd>
               <dt>E2E median</dt>
               <dd>{fmt(current.e2eMs?.p50)} ms</dd>
+              <dt><abbr title="inter-token latency: gap between token-bearing events ÷ tokens of the later event (chunk-aware)">ITL</abbr></dt>
+              <dd data-metric="itl">{current.itlMs ? `P50 ${fmt(current.itlMs.p50, 2)} ms/token, P95 ${fmt(current.itlMs.p95, 2)} ms/token (window medians of each request’s ITL)` : '–'}</dd>
+              <dt>Fidelity</dt>
+              <dd data-metric="fidelity">{current.fidelity ? `${fmtPct(current.fidelity.passRate, 1)} of ${current.fidelity.n} checks passed (95 % interval ${fmtPct(current.fidelity.interval.low, 0)}–${fmtPct(current.fidelity.interval.high, 0)})` : 'no fidelity check in the window'}</dd>
+              {hidden.measurements > 0 ? (
+                <>
+                  <dt>Hidden reasoning</dt>
+                  <dd data-metric="hidden-reasoning">
+                    {fmt(hidden.hiddenTokens / hidden.measurements, 0)} reasoning tokens per request reported but not streamed ({fmtPct(hidden.reportedOutputTokens > 0 ? hidden.hiddenTokens / hidden.reportedOutputTokens : null, 1)} of the reported output, {hidden.measurements} requests). The reported-basis speed (the ranking default) includes them; the o200k basis counts only streamed text and excludes them.
+                  </dd>
+                </>
+              ) : null}
               <dt>Success rate</dt>
               <dd data-metric="success">{fmtPct(current.successes / current.n, 1)} of {current.n} probes</dd>
               {speedClaims.map((c) => (

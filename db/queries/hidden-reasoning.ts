@@ -1,0 +1,31 @@
+import { and, eq, gte, isNotNull, lte, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { measurements, workloads } from '../schema';
+
+/**
+ * Hidden reasoning of one endpoint × workload over [from, to]: among successful measurements whose
+ * provider reported reasoning tokens, how many there were, the reasoning tokens reported but not
+ * streamed (measurements.reasoning_tokens_hidden) and the provider-reported output tokens of the
+ * same measurements (the reported speed basis, which includes the hidden tokens). Tokens are sums.
+ */
+export async function getHiddenReasoning(db: Db, p: { endpointId: number; workloadSlug: string; from: Date; to: Date }) {
+  const [row] = await db
+    .select({
+      measurements: sql<number>`count(*)::int`,
+      hiddenTokens: sql<number>`coalesce(sum(${measurements.reasoningTokensHidden}), 0)::float8`,
+      reportedOutputTokens: sql<number>`coalesce(sum(${measurements.outputTokensReported}), 0)::float8`,
+    })
+    .from(measurements)
+    .innerJoin(workloads, eq(workloads.id, measurements.workloadId))
+    .where(
+      and(
+        eq(measurements.endpointId, p.endpointId),
+        eq(workloads.slug, p.workloadSlug),
+        eq(measurements.outcome, 'success'),
+        isNotNull(measurements.reasoningTokensHidden),
+        gte(measurements.measuredAt, p.from),
+        lte(measurements.measuredAt, p.to),
+      ),
+    );
+  return { measurements: row?.measurements ?? 0, hiddenTokens: Number(row?.hiddenTokens ?? 0), reportedOutputTokens: Number(row?.reportedOutputTokens ?? 0) };
+}
