@@ -18,6 +18,9 @@ import { startReferenceServer, type ReferenceServer } from '@/lib/reference-serv
 import { createGuardedFetch } from '@/lib/security/ssrf-guard';
 import { listNotableChanges } from '@/app/feed/notable-changes';
 import { listWindowFidelity } from '@/db/queries/fidelity';
+import { getHiddenReasoning } from '@/db/queries/hidden-reasoning';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { summariseFidelity } from '@/lib/fidelity/fidelity-summary';
 import { getLeaderboardAnswer } from '@/app/_server/leaderboard';
 import { rebuildRollups } from '@/db/queries/rollups';
@@ -186,5 +189,40 @@ describe('fidelity and ITL on the leaderboard (the window engine)', () => {
       if (workloadSlug === 'json-10k') expect(fromParts.find((r) => r.endpoint.id === ids['wrong-local'])!.fidelity!.passRate).toBe(0);
     }
     expect(compared).toBe(4);
+  });
+});
+
+describe('hidden reasoning', () => {
+  it('reasoning tokens reported in usage but not streamed are stored and summed per endpoint × workload', async () => {
+    // 20 streamed answer words; usage reports 20 + 60 completion tokens of which 60 are reasoning (OpenAI o-series shape)
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const chunk = (body: object) => `data: ${JSON.stringify(body)}\n\n`;
+        let out = chunk({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+        for (let i = 0; i < 20; i++) out += chunk({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: ' word' }, finish_reason: null }] });
+        out += chunk({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+        out += chunk({ id: 'x', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 100, completion_tokens: 80, total_tokens: 180, completion_tokens_details: { reasoning_tokens: 60 } } });
+        res.end(out + 'data: [DONE]\n\n');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const [cal] = await t.db.select({ providerId: endpoints.providerId, modelId: endpoints.modelId }).from(endpoints).where(eq(endpoints.id, ids.reference!));
+      const [e] = await t.db
+        .insert(endpoints)
+        .values({ slug: 'hidden-reasoning-local', providerId: cal!.providerId, modelId: cal!.modelId, protocol: 'openai-chat', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, apiModelId: 'm', allowPrivate: true, status: 'active' })
+        .returning({ id: endpoints.id });
+      ids['hidden-reasoning-local'] = e!.id;
+      const m = await probe('hidden-reasoning-local', 'prose-100', '2026-11-30T12:05:00.000Z', false);
+      expect(m.outputTokensReported).toBe(80);
+      expect(m.reasoningTokensHidden).toBe(60);
+      const summary = await getHiddenReasoning(t.db, { endpointId: e!.id, workloadSlug: 'prose-100', from: new Date(Date.now() - 60_000), to: new Date(Date.now() + 1000) });
+      expect(summary).toEqual({ measurements: 1, hiddenTokens: 60, reportedOutputTokens: 80 });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
