@@ -134,10 +134,14 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
     errorMessage = parsed.error.message;
     if (cleanEnd && !context.abort) e2eMs = parsed.endMs;
   } else if (context.abort) {
-    if (context.abort.kind === 'timeout' && parsed.complete && timeline.length > 0) {
+    if (context.abort.kind === 'timeout' && parsed.complete) {
       // The answer said it was complete (finish reason / messageStop) but the server never closed:
       // the measurement is whole; E2E is its last data event (not a later keep-alive byte).
       e2eMs = parsed.lastDataEventMs ?? parsed.lastByteMs;
+      if (timeline.length === 0) {
+        errorKind = 'empty';
+        errorMessage = 'the stream declared completion without generated tokens';
+      }
     } else {
       errorKind = context.abort.kind;
       errorMessage = context.abort.message;
