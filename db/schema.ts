@@ -350,6 +350,22 @@ export const snapshots = pgTable('snapshots', {
   createdAt: createdAt(),
 });
 
+/**
+ * Answers computed once per change (workers/tasks/precompute-answers.ts, decision 120): the most-read
+ * leaderboard answers (each listed model × workload × default window × basis) as the exact JSON text
+ * served, with their strong ETag. One row per question (`key`), replaced when a newer `asOf` is
+ * computed; the web serves `body` as bytes. `snapshotId` is the content hash (also in `snapshots`).
+ */
+export const precomputedAnswers = pgTable('precomputed_answers', {
+  key: text('key').primaryKey(),
+  kind: text('kind').notNull(),
+  asOf: timestamp('as_of', { withTimezone: true }).notNull(),
+  snapshotId: text('snapshot_id').notNull(),
+  etag: text('etag').notNull(),
+  body: text('body').notNull(),
+  computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 // ─── Accounts (better-auth tables; lib/auth/auth.ts maps its models onto these) ───────────────────
 
 /** A person with an account. `role` is 'provider' (default) or 'admin' (granted by `tokenpace admin grant`). */
