@@ -97,24 +97,69 @@ export function wantsCsv(request: Request, format?: string): boolean {
   return (request.headers.get('accept') ?? '').split(',')[0]?.trim().startsWith('text/csv') ?? false;
 }
 
-function etagOf(body: string): string {
+function etagOf(body: string | Uint8Array): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 
 /**
- * A cacheable read response (JSON or CSV) with ETag, Cache-Control and CORS; answers 304 when the
- * client's If-None-Match matches.
+ * True when an If-None-Match header value matches `etag` (RFC 9110 §13.1.2: `*`, or any listed tag
+ * by weak comparison, so `W/"x"` matches `"x"`).
  */
-export function readResponse(request: Request, body: string, contentType: string, maxAgeSeconds = 30): Response {
-  const etag = etagOf(body);
-  const headers = {
+export function ifNoneMatchHits(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  const opaque = etag.replace(/^W\//, '');
+  return header.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === opaque;
+  });
+}
+
+/** How long caches may keep a read and serve it stale while revalidating (seconds). */
+export interface CachePolicy {
+  /** browsers and shared caches: fresh for this long */
+  maxAgeSeconds: number;
+  /** shared caches (CDN) only; defaults to maxAgeSeconds */
+  sMaxAgeSeconds?: number;
+  /** serve stale while one request revalidates; defaults to max(maxAge, 60) */
+  staleWhileRevalidateSeconds?: number;
+  /** never changes (snapshots, sealed boards) */
+  immutable?: boolean;
+}
+
+/** The Cache-Control value of a public read. */
+export function cacheControlOf(p: CachePolicy): string {
+  if (p.immutable) return `public, max-age=${p.maxAgeSeconds}, s-maxage=${p.sMaxAgeSeconds ?? p.maxAgeSeconds}, immutable`;
+  const swr = p.staleWhileRevalidateSeconds ?? Math.max(p.maxAgeSeconds, 60);
+  return `public, max-age=${p.maxAgeSeconds}, s-maxage=${p.sMaxAgeSeconds ?? p.maxAgeSeconds}, stale-while-revalidate=${swr}, stale-if-error=600`;
+}
+
+/** Options of {@link readResponse} beyond the body. */
+export interface ReadOptions {
+  /** a strong ETag already known (e.g. `"<snapshotId>"`, the answer's content hash); else SHA-1 of the body */
+  etag?: string;
+  /** overrides the Cache-Control built from maxAgeSeconds */
+  cache?: CachePolicy;
+  /** the Vary header: `Accept` by default (JSON routes answer CSV to Accept: text/csv); null for none */
+  vary?: string | null;
+}
+
+/**
+ * THE response of every public GET (JSON or CSV): strong ETag (given or SHA-1 of the bytes),
+ * Cache-Control with s-maxage and stale-while-revalidate, Vary only on Accept, CORS; 304 without a
+ * body when If-None-Match matches. `body` may be stored bytes, served as they are.
+ */
+export function readResponse(request: Request, body: string | Uint8Array, contentType: string, maxAgeSeconds = 30, options: ReadOptions = {}): Response {
+  const etag = options.etag ?? etagOf(body);
+  const headers: Record<string, string> = {
     ...CORS_HEADERS,
     'content-type': contentType,
     etag,
-    'cache-control': `public, max-age=${maxAgeSeconds}, stale-while-revalidate=${maxAgeSeconds * 2}`,
+    'cache-control': cacheControlOf(options.cache ?? { maxAgeSeconds }),
   };
-  if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
-  return new Response(body, { status: 200, headers });
+  const vary = options.vary === undefined ? 'Accept' : options.vary;
+  if (vary) headers.vary = vary;
+  if (ifNoneMatchHits(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+  return new Response(body as BodyInit, { status: 200, headers });
 }
 
 /** JSON read response. */

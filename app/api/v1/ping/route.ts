@@ -7,6 +7,6 @@ const NO_PARAMS = emptyQuerySchema;
 // GET /api/v1/ping – a constant JSON answer without database access (liveness; the static baseline of the API benchmark).
 export const GET = handle(async (request: Request) => {
   parseQuery(NO_PARAMS, new URL(request.url).searchParams);
-  return readResponse(request, PING, 'application/json; charset=utf-8', 0);
+  return readResponse(request, PING, 'application/json; charset=utf-8', 0, { vary: null });
 });
 export const OPTIONS = corsPreflight;

@@ -12,8 +12,7 @@ export const GET = handle(async (request: Request, ctx: { params: Promise<{ id: 
   parseQuery(emptyQuerySchema, new URL(request.url).searchParams);
   const snap = await getSnapshot(getDb(), id);
   if (!snap) throw new ApiError('not_found', `snapshot ${id} not found`, 'id');
-  const res = readResponse(request, snap.body, 'application/json; charset=utf-8', 31_536_000);
-  res.headers.set('cache-control', 'public, max-age=31536000, immutable');
-  return res;
+  // The id is the hash of the answer, so it is the strong ETag (same as the leaderboard's).
+  return readResponse(request, snap.body, 'application/json; charset=utf-8', 31_536_000, { etag: `"${id}"`, cache: { maxAgeSeconds: 31_536_000, immutable: true }, vary: null });
 });
 export const OPTIONS = corsPreflight;

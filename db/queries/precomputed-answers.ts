@@ -1,0 +1,82 @@
+/**
+ * Precomputed answers (decision 120): the most-read leaderboard answers, computed once per change by
+ * workers/tasks/precompute-answers.ts and served by the web as stored bytes with their ETag.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { endpoints, models, precomputedAnswers, snapshots, workloads } from '../schema';
+import type { NewSnapshot } from './snapshots';
+
+/** One stored answer: `body` is the exact JSON text served, `etag` its strong ETag (quoted). */
+export interface PrecomputedAnswer {
+  key: string;
+  kind: string;
+  asOf: Date;
+  snapshotId: string;
+  etag: string;
+  body: string;
+}
+
+/**
+ * The (model, workload) pairs worth precomputing: listed models with at least one endpoint × the
+ * scheduled workloads (the grid the probes measure). Ordered by slugs.
+ */
+export async function listPrecomputeTargets(db: Db): Promise<Array<{ modelSlug: string; workloadSlug: string }>> {
+  const ms = await db
+    .selectDistinct({ slug: models.slug })
+    .from(models)
+    .innerJoin(endpoints, eq(endpoints.modelId, models.id))
+    .where(eq(models.listed, true))
+    .orderBy(models.slug);
+  const ws = await db.select({ slug: workloads.slug }).from(workloads).where(eq(workloads.scheduled, true)).orderBy(workloads.slug);
+  return ms.flatMap((m) => ws.map((w) => ({ modelSlug: m.slug, workloadSlug: w.slug })));
+}
+
+/**
+ * Stores answers and their snapshots in ONE transaction, so a precomputed answer is citable by its
+ * snapshotId the moment it can be served. A row replaces the stored answer of its key unless the
+ * stored one is newer (`asOf`); snapshots keep their first body (ON CONFLICT DO NOTHING). Every
+ * replaced row gets `computed_at = now()`, which moves {@link getPrecomputedVersion}.
+ */
+export async function savePrecomputedAnswers(db: Db, rows: PrecomputedAnswer[], snaps: NewSnapshot[]): Promise<void> {
+  if (rows.length === 0) return;
+  const uniqueSnaps = [...new Map(snaps.map((s) => [s.id, s])).values()];
+  await db.transaction(async (tx) => {
+    if (uniqueSnaps.length > 0) await tx.insert(snapshots).values(uniqueSnaps).onConflictDoNothing({ target: snapshots.id });
+    await tx
+      .insert(precomputedAnswers)
+      .values(rows)
+      .onConflictDoUpdate({
+        target: precomputedAnswers.key,
+        set: {
+          asOf: sql`excluded.as_of`,
+          snapshotId: sql`excluded.snapshot_id`,
+          etag: sql`excluded.etag`,
+          body: sql`excluded.body`,
+          computedAt: sql`now()`,
+        },
+        // Same instant, same data → same bytes: no write, no version change.
+        setWhere: sql`${precomputedAnswers.asOf} <= excluded.as_of and ${precomputedAnswers.etag} <> excluded.etag`,
+      });
+  });
+}
+
+/** The stored answer of one key, or null. */
+export async function getPrecomputedAnswer(db: Db, key: string): Promise<PrecomputedAnswer | null> {
+  const rows = await db
+    .select({ key: precomputedAnswers.key, kind: precomputedAnswers.kind, asOf: precomputedAnswers.asOf, snapshotId: precomputedAnswers.snapshotId, etag: precomputedAnswers.etag, body: precomputedAnswers.body })
+    .from(precomputedAnswers)
+    .where(and(eq(precomputedAnswers.key, key)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/**
+ * The data version of the precomputed answers: the latest `computed_at` (µs text), '' when none.
+ * Web instances compare it to drop answers they hold in memory, so every instance serves the bytes
+ * now stored in Postgres.
+ */
+export async function getPrecomputedVersion(db: Db): Promise<string> {
+  const rows = await db.select({ v: sql<string | null>`max(${precomputedAnswers.computedAt})::text` }).from(precomputedAnswers);
+  return rows[0]?.v ?? '';
+}
