@@ -29,26 +29,34 @@ function harness(env: Record<string, string> = {}) {
 }
 
 describe('tokenpace probe', () => {
-  it('prints exactly one JSON object with the measurement and exits 0', { retry: 2 }, async () => {
-    const h = harness({ REF_KEY: 'sk-ref' });
-    const code = await runProbeCommand([server.url, '--model', 'tokenpace-reference', '--allow-private', '--json', '--api-key-env', 'REF_KEY'], h.deps);
-    expect(code).toBe(0);
-    expect(h.fetchCalls).toEqual([{ allowPrivate: true }]);
-    const text = h.out.join('');
-    expect(text.trim().split('\n')).toHaveLength(1);
-    const json = JSON.parse(text);
-    for (const key of ['outcome', 'errorKind', 'errorMessage', 'httpStatus', 'ttfbMs', 'ttftMs', 'ttfatMs', 'e2eMs', 'outputTokensReported', 'outputTokensO200k', 'outputTokensPerSecond', 'tpotMs', 'contentChunks', 'finishReason', 'answerText', 'reasoningText', 'toolCalls']) {
-      expect(json).toHaveProperty(key);
+  it('prints exactly one JSON object with the measurement and exits 0', async () => {
+    // Every field but the clock ones must hold on every run; the times are re-measured (at most 5
+    // runs) only because a loaded machine delays this process's timers.
+    let timeMisses: string[] = [];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const h = harness({ REF_KEY: 'sk-ref' });
+      const code = await runProbeCommand([server.url, '--model', 'tokenpace-reference', '--allow-private', '--json', '--api-key-env', 'REF_KEY'], h.deps);
+      expect(code).toBe(0);
+      expect(h.fetchCalls).toEqual([{ allowPrivate: true }]);
+      const text = h.out.join('');
+      expect(text.trim().split('\n')).toHaveLength(1);
+      const json = JSON.parse(text);
+      for (const key of ['outcome', 'errorKind', 'errorMessage', 'httpStatus', 'ttfbMs', 'ttftMs', 'ttfatMs', 'e2eMs', 'outputTokensReported', 'outputTokensO200k', 'outputTokensPerSecond', 'tpotMs', 'contentChunks', 'finishReason', 'answerText', 'reasoningText', 'toolCalls', 'rankable', 'notRankableReasons', 'evidence']) {
+        expect(json).toHaveProperty(key);
+      }
+      expect(json.timeline).toBeUndefined();
+      expect(json.outcome).toBe('success');
+      expect(json.errorKind).toBeNull();
+      expect(json.outputTokensReported).toBe(30);
+      expect(json.outputTokensO200k).toBe(30);
+      expect(json.finishReason).toBe('stop');
+      expect(JSON.stringify(json)).not.toContain('sk-ref');
+      timeMisses = [];
+      if (Math.abs(json.ttftMs - 40) >= 15) timeMisses.push(`ttftMs ${json.ttftMs}`);
+      if (Math.abs(json.outputTokensPerSecond - 500) >= 50) timeMisses.push(`outputTokensPerSecond ${json.outputTokensPerSecond}`);
+      if (timeMisses.length === 0) break;
     }
-    expect(json.timeline).toBeUndefined();
-    expect(json.outcome).toBe('success');
-    expect(json.errorKind).toBeNull();
-    expect(json.outputTokensReported).toBe(30);
-    expect(json.outputTokensO200k).toBe(30);
-    expect(json.finishReason).toBe('stop');
-    expect(Math.abs(json.ttftMs - 40)).toBeLessThan(15);
-    expect(Math.abs(json.outputTokensPerSecond - 500)).toBeLessThan(50);
-    expect(JSON.stringify(json)).not.toContain('sk-ref');
+    expect(timeMisses).toEqual([]);
   });
 
   it('includes the timeline with --timeline and honours --max-tokens', async () => {
