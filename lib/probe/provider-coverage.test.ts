@@ -16,6 +16,13 @@ const COVERAGE: Record<string, string[]> = {
   'Amazon Bedrock ConverseStream (event-stream frames, exceptions)': ['C19', 'T10', 'T11', 'T12'],
   'Google Gemini / Vertex AI (SSE and JSON array)': ['T07', 'T08', 'T09'],
   'Anthropic Messages (cumulative usage, errors, thinking, tools)': ['C13', 'T04', 'T05', 'T06'],
+  // Issue 9: the servers and gateways of 2025-2026 whose streams broke the probe.
+  'Mistral reasoning (typed thinking parts in content)': ['F02', 'T32'],
+  'xAI (reasoning tokens outside completion_tokens)': ['F04', 'T47'],
+  'OpenRouter reasoning (reasoning + reasoning_details, finish_reason error)': ['T31', 'T39'],
+  'Ollama / llama.cpp (reasoning field, error: lines)': ['F10', 'F01', 'T38'],
+  'Gemini thinking and OpenAI-compatible endpoint (thought parts, index-less tool calls)': ['F09', 'F03', 'T40', 'T44'],
+  'Gateways and proxies (bare JSON errors, HTML pages, gzip, cut streams, no close)': ['F05', 'F06', 'F07', 'F08', 'T35', 'T36', 'T37', 'T54'],
 };
 
 describe('seed provider coverage', () => {
