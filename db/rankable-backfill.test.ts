@@ -1,0 +1,47 @@
+/**
+ * Migration 0002's backfill (decision 060): rows written before the rankable columns existed get
+ * the reasons their own outcome, flags and validity show. Runs the migration's UPDATE statements
+ * again on seeded rows (the template database was migrated before any row existed).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { seedCatalog } from '@/db/seed';
+import { endpoints, measurements, workloads } from '@/db/schema';
+import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
+import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
+
+let t: TestDatabase;
+beforeAll(async () => {
+  t = await createTestDatabase();
+  await seedCatalog(t.db, { workloads: SEED_WORKLOADS, lookupEnv: () => null, referencePort: 1 });
+});
+afterAll(async () => {
+  await t?.drop();
+});
+
+it('backfills not_rankable_reasons and rankable from outcome, flags and valid', async () => {
+  const [endpoint] = await t.db.select({ id: endpoints.id }).from(endpoints).limit(1);
+  const [workload] = await t.db.select({ id: workloads.id }).from(workloads).limit(1);
+  const base = { endpointId: endpoint!.id, workloadId: workload!.id, measuredAt: new Date('2026-01-01T00:00:00Z'), workerRegion: 'r', workerVersion: 'v' };
+  await t.db.insert(measurements).values([
+    { ...base, jobKey: 'ok', outcome: 'success', flags: { tokenCountMismatch: false, buffered: false } },
+    { ...base, jobKey: 'failed', outcome: 'error', errorKind: 'timeout', flags: {} },
+    { ...base, jobKey: 'mismatch', outcome: 'success', flags: { tokenCountMismatch: true, buffered: false } },
+    { ...base, jobKey: 'buffered-stalled', outcome: 'success', flags: { tokenCountMismatch: false, buffered: true }, valid: false },
+    { ...base, jobKey: 'everything', outcome: 'error', flags: { tokenCountMismatch: true, buffered: true, unrecognizedShape: true }, valid: false },
+  ]);
+  const migration = readFileSync(path.join(__dirname, 'migrations', '0002_measurement_rankable.sql'), 'utf8');
+  const updates = migration.split('--> statement-breakpoint').map((s) => s.trim()).filter((s) => /^(-- .*\n)*UPDATE/.test(s));
+  expect(updates).toHaveLength(2);
+  for (const statement of updates) await t.db.execute(sql.raw(statement));
+  const rows = await t.db.select({ jobKey: measurements.jobKey, rankable: measurements.rankable, reasons: measurements.notRankableReasons }).from(measurements);
+  expect(Object.fromEntries(rows.map((r) => [r.jobKey, [r.rankable, r.reasons]]))).toEqual({
+    ok: [true, []],
+    failed: [false, ['failed']],
+    mismatch: [false, ['token_count_mismatch']],
+    'buffered-stalled': [false, ['buffered_stream', 'event_loop_stall']],
+    everything: [false, ['failed', 'unrecognized_shape', 'token_count_mismatch', 'buffered_stream', 'event_loop_stall']],
+  });
+});
