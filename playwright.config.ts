@@ -39,7 +39,7 @@ export default defineConfig({
   webServer: {
     command: `node bin/tokenpace.mjs start`,
     url: `http://localhost:${PORT}/api/health`,
-    timeout: 240_000,
+    timeout: 600_000, // a cold `next build` took 286 s on a loaded 2-core machine
     reuseExistingServer: false,
     stdout: 'pipe',
     stderr: 'pipe',
