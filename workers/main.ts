@@ -120,7 +120,10 @@ async function main(): Promise<void> {
       if (r.enqueued > 0) log.info({ enqueued: r.enqueued, targets: r.targets, region }, 'scheduled probes');
     }
   }));
-  await boss.work(probeQueue, { localConcurrency: 8, batchSize: 1, groupConcurrency: 1 }, async (jobs) => {
+  // notifyPollingIntervalSeconds: a finished probe does not NOTIFY, so the next job of the same
+  // endpoint group (group concurrency 1) waits for the backstop poll; pg-boss's default of 30 s
+  // let a calibration endpoint with 16 probes per slot fall behind (issue 14's grid).
+  await boss.work(probeQueue, { localConcurrency: 8, batchSize: 1, groupConcurrency: 1, notifyPollingIntervalSeconds: 1 }, async (jobs) => {
     for (const job of jobs) {
       const payload = probeJobPayloadSchema.parse(job.data);
       const t0 = performance.now();
