@@ -14,7 +14,7 @@ const uptimeWindowSchema = z
 
 export const endpointUptimeSchema = z
   .object({
-    endpointId: z.number().int(),
+    endpointId: z.number().int().meta({ description: 'Endpoint id.' }),
     asOf: z.string().meta({ format: 'date-time', description: 'Instant the windows end at (UTC).' }),
     region: z.string().nullable().meta({ description: 'Worker region counted; null = all regions merged.' }),
     windows: z
@@ -23,9 +23,9 @@ export const endpointUptimeSchema = z
     recent: z
       .array(
         z.object({
-          measuredAt: z.string().meta({ format: 'date-time' }),
-          outcome: z.enum(['success', 'error']),
-          errorKind: z.string().nullable(),
+          measuredAt: z.string().meta({ format: 'date-time', description: 'When the probe started (UTC).' }),
+          outcome: z.enum(['success', 'error']).meta({ description: 'success or error (see errorKind).' }),
+          errorKind: z.string().nullable().meta({ description: 'Why the probe failed (timeout, rate_limited, http_error, …); null on success.' }),
           region: z.string().meta({ description: 'Worker region of the probe.' }),
         }),
       )

@@ -54,6 +54,8 @@ const ROUTES: Record<string, () => Promise<unknown>> = {
   '/api/v1/submissions': () => import('./submissions/route'),
   '/api/v1/tokens': () => import('./tokens/route'),
   '/api/v1/tokens/{id}': () => import('./tokens/[id]/route'),
+  '/api/v1/endpoints/{id}/uptime': () => import('./endpoints/[id]/uptime/route'),
+  '/api/v1/regions': () => import('./regions/route'),
   '/api/v1/endpoints/{id}/history': () => import('./endpoints/[id]/history/route'),
   '/api/v1/endpoints/{id}/history.csv': () => import('./endpoints/[id]/history.csv/route'),
   '/api/v1/history': () => import('./history/route'),

@@ -4,19 +4,18 @@ import { getEndpointUptime } from '@/db/queries/uptime';
 import { getDb } from '@/db/shared';
 import { idParamSchema } from '@/lib/api/schemas';
 import { uptimeQuerySchema } from '@/lib/api/uptime-schemas';
-import { ApiError, corsPreflight, handle, jsonRead, parseParam } from '@/app/api/_lib/respond';
+import { ApiError, corsPreflight, handle, jsonRead, parseParam, parseQuery, resolveAsOf } from '@/app/api/_lib/respond';
 
 // GET /api/v1/endpoints/{id}/uptime – share of successful probes over 5m, 30m, 1d and 7d (with n) and the recent probes (status strip).
 export const GET = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
   await connection();
   const id = parseParam(idParamSchema, (await ctx.params).id, 'id');
-  const url = new URL(request.url);
-  const query = uptimeQuerySchema.safeParse({ region: url.searchParams.get('region') ?? undefined });
-  if (!query.success) throw new ApiError('bad_request', `region: ${query.error.issues[0]?.message ?? 'invalid'}`, 'region');
+  const query = parseQuery(uptimeQuerySchema, new URL(request.url).searchParams);
   const db = getDb();
   const endpoint = await getPublicEndpoint(db, id);
   if (!endpoint) throw new ApiError('not_found', `endpoint ${id} not found`, 'id');
-  const uptime = await getEndpointUptime(db, { endpointId: id, now: new Date(), region: query.data.region ?? null });
+  // now to the minute (resolveAsOf): one answer, and one ETag, per minute
+  const uptime = await getEndpointUptime(db, { endpointId: id, now: resolveAsOf(undefined, new Date()), region: query.region ?? null });
   return jsonRead(request, { endpointId: id, ...uptime });
 });
 
