@@ -162,7 +162,10 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
       const calls = readToolCalls(delta, state);
       if (calls.length > 0) event.toolCalls = [...(event.toolCalls ?? []), ...calls];
     }
-    if (typeof choice.text === 'string' && choice.text !== '') event.answer = (event.answer ?? '') + choice.text;
+    // Completions-style `text` only without a delta: Together sends both, with the same text.
+    if (typeof choice.text === 'string' && choice.text !== '' && !isRecord(choice.delta) && !isRecord(choice.message)) {
+      event.answer = (event.answer ?? '') + choice.text;
+    }
     for (const [key, value] of Object.entries(choice)) {
       if (!CHOICE_KEYS.has(key) && hasText(value)) unrecognized.push(`${path}.${key}`);
     }

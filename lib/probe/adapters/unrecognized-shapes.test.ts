@@ -21,7 +21,7 @@ const choice = (delta: Record<string, unknown>, extra: Record<string, unknown> =
 
 describe('openai-chat: metadata real providers send is not unrecognised', () => {
   it.each<[string, unknown]>([
-    ['Together token_id', choice({ content: 'Hi', token_id: 13347 })],
+    ['Together token_id and duplicate choice text', choice({ content: 'Hi', token_id: 13347, role: 'assistant', tool_calls: null }, { text: 'Hi', seed: null })],
     ['logprobs with token strings', choice({ content: 'Hi' }, { logprobs: { content: [{ token: 'Hi', logprob: -0.1, top_logprobs: [] }] } })],
     ['Azure content_filter_results', choice({ content: 'Hi' }, { content_filter_results: { hate: { filtered: false, severity: 'safe' } } })],
     ['OpenRouter native_finish_reason and provider', { ...choice({ content: 'Hi' }, { native_finish_reason: 'STOP' }), provider: 'Google', object: 'chat.completion.chunk' }],
@@ -29,12 +29,13 @@ describe('openai-chat: metadata real providers send is not unrecognised', () => 
     ['Gemini compat extra_content', choice({ content: 'Hi', extra_content: { google: { thought_signature: 'abc' } } })],
     ['vLLM stop_reason string', choice({ content: 'Hi' }, { stop_reason: '</s>' })],
     ['OpenAI obfuscation', { ...choice({ content: 'Hi' }), obfuscation: 'x1y2' }],
-    ['Mistral thinking part flags', choice({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'Hm' }], closed: true }] })],
+    ['Mistral thinking part flags', choice({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'Hm' }], closed: true }, { type: 'text', text: 'Hi' }] })],
     ['OpenRouter encrypted reasoning detail', choice({ content: 'Hi', reasoning_details: [{ type: 'reasoning.encrypted', data: 'gAAA', id: 'rs_1', format: 'openai-responses-v1' }] })],
     ['Groq x_groq id', { ...choice({ content: 'Hi' }), x_groq: { id: 'req_01' } }],
   ])('%s', async (_label, chunk) => {
     const r = await parse('openai-chat', sse([chunk, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]));
     expect(r.outcome).toBe('success');
+    expect(r.answerText).toBe('Hi');
     expect(r.evidence).toEqual({});
     expect(r.flags.unrecognizedShape).toBe(false);
   });
