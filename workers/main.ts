@@ -24,6 +24,7 @@ import { runRetentionJob } from './tasks/apply-retention';
 import { runRollupJob } from './tasks/rollup-measurements';
 import { scheduleProbes } from './tasks/schedule-probes';
 import { runWriteDumpJob, WRITE_DUMP_QUEUE } from './tasks/write-dump';
+import { PRECOMPUTE_ANSWERS_QUEUE, registerPrecomputeWork } from './tasks/precompute-answers';
 import { getWorkerVersion } from './version';
 
 const DEADLINES = { ttftMs: 30_000, idleMs: 15_000, totalMs: 120_000, maxBytes: 8 * 1024 * 1024 };
@@ -82,6 +83,7 @@ async function main(): Promise<void> {
   await boss.createQueue(ROLLUP_QUEUE, { policy: 'singleton' });
   await boss.createQueue(RETENTION_QUEUE, { policy: 'singleton' });
   await boss.createQueue(WRITE_DUMP_QUEUE, { policy: 'singleton' });
+  await boss.createQueue(PRECOMPUTE_ANSWERS_QUEUE, { policy: 'stately' });
   await boss.createQueue(probeQueue, { policy: 'standard', notify: true, heartbeatSeconds: PROBE_JOB_HEARTBEAT_SECONDS });
   // Queues made before job heartbeats existed get them too: a killed worker's probe job is then
   // failed by the supervisor within seconds and retried (same job id, so the slot claim lets the
@@ -134,7 +136,10 @@ async function main(): Promise<void> {
   });
   await boss.work(ROLLUP_QUEUE, observeTask(metrics, 'rollup', async () => {
     await runRollupJob(db, new Date());
+    // Rollups advanced (or late data landed): recompute the most-read answers once (decision 120).
+    await boss.send(PRECOMPUTE_ANSWERS_QUEUE, {});
   }));
+  await registerPrecomputeWork(boss, db, metrics);
   await boss.work(RETENTION_QUEUE, observeTask(metrics, 'retention', async () => {
     const r = await runRetentionJob(db, new Date(), env.TOKENPACE_RAW_RETENTION_DAYS ?? null);
     if (r.days.length > 0) log.info({ deleted: r.deleted, days: r.days }, 'retention applied');

@@ -1,4 +1,5 @@
 import { RETENTION_QUEUE, ROLLUP_QUEUE, SCHEDULE_PROBES_QUEUE } from './queues';
+import { PRECOMPUTE_ANSWERS_QUEUE } from './tasks/precompute-answers';
 import { WRITE_DUMP_QUEUE } from './tasks/write-dump';
 
 /**
@@ -25,6 +26,12 @@ export const SCHEDULES: ScheduledTask[] = [
     cron: () => '* * * * *',
     perRegion: false,
     description: 'Refresh hourly and daily rollups for buckets that received measurements since the last run.',
+  },
+  {
+    queue: PRECOMPUTE_ANSWERS_QUEUE,
+    cron: () => '* * * * *',
+    perRegion: false,
+    description: 'Compute the most-read leaderboard answers (listed model × scheduled workload × 24h/72h/7d × basis) as of the minute and store their bytes + ETag; also sent after every rollup run (a queued one collapses).',
   },
   {
     queue: RETENTION_QUEUE,

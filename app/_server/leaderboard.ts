@@ -1,188 +1,252 @@
 /**
- * Server-side composition of a leaderboard answer, shared by the API route and the pages:
- * window stats from rollups (db) → ranking (lib) → immutable snapshot. `asOf` defaults to the
- * current minute, so answers within a minute are identical and share one snapshot id.
+ * Server-side leaderboard answers, shared by the API route and the pages (decision 120–122).
  *
- * Cost control: answers are cached in-process by (query, asOf) — live answers for their minute,
- * `at=` answers whose window has sealed (asOf ≥ 15 min ago) until evicted; snapshot rows are
- * written by a group-commit writer (one multi-row INSERT for all answers produced in the same
- * event-loop turn), and each answer waits for its row to be committed, so a snapshotId handed out can
- * always be fetched.
+ * - Live questions (no `at`) are served from the answers the precompute job stored in Postgres
+ *   (workers/tasks/precompute-answers.ts, once per rollup run): the stored bytes with their ETag,
+ *   no computing and no JSON.stringify per request. Every web instance holds the rows it served in
+ *   memory and drops them when the stored data version moves (checked at most every 2 s, off the
+ *   request path), so all instances serve the bytes now in Postgres. A stored answer older than
+ *   {@link PRECOMPUTED_MAX_AGE_MS} (worker stopped) is not served: the answer is computed instead.
+ * - Other questions (old `at=`, rare windows, regions) are computed on demand by the same engine
+ *   (db/leaderboard-answers) and cached in-process by (question, asOf): live ones for their minute,
+ *   `at=` answers whose window has sealed until evicted or the window caches are invalidated.
+ * - Snapshots are written off the request path: an answer's snapshotId (hash of its canonical text)
+ *   is citable at once; its row is written by a group-commit writer (one INSERT … ON CONFLICT DO
+ *   NOTHING per 100 ms batch) within seconds. Until then this process serves the pending bytes
+ *   ({@link findSnapshotBody}); the same answer never writes twice.
  */
-import { createHash } from 'node:crypto';
 import type { Db } from '@/db/client';
-import { listWindowStats, namedWindowCache } from '@/db/window-stats';
-import { saveSnapshots } from '@/db/queries/snapshots';
+import { computeLeaderboardAnswer, liveLeaderboardKey, type ComputedLeaderboardAnswer } from '@/db/leaderboard-answers';
+import { getPrecomputedAnswer, getPrecomputedVersion, type PrecomputedAnswer } from '@/db/queries/precomputed-answers';
+import { getSnapshot, saveSnapshots, type NewSnapshot } from '@/db/queries/snapshots';
+import { namedWindowCache } from '@/db/window-stats';
 import type { LeaderboardQuery } from '@/lib/api/schemas';
-import { buildLeaderboard, MEDIAN_CI_CONFIDENCE, MIN_RANKED_SAMPLES } from '@/lib/ranking/build-leaderboard';
-import { SKETCH_RELATIVE_ACCURACY } from '@/lib/stats/sketch';
-import { planWindow } from '@/lib/stats/window-stats';
 
-/** How the figures were computed; part of every answer so a citation carries its method. */
-const STATISTICS = {
-  percentiles: 'type 7 (numpy linear) of the rankable measurements in the window, read from merged log-bucket sketches',
-  percentileRelativeAccuracy: SKETCH_RELATIVE_ACCURACY,
-  medianCi: 'distribution-free order-statistic interval of the median',
-  medianCiConfidence: MEDIAN_CI_CONFIDENCE,
-  successRateInterval: 'Wilson score, 95 %',
-  minRankedSamples: MIN_RANKED_SAMPLES,
-  ties: 'endpoints whose median intervals overlap the band leader’s share a band and a rank',
-} as const;
+/** One leaderboard answer object (snapshotId first, then the body's fields). */
+export type LeaderboardAnswer = ComputedLeaderboardAnswer['answer'];
 
-/** The exact JSON text of each computed answer (filled by computeAnswer). */
-const answerText = new WeakMap<object, string>();
-
-/** Computes the answer object (no caching, no snapshot write). */
-async function computeAnswer(db: Db, q: LeaderboardQuery, asOf: Date) {
-  const rows = await listWindowStats(db, {
-    modelSlug: q.model,
-    workloadSlug: q.workload,
-    asOf,
-    windowHours: q.window,
-    basis: q.basis,
-    region: q.region ?? null,
-  });
-  const entries = buildLeaderboard(rows).map((e) => ({
-    ...e,
-    endpoint: {
-      id: e.endpoint.id,
-      slug: e.endpoint.slug,
-      provider: e.endpoint.provider,
-      providerSlug: e.endpoint.providerSlug,
-      model: e.endpoint.model,
-      kind: e.endpoint.kind,
-      status: e.endpoint.status,
-      hardware: e.endpoint.hardware,
-      engine: e.endpoint.engine,
-      precision: e.endpoint.precision,
-      speculativeDecoding: e.endpoint.speculativeDecoding,
-      deploymentKind: e.endpoint.deploymentKind,
-      region: e.endpoint.region,
-      calibrationTps: e.endpoint.calibrationTps,
-      calibrationTtftMs: e.endpoint.calibrationTtftMs,
-      blendedUsdPerMTokens: e.endpoint.blendedUsdPerMTokens,
-    },
-  }));
-  const plan = planWindow(asOf, q.window);
-  const body = {
-    asOf: asOf.toISOString(),
-    window: `${q.window}h`,
-    windowHours: q.window,
-    windowStart: plan.start.toISOString(),
-    model: q.model,
-    workload: q.workload,
-    region: q.region ?? null,
-    basis: q.basis,
-    metric: 'outputTokensPerSecond',
-    units: { outputTokensPerSecond: 'tokens/s', ttftMs: 'ms', ttfatMs: 'ms', e2eMs: 'ms', successRate: 'fraction', itlMs: 'ms/token', 'fidelity.passRate': 'fraction', 'endpoint.blendedUsdPerMTokens': 'USD per million tokens (declared, 3:1 input:output)' },
-    statistics: STATISTICS,
-    entries,
-  };
-  const bodyJson = JSON.stringify(body);
-  const snapshotId = createHash('sha256').update(bodyJson).digest('base64url').slice(0, 22);
-  const answer = { snapshotId, ...body };
-  // Same text as JSON.stringify(answer) (snapshotId first, then the body's keys), built without a
-  // second serialisation; the tests compare the two.
-  answerText.set(answer, `{"snapshotId":${JSON.stringify(snapshotId)},${bodyJson.slice(1)}`);
-  return answer;
+/** An answer ready to serve: its object, exact text and bytes, strong ETag. */
+export interface ServedAnswer {
+  /** parsed lazily for precomputed answers (pages, CSV); the JSON route never touches it */
+  readonly answer: LeaderboardAnswer;
+  body: string;
+  bytes: Uint8Array;
+  /** `"<snapshotId>"`: the content hash, so a strong validator */
+  etag: string;
+  snapshotId: string;
+  asOf: Date;
+  source: 'precomputed' | 'computed';
 }
 
+/** A stored answer older than this (ms past its asOf) is not served: the worker is behind or stopped. */
+export const PRECOMPUTED_MAX_AGE_MS = 150_000;
+const VERSION_CHECK_MS = 2_000;
+const ANSWER_CACHE_MAX = 5_000;
+const SEALED_AFTER_MS = 15 * 60_000;
+const SNAPSHOT_FLUSH_MS = 100;
+const SNAPSHOT_BATCH_MAX = 500;
 
-export type LeaderboardAnswer = Awaited<ReturnType<typeof computeAnswer>>;
+const encoder = new TextEncoder();
+
+function servedOf(answer: LeaderboardAnswer | null, body: string, snapshotId: string, asOf: Date, source: ServedAnswer['source']): ServedAnswer {
+  let parsed = answer;
+  return {
+    get answer() {
+      parsed ??= JSON.parse(body) as LeaderboardAnswer;
+      return parsed;
+    },
+    body,
+    bytes: encoder.encode(body),
+    etag: `"${snapshotId}"`,
+    snapshotId,
+    asOf,
+    source,
+  };
+}
 
 // ---------------------------------------------------------------------------------------------
-// Snapshot group commit.
+// Precomputed answers (read side).
 
-interface PendingSnapshot {
-  row: { id: string; kind: string; query: Record<string, unknown>; body: string };
-  resolve: () => void;
-  reject: (err: unknown) => void;
+interface PrecomputedState {
+  version: string | null;
+  checkedAt: number;
+  checking: Promise<void> | null;
+  rows: Map<string, ServedAnswer | null | Promise<ServedAnswer | null>>;
 }
+const precomputed = new WeakMap<Db, PrecomputedState>();
+
+function precomputedOf(db: Db): PrecomputedState {
+  let s = precomputed.get(db);
+  if (!s) {
+    s = { version: null, checkedAt: 0, checking: null, rows: new Map() };
+    precomputed.set(db, s);
+  }
+  return s;
+}
+
+function checkVersion(db: Db, s: PrecomputedState): Promise<void> {
+  s.checking ??= getPrecomputedVersion(db)
+    .then((v) => {
+      if (v !== s.version) {
+        s.version = v;
+        s.rows = new Map();
+      }
+      s.checkedAt = Date.now();
+    })
+    .finally(() => {
+      s.checking = null;
+    });
+  return s.checking;
+}
+
+/**
+ * Re-reads the data version of the precomputed answers now and drops this process's copies when it
+ * moved (tests and the precompute job's own process; requests do this every 2 s in the background).
+ */
+export async function syncPrecomputedAnswers(db: Db): Promise<void> {
+  await checkVersion(db, precomputedOf(db));
+}
+
+function fromRow(row: PrecomputedAnswer | null): ServedAnswer | null {
+  return row ? servedOf(null, row.body, row.snapshotId, row.asOf, 'precomputed') : null;
+}
+
+/** The stored answer of a live question, from memory or Postgres; null when none is fresh. */
+function findPrecomputed(db: Db, key: string, wallNow: number): ServedAnswer | null | Promise<ServedAnswer | null> {
+  const s = precomputedOf(db);
+  if (s.version === null) return checkVersion(db, s).then(() => findPrecomputed(db, key, wallNow));
+  if (Date.now() - s.checkedAt >= VERSION_CHECK_MS && !s.checking) void checkVersion(db, s).catch(() => {});
+  const fresh = (a: ServedAnswer | null) => (a && a.asOf.getTime() <= wallNow && a.asOf.getTime() + PRECOMPUTED_MAX_AGE_MS >= wallNow ? a : null);
+  const rows = s.rows;
+  const hit = rows.get(key);
+  if (hit === undefined) {
+    const load = getPrecomputedAnswer(db, key).then(fromRow);
+    rows.set(key, load);
+    load.then((v) => rows.get(key) === load && rows.set(key, v)).catch(() => rows.delete(key));
+    return load.then(fresh);
+  }
+  return hit instanceof Promise ? hit.then(fresh) : fresh(hit);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshot group commit, off the request path.
+
 interface Writer {
-  pending: PendingSnapshot[];
-  scheduled: boolean;
+  pending: Map<string, NewSnapshot>;
+  timer: ReturnType<typeof setTimeout> | null;
   saved: Set<string>;
+  failures: number;
 }
 const writers = new WeakMap<Db, Writer>();
 
 function writerOf(db: Db): Writer {
   let w = writers.get(db);
   if (!w) {
-    w = { pending: [], scheduled: false, saved: new Set() };
+    w = { pending: new Map(), timer: null, saved: new Set(), failures: 0 };
     writers.set(db, w);
   }
   return w;
 }
 
-async function flush(db: Db, w: Writer): Promise<void> {
-  w.scheduled = false;
-  const batch = w.pending.splice(0, w.pending.length);
-  if (batch.length === 0) return;
-  try {
-    await saveSnapshots(db, batch.map((b) => b.row));
-    for (const b of batch) {
-      w.saved.add(b.row.id);
-      b.resolve();
+function scheduleFlush(db: Db, w: Writer, delayMs: number): void {
+  if (w.timer) return;
+  w.timer = setTimeout(() => {
+    w.timer = null;
+    void flushSnapshots(db);
+  }, delayMs);
+}
+
+/**
+ * Writes the pending snapshots of `db` now (batches of 500, INSERT … ON CONFLICT DO NOTHING).
+ * A failed batch stays pending and is retried with back-off (up to 30 s). Resolves when done.
+ */
+export async function flushSnapshots(db: Db): Promise<void> {
+  const w = writerOf(db);
+  while (w.pending.size > 0) {
+    const batch = [...w.pending.values()].slice(0, SNAPSHOT_BATCH_MAX);
+    try {
+      await saveSnapshots(db, batch);
+      w.failures = 0;
+    } catch (err) {
+      w.failures++;
+      if (w.failures === 1) console.error('[snapshots] write failed; retrying', err instanceof Error ? err.message : String(err));
+      scheduleFlush(db, w, Math.min(30_000, 250 * 2 ** w.failures));
+      return;
+    }
+    for (const s of batch) {
+      w.pending.delete(s.id);
+      w.saved.add(s.id);
     }
     if (w.saved.size > 50_000) w.saved.clear();
-  } catch (err) {
-    for (const b of batch) b.reject(err);
   }
 }
 
-/** Stores the snapshot (once per id per process) and resolves when it is committed. */
-function persistSnapshot(db: Db, row: PendingSnapshot['row']): Promise<void> {
+/** Queues the snapshot row (once per id per process); never awaited by a request. */
+function queueSnapshot(db: Db, row: NewSnapshot): void {
   const w = writerOf(db);
-  if (w.saved.has(row.id)) return Promise.resolve();
-  return new Promise<void>((resolve, reject) => {
-    w.pending.push({ row, resolve, reject });
-    if (!w.scheduled) {
-      w.scheduled = true;
-      setImmediate(() => void flush(db, w));
-    }
-  });
+  if (w.saved.has(row.id) || w.pending.has(row.id)) return;
+  w.pending.set(row.id, row);
+  scheduleFlush(db, w, SNAPSHOT_FLUSH_MS);
+}
+
+/**
+ * The stored text of a snapshot: this process's not-yet-written answer, else the row in Postgres;
+ * when neither exists yet (another instance is about to write it), polls Postgres every 200 ms for
+ * up to `waitMs`. Null when it never appears.
+ */
+export async function findSnapshotBody(db: Db, id: string, waitMs = 3_000): Promise<string | null> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const pending = writerOf(db).pending.get(id);
+    if (pending) return pending.body;
+    const row = await getSnapshot(db, id);
+    if (row) return row.body;
+    if (Date.now() >= deadline) return null;
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
-// Answer cache.
-
-interface CachedAnswer {
-  answer: LeaderboardAnswer;
-  body: string;
-}
-const ANSWER_CACHE_MAX = 5_000;
-const SEALED_AFTER_MS = 15 * 60_000;
+// On-demand answers.
 
 function resolveAsOf(q: LeaderboardQuery, now: Date): { asOf: Date; live: boolean } {
   if (q.at) return { asOf: new Date(q.at), live: false };
   return { asOf: new Date(Math.floor(now.getTime() / 60_000) * 60_000), live: true };
 }
 
-/**
- * Board for one model/workload/window as of `q.at` (or the current minute), with its snapshotId,
- * and the exact JSON text that was stored under that id (serve this text to be byte-identical).
- * @param now wall-clock instant (tests pass fixed instants); defaults to the current time
- */
-export async function getLeaderboardAnswerWithBody(db: Db, q: LeaderboardQuery, now = new Date()): Promise<CachedAnswer> {
-  const { asOf, live } = resolveAsOf(q, now);
+function computeOnDemand(db: Db, q: LeaderboardQuery, asOf: Date, live: boolean, now: Date): ServedAnswer | Promise<ServedAnswer> {
   const key = JSON.stringify([q.model, q.workload, q.window, q.basis, q.region ?? null, asOf.getTime()]);
   // Lives with the window caches, so a rollup rebuild or late data drops answers and figures at once.
-  const cache = namedWindowCache<string, Promise<CachedAnswer>>(db, 'leaderboard-answers');
+  const cache = namedWindowCache<string, ServedAnswer | Promise<ServedAnswer>>(db, 'leaderboard-answers');
   const hit = cache.get(key);
   if (hit) return hit;
   const cacheable = live || asOf.getTime() + SEALED_AFTER_MS <= now.getTime();
-  const work = (async () => {
-    const answer = await computeAnswer(db, q, asOf);
-    const body = answerText.get(answer) ?? JSON.stringify(answer);
-    await persistSnapshot(db, { id: answer.snapshotId, kind: 'leaderboard', query: { ...q, window: `${q.window}h`, asOf: answer.asOf }, body });
-    return { answer, body };
-  })();
+  const work = computeLeaderboardAnswer(db, q, asOf).then(({ answer, body }) => {
+    queueSnapshot(db, { id: answer.snapshotId, kind: 'leaderboard', query: { ...q, window: `${q.window}h`, asOf: answer.asOf }, body });
+    return servedOf(answer, body, answer.snapshotId, asOf, 'computed');
+  });
   if (cacheable) {
     if (cache.size >= ANSWER_CACHE_MAX) cache.clear();
     cache.set(key, work);
-    work.catch(() => cache.delete(key));
+    work.then((v) => cache.get(key) === work && cache.set(key, v)).catch(() => cache.delete(key));
   }
   return work;
+}
+
+/**
+ * The answer to one leaderboard question as of `q.at` (or, live, the newest precomputed minute —
+ * else the current minute), with its exact JSON text, bytes and strong ETag. The snapshotId in it
+ * is citable at once (GET /api/v1/snapshots/{id}).
+ * @param now wall-clock instant (tests pass fixed instants); defaults to the current time
+ */
+export async function getLeaderboardAnswerWithBody(db: Db, q: LeaderboardQuery, now = new Date()): Promise<ServedAnswer> {
+  const { asOf, live } = resolveAsOf(q, now);
+  if (live) {
+    const stored = findPrecomputed(db, liveLeaderboardKey(q), now.getTime());
+    const hit = stored instanceof Promise ? await stored : stored;
+    if (hit) return hit;
+  }
+  return computeOnDemand(db, q, asOf, live, now);
 }
 
 /** Board for one model/workload/window (as of `q.at` or the current minute), with snapshotId. */
@@ -193,4 +257,5 @@ export async function getLeaderboardAnswer(db: Db, q: LeaderboardQuery, now = ne
 /** Forgets cached answers of `db` (tests that add measurements for an already-asked instant). */
 export function clearLeaderboardAnswers(db: Db): void {
   namedWindowCache(db, 'leaderboard-answers').clear();
+  precomputed.delete(db);
 }

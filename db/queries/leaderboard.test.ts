@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clearLeaderboardAnswers, getLeaderboardAnswer } from '@/app/_server/leaderboard';
+import { clearLeaderboardAnswers, flushSnapshots, getLeaderboardAnswer } from '@/app/_server/leaderboard';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { createTestDatabase, type TestDatabase } from '../test-support/test-database';
 import { seedCatalog } from '../seed';
@@ -112,6 +112,7 @@ describe('leaderboard', () => {
   it('stores an immutable snapshot that stays byte-identical after new measurements arrive', async () => {
     const q = leaderboardQuerySchema.parse({});
     const first = await getLeaderboardAnswer(t.db, q, NOW);
+    await flushSnapshots(t.db); // rows are written off the request path (decision 121)
     const stored = await getSnapshot(t.db, first.snapshotId);
     expect(stored!.body).toBe(JSON.stringify(first));
     await add(groqId, 500, 1200, { measuredAt: new Date(NOW.getTime() + 30_000), jobKey: 'later' });

@@ -4,10 +4,19 @@ import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { getLeaderboardAnswerWithBody } from '@/app/_server/leaderboard';
 import { leaderboardAnswerSchema, leaderboardEntrySchema } from '@/lib/api/response-schemas';
 import { requireCatalogSlugs } from './public-reads';
-import { CORS_HEADERS, csvRead, parseQuery, resolveAsOf, wantsCsv } from './respond';
+import { csvRead, parseQuery, readResponse, resolveAsOf, wantsCsv, type CachePolicy } from './respond';
 
-/** Cache lifetime of a board: a past board (`at=`) no longer changes. */
-const maxAgeOf = (at: string | undefined) => (at ? 86_400 : 30);
+/**
+ * Cache lifetime of a board, fitted to the rollup cadence (one new answer per minute, precomputed a
+ * few seconds after the minute): a live board is fresh until its successor is expected (asOf + 60 s
+ * + 10 s for the rollup and precompute jobs), then may be served stale for a minute while a cache
+ * revalidates; a past board (`at=`) no longer changes once its window has sealed.
+ */
+function cachePolicyOf(at: string | undefined, asOf: Date, now = Date.now()): CachePolicy {
+  if (at) return { maxAgeSeconds: 86_400, staleWhileRevalidateSeconds: 86_400 };
+  const fresh = Math.round((asOf.getTime() + 70_000 - now) / 1000);
+  return { maxAgeSeconds: Math.min(60, Math.max(1, fresh)), staleWhileRevalidateSeconds: 60 };
+}
 
 /**
  * Shared by /api/v1/leaderboard and /api/v1/leaderboard.csv: parse the query → 404 naming the
@@ -23,16 +32,12 @@ export async function leaderboardResponse(request: Request, format?: 'csv'): Pro
   resolveAsOf(q.at, new Date());
   const db = getDb();
   await requireCatalogSlugs(db, { model: q.model, workload: q.workload });
-  const { answer, body } = await getLeaderboardAnswerWithBody(db, q);
-  if (!wantsCsv(request, format)) {
-    // The snapshotId is a hash of the answer, so it serves as the ETag without hashing the body again.
-    const maxAge = maxAgeOf(q.at);
-    const headers = { ...CORS_HEADERS, 'content-type': 'application/json; charset=utf-8', etag: `"${answer.snapshotId}"`, 'cache-control': `public, max-age=${maxAge}, stale-while-revalidate=${maxAge * 2}` };
-    if (request.headers.get('if-none-match') === headers.etag) return new Response(null, { status: 304, headers });
-    return new Response(body, { status: 200, headers });
-  }
-  const { entries, ...context } = answer;
-  return csvRead(request, leaderboardEntrySchema, entries, `tokenpace-leaderboard-${answer.model}-${answer.workload}.csv`, {
+  const served = await getLeaderboardAnswerWithBody(db, q);
+  const policy = cachePolicyOf(q.at, served.asOf);
+  // Stored bytes as they are; the snapshotId is the hash of the answer, so it is the strong ETag.
+  if (!wantsCsv(request, format)) return readResponse(request, served.bytes, 'application/json; charset=utf-8', policy.maxAgeSeconds, { etag: served.etag, cache: policy });
+  const { entries, ...context } = served.answer;
+  return csvRead(request, leaderboardEntrySchema, entries, `tokenpace-leaderboard-${context.model}-${context.workload}.csv`, {
     context: { schema: leaderboardAnswerSchema.omit({ entries: true, statistics: true, units: true }), value: context },
-  }, maxAgeOf(q.at));
+  }, policy.maxAgeSeconds);
 }

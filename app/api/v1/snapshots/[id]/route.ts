@@ -1,5 +1,5 @@
 import { connection } from 'next/server';
-import { getSnapshot } from '@/db/queries/snapshots';
+import { findSnapshotBody } from '@/app/_server/leaderboard';
 import { getDb } from '@/db/shared';
 import { snapshotIdSchema } from '@/lib/api/schemas';
 import { ApiError, corsPreflight, handle, parseParam, parseQuery, readResponse } from '@/app/api/_lib/respond';
@@ -10,9 +10,10 @@ export const GET = handle(async (request: Request, ctx: { params: Promise<{ id: 
   await connection();
   const id = parseParam(snapshotIdSchema, (await ctx.params).id, 'id');
   parseQuery(emptyQuerySchema, new URL(request.url).searchParams);
-  const snap = await getSnapshot(getDb(), id);
-  if (!snap) throw new ApiError('not_found', `snapshot ${id} not found`, 'id');
+  // A just-cited answer may still be on its way to Postgres (written off the request path): wait briefly.
+  const body = await findSnapshotBody(getDb(), id);
+  if (body === null) throw new ApiError('not_found', `snapshot ${id} not found`, 'id');
   // The id is the hash of the answer, so it is the strong ETag (same as the leaderboard's).
-  return readResponse(request, snap.body, 'application/json; charset=utf-8', 31_536_000, { etag: `"${id}"`, cache: { maxAgeSeconds: 31_536_000, immutable: true }, vary: null });
+  return readResponse(request, body, 'application/json; charset=utf-8', 31_536_000, { etag: `"${id}"`, cache: { maxAgeSeconds: 31_536_000, immutable: true }, vary: null });
 });
 export const OPTIONS = corsPreflight;
