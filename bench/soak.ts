@@ -12,7 +12,7 @@
  * (a slot or an endpoint-minute with two measurements). Targets: memory flat within 10 %, 0 lost,
  * 0 duplicates. Uses the web build of the checkout (builds it when missing, like `tokenpace start`).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

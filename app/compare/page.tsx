@@ -10,7 +10,7 @@ import { deploymentLabel, fmt, fmtPct } from '@/app/_components/format';
 import { changeAnnotations, chartSeries, fromModelHistory, SERIES_COLORS } from '@/app/_components/history-series';
 import { HistoryTables } from '@/app/_components/history-table';
 import { IntervalChart } from '@/app/_components/interval-chart';
-import { PickerForm, workloadOptions } from '@/app/_components/pickers';
+import { workloadOptions } from '@/app/_components/pickers';
 import { TimeSeriesChart } from '@/app/_components/time-series-chart';
 
 export const metadata: Metadata = { title: 'Compare endpoints' };

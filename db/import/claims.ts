@@ -34,7 +34,7 @@ export async function importClaimsFile(db: Db, file: string): Promise<{ claims: 
   try {
     json = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new Error(`${path.basename(file)}: not valid JSON (${(e as Error).message})`);
+    throw new Error(`${path.basename(file)}: not valid JSON (${(e as Error).message})`, { cause: e });
   }
   const parsed = parseClaimsFile(json, path.basename(file));
   return db.transaction(async (tx) => {

@@ -59,7 +59,7 @@ export async function importLlmperfDir(db: Db, dir: string): Promise<{ series: n
     try {
       json = JSON.parse(text);
     } catch (e) {
-      throw new Error(`${f}: not valid JSON (${(e as Error).message})`);
+      throw new Error(`${f}: not valid JSON (${(e as Error).message})`, { cause: e });
     }
     return { file: f, data: parseLlmperfIndividual(json, f) };
   });

@@ -51,7 +51,7 @@ export async function getProbeSpec(db: Db, endpointId: number, workloadId: numbe
   if (!row || !workload) return null;
   const { endpoint } = row;
   const operatorCredentials = endpoint.ownerUserId === null && row.submissionOwner === null;
-  let bedrockHost = false;
+  let bedrockHost: boolean;
   try {
     bedrockHost = regionFromBedrockHost(new URL(endpoint.baseUrl).host) !== null;
   } catch {

@@ -3,8 +3,7 @@
  * Window figures (percentiles, counts) are NOT computed here: they come from the window engine
  * through the leaderboard answers (app/_components/endpoint-window, decision 070).
  */
-import { and, asc, desc, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { endpoints, measurements, models, providers, workloads } from '../schema';
 

@@ -44,7 +44,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // Say why and leave no server behind (vitest would otherwise print only a bare stack).
     if (embedded) await embedded.stop();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-    throw new Error(`test database template could not be prepared: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`test database template could not be prepared: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
   project.provide('tokenpaceAdminUrl', adminUrl);
   project.provide('tokenpaceTemplate', template);

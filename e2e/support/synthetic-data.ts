@@ -216,7 +216,10 @@ export async function seedSyntheticData(db: Db, params: { now: Date; days?: numb
       const withTimeline = new Set<number>();
       // newest six successes get timelines: pick the six latest instants that will succeed
       const outcomes = instants.map(() => rand() >= spec.failureRate);
-      for (let i = instants.length - 1, k = 0; i >= 0 && k < 6; i--) if (outcomes[i]) (withTimeline.add(i), k++);
+      for (let i = instants.length - 1, k = 0; i >= 0 && k < 6; i--) if (outcomes[i]) {
+        withTimeline.add(i);
+        k++;
+      }
       let failures = 0;
       instants.forEach((at, i) => {
         const daysAgo = (now.getTime() - at.getTime()) / 86400_000;

@@ -97,7 +97,10 @@ export default async function EndpointPage({ params, searchParams }: { params: P
   const qs = (extra: Record<string, string | number | null>) => {
     const p = new URLSearchParams({ workload, range });
     if (measurementId) p.set('m', String(measurementId));
-    for (const [k, v] of Object.entries(extra)) (v === null ? p.delete(k) : p.set(k, String(v)));
+    for (const [k, v] of Object.entries(extra)) {
+      if (v === null) p.delete(k);
+      else p.set(k, String(v));
+    }
     return `?${p.toString()}`;
   };
   const speedBins = histogram(samples.outputTokensPerSecond, 20);
