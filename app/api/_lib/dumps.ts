@@ -10,7 +10,7 @@ import { getDb } from '@/db/shared';
 import { dumpPaths } from '@/lib/api/dump-paths';
 import type { dumpManifestSchema, dumpsResponseSchema } from '@/lib/api/response-schemas';
 import { emptyQuerySchema, idParamSchema } from '@/lib/api/schemas';
-import { ApiError, CORS_HEADERS, jsonRead, parseParam, parseQuery } from './respond';
+import { ApiError, CORS_HEADERS, cacheControlOf, ifNoneMatchHits, jsonRead, parseParam, parseQuery } from './respond';
 
 type Ctx = { params: Promise<{ id: string }> };
 
@@ -61,12 +61,12 @@ export async function dumpFileResponse(request: Request, ctx: Ctx): Promise<Resp
     'content-type': 'application/gzip',
     'content-length': String(dump.bytes),
     'content-disposition': `attachment; filename="tokenpace-measurements-${dump.fromAt.toISOString().slice(0, 10)}.csv.gz"`,
-    'cache-control': 'public, max-age=31536000, immutable',
+    'cache-control': cacheControlOf({ maxAgeSeconds: 31_536_000, immutable: true }),
     etag,
     'repr-digest': `sha-256=:${Buffer.from(dump.sha256, 'hex').toString('base64')}:`,
     'x-checksum-sha256': dump.sha256,
   };
-  if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
+  if (ifNoneMatchHits(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
   const db = getDb();
   let seq = 0;
