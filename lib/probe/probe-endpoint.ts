@@ -195,6 +195,10 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
       retryAfterMs: parseRetryAfterMs(response.headers),
     });
     result.errorMessage = redact(result.errorMessage);
+    // An in-stream rate limit may name its back-off in words ("try again in 2s").
+    if (result.errorKind === 'rate_limited' && result.retryAfterMs === null && result.errorMessage) {
+      result.retryAfterMs = parseRetryHintMs(result.errorMessage);
+    }
     return result;
   } finally {
     cleanup();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfterMs } from './retry-after';
+import { parseRetryAfterMs, parseRetryHintMs } from './retry-after';
 
 describe('parseRetryAfterMs', () => {
   const now = Date.parse('2026-11-29T18:00:00Z');
@@ -13,5 +13,18 @@ describe('parseRetryAfterMs', () => {
     [{}, null],
   ])('%j → %s', (headers, expected) => {
     expect(parseRetryAfterMs(new Headers(headers), now)).toBe(expected);
+  });
+});
+
+describe('parseRetryHintMs (back-off named in an error body)', () => {
+  it.each<[string, number | null]>([
+    ['{"error":{"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"27s"}]}}', 27_000],
+    ['Rate limit reached for requests. Please try again in 6.5s.', 6_500],
+    ['Please try again in 120ms.', 120],
+    ['slot busy, retry after 3 seconds', 3_000],
+    ['Rate limit reached. Try again later.', null],
+    ['', null],
+  ])('%j → %s', (body, expected) => {
+    expect(parseRetryHintMs(body)).toBe(expected);
   });
 });
