@@ -28,6 +28,8 @@ const DEFAULT_LIMITS = {
   signUpIp: { points: 10, durationSeconds: 60 * 60 },
   /** Password-reset requests per client IP. */
   resetIp: { points: 10, durationSeconds: 60 * 60 },
+  /** Password-reset / verification mails per email address (one inbox flooded from many IPs). */
+  resetEmail: { points: 5, durationSeconds: 60 * 60 },
   /** Endpoint submissions and edits (each runs a verification probe) per account. */
   submission: { points: 20, durationSeconds: 60 * 60 },
   /** Requests authenticated by one personal API token. */

@@ -88,6 +88,13 @@ describe('sign-in limits', () => {
     expect(rightJson.status).toBe(429);
   });
 
+  it('password-reset mails are limited per email too, whatever the encoding or forged address', async () => {
+    limits.configureRateLimits({ resetEmail: { points: 2, durationSeconds: 3600 } });
+    const codes: number[] = [];
+    for (let i = 0; i < 3; i++) codes.push((await post('/request-password-reset', { email: i === 1 ? 'VICTIM@acme.example' : 'victim@acme.example', redirectTo: '/reset-password' }, i % 2 ? 'form' : 'json')).status);
+    expect(codes).toEqual([200, 200, 429]);
+  });
+
   it('a form-encoded sign-in with the right password works below the limits (same body reaches better-auth)', async () => {
     const res = await post('/sign-in/email', { email: 'victim@acme.example', password: PASSWORD }, 'form');
     expect(res.status).toBe(200);

@@ -66,6 +66,7 @@ async function limitAuthRequest(path: string, ip: string, body: Record<string, u
     await consumeLimit('signUpIp', ip);
   } else if (path === '/request-password-reset' || path === '/send-verification-email') {
     await consumeLimit('resetIp', ip);
+    await consumeLimit('resetEmail', emailKey(body));
   }
 }
 
