@@ -12,11 +12,6 @@ export function fmtPct(v: number | null | undefined, digits = 0): string {
   return `${(v * 100).toFixed(digits)}%`;
 }
 
-/** A signed relative change (0.38 → "+38%"). */
-export function fmtChange(v: number, digits = 0): string {
-  return `${v >= 0 ? '+' : '−'}${Math.abs(v * 100).toFixed(digits)}%`;
-}
-
 /** The prefix a claim's bound is written with: lt → "< ", approx → "≈ ". */
 export function boundWord(bound: string): string {
   return { eq: '', approx: '≈ ', lt: '< ', le: '≤ ', gt: '> ', ge: '≥ ' }[bound] ?? '';

@@ -19,12 +19,6 @@ export async function getUserById(db: Db, id: string): Promise<AccountUser | nul
   return rows[0] ?? null;
 }
 
-/** One user by email (case-insensitive), or null. */
-export async function getUserByEmail(db: Db, email: string): Promise<AccountUser | null> {
-  const rows = await db.select(userColumns).from(users).where(sql`lower(${users.email}) = lower(${email})`).limit(1);
-  return rows[0] ?? null;
-}
-
 /**
  * Sets a user's role and logs it (actor null = CLI). Returns the user, or null when no account has
  * that email. Idempotent: granting an existing admin changes nothing but still logs.

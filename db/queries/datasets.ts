@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../client';
-import { datasetRows, datasetSeries, datasets } from '../schema';
+import { datasetSeries, datasets } from '../schema';
 
 const datasetColumns = {
   id: datasets.id,
@@ -30,23 +30,4 @@ export async function getDatasetWithSeries(db: Db, slug: string) {
     .where(eq(datasetSeries.datasetId, dataset.id))
     .orderBy(asc(datasetSeries.slug));
   return { dataset, series };
-}
-
-/** The per-request rows of one series (ordered as in the source file). */
-export async function listDatasetRows(db: Db, seriesId: number) {
-  return db
-    .select({
-      rowIndex: datasetRows.rowIndex,
-      ttftMs: datasetRows.ttftMs,
-      e2eMs: datasetRows.e2eMs,
-      interTokenLatencyMs: datasetRows.interTokenLatencyMs,
-      inputTokens: datasetRows.inputTokens,
-      outputTokens: datasetRows.outputTokens,
-      outputTokensPerSecond: datasetRows.outputTokensPerSecond,
-      llmperfThroughputTokensPerSecond: datasetRows.llmperfThroughputTokensPerSecond,
-      errorCode: datasetRows.errorCode,
-    })
-    .from(datasetRows)
-    .where(eq(datasetRows.seriesId, seriesId))
-    .orderBy(asc(datasetRows.rowIndex));
 }

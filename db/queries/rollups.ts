@@ -29,11 +29,6 @@ export function ceilBucket(t: Date, g: Granularity): Date {
   return new Date(Math.ceil(t.getTime() / BUCKET_MS[g]) * BUCKET_MS[g]);
 }
 
-/** Length of one bucket in ms. */
-export function bucketMs(g: Granularity): number {
-  return BUCKET_MS[g];
-}
-
 type SqlExpr = ReturnType<typeof sql.raw> | ReturnType<typeof sql>;
 
 /** ⌈ln x / ln γ⌉ (lib/stats/sketch sketchIndex) in SQL, with ln γ passed as the exact double the TypeScript side uses. */

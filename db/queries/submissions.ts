@@ -417,9 +417,3 @@ export async function updateSubmittedEndpoint(
     return true;
   });
 }
-
-/** How many of the account's submissions wait for review. */
-export async function countPendingSubmissions(db: Db, ownerUserId: string): Promise<number> {
-  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(endpoints).where(and(eq(endpoints.ownerUserId, ownerUserId), eq(endpoints.status, 'pending')));
-  return n;
-}

@@ -260,33 +260,6 @@ export async function listLatestModelSweeps(db: Db, modelId: number) {
     .orderBy(sweeps.endpointId, desc(sweeps.finishedAt), desc(sweeps.id));
 }
 
-/** Stream evidence of one sweep (timelines encoded with lib/probe/timeline-codec), in start order. */
-export async function listSweepStreams(db: Db, p: { sweepId: number; limit: number }) {
-  return db
-    .select({
-      id: sweepStreams.id,
-      levelIndex: sweepLevels.levelIndex,
-      concurrency: sweepLevels.concurrency,
-      slot: sweepStreams.slot,
-      phase: sweepStreams.phase,
-      startedAt: sweepStreams.startedAt,
-      outcome: sweepStreams.outcome,
-      errorKind: sweepStreams.errorKind,
-      httpStatus: sweepStreams.httpStatus,
-      ttftMs: sweepStreams.ttftMs,
-      e2eMs: sweepStreams.e2eMs,
-      outputTokensPerSecond: sweepStreams.outputTokensPerSecond,
-      outputTokensReported: sweepStreams.outputTokensReported,
-      outputTokensO200k: sweepStreams.outputTokensO200k,
-      timeline: sweepStreams.timeline,
-    })
-    .from(sweepStreams)
-    .innerJoin(sweepLevels, eq(sweepLevels.id, sweepStreams.sweepLevelId))
-    .where(eq(sweepStreams.sweepId, p.sweepId))
-    .orderBy(asc(sweepStreams.startedAt), asc(sweepStreams.id))
-    .limit(p.limit);
-}
-
 /** Sweeps left `running` by a worker that died: back to `failed` so the endpoint can be swept again. */
 export async function failStaleSweeps(db: Db, p: { startedBefore: Date; now: Date }): Promise<number> {
   const rows = await db

@@ -13,6 +13,7 @@ import type { Db } from '@/db/client';
 import { rebuildRollups } from '@/db/queries/rollups';
 import { endpoints, measurementRollups, measurements, models, providers, workloads } from '@/db/schema';
 import { encodeTimeline } from '@/lib/probe/timeline-codec';
+import { mulberry32 } from '@/lib/stats/random';
 import type { TimelineEntry } from '@/lib/probe/types';
 
 export const SYNTHETIC_PROVIDER = { slug: 'synthetic-demo', name: 'Synthetic demo' } as const;
@@ -100,16 +101,7 @@ export const SYNTHETIC_ENDPOINTS: SyntheticEndpointSpec[] = [
 ];
 
 /** Deterministic PRNG (mulberry32) so every run writes the same numbers for the same `now`. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 function gauss(rand: () => number): number {
   const u = Math.max(rand(), 1e-12);

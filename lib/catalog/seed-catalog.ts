@@ -52,8 +52,6 @@ export const SEED_MODELS = [
   },
 ] as const;
 
-export const DEFAULT_MODEL_SLUG = 'llama-4-maverick';
-
 export const SEED_PROVIDERS: SeedProvider[] = [
   { slug: 'nvidia', name: 'NVIDIA', websiteUrl: 'https://build.nvidia.com' },
   { slug: 'sambanova', name: 'SambaNova', websiteUrl: 'https://cloud.sambanova.ai' },

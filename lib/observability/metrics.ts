@@ -16,8 +16,6 @@ export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
 /** Buckets (seconds) for probes and sweeps: a probe lasts up to 120 s, most well under 30 s. */
 const PROBE_BUCKETS = [0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120];
-/** Buckets (seconds) for HTTP requests to the web. */
-export const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** The worker process's own metrics. */
 export interface WorkerMetrics {

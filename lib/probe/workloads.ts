@@ -17,6 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createFidelityTask, type FidelityExpected } from '../fidelity/tasks';
+import { mulberry32 } from '../stats/random';
 import { decodeO200k, encodeO200k } from '../tokens/o200k';
 
 /** Prompt category. */
@@ -128,18 +129,6 @@ const WORDS = {
   city: ['Lyon', 'Osaka', 'Denver', 'Porto', 'Tallinn', 'Recife', 'Perth', 'Accra'],
 };
 
-/** Deterministic PRNG (mulberry32) seeded from the slot key's hash. */
-function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function pick<T>(random: () => number, list: readonly T[]): T {
   return list[Math.floor(random() * list.length)]!;
 }
@@ -202,7 +191,7 @@ export function buildPrompt(
   if (workload.inputTokensTarget < 50) throw new RangeError('inputTokensTarget must be at least 50');
   const digest = createHash('sha256').update(`${slotKey}\u0000${workload.slug}`).digest();
   const nonce = digest.subarray(0, 8).toString('hex');
-  const random = createRandom(digest.readUInt32BE(8));
+  const random = mulberry32(digest.readUInt32BE(8)); // deterministic, seeded from the slot key's hash
   const task = options.fidelity ? createFidelityTask(workload.category, `${slotKey}\u0000${workload.slug}`) : null;
   // The nonce comes FIRST: prefix caches match from the start of the prompt.
   const head = `Request ${nonce}. ${task ? task.instruction : INSTRUCTIONS[workload.category]}\n\n${task ? task.notes[0] : ''}`;

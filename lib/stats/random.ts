@@ -1,6 +1,6 @@
 /**
- * Seeded pseudo-random numbers for reproducible statistics (bootstrap resampling, simulated test
- * data). Not for cryptography.
+ * Seeded pseudo-random numbers: workload prompt variation (lib/probe/workloads), simulated test
+ * data. Not for cryptography.
  */
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Ranking with tie bands: endpoints whose confidence intervals overlap are shown tied instead of
- * being ordered by noise (DESIGN.md §2, "Rankings"). Intervals typically come from
- * bootstrapMedianCi (median with 95 % CI) or P5–P95.
+ * being ordered by noise (DESIGN.md §2, "Rankings"). Intervals typically come from the
+ * order-statistic median interval of lib/stats/sketch (sketchMedianCi, 95 %) or P5–P95.
  */
 
 /** Which way is better: 'higher-better' for speeds (TPS/user), 'lower-better' for latencies (TTFT). */

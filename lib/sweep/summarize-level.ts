@@ -34,7 +34,6 @@ export const DEFAULT_LATENCY_OBJECTIVE: LatencyObjective = { ttftMs: 450, tpotMs
 
 /** Which part of a level a stream belonged to (see module doc). */
 export type SweepPhase = 'warmup' | 'measured' | 'tail';
-export const SWEEP_PHASES = ['warmup', 'measured', 'tail'] as const;
 
 /**
  * One stream of a sweep, kept as evidence. `startedAtMs` is the request start on the epoch-ms

@@ -11,17 +11,8 @@ import { seedCatalog } from '@/db/seed';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { getEnv } from '@/lib/env';
 import { encodeTimeline } from '@/lib/probe/timeline-codec';
+import { mulberry32 } from '@/lib/stats/random';
 
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The seeded database and the ids tests need. */
 export interface SeededApi {
@@ -46,7 +37,7 @@ export async function seedApiData(params: { now: number; days: number }): Promis
   const chosen = eps.filter((e) => /^(groq|sambanova|fireworks)-/.test(e.slug));
   expect(chosen.length).toBe(3);
   const timeline = encodeTimeline(Array.from({ length: 20 }, (_, i) => ({ atMs: 150 + i * 4, tokens: 1, channel: 'answer' as const })));
-  const random = seededRandom(20261130);
+  const random = mulberry32(20261130); // deterministic, so a failure can be replayed
   const rows: Array<typeof measurements.$inferInsert> = [];
   // ~3 probes per hour and endpoint, both workloads, odd milliseconds (no ties at window bounds).
   for (let k = 0; k < params.days * 24 * 3; k++) {
