@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -126,10 +127,17 @@ describe('sharedDir', () => {
   it('prefers TOKENPACE_SHARED_DIR', () => {
     expect(sharedDir({ TOKENPACE_SHARED_DIR: '/tmp/x' })).toBe('/tmp/x');
   });
-  it('otherwise falls back to an existing ../shared or /work/shared, else null', () => {
-    const d = sharedDir({});
-    if (d !== null) expect(fs.existsSync(d)).toBe(true);
-    else expect(d).toBeNull();
+  it('otherwise falls back to an existing <repo>/../shared, else null (no fixed machine path)', () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-shared-'));
+    try {
+      const repo = path.join(parent, 'repo');
+      fs.mkdirSync(repo);
+      expect(sharedDir({}, repo)).toBeNull();
+      fs.mkdirSync(path.join(parent, 'shared'));
+      expect(sharedDir({}, repo)).toBe(path.join(parent, 'shared'));
+    } finally {
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
   });
 });
 

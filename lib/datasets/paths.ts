@@ -19,21 +19,17 @@ export const FIXTURES_DIR = path.join(REPO_ROOT, 'lib', 'datasets', 'test-fixtur
 /** The published-claims file shipped with the repo (lib/datasets/data/README.md), imported on first start. */
 export const CLAIMS_FILE = path.join(REPO_ROOT, 'lib', 'datasets', 'data', 'published-claims-2025.json');
 
-/** Default absolute location of the shared folder when nothing else is found. */
-export const DEFAULT_SHARED_DIR = '/work/shared';
-
 /**
  * The shared folder, resolved in this order: env TOKENPACE_SHARED_DIR (returned as given, resolved
  * to absolute, even if missing); `<repo root>/../shared` if it exists (CI clones the repo beside
- * it); `/work/shared` if it exists; otherwise null.
+ * it); otherwise null. No machine-specific absolute fallback (decision 131).
  * @param env environment to read (default process.env)
+ * @param repoRoot the repository root to look beside (default {@link REPO_ROOT})
  * @returns absolute path, or null when no candidate exists
  */
-export function sharedDir(env: Readonly<Record<string, string | undefined>> = process.env): string | null {
+export function sharedDir(env: Readonly<Record<string, string | undefined>> = process.env, repoRoot: string = REPO_ROOT): string | null {
   const fromEnv = env.TOKENPACE_SHARED_DIR;
   if (fromEnv) return path.resolve(fromEnv);
-  for (const candidate of [path.resolve(REPO_ROOT, '..', 'shared'), DEFAULT_SHARED_DIR]) {
-    if (fs.existsSync(candidate)) return candidate;
-  }
-  return null;
+  const beside = path.resolve(repoRoot, '..', 'shared');
+  return fs.existsSync(beside) ? beside : null;
 }
