@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiTokens, endpoints, users } from '@/db/schema';
+import { apiTokens, endpoints, sweepSettings, sweeps, users } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { anonymous, params, req, setupApiTest, signUp, type Actor } from './_lib/test-support';
@@ -24,6 +24,8 @@ let review: typeof import('./v1/endpoints/[id]/review/route');
 let tokens: typeof import('./v1/tokens/route');
 let token: typeof import('./v1/tokens/[id]/route');
 let mine: typeof import('./v1/submissions/route');
+let sweepSettingsRoute: typeof import('./v1/endpoints/[id]/sweep-settings/route');
+let sweepsRoute: typeof import('./v1/endpoints/[id]/sweeps/route');
 
 function submission(extra: Record<string, unknown> = {}) {
   return { provider: 'Matrix Co', model: 'tokenpace-reference', baseUrl: ref.url, protocol: 'openai-chat', apiModelId: 'tokenpace-reference', deploymentKind: 'shared', contact: 'm@matrix.example', ...extra };
@@ -53,6 +55,8 @@ beforeAll(async () => {
   tokens = await import('./v1/tokens/route');
   token = await import('./v1/tokens/[id]/route');
   mine = await import('./v1/submissions/route');
+  sweepSettingsRoute = await import('./v1/endpoints/[id]/sweep-settings/route');
+  sweepsRoute = await import('./v1/endpoints/[id]/sweeps/route');
   (await import('./_lib/rate-limit')).configureRateLimits({ submission: { points: 10_000, durationSeconds: 60 }, tokenUse: { points: 10_000, durationSeconds: 60 } });
   actors.anonymous = anonymous;
   actors.providerA = await signUp('matrix-a@a.example');
@@ -216,6 +220,31 @@ const rows: Row[] = [
     },
     expect: { anonymous: 404, providerA: 404, 'providerA-token': 404, providerB: 404, admin: 404 },
   },
+  {
+    name: "POST /api/v1/endpoints/{A's}/sweep-settings (consent to sweeps)",
+    act: async (actor) => {
+      const id = await endpointOfA('active');
+      const res = await sweepSettingsRoute.POST(req(actor, 'POST', `/api/v1/endpoints/${id}/sweep-settings`, { enabled: true, maxConcurrency: 8, durationS: 5 }), params({ id: String(id) }));
+      return {
+        res,
+        after: async (s) => {
+          const rows = await t.db.select({ enabled: sweepSettings.enabled }).from(sweepSettings).where(eq(sweepSettings.endpointId, id));
+          expect(rows.map((r) => r.enabled)).toEqual(s >= 400 ? [] : [true]);
+        },
+      };
+    },
+    expect: { anonymous: 401, providerA: 200, 'providerA-token': 200, providerB: 404, admin: 200 },
+  },
+  {
+    name: "POST /api/v1/endpoints/{A's}/sweeps (request a sweep, consent given)",
+    act: async (actor) => {
+      const id = await endpointOfA('active');
+      await t.db.insert(sweepSettings).values({ endpointId: id, enabled: true, maxConcurrency: 4, durationMs: 5000 });
+      const res = await sweepsRoute.POST(req(actor, 'POST', `/api/v1/endpoints/${id}/sweeps`, { concurrency: [1, 2] }), params({ id: String(id) }));
+      return { res, after: async (s) => expect(await t.db.$count(sweeps, eq(sweeps.endpointId, id))).toBe(s >= 400 ? 0 : 1) };
+    },
+    expect: { anonymous: 401, providerA: 201, 'providerA-token': 201, providerB: 404, admin: 201 },
+  },
 ];
 
 describe.each(rows)('$name', (row) => {
@@ -253,6 +282,8 @@ it('covers every mutating route handler under app/api (a new one must join the m
       'POST /api/v1/endpoints',
       'POST /api/v1/endpoints/[id]/review',
       'POST /api/v1/tokens',
+      'POST /api/v1/endpoints/[id]/sweep-settings',
+      'POST /api/v1/endpoints/[id]/sweeps',
     ].sort(),
   );
 });
