@@ -125,7 +125,7 @@ async function main(): Promise<void> {
   // notifyPollingIntervalSeconds: a finished probe does not NOTIFY, so the next job of the same
   // endpoint group (group concurrency 1) waits for the backstop poll; pg-boss's default of 30 s
   // let a calibration endpoint with 16 probes per slot fall behind (issue 14's grid).
-  await boss.work(probeQueue, { localConcurrency: 8, batchSize: 1, groupConcurrency: 1, notifyPollingIntervalSeconds: 1 }, async (jobs) => {
+  await boss.work(probeQueue, { localConcurrency: 8, batchSize: 1, groupConcurrency: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 }, async (jobs) => {
     for (const job of jobs) {
       const payload = probeJobPayloadSchema.parse(job.data);
       const t0 = performance.now();
