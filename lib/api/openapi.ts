@@ -49,6 +49,8 @@ import {
   snapshotIdPathSchema,
 } from './schemas';
 import { createEndpointBodySchema, createTokenBodySchema, reviewEndpointBodySchema, updateEndpointBodySchema } from './submission-schemas';
+import { SWEEP_API_OPERATIONS } from '../sweep/api-operations';
+import { workloadsResponseSchema } from './workload-schemas';
 
 /** One documented operation (a public GET unless `method`/`auth` say otherwise). */
 export interface ApiOperation {
@@ -92,6 +94,8 @@ export const API_OPERATIONS: ApiOperation[] = [
   { path: '/api/v1/snapshots/{id}', operationId: 'getSnapshot', tag: L, summary: 'A cited leaderboard answer, byte-identical forever', description: 'The exact JSON first served under this snapshotId. Immutable: Cache-Control immutable, one year. Human page: /s/{id}.', pathParams: snapshotIdPathSchema, response: leaderboardAnswerSchema, maxAgeSeconds: 31_536_000, examplePath: { id: '{snapshotId}' } },
   { path: '/api/v1/models', operationId: 'listModels', tag: 'Catalog', summary: 'Models and workloads', description: 'Models with their listed endpoint counts, and the workloads they are probed with.', query: emptyQuerySchema, response: modelsResponseSchema, csv: true, maxAgeSeconds: 300 },
   { path: '/api/v1/models.csv', operationId: 'listModelsCsv', tag: 'Catalog', summary: 'Models as CSV', description: 'Models as CSV.', query: emptyQuerySchema, response: null, csv: true, maxAgeSeconds: 300 },
+  { path: '/api/v1/workloads', operationId: 'listWorkloads', tag: 'Catalog', summary: 'The workload grid', description: 'Every workload probes are sent with (the one source of truth: lib/probe/workloads): slug, category (prose, code, math, json), inputTokens (~100, ~1,000, ~10,000, ~100,000), maxOutputTokens, description, the cadence (probesPerDay per endpoint) and the fidelity check each carries.', query: emptyQuerySchema, response: workloadsResponseSchema, csv: true, maxAgeSeconds: 300 },
+  { path: '/api/v1/workloads.csv', operationId: 'listWorkloadsCsv', tag: 'Catalog', summary: 'The workload grid as CSV', description: 'The workload grid as CSV.', query: emptyQuerySchema, response: null, csv: true, maxAgeSeconds: 300 },
   { path: '/api/v1/providers', operationId: 'listProviders', tag: 'Catalog', summary: 'Providers', description: 'Providers with their listed endpoint counts; kind "calibration" marks our reference servers.', query: emptyQuerySchema, response: providersResponseSchema, csv: true, maxAgeSeconds: 300 },
   { path: '/api/v1/regions', operationId: 'listRegions', tag: 'Catalog', summary: 'Worker regions', description: 'Regions probes run from, with measurement counts (all time, last 7 days), the newest measured hour and live workers. Leaderboard, history and uptime take region= for one region; without it regions are merged.', query: emptyQuerySchema, response: regionsResponseSchema, maxAgeSeconds: 60 },
   { path: '/api/v1/providers.csv', operationId: 'listProvidersCsv', tag: 'Catalog', summary: 'Providers as CSV', description: 'Providers as CSV.', query: emptyQuerySchema, response: null, csv: true, maxAgeSeconds: 300 },
@@ -124,6 +128,7 @@ export const API_OPERATIONS: ApiOperation[] = [
   { path: '/api/v1/tokens', auth: 'user', operationId: 'listApiTokens', tag: 'Submissions', summary: 'Personal API tokens', description: 'The account’s tokens: name, prefix and dates (never the token or its hash).', response: apiTokensResponseSchema, maxAgeSeconds: 0 },
   { path: '/api/v1/tokens', method: 'post', auth: 'session', body: createTokenBodySchema, successStatus: 201, operationId: 'createApiToken', tag: 'Submissions', summary: 'Create a personal API token', description: 'From a signed-in browser session only (not with another token); the token is in the answer once. At most 20 live tokens.', response: createdApiTokenSchema, maxAgeSeconds: 0 },
   { path: '/api/v1/tokens/{id}', method: 'delete', auth: 'user', operationId: 'revokeApiToken', tag: 'Submissions', summary: 'Revoke a personal API token', description: 'Revokes one of the account’s own live tokens; 404 when it is not theirs or already revoked.', pathParams: z.object({ id: idParamSchema.meta({ description: 'Token id (see GET /api/v1/tokens).', example: 1 }) }), response: revokedApiTokenSchema, maxAgeSeconds: 0 },
+  ...SWEEP_API_OPERATIONS,
 ];
 
 /** The public read operations (GET, no sign-in): what the contract test calls anonymously. */

@@ -5,6 +5,7 @@
  * Units are in field names (…Ms milliseconds, …PerSecond tokens/s) and repeated in descriptions.
  */
 import { z } from 'zod';
+import { endpointPricingSchema } from '@/lib/catalog/pricing';
 import { ERROR_KINDS, NOT_RANKABLE_REASONS } from '@/lib/probe/types';
 
 const isoTime = z.string().meta({ format: 'date-time', description: 'ISO 8601 instant (UTC).', example: '2026-11-28T12:00:00.000Z' });
@@ -214,6 +215,11 @@ export const endpointSchema = z
     calibrationTtftMs: z.number().nullable().meta({ description: 'Calibration endpoints: configured TTFT, ms.' }),
     status: z.string().meta({ description: 'active, inactive (waiting for its API key) or paused.' }),
     createdAt: isoTime.meta({ description: 'When the endpoint entered the catalog.' }),
+    pricing: endpointPricingSchema.nullable().meta({
+      description: 'Prices as DECLARED by the endpoint’s owner or an admin, with the source URL and the date they were read (USD per million tokens); never measured. null when none declared.',
+    }),
+    blendedUsdPerMTokens: z.number().nullable().meta({ description: 'Blended price, USD per million tokens: (3 × input + 1 × output) ÷ 4, the 3:1 input:output blend Artificial Analysis uses; null without pricing.' }),
+    contextWindowTokens: z.number().int().nullable().meta({ description: 'Declared context window, tokens; the ~100k-input workloads run only where it holds them. null when undeclared.' }),
   })
   .meta({ id: 'Endpoint' });
 export const endpointsResponseSchema = z.object({ items: z.array(endpointSchema).meta({ description: 'Listed endpoints, by provider and slug.' }) }).meta({ id: 'EndpointList' });

@@ -15,7 +15,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedCatalog } from '@/db/seed';
 import { eq } from 'drizzle-orm';
-import { endpoints, measurements, workloads } from '@/db/schema';
+import { endpoints, measurements, sweepLevels, sweeps, workloads } from '@/db/schema';
 import { importClaimsFile } from '@/db/import/claims';
 import { importLlmperfDir, LLMPERF_DATASET_SLUG } from '@/db/import/llmperf';
 import { rebuildRollups } from '@/db/queries/rollups';
@@ -39,6 +39,8 @@ const ROUTES: Record<string, () => Promise<unknown>> = {
   '/api/v1/snapshots/{id}': () => import('./snapshots/[id]/route'),
   '/api/v1/models': () => import('./models/route'),
   '/api/v1/models.csv': () => import('./models.csv/route'),
+  '/api/v1/workloads': () => import('./workloads/route'),
+  '/api/v1/workloads.csv': () => import('./workloads.csv/route'),
   '/api/v1/providers': () => import('./providers/route'),
   '/api/v1/providers.csv': () => import('./providers.csv/route'),
   '/api/v1/endpoints': () => import('./endpoints/route'),
@@ -48,6 +50,11 @@ const ROUTES: Record<string, () => Promise<unknown>> = {
   '/api/v1/endpoints/{id}/measurements.csv': () => import('./endpoints/[id]/measurements.csv/route'),
   '/api/v1/endpoints/{id}/review': () => import('./endpoints/[id]/review/route'),
   '/api/v1/measurements/{id}': () => import('./measurements/[id]/route'),
+  '/api/v1/endpoints/{id}/sweeps': () => import('./endpoints/[id]/sweeps/route'),
+  '/api/v1/endpoints/{id}/sweeps.csv': () => import('./endpoints/[id]/sweeps.csv/route'),
+  '/api/v1/endpoints/{id}/sweep-settings': () => import('./endpoints/[id]/sweep-settings/route'),
+  '/api/v1/sweeps/{id}': () => import('./sweeps/[id]/route'),
+  '/api/v1/sweeps/{id}/levels.csv': () => import('./sweeps/[id]/levels.csv/route'),
   '/api/v1/dumps': () => import('./dumps/route'),
   '/api/v1/dumps/{id}/manifest.json': () => import('./dumps/[id]/manifest.json/route'),
   '/api/v1/dumps/{id}/measurements.csv.gz': () => import('./dumps/[id]/measurements.csv.gz/route'),
@@ -150,6 +157,16 @@ beforeAll(async () => {
   const [firstMeasurement] = await t.db.select({ id: measurements.id }).from(measurements).where(eq(measurements.endpointId, chosen[0]!.id)).limit(1);
   placeholders.measurementId = String(firstMeasurement!.id);
   placeholders.dumpId = String((await writeDump(t.db, lastCompleteWeek(new Date(NOW)))).dump.id);
+  // one finished sweep of that endpoint (issue 15) for the sweep routes
+  const pct = (m: number) => ({ p5: 0.9 * m, p25: 0.95 * m, p50: m, p75: 1.05 * m, p95: 1.1 * m });
+  const [sweep] = await t.db
+    .insert(sweeps)
+    .values({ endpointId: chosen[0]!.id, status: 'completed', concurrencyLevels: [1, 2], durationMs: 1000, warmUpMs: 0, maxOutputTokens: 50, objectiveTtftMs: 450, objectiveTpotMs: 40, minSuccessRate: 0.9 })
+    .returning({ id: sweeps.id });
+  await t.db.insert(sweepLevels).values(
+    [1, 2].map((n, i) => ({ sweepId: sweep!.id, levelIndex: i, concurrency: n, requests: 4 * n, successes: 4 * n, outputTokensPerSecondPerUser: pct(300 / n), ttftMs: pct(100), tpotMs: pct((1000 * n) / 300), aggregateOutputTokensPerSecond: 300, completedRequestsPerSecond: n, goodputRequestsPerSecond: n, windowStartedAt: new Date(NOW - 3600_000), windowDurationMs: 1000, streams: { warmup: 1, measured: 4 * n, tail: 1 }, eventLoopDelayP99Ms: 1, valid: true })),
+  );
+  placeholders.sweepId = String(sweep!.id);
   placeholders.datasetSlug = LLMPERF_DATASET_SLUG;
   const lb = (await (await call('/api/v1/leaderboard')).json()) as { snapshotId: string };
   placeholders.snapshotId = lb.snapshotId;
