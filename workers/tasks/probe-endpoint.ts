@@ -14,6 +14,7 @@ import { probeEndpoint } from '@/lib/probe/probe-endpoint';
 import { withNotRankableReasons } from '@/lib/probe/rankability';
 import { encodeTimeline } from '@/lib/probe/timeline-codec';
 import type { FetchLike, ProbeDeadlines } from '@/lib/probe/types';
+import type { PromptBuilder } from '@/lib/probe/prompt-builder';
 import { buildPrompt } from '@/lib/probe/workloads';
 import { decryptSecret } from '@/lib/security/secrets';
 import type { LoopDelayTracker } from '../loop-delay';
@@ -32,6 +33,8 @@ export interface ProbeTaskContext {
   maxLoopDelayMs: number;
   deadlines: ProbeDeadlines;
   now: () => Date;
+  /** Builds prompts off the event loop (lib/probe/prompt-builder); absent: built in-process (tests). */
+  promptBuilder?: PromptBuilder;
 }
 
 /** Outcome of running one probe job, for logs and tests. */
@@ -49,11 +52,10 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
 
   // The operator's environment credentials only for catalog endpoints (db/queries/probe-targets.ts).
   const apiKey = resolveApiKey(endpoint, ctx.secretKey, spec.operatorCredentials);
-  const { prompt, promptHash, fidelity } = buildPrompt(
-    { slug: workload.slug, category: workload.category, inputTokensTarget: workload.inputTokensTarget, maxOutputTokens: workload.maxOutputTokens },
-    job.slotStart,
-    { fidelity: job.fidelity === true },
-  );
+  const spec0 = { slug: workload.slug, category: workload.category, inputTokensTarget: workload.inputTokensTarget, maxOutputTokens: workload.maxOutputTokens };
+  const { prompt, promptHash, fidelity } = ctx.promptBuilder
+    ? await ctx.promptBuilder.build(spec0, job.slotStart, { fidelity: job.fidelity === true })
+    : buildPrompt(spec0, job.slotStart, { fidelity: job.fidelity === true });
   const measuredAt = ctx.now();
   const window = ctx.loopDelay.begin();
   const probed = await probeEndpoint({
