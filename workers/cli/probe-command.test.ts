@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
-import type { FetchLike } from '@/lib/probe/types';
+import { commandHarness } from './test-support/command-harness';
 import { runProbeCommand } from './probe-command';
 
 let server: ReferenceServer;
@@ -12,20 +12,7 @@ afterAll(async () => {
 });
 
 function harness(env: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const fetchCalls: Array<{ allowPrivate: boolean }> = [];
-  const deps = {
-    createFetch: (opts: { allowPrivate: boolean }): FetchLike => {
-      fetchCalls.push(opts);
-      return globalThis.fetch;
-    },
-    lookupEnv: (name: string) => env[name] ?? null,
-    stdout: (t: string) => void out.push(t),
-    stderr: { write: (t: string) => void err.push(t), isTTY: false },
-    signal: new AbortController().signal,
-  };
-  return { deps, out, err, fetchCalls };
+  return commandHarness(() => globalThis.fetch, env);
 }
 
 describe('tokenpace probe', () => {

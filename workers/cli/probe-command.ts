@@ -7,12 +7,24 @@
  * Exit codes: 0 success, 1 failed probe (any errorKind), 2 bad usage.
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { readApiKeyVariable } from '@/lib/env';
-import { isProtocol } from '@/lib/probe/adapters/registry';
 import { probeEndpoint } from '@/lib/probe/probe-endpoint';
 import { createCaseRecorder } from '@/lib/probe/replay/record-case';
 import { PROTOCOLS, type FetchLike, type ProbeRequest, type ProbeResult, type Protocol } from '@/lib/probe/types';
+import {
+  commandIo,
+  createStatusLine,
+  ENDPOINT_TARGET_FLAGS,
+  isPositiveInteger,
+  numberFlag,
+  parseEndpointTarget,
+  parseFlags,
+  parseOrExitCode,
+  readApiKeyOrExitCode,
+  withCancellation,
+  type CommandIo,
+} from './command-kit';
+import { UsageError } from './usage-error';
 
 export const PROBE_USAGE = `usage: tokenpace probe <url> --model M [options]
   --protocol P            ${PROTOCOLS.join(' | ')} (default openai-chat)
@@ -63,62 +75,32 @@ interface ParsedProbeArgs {
   help: boolean;
 }
 
-class ProbeUsageError extends Error {}
-
-/** Parses argv; throws ProbeUsageError naming the bad flag. */
+/** Parses argv; throws UsageError naming the bad flag. */
 export function parseProbeArgs(argv: string[]): ParsedProbeArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        protocol: { type: 'string' },
-        model: { type: 'string' },
-        'api-key-env': { type: 'string' },
-        'allow-private': { type: 'boolean' },
-        'ttft-timeout-ms': { type: 'string' },
-        'idle-timeout-ms': { type: 'string' },
-        'total-timeout-ms': { type: 'string' },
-        'max-tokens': { type: 'string' },
-        prompt: { type: 'string' },
-        json: { type: 'boolean' },
-        timeline: { type: 'boolean' },
-        record: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new ProbeUsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  const help = values.help === true;
-  if (help) return { help } as ParsedProbeArgs;
-  if (positionals.length !== 1) throw new ProbeUsageError(positionals.length === 0 ? 'missing <url>' : `expected one <url>, got ${positionals.length} arguments`);
-  const protocol = values.protocol ?? 'openai-chat';
-  if (!isProtocol(protocol)) throw new ProbeUsageError(`--protocol must be one of ${PROTOCOLS.join(', ')}; got ${JSON.stringify(protocol)}`);
-  if (!values.model) throw new ProbeUsageError('--model is required');
-  const apiKeyEnv = values['api-key-env'] ?? null;
-  if (apiKeyEnv !== null && !/^[A-Z][A-Z0-9_]*$/.test(apiKeyEnv)) {
-    throw new ProbeUsageError(`--api-key-env must name an environment variable (A-Z, 0-9, _), got ${JSON.stringify(apiKeyEnv)}`);
-  }
-  const int = (flag: string, fallback: number) => {
-    const raw = values[flag as keyof typeof values];
-    if (raw === undefined) return fallback;
-    const n = Number(raw);
-    if (typeof raw !== 'string' || raw.trim() === '' || !Number.isInteger(n) || n < 1) {
-      throw new ProbeUsageError(`--${flag} must be a positive integer, got ${JSON.stringify(raw)}`);
-    }
-    return n;
-  };
-  if (values.prompt !== undefined && values.prompt.trim() === '') throw new ProbeUsageError('--prompt must not be empty');
-  if (values.record !== undefined && values.record.trim() === '') throw new ProbeUsageError('--record must name a file');
+  const { values, positionals } = parseFlags({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      ...ENDPOINT_TARGET_FLAGS,
+      'allow-private': { type: 'boolean' },
+      'ttft-timeout-ms': { type: 'string' },
+      'idle-timeout-ms': { type: 'string' },
+      'total-timeout-ms': { type: 'string' },
+      'max-tokens': { type: 'string' },
+      prompt: { type: 'string' },
+      json: { type: 'boolean' },
+      timeline: { type: 'boolean' },
+      record: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help === true) return { help: true } as ParsedProbeArgs;
+  const target = parseEndpointTarget(values, positionals, '<url>');
+  const int = (flag: string, fallback: number) => numberFlag(values, flag, fallback, isPositiveInteger, 'a positive integer');
+  if (values.prompt !== undefined && values.prompt.trim() === '') throw new UsageError('--prompt must not be empty');
+  if (values.record !== undefined && values.record.trim() === '') throw new UsageError('--record must name a file');
   return {
-    url: positionals[0]!,
-    protocol,
-    model: values.model,
-    apiKeyEnv,
+    ...target,
     allowPrivate: values['allow-private'] === true,
     ttftMs: int('ttft-timeout-ms', 60_000),
     idleMs: int('idle-timeout-ms', 30_000),
@@ -137,39 +119,16 @@ export function parseProbeArgs(argv: string[]): ParsedProbeArgs {
  * throws for endpoint failures or bad usage.
  */
 export async function runProbeCommand(argv: string[], deps: ProbeCommandDeps): Promise<number> {
-  const stdout = deps.stdout ?? ((text: string) => void process.stdout.write(text));
-  const stderr = deps.stderr ?? { write: (text: string) => void process.stderr.write(text), isTTY: process.stderr.isTTY === true };
+  const io = commandIo(deps);
   const lookupEnv = deps.lookupEnv ?? readApiKeyVariable;
-  let args: ParsedProbeArgs;
-  try {
-    args = parseProbeArgs(argv);
-  } catch (error) {
-    if (!(error instanceof ProbeUsageError)) throw error;
-    stderr.write(`tokenpace probe: ${error.message}\n\n${PROBE_USAGE}\n`);
-    return 2;
-  }
-  if (args.help) {
-    stdout(`${PROBE_USAGE}\n`);
-    return 0;
-  }
-  let apiKey: string | null = null;
-  if (args.apiKeyEnv) {
-    apiKey = lookupEnv(args.apiKeyEnv);
-    if (!apiKey) {
-      stderr.write(`tokenpace probe: environment variable ${args.apiKeyEnv} (from --api-key-env) is not set or empty\n`);
-      return 2;
-    }
-  }
+  const args = parseOrExitCode('probe', PROBE_USAGE, parseProbeArgs, argv, io);
+  if (typeof args === 'number') return args;
+  const key = readApiKeyOrExitCode('probe', args.apiKeyEnv, lookupEnv, io);
+  if (typeof key === 'number') return key;
+  const { apiKey } = key;
   const awsCredentials = args.protocol === 'bedrock-converse-stream' && !apiKey ? readAwsCredentials(lookupEnv) : null;
 
-  const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  if (deps.signal) deps.signal.addEventListener('abort', onSignal, { once: true });
-  else {
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-  }
-  const progress = createProgressLine(stderr);
+  const progress = createProgressLine(io.stderr);
   const deadlines = { ttftMs: args.ttftMs, idleMs: args.idleMs, totalMs: args.totalMs, maxBytes: 16 * 1024 * 1024 };
   const recorder = args.record
     ? createCaseRecorder({
@@ -184,39 +143,35 @@ export async function runProbeCommand(argv: string[], deps: ProbeCommandDeps): P
     : undefined;
   let result: ProbeResult;
   try {
-    const request: ProbeRequest = {
-      protocol: args.protocol,
-      url: args.url,
-      model: args.model,
-      apiKey,
-      prompt: args.prompt,
-      maxOutputTokens: args.maxTokens,
-      deadlines,
-      fetch: deps.createFetch({ allowPrivate: args.allowPrivate }),
-      signal: controller.signal,
-      onProgress: progress.update,
-      awsCredentials,
-      recorder,
-    };
-    result = await probeEndpoint(request);
+    result = await withCancellation(deps.signal, (signal) =>
+      probeEndpoint({
+        protocol: args.protocol,
+        url: args.url,
+        model: args.model,
+        apiKey,
+        prompt: args.prompt,
+        maxOutputTokens: args.maxTokens,
+        deadlines,
+        fetch: deps.createFetch({ allowPrivate: args.allowPrivate }),
+        signal,
+        onProgress: progress.update,
+        awsCredentials,
+        recorder,
+      }),
+    );
   } finally {
     progress.clear();
-    if (deps.signal) deps.signal.removeEventListener('abort', onSignal);
-    else {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    }
   }
   if (recorder && args.record) {
     writeFileSync(args.record, `${JSON.stringify(recorder.toCase(result), null, 2)}\n`);
-    stderr.write(`recorded the stream to ${args.record} (replay: tokenpace replay ${args.record} --expect)\n`);
+    io.stderr.write(`recorded the stream to ${args.record} (replay: tokenpace replay ${args.record} --expect)\n`);
   }
   if (args.json) {
     const { timeline, ...rest } = result;
     const out = { url: args.url, protocol: args.protocol, model: args.model, ...rest, ...(args.timeline ? { timeline } : {}) };
-    stdout(`${JSON.stringify(out)}\n`);
+    io.stdout(`${JSON.stringify(out)}\n`);
   } else {
-    stdout(formatSummary(args, result));
+    io.stdout(formatSummary(args, result));
   }
   return result.outcome === 'success' ? 0 : 1;
 }
@@ -229,29 +184,18 @@ function readAwsCredentials(lookupEnv: (name: string) => string | null): ProbeRe
 }
 
 /** The stderr progress line: tokens so far and live speed since the first token. */
-function createProgressLine(stderr: { write: (text: string) => void; isTTY: boolean }) {
+function createProgressLine(stderr: CommandIo['stderr']) {
   let first: { tokens: number; ms: number } | null = null;
-  let lastLineAt = -Infinity;
-  let drawn = false;
+  const status = createStatusLine(stderr, 1000);
   return {
     update: (p: { generatedEvents: number; approxTokens: number; elapsedMs: number }) => {
       if (p.generatedEvents === 0) return;
       if (!first) first = { tokens: p.approxTokens, ms: p.elapsedMs };
       const span = (p.elapsedMs - first.ms) / 1000;
       const speed = span > 0 ? `${((p.approxTokens - first.tokens) / span).toFixed(1)} tok/s` : '…';
-      const line = `streaming: ~${p.approxTokens} tokens in ${p.generatedEvents} events, ${speed}, ${(p.elapsedMs / 1000).toFixed(1)} s`;
-      if (stderr.isTTY) {
-        stderr.write(`\r\x1b[K${line}`);
-        drawn = true;
-      } else if (p.elapsedMs - lastLineAt >= 1000) {
-        // Not a terminal (logs, pipes): one line per second at most.
-        stderr.write(`${line}\n`);
-        lastLineAt = p.elapsedMs;
-      }
+      status.show(`streaming: ~${p.approxTokens} tokens in ${p.generatedEvents} events, ${speed}, ${(p.elapsedMs / 1000).toFixed(1)} s`, p.elapsedMs);
     },
-    clear: () => {
-      if (drawn) stderr.write('\r\x1b[K');
-    },
+    clear: status.clear,
   };
 }
 

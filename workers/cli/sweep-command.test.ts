@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
+import { commandHarness } from './test-support/command-harness';
 import { createGuardedFetch } from '@/lib/security/ssrf-guard';
-import type { FetchLike } from '@/lib/probe/types';
 import { parseSweepArgs, runSweepCommand } from './sweep-command';
 
 let server: ReferenceServer;
@@ -15,20 +15,7 @@ afterAll(async () => {
 });
 
 function harness() {
-  const out: string[] = [];
-  const err: string[] = [];
-  const fetchCalls: Array<{ allowPrivate: boolean }> = [];
-  const deps = {
-    createFetch: (opts: { allowPrivate: boolean }): FetchLike => {
-      fetchCalls.push(opts);
-      return createGuardedFetch({ allowPrivate: opts.allowPrivate });
-    },
-    lookupEnv: () => null,
-    stdout: (t: string) => void out.push(t),
-    stderr: { write: (t: string) => void err.push(t), isTTY: false },
-    signal: new AbortController().signal,
-  };
-  return { deps, out, err, fetchCalls };
+  return commandHarness((opts) => createGuardedFetch({ allowPrivate: opts.allowPrivate }));
 }
 
 describe('tokenpace sweep', () => {

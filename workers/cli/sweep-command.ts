@@ -9,9 +9,6 @@
  * Every stream goes through the fetch `createFetch` builds (the SSRF guard in the CLI).
  * Exit codes: 0 when some level had successful streams, 1 when none had, 2 bad usage.
  */
-import { parseArgs } from 'node:util';
-import { readApiKeyVariable } from '@/lib/env';
-import { isProtocol } from '@/lib/probe/adapters/registry';
 import { PROTOCOLS, type FetchLike, type Protocol } from '@/lib/probe/types';
 import {
   DEFAULT_CONCURRENCY_LEVELS,
@@ -22,7 +19,22 @@ import {
   type SweepResult,
 } from '@/lib/sweep/run-sweep';
 import { DEFAULT_LATENCY_OBJECTIVE } from '@/lib/sweep/summarize-level';
+import {
+  commandIo,
+  createStatusLine,
+  ENDPOINT_TARGET_FLAGS,
+  isPositive,
+  isPositiveInteger,
+  numberFlag,
+  parseEndpointTarget,
+  parseFlags,
+  parseOrExitCode,
+  readApiKeyOrExitCode,
+  withCancellation,
+  type CommandIo,
+} from './command-kit';
 import { DEFAULT_PROBE_PROMPT } from './probe-command';
+import { UsageError } from './usage-error';
 
 export const SWEEP_USAGE = `usage: tokenpace sweep <baseUrl> --model M [options]
   --protocol P            ${PROTOCOLS.join(' | ')} (default openai-chat)
@@ -58,55 +70,29 @@ export interface ParsedSweepArgs {
   help: boolean;
 }
 
-class SweepUsageError extends Error {}
-
-/** Parses argv; throws an Error whose message names the bad flag. */
+/** Parses argv; throws UsageError whose message names the bad flag. */
 export function parseSweepArgs(argv: string[]): ParsedSweepArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        protocol: { type: 'string' },
-        model: { type: 'string' },
-        'api-key-env': { type: 'string' },
-        concurrency: { type: 'string' },
-        'duration-s': { type: 'string' },
-        'warm-up-s': { type: 'string' },
-        'max-tokens': { type: 'string' },
-        prompt: { type: 'string' },
-        'ttft-slo-ms': { type: 'string' },
-        'tpot-slo-ms': { type: 'string' },
-        'min-success-rate': { type: 'string' },
-        'allow-private': { type: 'boolean' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new SweepUsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseFlags({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      ...ENDPOINT_TARGET_FLAGS,
+      concurrency: { type: 'string' },
+      'duration-s': { type: 'string' },
+      'warm-up-s': { type: 'string' },
+      'max-tokens': { type: 'string' },
+      prompt: { type: 'string' },
+      'ttft-slo-ms': { type: 'string' },
+      'tpot-slo-ms': { type: 'string' },
+      'min-success-rate': { type: 'string' },
+      'allow-private': { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
   if (values.help) return { help: true } as ParsedSweepArgs;
-  if (positionals.length !== 1) throw new SweepUsageError(positionals.length === 0 ? 'missing <baseUrl>' : `expected one <baseUrl>, got ${positionals.length} arguments`);
-  const protocol = values.protocol ?? 'openai-chat';
-  if (!isProtocol(protocol)) throw new SweepUsageError(`--protocol must be one of ${PROTOCOLS.join(', ')}; got ${JSON.stringify(protocol)}`);
-  if (!values.model) throw new SweepUsageError('--model is required');
-  const apiKeyEnv = values['api-key-env'] ?? null;
-  if (apiKeyEnv !== null && !/^[A-Z][A-Z0-9_]*$/.test(apiKeyEnv)) {
-    throw new SweepUsageError(`--api-key-env must name an environment variable (A-Z, 0-9, _), got ${JSON.stringify(apiKeyEnv)}`);
-  }
-  const num = (flag: string, fallback: number, check: (n: number) => boolean, what: string) => {
-    const raw = values[flag as keyof typeof values];
-    if (raw === undefined) return fallback;
-    const n = Number(raw);
-    if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(n) || !check(n)) throw new SweepUsageError(`--${flag} must be ${what}, got ${JSON.stringify(raw)}`);
-    return n;
-  };
-  const positive = (n: number) => n > 0;
-  const positiveInt = (n: number) => Number.isInteger(n) && n >= 1;
+  const target = parseEndpointTarget(values, positionals, '<baseUrl>');
+  const num = (flag: string, fallback: number, check: (n: number) => boolean, what: string) => numberFlag(values, flag, fallback, check, what);
   let concurrencyLevels: number[] = [...DEFAULT_CONCURRENCY_LEVELS];
   if (values.concurrency !== undefined) {
     concurrencyLevels = values.concurrency.split(',').map((part) => Number(part.trim()));
@@ -114,21 +100,18 @@ export function parseSweepArgs(argv: string[]): ParsedSweepArgs {
       const n = Number(part.trim());
       return part.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_SWEEP_CONCURRENCY;
     });
-    if (bad !== undefined) throw new SweepUsageError(`--concurrency must be a comma-separated list of integers 1-${MAX_SWEEP_CONCURRENCY}, got ${JSON.stringify(values.concurrency)}`);
+    if (bad !== undefined) throw new UsageError(`--concurrency must be a comma-separated list of integers 1-${MAX_SWEEP_CONCURRENCY}, got ${JSON.stringify(values.concurrency)}`);
   }
-  if (values.prompt !== undefined && values.prompt.trim() === '') throw new SweepUsageError('--prompt must not be empty');
+  if (values.prompt !== undefined && values.prompt.trim() === '') throw new UsageError('--prompt must not be empty');
   return {
-    url: positionals[0]!,
-    protocol,
-    model: values.model,
-    apiKeyEnv,
+    ...target,
     concurrencyLevels,
-    durationMs: num('duration-s', 30, positive, 'a positive number of seconds') * 1000,
+    durationMs: num('duration-s', 30, isPositive, 'a positive number of seconds') * 1000,
     warmUpMs: num('warm-up-s', 5, (n) => n >= 0, 'a non-negative number of seconds') * 1000,
-    maxTokens: num('max-tokens', 256, positiveInt, 'a positive integer'),
+    maxTokens: num('max-tokens', 256, isPositiveInteger, 'a positive integer'),
     prompt: values.prompt ?? DEFAULT_PROBE_PROMPT,
-    ttftSloMs: num('ttft-slo-ms', DEFAULT_LATENCY_OBJECTIVE.ttftMs, positive, 'a positive number'),
-    tpotSloMs: num('tpot-slo-ms', DEFAULT_LATENCY_OBJECTIVE.tpotMs, positive, 'a positive number'),
+    ttftSloMs: num('ttft-slo-ms', DEFAULT_LATENCY_OBJECTIVE.ttftMs, isPositive, 'a positive number'),
+    tpotSloMs: num('tpot-slo-ms', DEFAULT_LATENCY_OBJECTIVE.tpotMs, isPositive, 'a positive number'),
     minSuccessRate: num('min-success-rate', DEFAULT_MIN_SUCCESS_RATE, (n) => n >= 0 && n <= 1, 'a number in [0, 1]'),
     allowPrivate: values['allow-private'] === true,
     json: values.json === true,
@@ -148,40 +131,17 @@ export interface SweepCommandDeps {
 
 /** Runs the command; returns the exit code. Never throws for endpoint failures or bad usage. */
 export async function runSweepCommand(argv: string[], deps: SweepCommandDeps): Promise<number> {
-  const stdout = deps.stdout ?? ((text: string) => void process.stdout.write(text));
-  const stderr = deps.stderr ?? { write: (text: string) => void process.stderr.write(text), isTTY: process.stderr.isTTY === true };
-  let args: ParsedSweepArgs;
-  try {
-    args = parseSweepArgs(argv);
-  } catch (error) {
-    if (!(error instanceof SweepUsageError)) throw error;
-    stderr.write(`tokenpace sweep: ${error.message}\n\n${SWEEP_USAGE}\n`);
-    return 2;
-  }
-  if (args.help) {
-    stdout(`${SWEEP_USAGE}\n`);
-    return 0;
-  }
-  let apiKey: string | null = null;
-  if (args.apiKeyEnv) {
-    apiKey = (deps.lookupEnv ?? readApiKeyVariable)(args.apiKeyEnv);
-    if (!apiKey) {
-      stderr.write(`tokenpace sweep: environment variable ${args.apiKeyEnv} (from --api-key-env) is not set or empty\n`);
-      return 2;
-    }
-  }
-  const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  if (deps.signal) deps.signal.addEventListener('abort', onSignal, { once: true });
-  else {
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-  }
+  const io = commandIo(deps);
+  const args = parseOrExitCode('sweep', SWEEP_USAGE, parseSweepArgs, argv, io);
+  if (typeof args === 'number') return args;
+  const key = readApiKeyOrExitCode('sweep', args.apiKeyEnv, deps.lookupEnv, io);
+  if (typeof key === 'number') return key;
+  const { apiKey } = key;
   const fetch = deps.createFetch({ allowPrivate: args.allowPrivate });
-  const progress = createProgressBar(stderr);
+  const progress = createProgressBar(io.stderr);
   let result: SweepResult;
   try {
-    result = await runSweep({
+    result = await withCancellation(deps.signal, (signal) => runSweep({
       request: {
         protocol: args.protocol,
         url: args.url,
@@ -197,21 +157,16 @@ export async function runSweepCommand(argv: string[], deps: SweepCommandDeps): P
       warmUpMs: args.warmUpMs,
       objective: { ttftMs: args.ttftSloMs, tpotMs: args.tpotSloMs },
       minSuccessRate: args.minSuccessRate,
-      signal: controller.signal,
+      signal,
       onProgress: progress.update,
-    });
+    }));
   } finally {
     progress.clear();
-    if (deps.signal) deps.signal.removeEventListener('abort', onSignal);
-    else {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    }
     const closable = fetch as FetchLike & { dispatcher?: { close(): Promise<void> } };
     await closable.dispatcher?.close().catch(() => {});
   }
-  if (args.json) stdout(`${JSON.stringify(toSweepJson(args, result))}\n`);
-  else stdout(formatSweepTable(args, result));
+  if (args.json) io.stdout(`${JSON.stringify(toSweepJson(args, result))}\n`);
+  else io.stdout(formatSweepTable(args, result));
   return result.levels.some((l) => l.successes > 0) ? 0 : 1;
 }
 
@@ -289,35 +244,23 @@ function describeStop(reason: NonNullable<SweepResult['stopReason']>): string {
 }
 
 /** Progress bar on stderr: level k/n, N, share of the level's planned time, measured streams. */
-function createProgressBar(stderr: { write: (text: string) => void; isTTY: boolean }) {
-  let drawn = false;
-  let lastPlainAt = -Infinity;
+function createProgressBar(stderr: CommandIo['stderr']) {
+  const status = createStatusLine(stderr, 2000);
   let levelLabel = '';
   return {
     update: (p: SweepProgress) => {
       if (p.kind === 'level-started') levelLabel = `level ${p.levelIndex + 1}/${p.levelCount} N=${p.concurrency}`;
       if (p.kind === 'level-finished') {
         const l = p.level;
-        const text = `${levelLabel}: ${l.requests} requests, TPS/user p50 ${fmt(l.outputTokensPerSecondPerUser?.p50)}, aggregate ${fmt(l.aggregateOutputTokensPerSecond)} tok/s${l.stopReason ? `, stop: ${l.stopReason}` : ''}`;
-        stderr.write(stderr.isTTY ? `\r\x1b[K${text}\n` : `${text}\n`);
-        drawn = false;
+        status.print(`${levelLabel}: ${l.requests} requests, TPS/user p50 ${fmt(l.outputTokensPerSecondPerUser?.p50)}, aggregate ${fmt(l.aggregateOutputTokensPerSecond)} tok/s${l.stopReason ? `, stop: ${l.stopReason}` : ''}`);
         return;
       }
       if (p.kind !== 'stream-finished') return;
       const share = Math.max(0, Math.min(1, p.elapsedMs / p.plannedMs));
       const width = 24;
       const filled = Math.round(share * width);
-      const text = `${levelLabel} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.round(share * 100)}% ${p.measuredDone} measured`;
-      if (stderr.isTTY) {
-        stderr.write(`\r\x1b[K${text}`);
-        drawn = true;
-      } else if (p.elapsedMs - lastPlainAt >= 2000) {
-        stderr.write(`${text}\n`);
-        lastPlainAt = p.elapsedMs;
-      }
+      status.show(`${levelLabel} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.round(share * 100)}% ${p.measuredDone} measured`, p.elapsedMs);
     },
-    clear: () => {
-      if (drawn) stderr.write('\r\x1b[K');
-    },
+    clear: status.clear,
   };
 }
