@@ -25,6 +25,8 @@ import { runRollupJob } from './tasks/rollup-measurements';
 import { scheduleProbes } from './tasks/schedule-probes';
 import { runWriteDumpJob, WRITE_DUMP_QUEUE } from './tasks/write-dump';
 import { PRECOMPUTE_ANSWERS_QUEUE, registerPrecomputeWork } from './tasks/precompute-answers';
+import { slotMinutesForCron } from '@/lib/probe/cadence';
+import { createPromptBuilder } from '@/lib/probe/prompt-builder';
 import { getWorkerVersion } from './version';
 
 const DEADLINES = { ttftMs: 30_000, idleMs: 15_000, totalMs: 120_000, maxBytes: 8 * 1024 * 1024 };
@@ -112,13 +114,21 @@ async function main(): Promise<void> {
     maxLoopDelayMs: 50,
     deadlines: DEADLINES,
     now: () => new Date(),
+    // Long prompts (~10k/~100k tokens) are built on a thread: building them here would stall the loop under other probes.
+    promptBuilder: createPromptBuilder((reason) => console.error(`[worker] prompt thread unavailable, building prompts in-process: ${reason}`)),
   };
 
   await boss.work(SCHEDULE_PROBES_QUEUE, observeTask(metrics, 'schedule-probes', async (jobs) => {
     for (const job of jobs) {
       const payload = scheduleProbesPayloadSchema.parse(job.data);
       if (payload.region !== region) continue; // another region's firing; its own workers handle it
-      const r = await scheduleProbes(db, boss, { region, now: new Date(), expireInSeconds: DEADLINES.totalMs / 1000 + 60 });
+      const r = await scheduleProbes(db, boss, {
+        region,
+        now: new Date(),
+        expireInSeconds: DEADLINES.totalMs / 1000 + 60,
+        slotMinutes: slotMinutesForCron(env.TOKENPACE_PROBE_CRON),
+        fidelityFraction: env.TOKENPACE_FIDELITY_FRACTION,
+      });
       if (r.enqueued > 0) log.info({ enqueued: r.enqueued, targets: r.targets, region }, 'scheduled probes');
     }
   }));
@@ -172,6 +182,7 @@ async function main(): Promise<void> {
     await boss.stop({ graceful: true, timeout: 10_000 });
     await heartbeat.stop();
     loopDelay.stop();
+    await ctx.promptBuilder.close();
     await close();
     process.exit(0);
   };
