@@ -24,10 +24,10 @@ export function commandIo(deps: Partial<CommandIo>): CommandIo {
   };
 }
 
-/** `node:util` parseArgs, strict; its errors (unknown flag, missing value) become UsageError. */
+/** `node:util` parseArgs (strict unless the config says otherwise); its errors (unknown flag, missing value) become UsageError. */
 export function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
   try {
-    return parseArgs({ strict: true, ...config });
+    return parseArgs(config); // strict by default: unknown flags throw
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
