@@ -9,6 +9,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startTestPostgres } from './start-test-postgres';
 
+/**
+ * Test files that start their own PostgreSQL servers whatever the URL says (durability, orphaned
+ * servers, Postgres restarts): running them again here would test nothing new and cost minutes.
+ */
+const OWN_SERVER_TESTS = ['db/embedded.test.ts', 'workers/fault-tolerance.test.ts'];
+
 async function main(): Promise<number> {
   let url = process.env.TOKENPACE_TEST_DATABASE_URL;
   let stop: (() => Promise<void>) | null = null;
@@ -24,7 +30,7 @@ async function main(): Promise<number> {
     console.log(`[test:database-url] using ${url.replace(/:[^:@]*@/, ':***@')}`);
   }
   try {
-    const r = spawnSync(process.execPath, [path.resolve('node_modules/vitest/vitest.mjs'), 'run', 'db', 'workers'], {
+    const r = spawnSync(process.execPath, [path.resolve('node_modules/vitest/vitest.mjs'), 'run', 'db', 'workers', ...OWN_SERVER_TESTS.flatMap((f) => ['--exclude', f])], {
       stdio: 'inherit',
       env: { ...process.env, TOKENPACE_TEST_DATABASE_URL: url },
     });
