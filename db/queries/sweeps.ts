@@ -5,6 +5,7 @@
  */
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
+import type { SweepPlan } from '@/lib/sweep/sweep-view';
 import { endpointSubmissions, endpoints, models, providers, sweepLevels, sweepSettings, sweepStreams, sweeps, workloads } from '../schema';
 
 export type SweepRow = typeof sweeps.$inferSelect;
@@ -40,16 +41,9 @@ export async function upsertSweepSettings(
 }
 
 /** What a sweep request asks for (already checked against the endpoint's limits by lib/sweep). */
-export interface NewSweepRequest {
+export interface NewSweepRequest extends SweepPlan {
   endpointId: number;
   requestedByUserId: string | null;
-  concurrencyLevels: number[];
-  durationMs: number;
-  warmUpMs: number;
-  maxOutputTokens: number;
-  objectiveTtftMs: number;
-  objectiveTpotMs: number;
-  minSuccessRate: number;
   now: Date;
 }
 

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { probeEndpoint } from '../probe/probe-endpoint';
-import type { ProbeRequest } from '../probe/types';
 import { countO200kTokens } from '../tokens/o200k';
 import { measureRecordTps, REFERENCE_MODEL_ID, startReferenceServer, type ReferenceServer } from './reference-server';
 import { REFERENCE_WORDS, referenceWord } from './reference-words';
+import { referenceRequest } from './test-support/reference-request';
 
 let server: ReferenceServer | null = null;
 afterEach(async () => {
@@ -12,16 +12,7 @@ afterEach(async () => {
 });
 
 const probe = (url: string, maxOutputTokens: number): Promise<import('../probe/types').ProbeResult> =>
-  probeEndpoint({
-    protocol: 'openai-chat',
-    url,
-    model: REFERENCE_MODEL_ID,
-    apiKey: null,
-    prompt: 'hi',
-    maxOutputTokens,
-    deadlines: { ttftMs: 5000, idleMs: 5000, totalMs: 20000, maxBytes: 1 << 24 },
-    fetch: globalThis.fetch,
-  } satisfies ProbeRequest);
+  probeEndpoint(referenceRequest(url, maxOutputTokens, globalThis.fetch, { ttftMs: 5000, idleMs: 5000, totalMs: 20000 }));
 
 describe('reference words', () => {
   it('are one o200k token each, and N words are exactly N tokens', () => {

@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REFERENCE_MODEL_ID, measureRecordTps, startReferenceServer, type ReferenceServer } from '../reference-server/reference-server';
+import { measureRecordTps, startReferenceServer, type ReferenceServer } from '../reference-server/reference-server';
 import { createGuardedFetch, type GuardedFetch } from '../security/ssrf-guard';
 import { percentile } from '../stats/percentiles';
+import { referenceRequest } from '../reference-server/test-support/reference-request';
 import { runSweep, validateSweepOptions, type RunSweepOptions } from './run-sweep';
 import type { SweepStream } from './summarize-level';
 
@@ -22,16 +23,7 @@ afterEach(async () => {
 /** The request every stream sends, through the same SSRF-guarded fetch as probes (loopback allowed for tests). */
 function request(url: string, maxOutputTokens: number): RunSweepOptions['request'] {
   guarded ??= createGuardedFetch({ allowPrivate: true });
-  return {
-    protocol: 'openai-chat',
-    url,
-    model: REFERENCE_MODEL_ID,
-    apiKey: null,
-    prompt: 'hi',
-    maxOutputTokens,
-    deadlines: { ttftMs: 10_000, idleMs: 10_000, totalMs: 30_000, maxBytes: 1 << 24 },
-    fetch: guarded,
-  };
+  return referenceRequest(url, maxOutputTokens, guarded);
 }
 
 describe('runSweep against the reference server with a capacity model (real HTTP)', () => {

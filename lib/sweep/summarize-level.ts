@@ -61,17 +61,8 @@ export interface PercentileSet {
 /** Why a sweep stopped before its last level. */
 export type SweepStopReason = 'rate_limited' | 'low_success_rate' | 'invalid_measurements' | 'cancelled';
 
-/** Figures of one level. Rates per second of the steady window; null where no sample exists. */
-export interface SweepLevelSummary {
-  concurrency: number;
-  /** requests started in the steady window */
-  requests: number;
-  /** of those, succeeded */
-  successes: number;
-  /** failures of measured requests by kind */
-  errorKinds: Partial<Record<ErrorKind, number>>;
-  /** successes ÷ requests; null with no requests */
-  successRate: number | null;
+/** The distribution and rate figures of one level, as computed and as stored (lib/sweep/sweep-view). */
+export interface SweepLevelFigures {
   outputTokensPerSecondPerUser: PercentileSet | null;
   ttftMs: PercentileSet | null;
   tpotMs: PercentileSet | null;
@@ -81,6 +72,19 @@ export interface SweepLevelSummary {
   completedRequestsPerSecond: number;
   /** of those, succeeded and met the objective ÷ window length, requests/s */
   goodputRequestsPerSecond: number;
+}
+
+/** Figures of one level. Rates per second of the steady window; null where no sample exists. */
+export interface SweepLevelSummary extends SweepLevelFigures {
+  concurrency: number;
+  /** requests started in the steady window */
+  requests: number;
+  /** of those, succeeded */
+  successes: number;
+  /** failures of measured requests by kind */
+  errorKinds: Partial<Record<ErrorKind, number>>;
+  /** successes ÷ requests; null with no requests */
+  successRate: number | null;
   /** epoch ms of the steady window's start */
   windowStartedAtMs: number;
   windowDurationMs: number;

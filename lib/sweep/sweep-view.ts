@@ -5,10 +5,21 @@
  */
 import { paretoFrontier, perGpu } from './pareto';
 import type { SweepDetailView, SweepLevelView } from './sweep-schemas';
-import type { PercentileSet } from './summarize-level';
+import type { SweepLevelFigures } from './summarize-level';
+
+/** What a sweep was asked to do (the stored request columns). */
+export interface SweepPlan {
+  concurrencyLevels: number[];
+  durationMs: number;
+  warmUpMs: number;
+  maxOutputTokens: number;
+  objectiveTtftMs: number;
+  objectiveTpotMs: number;
+  minSuccessRate: number;
+}
 
 /** A stored sweep (db/queries/sweeps sweep columns). */
-export interface StoredSweep {
+export interface StoredSweep extends SweepPlan {
   id: number;
   endpointId: number;
   endpointSlug: string;
@@ -18,13 +29,6 @@ export interface StoredSweep {
   requestedAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
-  concurrencyLevels: number[];
-  durationMs: number;
-  warmUpMs: number;
-  maxOutputTokens: number;
-  objectiveTtftMs: number;
-  objectiveTpotMs: number;
-  minSuccessRate: number;
   gpuCount: number | null;
   stopReason: string | null;
   stoppedAtConcurrency: number | null;
@@ -33,19 +37,13 @@ export interface StoredSweep {
 }
 
 /** A stored level (db/queries/sweeps level columns). */
-export interface StoredSweepLevel {
+export interface StoredSweepLevel extends SweepLevelFigures {
   sweepId: number;
   levelIndex: number;
   concurrency: number;
   requests: number;
   successes: number;
   errorKinds: Record<string, number>;
-  outputTokensPerSecondPerUser: PercentileSet | null;
-  ttftMs: PercentileSet | null;
-  tpotMs: PercentileSet | null;
-  aggregateOutputTokensPerSecond: number;
-  completedRequestsPerSecond: number;
-  goodputRequestsPerSecond: number;
   windowStartedAt: Date;
   windowDurationMs: number;
   streams: { warmup: number; measured: number; tail: number };
