@@ -14,14 +14,15 @@ import { isDatabaseUnavailableError } from '@/lib/observability/database-errors'
 import { createLogger } from '@/lib/observability/logger';
 import { createWorkerMetrics } from '@/lib/observability/metrics';
 import { createBoss } from './boss';
-import { startHeartbeat } from './heartbeat';
 import { observeTask, recordProbeMetrics } from './observe';
+import { startHeartbeat } from './heartbeat';
 import { createLoopDelayTracker } from './loop-delay';
 import { RETENTION_QUEUE, ROLLUP_QUEUE, SCHEDULE_PROBES_QUEUE, probeJobPayloadSchema, probeQueueName, scheduleProbesPayloadSchema } from './queues';
 import { SCHEDULES } from './schedule';
 import { runProbeJob } from './tasks/probe-endpoint';
 import { runRetentionJob } from './tasks/apply-retention';
 import { runRollupJob } from './tasks/rollup-measurements';
+import { registerSweepWork } from './tasks/run-sweep';
 import { scheduleProbes } from './tasks/schedule-probes';
 import { runWriteDumpJob, WRITE_DUMP_QUEUE } from './tasks/write-dump';
 import { PRECOMPUTE_ANSWERS_QUEUE, registerPrecomputeWork } from './tasks/precompute-answers';
@@ -158,6 +159,9 @@ async function main(): Promise<void> {
     const r = await runWriteDumpJob(db, new Date());
     if (r.created) log.info({ dumpId: r.dump.id, from: r.dump.fromAt.toISOString(), rows: r.dump.rows, bytes: r.dump.bytes, sha256: r.dump.sha256 }, 'weekly dump written');
   }));
+
+  // Concurrency sweeps: opt-in per endpoint, one at a time per endpoint (workers/tasks/run-sweep.ts).
+  await registerSweepWork(boss, { ...ctx, workerRegion: region });
 
   // Probe once right away so a fresh start shows data without waiting for the next cron minute.
   await boss.send(SCHEDULE_PROBES_QUEUE, { region });
