@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { DetailsTable } from './details-table';
 import { fmt, fmtPct } from './format';
 import type { EndpointSeries } from './history-series';
 
@@ -36,38 +37,35 @@ export function HistoryTables({ series, granularity, id }: { series: EndpointSer
           {granularity === 'day' ? 'No change points: no endpoint\u2019s daily median moved by 15% or more for at least 3 days in this range.' : 'Change points are detected on daily medians; pick a range of 30 days or more.'}
         </p>
       )}
-      <details>
-        <summary>History as a table ({times.length} {granularity === 'day' ? 'days' : 'hours'} × {series.length} endpoints)</summary>
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="History (table)">
-          <table data-table={id}>
-            <caption className="sr-only">Median output speed (tokens/s) with P25–P75 per {granularity}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{granularity === 'day' ? 'Day' : 'Hour'} (UTC)</th>
-                {series.map((s) => (
-                  <th scope="col" className="num" key={s.endpointId}>{s.endpointSlug}</th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {times.map((t) => (
-                <tr key={t} data-bucket={t}>
-                  <td>{granularity === 'day' ? t.slice(0, 10) : t.slice(0, 16).replace('T', ' ')}</td>
-                  {series.map((s) => {
-                    const b = s.buckets.find((x) => x.bucketStart === t);
-                    return (
-                      <td className="num" key={s.endpointId} data-endpoint={s.endpointSlug} data-p50={b?.p50 ?? ''}>
-                        {b && b.p50 !== null ? `${fmt(b.p50, 1)} (${fmt(b.p25)}–${fmt(b.p75)})` : '–'}
-                        {b && b.count > 0 && b.successes < b.count ? <span className="small muted block">{fmtPct(b.successes / b.count)} ok</span> : null}
-                      </td>
-                    );
-                  })}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
+      <DetailsTable
+        summary={`History as a table (${times.length} ${granularity === 'day' ? 'days' : 'hours'} × ${series.length} endpoints)`}
+        label="History (table)"
+        table={id}
+        caption={`Median output speed (tokens/s) with P25–P75 per ${granularity}`}
+        head={
+          <tr>
+            <th scope="col">{granularity === 'day' ? 'Day' : 'Hour'} (UTC)</th>
+            {series.map((s) => (
+              <th scope="col" className="num" key={s.endpointId}>{s.endpointSlug}</th>
+            ))}
+          </tr>
+        }
+      >
+        {times.map((t) => (
+          <tr key={t} data-bucket={t}>
+            <td>{granularity === 'day' ? t.slice(0, 10) : t.slice(0, 16).replace('T', ' ')}</td>
+            {series.map((s) => {
+              const b = s.buckets.find((x) => x.bucketStart === t);
+              return (
+                <td className="num" key={s.endpointId} data-endpoint={s.endpointSlug} data-p50={b?.p50 ?? ''}>
+                  {b && b.p50 !== null ? `${fmt(b.p50, 1)} (${fmt(b.p25)}–${fmt(b.p75)})` : '–'}
+                  {b && b.count > 0 && b.successes < b.count ? <span className="small muted block">{fmtPct(b.successes / b.count)} ok</span> : null}
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+      </DetailsTable>
     </>
   );
 }

@@ -12,6 +12,7 @@ import { getDb } from '@/db/shared';
 import { DEFAULT_WORKLOAD_SLUG } from '@/lib/catalog/seed-workloads';
 import { decodeTimeline } from '@/lib/probe/timeline-codec';
 import { HistogramChart, OutcomesChart } from '@/app/_components/bar-charts';
+import { DetailsTable } from '@/app/_components/details-table';
 import { EmptyState, EndpointStatusHint } from '@/app/_components/empty-state';
 import { listEndpointWorkloadFigures } from '@/app/_components/endpoint-window';
 import { boundWord, deploymentLabel, fmt, fmtClaimDate, fmtPct, fmtUtc } from '@/app/_components/format';
@@ -355,27 +356,24 @@ export default async function EndpointPage({ params, searchParams }: { params: P
               },
             ]}
           />
-          <details>
-            <summary>Hourly history as a table ({history.length} hours)</summary>
-            <div className="table-wrap" tabIndex={0} role="region" aria-label="Hourly history (table)">
-              <table data-table="endpoint-history">
-                <caption className="sr-only">Hourly median output speed, {endpoint.slug}, {workload}</caption>
-                <thead><tr><th scope="col">Hour (UTC)</th><th scope="col" className="num">TPS/user P50</th><th scope="col" className="num">P25–P75</th><th scope="col" className="num">TTFT P50 (ms)</th><th scope="col" className="num">Probes</th><th scope="col" className="num">Successes</th></tr></thead>
-                <tbody>
-                  {[...history].reverse().map((h) => (
-                    <tr key={h.bucketStart} data-bucket={h.bucketStart}>
-                      <td>{fmtUtc(h.bucketStart)}</td>
-                      <td className="num" data-metric="tps-p50">{fmt(h.outputTokensPerSecond?.p50, 1)}</td>
-                      <td className="num">{h.outputTokensPerSecond ? `${fmt(h.outputTokensPerSecond.p25)}–${fmt(h.outputTokensPerSecond.p75)}` : '–'}</td>
-                      <td className="num">{fmt(h.ttftMs?.p50)}</td>
-                      <td className="num">{h.count}</td>
-                      <td className="num">{h.successes}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </details>
+          <DetailsTable
+            summary={`Hourly history as a table (${history.length} hours)`}
+            label="Hourly history (table)"
+            table="endpoint-history"
+            caption={`Hourly median output speed, ${endpoint.slug}, ${workload}`}
+            head={<tr><th scope="col">Hour (UTC)</th><th scope="col" className="num">TPS/user P50</th><th scope="col" className="num">P25–P75</th><th scope="col" className="num">TTFT P50 (ms)</th><th scope="col" className="num">Probes</th><th scope="col" className="num">Successes</th></tr>}
+          >
+            {[...history].reverse().map((h) => (
+              <tr key={h.bucketStart} data-bucket={h.bucketStart}>
+                <td>{fmtUtc(h.bucketStart)}</td>
+                <td className="num" data-metric="tps-p50">{fmt(h.outputTokensPerSecond?.p50, 1)}</td>
+                <td className="num">{h.outputTokensPerSecond ? `${fmt(h.outputTokensPerSecond.p25)}–${fmt(h.outputTokensPerSecond.p75)}` : '–'}</td>
+                <td className="num">{fmt(h.ttftMs?.p50)}</td>
+                <td className="num">{h.count}</td>
+                <td className="num">{h.successes}</td>
+              </tr>
+            ))}
+          </DetailsTable>
         </>
       ) : (
         <EmptyState id="history" title="No history in this range">
@@ -392,26 +390,23 @@ export default async function EndpointPage({ params, searchParams }: { params: P
             title={`Probe outcomes per ${RANGES[range].outcomes}, ${endpoint.slug}`}
             rows={outcomes.map((o) => ({ t: Date.parse(o.bucketStart), successes: o.successes, kinds: o.errorKinds }))}
           />
-          <details>
-            <summary>Outcomes as a table</summary>
-            <div className="table-wrap" tabIndex={0} role="region" aria-label="Outcomes (table)">
-              <table data-table="outcomes">
-                <caption className="sr-only">Probe outcomes per {RANGES[range].outcomes}</caption>
-                <thead><tr><th scope="col">{RANGES[range].outcomes === 'day' ? 'Day' : 'Hour'} (UTC)</th><th scope="col" className="num">Probes</th><th scope="col" className="num">Successes</th><th scope="col" className="num">Success rate</th><th scope="col">Failures by kind</th></tr></thead>
-                <tbody>
-                  {[...outcomes].reverse().map((o) => (
-                    <tr key={o.bucketStart}>
-                      <td>{fmtUtc(o.bucketStart)}</td>
-                      <td className="num">{o.count}</td>
-                      <td className="num">{o.successes}</td>
-                      <td className="num">{fmtPct(o.count ? o.successes / o.count : null, 1)}</td>
-                      <td data-metric="failures">{Object.entries(o.errorKinds).map(([k, n]) => `${k} ${n}`).join(', ') || '–'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </details>
+          <DetailsTable
+            summary="Outcomes as a table"
+            label="Outcomes (table)"
+            table="outcomes"
+            caption={`Probe outcomes per ${RANGES[range].outcomes}`}
+            head={<tr><th scope="col">{RANGES[range].outcomes === 'day' ? 'Day' : 'Hour'} (UTC)</th><th scope="col" className="num">Probes</th><th scope="col" className="num">Successes</th><th scope="col" className="num">Success rate</th><th scope="col">Failures by kind</th></tr>}
+          >
+            {[...outcomes].reverse().map((o) => (
+              <tr key={o.bucketStart}>
+                <td>{fmtUtc(o.bucketStart)}</td>
+                <td className="num">{o.count}</td>
+                <td className="num">{o.successes}</td>
+                <td className="num">{fmtPct(o.count ? o.successes / o.count : null, 1)}</td>
+                <td data-metric="failures">{Object.entries(o.errorKinds).map(([k, n]) => `${k} ${n}`).join(', ') || '–'}</td>
+              </tr>
+            ))}
+          </DetailsTable>
         </>
       ) : (
         <EmptyState id="outcomes" title="No probes in this range">

@@ -4,6 +4,7 @@ import { connection } from 'next/server';
 import { getPublicEndpoint } from '@/db/queries/catalog';
 import { listEndpointHistory } from '@/db/queries/history';
 import { getDb } from '@/db/shared';
+import { DetailsTable } from '@/app/_components/details-table';
 import { fmt, fmtUtc } from '@/app/_components/format';
 import { TimeSeriesChart } from '@/app/_components/time-series-chart';
 
@@ -38,24 +39,21 @@ export default async function EmbedEndpoint({ params, searchParams }: { params: 
             title={`Hourly median output speed, ${endpoint.slug}, ${workload}`}
             series={[{ key: 'speed', label: endpoint.slug, color: 'var(--s1)', points: history.map((h) => ({ t: Date.parse(h.bucketStart), p25: h.outputTokensPerSecond?.p25 ?? null, p50: h.outputTokensPerSecond?.p50 ?? null, p75: h.outputTokensPerSecond?.p75 ?? null })) }]}
           />
-          <details>
-            <summary>Table</summary>
-            <div className="table-wrap" tabIndex={0} role="region" aria-label="Hourly history (table)">
-              <table data-table="embed-endpoint">
-                <thead><tr><th scope="col">Hour (UTC)</th><th scope="col" className="num">TPS/user P50</th><th scope="col" className="num">P25–P75</th><th scope="col" className="num">Probes</th></tr></thead>
-                <tbody>
-                  {[...history].reverse().map((h) => (
-                    <tr key={h.bucketStart}>
-                      <td>{fmtUtc(h.bucketStart)}</td>
-                      <td className="num" data-metric="tps-p50">{fmt(h.outputTokensPerSecond?.p50, 1)}</td>
-                      <td className="num">{h.outputTokensPerSecond ? `${fmt(h.outputTokensPerSecond.p25)}–${fmt(h.outputTokensPerSecond.p75)}` : '–'}</td>
-                      <td className="num">{h.count}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </details>
+          <DetailsTable
+            summary="Table"
+            label="Hourly history (table)"
+            table="embed-endpoint"
+            head={<tr><th scope="col">Hour (UTC)</th><th scope="col" className="num">TPS/user P50</th><th scope="col" className="num">P25–P75</th><th scope="col" className="num">Probes</th></tr>}
+          >
+            {[...history].reverse().map((h) => (
+              <tr key={h.bucketStart}>
+                <td>{fmtUtc(h.bucketStart)}</td>
+                <td className="num" data-metric="tps-p50">{fmt(h.outputTokensPerSecond?.p50, 1)}</td>
+                <td className="num">{h.outputTokensPerSecond ? `${fmt(h.outputTokensPerSecond.p25)}–${fmt(h.outputTokensPerSecond.p75)}` : '–'}</td>
+                <td className="num">{h.count}</td>
+              </tr>
+            ))}
+          </DetailsTable>
         </>
       ) : (
         <p data-empty="embed-endpoint">No measurements of this endpoint in the last 7 days{endpoint.status === 'inactive' ? ' (it is waiting for its API key)' : ''}.</p>
