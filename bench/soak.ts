@@ -21,6 +21,7 @@ import autocannon from 'autocannon';
 import { eq, ne, sql } from 'drizzle-orm';
 import { openDb } from '@/db/client';
 import { endpoints, workloads } from '@/db/schema';
+import { HEADLINE_WORKLOAD_SLUG } from '@/lib/probe/workloads';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -128,8 +129,9 @@ async function main(): Promise<void> {
     // The bench's endpoints: N openai-chat endpoints on the reference server, one scheduled workload.
     const [calibration] = await db.select().from(endpoints).where(eq(endpoints.isCalibration, true)).limit(1);
     if (!calibration) throw new Error('no calibration endpoint seeded');
-    const [workload] = await db.select({ id: workloads.id, slug: workloads.slug }).from(workloads).where(eq(workloads.scheduled, true)).orderBy(workloads.inputTokensTarget).limit(1);
-    if (!workload) throw new Error('no scheduled workload');
+    // The headline workload: the cadence probes it on every endpoint every slot (lib/probe/cadence).
+    const [workload] = await db.select({ id: workloads.id, slug: workloads.slug }).from(workloads).where(eq(workloads.slug, HEADLINE_WORKLOAD_SLUG)).limit(1);
+    if (!workload) throw new Error(`workload ${HEADLINE_WORKLOAD_SLUG} not seeded`);
     await db.update(workloads).set({ scheduled: false }).where(ne(workloads.id, workload.id));
     await db.update(endpoints).set({ status: 'paused' }).where(eq(endpoints.id, calibration.id));
     const rows = Array.from({ length: flags.endpoints }, (_, i) => ({
