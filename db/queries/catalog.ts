@@ -1,26 +1,18 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { endpoints, models, providers, workloads } from '../schema';
+import { blendedUsdPerMTokensSql, endpointDeploymentColumns, endpointNameColumns } from './endpoint-columns';
 
 /** Public endpoint columns (never the API key or its variable's value). */
 export const publicEndpointColumns = {
-  id: endpoints.id,
-  slug: endpoints.slug,
-  providerSlug: providers.slug,
-  provider: providers.name,
+  ...endpointNameColumns,
   providerKind: providers.kind,
-  modelSlug: models.slug,
-  model: models.name,
   protocol: endpoints.protocol,
   baseUrl: endpoints.baseUrl,
   apiModelId: endpoints.apiModelId,
   apiKeyEnv: endpoints.apiKeyEnv,
-  hardware: endpoints.hardware,
-  engine: endpoints.engine,
-  precision: endpoints.precision,
-  speculativeDecoding: endpoints.speculativeDecoding,
+  ...endpointDeploymentColumns,
   draftLength: endpoints.draftLength,
-  deploymentKind: endpoints.deploymentKind,
   region: endpoints.region,
   isCalibration: endpoints.isCalibration,
   calibrationTps: endpoints.calibrationTps,
@@ -28,8 +20,7 @@ export const publicEndpointColumns = {
   status: endpoints.status,
   createdAt: endpoints.createdAt,
   pricing: endpoints.pricing,
-  /** (3 × input + 1 × output) ÷ 4, lib/catalog/pricing blendedUsdPerMTokens; null without pricing */
-  blendedUsdPerMTokens: sql<number | null>`((${endpoints.pricing}->>'inputUsdPerMTokens')::float8 * 3 + (${endpoints.pricing}->>'outputUsdPerMTokens')::float8) / 4`,
+  blendedUsdPerMTokens: blendedUsdPerMTokensSql,
   contextWindowTokens: endpoints.contextWindowTokens,
 };
 

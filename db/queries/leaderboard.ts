@@ -7,6 +7,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { endpoints, measurementRollups, models, providers, workloads } from '../schema';
+import { blendedUsdPerMTokensSql, endpointDeploymentColumns, endpointNameColumns } from './endpoint-columns';
 import { sketchIndexSql } from './rollups';
 
 /** An endpoint's public identity and declared metadata as shown on the leaderboard. */
@@ -35,23 +36,14 @@ export interface LeaderboardEndpoint {
 export async function listLeaderboardEndpoints(db: Db, modelSlug: string): Promise<LeaderboardEndpoint[]> {
   return db
     .select({
-      id: endpoints.id,
-      slug: endpoints.slug,
-      provider: providers.name,
-      providerSlug: providers.slug,
-      model: models.name,
-      modelSlug: models.slug,
+      ...endpointNameColumns,
       kind: providers.kind,
       status: endpoints.status,
-      hardware: endpoints.hardware,
-      engine: endpoints.engine,
-      precision: endpoints.precision,
-      speculativeDecoding: endpoints.speculativeDecoding,
-      deploymentKind: endpoints.deploymentKind,
+      ...endpointDeploymentColumns,
       region: endpoints.region,
       calibrationTps: endpoints.calibrationTps,
       calibrationTtftMs: endpoints.calibrationTtftMs,
-      blendedUsdPerMTokens: sql<number | null>`((${endpoints.pricing}->>'inputUsdPerMTokens')::float8 * 3 + (${endpoints.pricing}->>'outputUsdPerMTokens')::float8) / 4`,
+      blendedUsdPerMTokens: blendedUsdPerMTokensSql,
     })
     .from(endpoints)
     .innerJoin(providers, eq(providers.id, endpoints.providerId))

@@ -5,6 +5,7 @@ import type { EndpointPricing } from '@/lib/catalog/pricing';
 import type { Db } from '../client';
 import { endpoints, endpointSubmissions, endpointVerifications, measurements, models, providers, users } from '../schema';
 import { insertAuditEvent } from './audit';
+import { endpointDeploymentColumns, endpointNameColumns } from './endpoint-columns';
 
 /** Endpoint statuses a submitter's endpoint can have. */
 export type EndpointStatus = (typeof endpoints.status.enumValues)[number];
@@ -164,23 +165,14 @@ function randomSuffix(): string {
 
 /** Columns of a submitted endpoint as its owner and admins see it (never the key, only whether one is set). */
 export const privateEndpointColumns = {
-  id: endpoints.id,
-  slug: endpoints.slug,
-  provider: providers.name,
-  providerSlug: providers.slug,
-  model: models.name,
-  modelSlug: models.slug,
+  ...endpointNameColumns,
   protocol: endpoints.protocol,
   baseUrl: endpoints.baseUrl,
   apiModelId: endpoints.apiModelId,
   hasApiKey: sql<boolean>`${endpoints.apiKeyEncrypted} is not null`,
   region: endpoints.region,
-  hardware: endpoints.hardware,
-  engine: endpoints.engine,
-  precision: endpoints.precision,
-  speculativeDecoding: endpoints.speculativeDecoding,
+  ...endpointDeploymentColumns,
   draftLength: endpoints.draftLength,
-  deploymentKind: endpoints.deploymentKind,
   system: endpoints.system,
   contact: endpoints.contact,
   notes: endpoints.notes,
@@ -196,14 +188,19 @@ export const privateEndpointColumns = {
   updatedAt: endpoints.updatedAt,
 };
 
-/** A submitted endpoint (any status but deleted) with its private columns, or null. */
-export async function getSubmittedEndpoint(db: Db, id: number) {
-  const rows = await db
+/** Submitted endpoints with their private columns (submission, provider and model joined); add the filter. */
+function selectSubmittedEndpoints(db: Db) {
+  return db
     .select(privateEndpointColumns)
     .from(endpoints)
     .innerJoin(endpointSubmissions, eq(endpointSubmissions.endpointId, endpoints.id))
     .innerJoin(providers, eq(providers.id, endpoints.providerId))
-    .innerJoin(models, eq(models.id, endpoints.modelId))
+    .innerJoin(models, eq(models.id, endpoints.modelId));
+}
+
+/** A submitted endpoint (any status but deleted) with its private columns, or null. */
+export async function getSubmittedEndpoint(db: Db, id: number) {
+  const rows = await selectSubmittedEndpoints(db)
     .where(and(eq(endpoints.id, id), sql`${endpoints.status} <> 'deleted'`))
     .limit(1);
   return rows[0] ?? null;
@@ -260,12 +257,7 @@ export async function listVerifications(db: Db, endpointId: number, limit = 10) 
  * last successful measurement and failures by kind over the last `since` window.
  */
 export async function listOwnedEndpoints(db: Db, params: { ownerUserId: string; since: Date }) {
-  const rows = await db
-    .select(privateEndpointColumns)
-    .from(endpoints)
-    .innerJoin(endpointSubmissions, eq(endpointSubmissions.endpointId, endpoints.id))
-    .innerJoin(providers, eq(providers.id, endpoints.providerId))
-    .innerJoin(models, eq(models.id, endpoints.modelId))
+  const rows = await selectSubmittedEndpoints(db)
     .where(and(eq(endpoints.ownerUserId, params.ownerUserId), sql`${endpoints.status} <> 'deleted'`))
     .orderBy(desc(endpoints.id));
   const ids = rows.map((r) => r.id);

@@ -1,0 +1,28 @@
+/**
+ * Column sets that several endpoint questions select (catalog, leaderboard, submissions), declared
+ * once so every surface names and computes them alike. Each needs `providers` and `models` joined.
+ */
+import { sql } from 'drizzle-orm';
+import { endpoints, models, providers } from '../schema';
+
+/** Who and what: the endpoint's id and slug with its provider's and model's name and slug. */
+export const endpointNameColumns = {
+  id: endpoints.id,
+  slug: endpoints.slug,
+  provider: providers.name,
+  providerSlug: providers.slug,
+  model: models.name,
+  modelSlug: models.slug,
+};
+
+/** How it is served, as declared: hardware, engine, precision, speculative decoding, deployment kind. */
+export const endpointDeploymentColumns = {
+  hardware: endpoints.hardware,
+  engine: endpoints.engine,
+  precision: endpoints.precision,
+  speculativeDecoding: endpoints.speculativeDecoding,
+  deploymentKind: endpoints.deploymentKind,
+};
+
+/** (3 × input + 1 × output) ÷ 4 USD per million tokens (lib/catalog/pricing blendedUsdPerMTokens); null without pricing. */
+export const blendedUsdPerMTokensSql = sql<number | null>`((${endpoints.pricing}->>'inputUsdPerMTokens')::float8 * 3 + (${endpoints.pricing}->>'outputUsdPerMTokens')::float8) / 4`;
