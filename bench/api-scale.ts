@@ -192,7 +192,8 @@ function buildWeb(): void {
 
 async function startWeb(url: string): Promise<ChildProcess> {
   const out = fs.openSync(path.join(DATA_DIR, 'web.log'), 'a');
-  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(WEB_PORT), '-H', '127.0.0.1'], {
+  // As `tokenpace start` runs it: the observability preload registers the web's runtime metrics (event-loop delay, GC).
+  const child = spawn(process.execPath, ['--require', './bin/web-observability.cjs', 'node_modules/next/dist/bin/next', 'start', '-p', String(WEB_PORT), '-H', '127.0.0.1'], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: url, TOKENPACE_NEXT_DIST_DIR: DIST_DIR, TOKENPACE_PUBLIC_RATE_LIMIT_PER_MINUTE: '0', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', out, out],
@@ -289,28 +290,48 @@ async function scrapeLoop(): Promise<LoopFigures> {
   return { loopP99Ms: value('tokenpace_nodejs_eventloop_lag_p99_seconds'), loopMaxMs: value('tokenpace_nodejs_eventloop_lag_max_seconds'), gcMs };
 }
 
-/** This process as the worker: rollups + precomputed answers now and every minute until stopped. */
+/**
+ * The worker's part, in its own process (as in production, and so its work never stalls the load
+ * generator in this one): rollups + precomputed answers now and every minute until killed. Each run
+ * is one JSON line on stdout.
+ */
+async function workerLoop(url: string): Promise<void> {
+  const { db } = openDb(url, 2);
+  for (;;) {
+    const t = Date.now();
+    await runRollupJob(db, new Date());
+    const r = await runPrecomputeAnswersJob(db, new Date());
+    process.stdout.write(`${JSON.stringify({ answers: r.answers, ms: r.ms, maxAnswerMs: r.maxAnswerMs })}\n`);
+    await new Promise((res) => setTimeout(res, Math.max(0, 60_000 - (Date.now() - t))));
+  }
+}
+
 function startWorkerJobs(url: string): { ready: Promise<void>; stop: () => Promise<void>; runs: Array<{ answers: number; ms: number; maxAnswerMs: number }> } {
-  const { db, close } = openDb(url, 2);
   const runs: Array<{ answers: number; ms: number; maxAnswerMs: number }> = [];
-  let running: Promise<void> = Promise.resolve();
-  const tick = () => {
-    running = running.then(async () => {
-      await runRollupJob(db, new Date());
-      const r = await runPrecomputeAnswersJob(db, new Date());
-      runs.push({ answers: r.answers, ms: r.ms, maxAnswerMs: r.maxAnswerMs });
-    });
-    return running;
-  };
-  const ready = tick();
-  const timer = setInterval(() => void tick().catch((e: unknown) => log(`precompute failed: ${String(e)}`)), 60_000);
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'api-scale.ts'), '--worker-loop', url], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let first!: () => void;
+  const ready = new Promise<void>((r) => (first = r));
+  let buf = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    buf += d.toString();
+    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      try {
+        runs.push(JSON.parse(line) as (typeof runs)[number]);
+        first();
+      } catch {
+        /* not ours */
+      }
+    }
+  });
+  child.on('exit', () => first());
   return {
     ready,
     runs,
     stop: async () => {
-      clearInterval(timer);
-      await running.catch(() => {});
-      await close();
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)));
     },
   };
 }
@@ -318,6 +339,8 @@ function startWorkerJobs(url: string): { ready: Promise<void>; stop: () => Promi
 interface PhaseResult {
   pingSat: RunResult;
   lbSat: RunResult;
+  lbFixedSat: RunResult;
+  answerBytes: number;
   rate: number;
   pingLow: RunResult & LoopFigures;
   lbLow: RunResult & LoopFigures;
@@ -339,6 +362,9 @@ async function benchPhase(label: string, url: string, t0: Date, seed: number): P
     const pingSat = await drive({ fixedPath: '/api/v1/ping', connections: 100, duration: DURATION });
     log(`[${label}] saturation, 100 connections, leaderboard …`);
     const lbSat = await drive({ path: leaderboardPaths(t0, seed * 10 + 3), connections: 100, duration: DURATION });
+    // One precomputed answer over and over: the cost of its bytes alone, without variety.
+    log(`[${label}] saturation, 100 connections, one fixed leaderboard question …`);
+    const lbFixedSat = await drive({ fixedPath: '/api/v1/leaderboard?model=llama-4-maverick&workload=prose-1k', connections: 100, duration: DURATION });
     const rate = Math.max(10, Math.round(0.4 * pingSat.reqPerSecMean));
     await scrapeLoop();
     log(`[${label}] offered load ${rate} req/s (40 % of ping saturation), ping …`);
@@ -350,7 +376,10 @@ async function benchPhase(label: string, url: string, t0: Date, seed: number): P
     const dup = (await sql<{ n: number }[]>`select (count(*) - count(distinct md5(body)))::int as n from snapshots`)[0]!.n;
     await sql.end();
     const precompute = jobs.runs.length ? jobs.runs.reduce((m, r) => (r.ms > m.ms ? r : m)) : null;
-    return { pingSat, lbSat, rate, pingLow, lbLow, snapshots: after - before, duplicateSnapshots: dup, precompute };
+    const bytes = (await (await fetch(`http://127.0.0.1:${WEB_PORT}/api/v1/leaderboard?model=llama-4-maverick&workload=prose-1k`)).arrayBuffer()).byteLength;
+    const result = { pingSat, lbSat, lbFixedSat, answerBytes: bytes, rate, pingLow, lbLow, snapshots: after - before, duplicateSnapshots: dup, precompute };
+    log(`[${label}] result ${JSON.stringify(result)}`);
+    return result;
   } finally {
     stopWeb(web);
     await jobs.stop();
@@ -414,6 +443,7 @@ async function main(): Promise<void> {
         'precompute: answers / s / max answer ms': r.precompute ? `${r.precompute.answers} / ${f(r.precompute.ms / 1000, 2)} / ${f(r.precompute.maxAnswerMs)}` : '-',
         'sat req/s: ping / leaderboard': `${f(r.pingSat.reqPerSecMean, 0)} / ${f(r.lbSat.reqPerSecMean, 0)}`,
         'sat ratio': f(r.lbSat.reqPerSecMean / r.pingSat.reqPerSecMean, 2),
+        'sat req/s: one fixed question (bytes)': `${f(r.lbFixedSat.reqPerSecMean, 0)} (${r.answerBytes} B)`,
         'offered req/s': String(r.rate),
         'ping p50/p99 ms': `${f(r.pingLow.p50)} / ${f(r.pingLow.p99)}`,
         'leaderboard p50/p99 ms': `${f(r.lbLow.p50)} / ${f(r.lbLow.p99)}`,
@@ -455,7 +485,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
+(args.includes('--worker-loop') ? workerLoop(args[args.indexOf('--worker-loop') + 1]!) : main()).then(
   () => process.exit(0),
   (err: unknown) => {
     console.error(err);
