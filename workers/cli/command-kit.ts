@@ -7,7 +7,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readApiKeyVariable } from '@/lib/env';
 import { isProtocol } from '@/lib/probe/adapters/registry';
-import { PROTOCOLS, type Protocol } from '@/lib/probe/types';
+import { PROTOCOLS, type FetchLike, type Protocol } from '@/lib/probe/types';
 import { UsageError } from './usage-error';
 
 /** Where a command writes: stdout text, and stderr with whether it is a terminal. */
@@ -31,6 +31,21 @@ export function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typ
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+/** Usage lines of the endpoint target flags. */
+export const ENDPOINT_TARGET_USAGE = `  --protocol P            ${PROTOCOLS.join(' | ')} (default openai-chat)
+  --model M               the API model id (required)
+  --api-key-env NAME      read the API key from environment variable NAME`;
+
+/** Dependencies of an endpoint command (the SSRF guard comes from lib/security through createFetch). */
+export interface EndpointCommandDeps extends Partial<CommandIo> {
+  /** Builds the fetch to use; the CLI passes lib/security's createGuardedFetch. */
+  createFetch: (opts: { allowPrivate: boolean }) => FetchLike;
+  /** Reads an environment variable; default lib/env readApiKeyVariable. */
+  lookupEnv?: (name: string) => string | null;
+  /** Cancels the work (recorded as cancelled); default SIGINT/SIGTERM while it runs. */
+  signal?: AbortSignal;
 }
 
 /** The flag definitions of {@link parseEndpointTarget}, to spread into a command's options. */

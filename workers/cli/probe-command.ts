@@ -10,11 +10,13 @@ import { writeFileSync } from 'node:fs';
 import { readApiKeyVariable } from '@/lib/env';
 import { probeEndpoint } from '@/lib/probe/probe-endpoint';
 import { createCaseRecorder } from '@/lib/probe/replay/record-case';
-import { PROTOCOLS, type FetchLike, type ProbeRequest, type ProbeResult, type Protocol } from '@/lib/probe/types';
+import type { ProbeRequest, ProbeResult, Protocol } from '@/lib/probe/types';
 import {
   commandIo,
   createStatusLine,
   ENDPOINT_TARGET_FLAGS,
+  ENDPOINT_TARGET_USAGE,
+  type EndpointCommandDeps,
   isPositiveInteger,
   numberFlag,
   parseEndpointTarget,
@@ -27,9 +29,7 @@ import {
 import { UsageError } from './usage-error';
 
 export const PROBE_USAGE = `usage: tokenpace probe <url> --model M [options]
-  --protocol P            ${PROTOCOLS.join(' | ')} (default openai-chat)
-  --model M               the API model id (required)
-  --api-key-env NAME      read the API key from environment variable NAME
+${ENDPOINT_TARGET_USAGE}
   --allow-private         allow loopback/private addresses (local servers)
   --ttft-timeout-ms N     deadline for the first token (default 60000)
   --idle-timeout-ms N     longest gap between tokens (default 30000)
@@ -44,19 +44,8 @@ export const PROBE_USAGE = `usage: tokenpace probe <url> --model M [options]
 /** Default prompt: long enough an answer to measure speed on. */
 export const DEFAULT_PROBE_PROMPT = 'Write a short story of about 300 words about a lighthouse keeper who finds a message in a bottle.';
 
-/** Dependencies of the probe command (the SSRF guard comes from lib/security through here). */
-export interface ProbeCommandDeps {
-  /** Builds the fetch to use; the CLI passes lib/security's createGuardedFetch. */
-  createFetch: (opts: { allowPrivate: boolean }) => FetchLike;
-  /** Reads an environment variable; default lib/env readApiKeyVariable. */
-  lookupEnv?: (name: string) => string | null;
-  /** stdout writer; default process.stdout. */
-  stdout?: (text: string) => void;
-  /** stderr writer and whether it is a terminal (progress redraws in place); default process.stderr. */
-  stderr?: { write: (text: string) => void; isTTY: boolean };
-  /** Aborts the probe (recorded as cancelled); default SIGINT/SIGTERM while probing. */
-  signal?: AbortSignal;
-}
+/** Dependencies of the probe command (see {@link EndpointCommandDeps}). */
+export type ProbeCommandDeps = EndpointCommandDeps;
 
 interface ParsedProbeArgs {
   url: string;

@@ -9,7 +9,7 @@
  * Every stream goes through the fetch `createFetch` builds (the SSRF guard in the CLI).
  * Exit codes: 0 when some level had successful streams, 1 when none had, 2 bad usage.
  */
-import { PROTOCOLS, type FetchLike, type Protocol } from '@/lib/probe/types';
+import type { FetchLike, Protocol } from '@/lib/probe/types';
 import {
   DEFAULT_CONCURRENCY_LEVELS,
   DEFAULT_MIN_SUCCESS_RATE,
@@ -23,6 +23,8 @@ import {
   commandIo,
   createStatusLine,
   ENDPOINT_TARGET_FLAGS,
+  ENDPOINT_TARGET_USAGE,
+  type EndpointCommandDeps,
   isPositive,
   isPositiveInteger,
   numberFlag,
@@ -37,9 +39,7 @@ import { DEFAULT_PROBE_PROMPT } from './probe-command';
 import { UsageError } from './usage-error';
 
 export const SWEEP_USAGE = `usage: tokenpace sweep <baseUrl> --model M [options]
-  --protocol P            ${PROTOCOLS.join(' | ')} (default openai-chat)
-  --model M               the API model id (required)
-  --api-key-env NAME      read the API key from environment variable NAME
+${ENDPOINT_TARGET_USAGE}
   --concurrency LIST      levels, comma-separated (default ${DEFAULT_CONCURRENCY_LEVELS.join(',')}; max ${MAX_SWEEP_CONCURRENCY})
   --duration-s S          steady window per level, seconds (default 30)
   --warm-up-s S           minimum warm-up per level, seconds (default 5; each stream also completes one request)
@@ -119,15 +119,8 @@ export function parseSweepArgs(argv: string[]): ParsedSweepArgs {
   };
 }
 
-/** Dependencies of the sweep command (the SSRF guard comes in through createFetch). */
-export interface SweepCommandDeps {
-  createFetch: (opts: { allowPrivate: boolean }) => FetchLike;
-  lookupEnv?: (name: string) => string | null;
-  stdout?: (text: string) => void;
-  stderr?: { write: (text: string) => void; isTTY: boolean };
-  /** Cancels the sweep; default SIGINT/SIGTERM. */
-  signal?: AbortSignal;
-}
+/** Dependencies of the sweep command (see {@link EndpointCommandDeps}). */
+export type SweepCommandDeps = EndpointCommandDeps;
 
 /** Runs the command; returns the exit code. Never throws for endpoint failures or bad usage. */
 export async function runSweepCommand(argv: string[], deps: SweepCommandDeps): Promise<number> {
