@@ -1,6 +1,7 @@
-import { and, eq, gte, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { measurements, workloads } from '../schema';
+import { measurementWindow } from './window-filters';
 
 /**
  * Hidden reasoning of one endpoint × workload over [from, to]: among successful measurements whose
@@ -18,14 +19,7 @@ export async function getHiddenReasoning(db: Db, p: { endpointId: number; worklo
     .from(measurements)
     .innerJoin(workloads, eq(workloads.id, measurements.workloadId))
     .where(
-      and(
-        eq(measurements.endpointId, p.endpointId),
-        eq(workloads.slug, p.workloadSlug),
-        eq(measurements.outcome, 'success'),
-        isNotNull(measurements.reasoningTokensHidden),
-        gte(measurements.measuredAt, p.from),
-        lte(measurements.measuredAt, p.to),
-      ),
+      and(...measurementWindow(p), eq(measurements.outcome, 'success'), isNotNull(measurements.reasoningTokensHidden)),
     );
   return { measurements: row?.measurements ?? 0, hiddenTokens: Number(row?.hiddenTokens ?? 0), reportedOutputTokens: Number(row?.reportedOutputTokens ?? 0) };
 }

@@ -9,6 +9,7 @@ import { endpoints, measurementRollups, models, providers, workloads } from '../
 import { detectChangePoints, formatChange } from '@/lib/stats/change-points';
 import { partsPercentiles, summarizeWindow, SPEED_METRIC_OF_BASIS, type ExcludedCounts, type Percentiles, type SpeedBasis, type WindowPart } from '@/lib/stats/window-stats';
 import { toWindowPart } from './rollup-parts';
+import { rollupWindow } from './window-filters';
 
 /** One history bucket (all regions merged unless a region was asked for). */
 export interface HistoryPoint {
@@ -100,11 +101,7 @@ export async function listEndpointHistory(
     .innerJoin(workloads, eq(workloads.id, measurementRollups.workloadId))
     .where(
       and(
-        eq(measurementRollups.endpointId, p.endpointId),
-        eq(workloads.slug, p.workloadSlug),
-        eq(measurementRollups.granularity, p.granularity),
-        gte(measurementRollups.bucketStart, p.from),
-        lte(measurementRollups.bucketStart, p.to),
+        ...rollupWindow(p),
         ...(p.region ? [eq(measurementRollups.workerRegion, p.region)] : []),
       ),
     )

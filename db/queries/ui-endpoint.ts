@@ -6,6 +6,7 @@
 import { and, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { endpoints, measurements, models, providers, workloads } from '../schema';
+import { measurementWindow } from './window-filters';
 
 /** Measurements that enter the figures: rankable (successful, valid, nothing contradicting; decision 060). */
 const ok = sql`${measurements.outcome} = 'success' and ${measurements.valid} and ${measurements.rankable}`;
@@ -25,10 +26,7 @@ export async function listEndpointSamples(
     .innerJoin(workloads, eq(workloads.id, measurements.workloadId))
     .where(
       and(
-        eq(measurements.endpointId, p.endpointId),
-        eq(workloads.slug, p.workloadSlug),
-        gte(measurements.measuredAt, p.from),
-        lte(measurements.measuredAt, p.to),
+        ...measurementWindow(p),
         ok,
       ),
     )

@@ -2,9 +2,10 @@
  * History questions the pages ask that the API's history queries (db/queries/history.ts) do not:
  * an endpoint's probe outcomes per bucket over all workloads and regions.
  */
-import { and, asc, eq, gte, lte } from 'drizzle-orm';
+import { and, asc } from 'drizzle-orm';
 import type { Db } from '../client';
 import { measurementRollups } from '../schema';
+import { rollupWindow } from './window-filters';
 
 /** One bucket of an endpoint's outcomes over all workloads and regions. */
 export interface OutcomeBucket {
@@ -34,12 +35,7 @@ export async function listEndpointOutcomes(
     })
     .from(measurementRollups)
     .where(
-      and(
-        eq(measurementRollups.endpointId, p.endpointId),
-        eq(measurementRollups.granularity, p.granularity),
-        gte(measurementRollups.bucketStart, p.from),
-        lte(measurementRollups.bucketStart, p.to),
-      ),
+      and(...rollupWindow(p)),
     )
     .orderBy(asc(measurementRollups.bucketStart));
   const byBucket = new Map<string, OutcomeBucket>();
