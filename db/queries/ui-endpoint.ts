@@ -56,6 +56,23 @@ export interface EvidenceListItem {
   hasTimeline: boolean;
 }
 
+/** The columns of a measurement in a list (workloads joined): when, what, outcome and figures. */
+const measurementListColumns = {
+  id: measurements.id,
+  measuredAt: measurements.measuredAt,
+  workloadSlug: workloads.slug,
+  outcome: measurements.outcome,
+  errorKind: measurements.errorKind,
+  valid: measurements.valid,
+  ttftMs: measurements.ttftMs,
+  e2eMs: measurements.e2eMs,
+  outputTokensPerSecond: measurements.outputTokensPerSecond,
+  outputTokensReported: measurements.outputTokensReported,
+  outputTokensO200k: measurements.outputTokensO200k,
+  contentChunks: measurements.contentChunks,
+  workerRegion: measurements.workerRegion,
+};
+
 /**
  * An endpoint's newest measurements (all workloads unless one is given), newest first, without
  * timeline bytes, with whether a timeline is stored.
@@ -66,19 +83,7 @@ export async function listEndpointRecentMeasurements(
 ): Promise<EvidenceListItem[]> {
   const rows = await db
     .select({
-      id: measurements.id,
-      measuredAt: measurements.measuredAt,
-      workloadSlug: workloads.slug,
-      outcome: measurements.outcome,
-      errorKind: measurements.errorKind,
-      valid: measurements.valid,
-      ttftMs: measurements.ttftMs,
-      e2eMs: measurements.e2eMs,
-      outputTokensPerSecond: measurements.outputTokensPerSecond,
-      outputTokensReported: measurements.outputTokensReported,
-      outputTokensO200k: measurements.outputTokensO200k,
-      contentChunks: measurements.contentChunks,
-      workerRegion: measurements.workerRegion,
+      ...measurementListColumns,
       hasTimeline: sql<boolean>`${measurements.timeline} is not null`,
     })
     .from(measurements)
@@ -97,22 +102,10 @@ export async function listEndpointRecentMeasurements(
 export async function getEndpointEvidence(db: Db, p: { endpointId: number; measurementId: number | null }) {
   const rows = await db
     .select({
-      id: measurements.id,
-      measuredAt: measurements.measuredAt,
-      workloadSlug: workloads.slug,
-      outcome: measurements.outcome,
-      errorKind: measurements.errorKind,
+      ...measurementListColumns,
       errorMessage: measurements.errorMessage,
-      valid: measurements.valid,
       ttfbMs: measurements.ttfbMs,
-      ttftMs: measurements.ttftMs,
       ttfatMs: measurements.ttfatMs,
-      e2eMs: measurements.e2eMs,
-      outputTokensPerSecond: measurements.outputTokensPerSecond,
-      outputTokensReported: measurements.outputTokensReported,
-      outputTokensO200k: measurements.outputTokensO200k,
-      contentChunks: measurements.contentChunks,
-      workerRegion: measurements.workerRegion,
       timeline: measurements.timeline,
     })
     .from(measurements)
