@@ -19,22 +19,7 @@ import {
   type SweepResult,
 } from '@/lib/sweep/run-sweep';
 import { DEFAULT_LATENCY_OBJECTIVE } from '@/lib/sweep/summarize-level';
-import {
-  commandIo,
-  createStatusLine,
-  ENDPOINT_TARGET_FLAGS,
-  ENDPOINT_TARGET_USAGE,
-  type EndpointCommandDeps,
-  isPositive,
-  isPositiveInteger,
-  numberFlag,
-  parseEndpointTarget,
-  parseFlags,
-  parseOrExitCode,
-  readApiKeyOrExitCode,
-  withCancellation,
-  type CommandIo,
-} from './command-kit';
+import { commandIo, createStatusLine, ENDPOINT_TARGET_FLAGS, ENDPOINT_TARGET_USAGE, type EndpointCommandDeps, isPositive, isPositiveInteger, numberFlag, parseEndpointTarget, parseFlags, parseOrExitCode, readApiKeyOrExitCode, withCancellation, type CommandIo } from './command-kit';
 import { DEFAULT_PROBE_PROMPT } from './probe-command';
 import { UsageError } from './usage-error';
 
