@@ -52,38 +52,16 @@ describe('rankWithTieBands', () => {
     ]);
   });
   it('touching intervals overlap; disjoint ones give 1, 2, 3; equal medians keep input order', () => {
-    expect(
-      rankWithTieBands(
-        [
-          { id: 'x', median: 10, low: 9, high: 11 },
-          { id: 'y', median: 8, low: 7, high: 9 },
-        ],
-        'higher-better',
-      ).map((e) => e.rank),
-    ).toEqual([1, 1]);
-    expect(
-      rankWithTieBands(
-        [
-          { id: 'p', median: 1, low: 1, high: 1 },
-          { id: 'q', median: 3, low: 3, high: 3 },
-          { id: 'r', median: 2, low: 2, high: 2 },
-        ],
-        'higher-better',
-      ).map((e) => [e.id, e.rank, e.band]),
-    ).toEqual([
+    /** Ranks point-or-interval entries `[id, median, low, high]`, higher better. */
+    const rank = (entries: Array<[string, number, number, number]>) =>
+      rankWithTieBands(entries.map(([id, median, low, high]) => ({ id, median, low, high })), 'higher-better');
+    expect(rank([['x', 10, 9, 11], ['y', 8, 7, 9]]).map((e) => e.rank)).toEqual([1, 1]);
+    expect(rank([['p', 1, 1, 1], ['q', 3, 3, 3], ['r', 2, 2, 2]]).map((e) => [e.id, e.rank, e.band])).toEqual([
       ['q', 1, 1],
       ['r', 2, 2],
       ['p', 3, 3],
     ]);
-    expect(
-      rankWithTieBands(
-        [
-          { id: 'first', median: 5, low: 5, high: 5 },
-          { id: 'second', median: 5, low: 5, high: 5 },
-        ],
-        'higher-better',
-      ).map((e) => e.id),
-    ).toEqual(['first', 'second']);
+    expect(rank([['first', 5, 5, 5], ['second', 5, 5, 5]]).map((e) => e.id)).toEqual(['first', 'second']);
   });
   it('empty input gives empty output; invalid entries throw', () => {
     expect(rankWithTieBands([], 'higher-better')).toEqual([]);
