@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { endpoints, models, providers, workloads } from '../schema';
 import { blendedUsdPerMTokensSql, endpointDeploymentColumns, endpointNameColumns } from './endpoint-columns';
+import { workloadColumns } from './workloads';
 
 /** Public endpoint columns (never the API key or its variable's value). */
 export const publicEndpointColumns = {
@@ -53,16 +54,7 @@ export async function listModels(db: Db) {
 /** Workloads (slug, category, input target, output budget), scheduled ones first. */
 export async function listWorkloads(db: Db) {
   return db
-    .select({
-      id: workloads.id,
-      slug: workloads.slug,
-      name: workloads.name,
-      category: workloads.category,
-      inputTokensTarget: workloads.inputTokensTarget,
-      maxOutputTokens: workloads.maxOutputTokens,
-      concurrency: workloads.concurrency,
-      scheduled: workloads.scheduled,
-    })
+    .select({ ...workloadColumns, inputTokensTarget: workloads.inputTokensTarget, scheduled: workloads.scheduled })
     .from(workloads)
     .orderBy(sql`${workloads.scheduled} desc`, asc(workloads.inputTokensTarget), asc(workloads.slug));
 }
