@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from './client';
+import { listWindowRegions } from './queries/operations';
 import { listWindowStats } from './window-stats';
 import { buildLeaderboard, MEDIAN_CI_CONFIDENCE, MIN_RANKED_SAMPLES } from '@/lib/ranking/build-leaderboard';
 import { SKETCH_RELATIVE_ACCURACY } from '@/lib/stats/sketch';
@@ -70,6 +71,8 @@ export async function computeLeaderboardAnswer(db: Db, q: LeaderboardQueryInput,
     },
   }));
   const plan = planWindow(asOf, q.window);
+  // Which worker regions the figures cover: one (region filter) or all that measured (merged).
+  const regions = await listWindowRegions(db, { endpointIds: rows.map((r) => r.endpoint.id), workloadSlug: q.workload, from: plan.start, to: asOf, region: q.region ?? null });
   const body = {
     asOf: asOf.toISOString(),
     window: `${q.window}h`,
@@ -78,6 +81,8 @@ export async function computeLeaderboardAnswer(db: Db, q: LeaderboardQueryInput,
     model: q.model,
     workload: q.workload,
     region: q.region ?? null,
+    regions,
+    merged: !q.region,
     basis: q.basis,
     metric: 'outputTokensPerSecond',
     units: { outputTokensPerSecond: 'tokens/s', ttftMs: 'ms', ttfatMs: 'ms', e2eMs: 'ms', successRate: 'fraction', itlMs: 'ms/token', 'fidelity.passRate': 'fraction', 'endpoint.blendedUsdPerMTokens': 'USD per million tokens (declared, 3:1 input:output)' },

@@ -5,7 +5,8 @@
  *   (workers/tasks/precompute-answers.ts, once per rollup run): the stored bytes with their ETag,
  *   no computing and no JSON.stringify per request. Every web instance holds the rows it served in
  *   memory and drops them when the stored data version moves (checked at most every 2 s, off the
- *   request path), so all instances serve the bytes now in Postgres. A stored answer older than
+ *   request path, and at once on a data-change NOTIFY: db/cache-invalidation), so all instances serve
+ *   the bytes now in Postgres. A stored answer older than
  *   {@link PRECOMPUTED_MAX_AGE_MS} (worker stopped) is not served: the answer is computed instead.
  * - Other questions (old `at=`, rare windows, regions) are computed on demand by the same engine
  *   (db/leaderboard-answers) and cached in-process by (question, asOf): live ones for their minute,
@@ -15,6 +16,7 @@
  *   NOTHING per 100 ms batch) within seconds. Until then this process serves the pending bytes
  *   ({@link findSnapshotBody}); the same answer never writes twice.
  */
+import { onDataChanged } from '@/db/cache-invalidation';
 import type { Db } from '@/db/client';
 import { computeLeaderboardAnswer, liveLeaderboardKey, type ComputedLeaderboardAnswer } from '@/db/leaderboard-answers';
 import { getPrecomputedAnswer, getPrecomputedVersion, type PrecomputedAnswer } from '@/db/queries/precomputed-answers';
@@ -74,9 +76,18 @@ interface PrecomputedState {
   rows: Map<string, ServedAnswer | null | Promise<ServedAnswer | null>>;
 }
 const precomputed = new WeakMap<Db, PrecomputedState>();
+const hooked = new WeakSet<Db>();
 
 function precomputedOf(db: Db): PrecomputedState {
   let s = precomputed.get(db);
+  if (!hooked.has(db)) {
+    // A data-change notification (db/cache-invalidation) re-reads the version at once, not in ≤ 2 s.
+    hooked.add(db);
+    onDataChanged(db, () => {
+      const cur = precomputed.get(db);
+      if (cur) void checkVersion(db, cur).catch(() => {});
+    });
+  }
   if (!s) {
     s = { version: null, checkedAt: 0, checking: null, rows: new Map() };
     precomputed.set(db, s);

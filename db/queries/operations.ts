@@ -157,3 +157,27 @@ export async function listRegions(db: Db, now: Date): Promise<RegionFigures[]> {
     liveWorkers: Number(r.live),
   }));
 }
+
+/**
+ * The worker regions whose measurements of `workloadSlug` on `endpointIds` fall in [from, to]
+ * (sorted): hourly rollups for the sealed hours, raw measurements for the hour of `to`. `region`
+ * restricts the answer to that one region (then it is `[region]` or `[]`).
+ */
+export async function listWindowRegions(db: Db, p: { endpointIds: number[]; workloadSlug: string; from: Date; to: Date; region: string | null }): Promise<string[]> {
+  if (p.endpointIds.length === 0) return [];
+  const toHour = new Date(Math.floor(p.to.getTime() / 3600_000) * 3600_000);
+  const ids = `{${p.endpointIds.join(',')}}`;
+  const regionFilter = p.region ? sql`and worker_region = ${p.region}` : sql``;
+  const rows = await db.execute<{ region: string }>(sql`
+    with w as (select id from workloads where slug = ${p.workloadSlug})
+    select region from (
+      select distinct worker_region as region from measurement_rollups
+      where granularity = 'hour' and workload_id = (select id from w) and endpoint_id = any(${ids}::int[])
+        and bucket_start >= ${p.from.toISOString()}::timestamptz and bucket_start < ${toHour.toISOString()}::timestamptz ${regionFilter}
+      union
+      select distinct worker_region from measurements
+      where workload_id = (select id from w) and endpoint_id = any(${ids}::int[])
+        and measured_at >= ${toHour.toISOString()}::timestamptz and measured_at <= ${p.to.toISOString()}::timestamptz ${regionFilter}
+    ) r order by 1`);
+  return [...rows].map((r) => r.region);
+}

@@ -123,6 +123,8 @@ export const leaderboardAnswerSchema = z
     model: z.string().meta({ description: 'Model slug.' }),
     workload: z.string().meta({ description: 'Workload slug.' }),
     region: z.string().nullable().meta({ description: 'Worker region filter; null = all regions.' }),
+    regions: z.array(z.string()).meta({ description: 'Worker regions whose measurements these figures cover (sorted): the one region asked for, or every region that measured in the window when merged; [] when none did.', example: ['eu', 'us'] }),
+    merged: z.boolean().meta({ description: 'True when the figures merge every worker region (no region filter); false for a one-region board.' }),
     basis: z.enum(['reported', 'o200k']).meta({ description: 'Token basis of output speed: provider-reported completion_tokens or the o200k_base count of the received text.' }),
     metric: z.literal('outputTokensPerSecond').meta({ description: 'The ranking metric: output speed per user, tokens/s.' }),
     units: z.record(z.string(), z.string()).meta({ description: 'Unit of each figure by field name (tokens/s, ms, fraction).' }),

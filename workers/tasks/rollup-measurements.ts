@@ -10,10 +10,12 @@
  *
  * Then it upgrades at most `maxStaleDaysPerRun` UTC days of rollups whose sketches predate the
  * current sketch version (decision 070), newest first: rebuilt from raw, or re-keyed where the raw
- * rows are gone. Every run ends by invalidating this process's window caches.
+ * rows are gone. Every run ends by invalidating this process's window caches and sending
+ * NOTIFY tokenpace_data_changed, so every other process drops its caches too (db/cache-invalidation).
  */
 import type { Db } from '@/db/client';
 import { floorBucket, getLatestRollupHour, getNewestStaleSketchBucket, getOldestMeasurementTime, rebuildRollups, rekeyStaleSketches } from '@/db/queries/rollups';
+import { notifyDataChanged } from '@/db/cache-invalidation';
 import { invalidateWindowCaches } from '@/db/window-stats';
 
 const HOUR = 3600_000;
@@ -37,6 +39,8 @@ export async function runRollupJob(
   const dayBuckets = await rebuildRollups(db, { granularity: 'day', from, to });
   const upgradedDays = await upgradeStaleSketches(db, options.maxStaleDaysPerRun ?? 2);
   invalidateWindowCaches(db);
+  // Every other process (web instances, other workers) drops its caches too (db/cache-invalidation).
+  await notifyDataChanged(db, 'rollup');
   return { from, to, hourBuckets, dayBuckets, upgradedDays };
 }
 
