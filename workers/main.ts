@@ -8,6 +8,7 @@ import os from 'node:os';
 import { openDb } from '@/db/client';
 import { getEnv } from '@/lib/env';
 import { warmUpProbeCore } from '@/lib/probe/warm-up';
+import { createLoopDelayMonitor } from '@/lib/probe/loop-delay-monitor';
 import { createGuardedFetch } from '@/lib/security/ssrf-guard';
 import { parseEncryptionKey } from '@/lib/security/secrets';
 import { isDatabaseUnavailableError } from '@/lib/observability/database-errors';
@@ -16,7 +17,6 @@ import { createWorkerMetrics } from '@/lib/observability/metrics';
 import { createBoss } from './boss';
 import { observeTask, recordProbeMetrics } from './observe';
 import { startHeartbeat } from './heartbeat';
-import { createLoopDelayTracker } from './loop-delay';
 import { RETENTION_QUEUE, ROLLUP_QUEUE, SCHEDULE_PROBES_QUEUE, probeJobPayloadSchema, probeQueueName, scheduleProbesPayloadSchema } from './queues';
 import { SCHEDULES } from './schedule';
 import { runProbeJob } from './tasks/probe-endpoint';
@@ -100,7 +100,6 @@ async function main(): Promise<void> {
 
   // JIT-warm the parser, token counter and timing paths so the first real probes are not late.
   await warmUpProbeCore();
-  const loopDelay = createLoopDelayTracker();
   const secretKey = env.TOKENPACE_SECRET_KEY ? parseEncryptionKey(env.TOKENPACE_SECRET_KEY) : null;
   // One guarded fetch per trust level, reused by every probe (each owns a pooled undici Agent).
   const publicFetch = createGuardedFetch({ allowPrivate: env.TOKENPACE_ALLOW_PRIVATE });
@@ -111,8 +110,7 @@ async function main(): Promise<void> {
     workerVersion: getWorkerVersion(),
     createFetch: ({ allowPrivate }: { allowPrivate: boolean }) => (allowPrivate ? privateFetch : publicFetch),
     secretKey,
-    loopDelay,
-    maxLoopDelayMs: 50,
+    monitorLoopDelay: () => createLoopDelayMonitor(),
     deadlines: DEADLINES,
     now: () => new Date(),
     // Long prompts (~10k/~100k tokens) are built on a thread: building them here would stall the loop under other probes.
@@ -185,7 +183,6 @@ async function main(): Promise<void> {
     process.on('unhandledRejection', quietExit);
     await boss.stop({ graceful: true, timeout: 10_000 });
     await heartbeat.stop();
-    loopDelay.stop();
     await ctx.promptBuilder.close();
     await close();
     process.exit(0);

@@ -18,7 +18,7 @@ import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { createGuardedFetch } from '@/lib/security/ssrf-guard';
 import { parseEncryptionKey } from '@/lib/security/secrets';
-import { createLoopDelayTracker } from '@/workers/loop-delay';
+import { createLoopDelayMonitor } from '@/lib/probe/loop-delay-monitor';
 import { runProbeJob } from '@/workers/tasks/probe-endpoint';
 import { fillPattern, importRoute, listApiRoutes } from './_lib/route-catalog';
 import { anonymous, params, req, setupApiTest, signUp, type Actor } from './_lib/test-support';
@@ -141,7 +141,6 @@ it('never lets the submitted API key out: logs, responses and database dump', as
   // 3. A worker probe: decrypts the stored key inside the worker and sends it.
   const [workload] = await t.db.select().from(workloads).where(eq(workloads.slug, 'prose-1k'));
   const env = (await import('@/lib/env')).getEnv();
-  const loopDelay = createLoopDelayTracker();
   const r = await runProbeJob(
     {
       db: t.db,
@@ -149,15 +148,13 @@ it('never lets the submitted API key out: logs, responses and database dump', as
       workerVersion: 'test',
       createFetch: () => createGuardedFetch({ allowPrivate: true }),
       secretKey: parseEncryptionKey(env.TOKENPACE_SECRET_KEY!),
-      loopDelay,
-      maxLoopDelayMs: 10_000,
+      monitorLoopDelay: () => createLoopDelayMonitor({ thresholdP99Ms: 10_000 }),
       deadlines: { ttftMs: 10_000, idleMs: 10_000, totalMs: 20_000, maxBytes: 1 << 20 },
       now: () => new Date(),
     },
     'boss-job-1',
     { endpointId: id, workloadId: workload!.id, region: 'local', slotStart: new Date().toISOString(), jobKey: `canary:${id}` },
   );
-  loopDelay.stop();
   expect(r).toMatchObject({ status: 'recorded', outcome: 'success' });
 
   // The key really reached the provider: twice from verification probes (submit + edit), once from the worker.

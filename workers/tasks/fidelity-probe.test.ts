@@ -14,6 +14,7 @@ import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { answerFidelityPrompt } from '@/lib/fidelity/answer-task';
 import { startAnsweringServer, type AnsweringServer } from '@/lib/fidelity/test-support/answering-server';
 import type { FetchLike } from '@/lib/probe/types';
+import { fixedLoopDelay } from '@/lib/probe/test-support/fixed-loop-delay';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { createGuardedFetch } from '@/lib/security/ssrf-guard';
 import { listNotableChanges } from '@/app/feed/notable-changes';
@@ -56,8 +57,7 @@ const ctx = (): ProbeTaskContext => ({
     return f;
   },
   secretKey: null,
-  loopDelay: { begin: () => ({ end: () => 0 }) } as never,
-  maxLoopDelayMs: 1_000,
+  monitorLoopDelay: fixedLoopDelay(0),
   deadlines: { ttftMs: 10_000, idleMs: 10_000, totalMs: 30_000, maxBytes: 8 * 1024 * 1024 },
   now: () => new Date(),
 });

@@ -16,6 +16,7 @@ import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-da
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { createGuardedFetch } from '@/lib/security/ssrf-guard';
 import type { FetchLike } from '@/lib/probe/types';
+import { fixedLoopDelay } from '@/lib/probe/test-support/fixed-loop-delay';
 import { runProbeJob } from './probe-endpoint';
 
 const OPERATOR = { AWS_ACCESS_KEY_ID: 'AKIAOPERATOR0EXAMPLE1', AWS_SECRET_ACCESS_KEY: 'operator-secret-access-key-0123456789', AWS_SESSION_TOKEN: 'operator-session-token-abcdef' };
@@ -89,8 +90,7 @@ it('a submitted, approved Bedrock endpoint never gets the operator credentials',
         return f;
       },
       secretKey: null,
-      loopDelay: { begin: () => ({ end: () => 0 }) } as never,
-      maxLoopDelayMs: 1_000,
+      monitorLoopDelay: fixedLoopDelay(0),
       deadlines: { ttftMs: 5_000, idleMs: 5_000, totalMs: 10_000, maxBytes: 1024 * 1024 },
       now: () => new Date(),
     },

@@ -16,8 +16,8 @@ import { encodeTimeline } from '@/lib/probe/timeline-codec';
 import type { FetchLike, ProbeDeadlines } from '@/lib/probe/types';
 import type { PromptBuilder } from '@/lib/probe/prompt-builder';
 import { buildPrompt } from '@/lib/probe/workloads';
+import type { LoopDelayMonitor } from '@/lib/probe/loop-delay-monitor';
 import { decryptSecret } from '@/lib/security/secrets';
-import type { LoopDelayTracker } from '../loop-delay';
 import type { ProbeJobPayload } from '../queues';
 
 export interface ProbeTaskContext {
@@ -28,9 +28,12 @@ export interface ProbeTaskContext {
   createFetch: (opts: { allowPrivate: boolean }) => FetchLike;
   /** AES-256-GCM key for submitted API keys, or null when none is configured. */
   secretKey: Buffer | null;
-  loopDelay: LoopDelayTracker;
-  /** Event-loop delay (ms, max over the probe) above which a measurement is kept but marked invalid. */
-  maxLoopDelayMs: number;
+  /**
+   * Starts one event-loop delay monitor for the span of a probe (lib/probe createLoopDelayMonitor).
+   * Its p99 is stored as event_loop_delay_p99_ms; above its threshold the measurement is kept but
+   * marked invalid and not rankable (decision 132).
+   */
+  monitorLoopDelay: () => LoopDelayMonitor;
   deadlines: ProbeDeadlines;
   now: () => Date;
   /** Builds prompts off the event loop (lib/probe/prompt-builder); absent: built in-process (tests). */
@@ -57,7 +60,7 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
     ? await ctx.promptBuilder.build(spec0, job.slotStart, { fidelity: job.fidelity === true })
     : buildPrompt(spec0, job.slotStart, { fidelity: job.fidelity === true });
   const measuredAt = ctx.now();
-  const window = ctx.loopDelay.begin();
+  const loopMonitor = ctx.monitorLoopDelay();
   const probed = await probeEndpoint({
     protocol: endpoint.protocol,
     url: endpoint.baseUrl,
@@ -70,8 +73,8 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
     awsCredentials: endpoint.protocol === 'bedrock-converse-stream' && spec.awsCredentialsAllowed ? resolveAwsCredentials(endpoint.region) : null,
     signal,
   });
-  const loopDelayMs = window.end();
-  const valid = loopDelayMs <= ctx.maxLoopDelayMs;
+  const loop = loopMonitor.stop();
+  const valid = loop.valid;
   const result = valid ? probed : withNotRankableReasons(probed, ['event_loop_stall']);
   const itl = computeInterTokenLatency(result.timeline);
   const judged = judgeFidelityProbe(fidelity, result);
@@ -103,8 +106,8 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
     timeline: encodeTimeline(result.timeline),
     flags: result.flags,
     valid,
-    invalidReason: valid ? null : `event-loop delay ${loopDelayMs.toFixed(1)} ms > ${ctx.maxLoopDelayMs} ms`,
-    eventLoopDelayP99Ms: loopDelayMs,
+    invalidReason: valid ? null : `event-loop delay p99 ${loop.p99Ms.toFixed(1)} ms > ${loop.thresholdP99Ms} ms`,
+    eventLoopDelayP99Ms: loop.p99Ms,
     rankable: result.rankable,
     notRankableReasons: result.notRankableReasons,
     evidence: result.evidence,

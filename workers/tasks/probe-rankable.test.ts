@@ -14,6 +14,7 @@ import { endpoints, measurementRollups, measurements, models, providers, workloa
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import type { FetchLike } from '@/lib/probe/types';
+import { fixedLoopDelay } from '@/lib/probe/test-support/fixed-loop-delay';
 import { runProbeJob, type ProbeTaskContext } from './probe-endpoint';
 
 let t: TestDatabase;
@@ -73,8 +74,7 @@ function context(loopDelayMs: number): ProbeTaskContext {
     workerVersion: 'test',
     createFetch: () => globalThis.fetch as FetchLike,
     secretKey: null,
-    loopDelay: { begin: () => ({ end: () => loopDelayMs }) } as never,
-    maxLoopDelayMs: 50,
+    monitorLoopDelay: fixedLoopDelay(loopDelayMs),
     deadlines: { ttftMs: 5_000, idleMs: 5_000, totalMs: 10_000, maxBytes: 1024 * 1024 },
     now: () => new Date('2026-03-01T10:15:00Z'),
   };
