@@ -14,6 +14,8 @@ import { ClaimsList } from './_components/claims-list';
 import { LeaderboardLive } from './_components/leaderboard-live';
 import { SORT_KEYS, type SortDir, type SortKey } from './_components/leaderboard-sort';
 import { LeaderboardPickers } from './_components/pickers';
+import { RegionCoverage } from './_components/region-coverage';
+import { listRegionNames } from './_server/regions';
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
@@ -22,33 +24,36 @@ const one = (v: string | string[] | undefined) => (typeof v === 'string' ? v : u
 export const metadata: Metadata = { title: 'Leaderboard' };
 
 /**
- * Home: the model leaderboard. Model, workload and window pickers live in the URL (?model=…&workload=
- * …&window=72h; ?sort=ttft&dir=asc keeps a table sort; ?at=ISO pins the board to an instant).
+ * Home: the model leaderboard. Model, workload, window and region pickers live in the URL (?model=…&workload=
+ * …&window=72h&region=eu; no region = all regions merged; ?sort=ttft&dir=asc keeps a table sort; ?at=ISO
+ * pins the board to an instant). The board says which worker regions it covers.
  * Ranking chart, TTFT-vs-speed scatter, sortable table, claims as markers, calibration badge.
  */
 export default async function HomePage({ searchParams }: { searchParams: Search }) {
   await connection();
   const sp = await searchParams;
-  const parsed = leaderboardQuerySchema.safeParse({ model: one(sp.model), workload: one(sp.workload), window: one(sp.window), at: one(sp.at) });
+  // An empty region (the picker's "All regions") means merged.
+  const parsed = leaderboardQuerySchema.safeParse({ model: one(sp.model), workload: one(sp.workload), window: one(sp.window), at: one(sp.at), region: one(sp.region) || undefined });
   const q = parsed.success ? parsed.data : leaderboardQuerySchema.parse({});
   const sortParam = one(sp.sort);
   const sort: SortKey = sortParam && Object.hasOwn(SORT_KEYS, sortParam) ? (sortParam as SortKey) : 'rank';
   const dir: SortDir = one(sp.dir) === 'desc' ? 'desc' : one(sp.dir) === 'asc' ? 'asc' : SORT_KEYS[sort].better;
   const db = getDb();
-  const [models, workloads, answer, calibration, claims] = await Promise.all([
+  const [models, workloads, answer, calibration, claims, regions] = await Promise.all([
     listModels(db),
     listWorkloads(db),
     getLeaderboardAnswer(db, q),
-    getLeaderboardAnswer(db, { ...q, model: 'tokenpace-reference', at: undefined }),
+    getLeaderboardAnswer(db, { ...q, model: 'tokenpace-reference', at: undefined, region: undefined }),
     listClaims(db, { modelSlug: q.model }),
+    listRegionNames(db),
   ]);
   const model = models.find((m) => m.slug === q.model);
   const workload = workloads.find((w) => w.slug === q.workload);
   const speedClaims = claims.filter((c) => c.metric === 'output_speed_tps_per_user');
   const otherClaims = claims.filter((c) => c.metric !== 'output_speed_tps_per_user');
   const windowParam = `${q.window}h`;
-  const query = new URLSearchParams({ model: q.model, workload: q.workload, window: windowParam, ...(q.at ? { at: q.at } : {}) }).toString();
-  const caption = `${model?.name ?? q.model}, workload ${q.workload}, last ${windowParam}`;
+  const query = new URLSearchParams({ model: q.model, workload: q.workload, window: windowParam, ...(q.at ? { at: q.at } : {}), ...(q.region ? { region: q.region } : {}) }).toString();
+  const caption = `${model?.name ?? q.model}, workload ${q.workload}, last ${windowParam}${q.region ? `, region ${q.region}` : ''}`;
   const top = answer.entries.filter((e) => e.rank !== null).slice(0, 3);
   // The snippet's link comes from the configured public origin, never from Host / X-Forwarded-* (decision record 084).
   const embedUrl = `${publicOrigin()}/embed/leaderboard?${new URLSearchParams({ model: q.model, workload: q.workload, window: windowParam }).toString()}`;
@@ -69,7 +74,8 @@ export default async function HomePage({ searchParams }: { searchParams: Search 
           Ignored an invalid filter ({parsed.error.issues[0]?.path.join('.')}: {parsed.error.issues[0]?.message}); showing the default board.
         </p>
       ) : null}
-      <LeaderboardPickers models={models.map((m) => ({ slug: m.slug, name: m.name }))} workloads={workloads} model={q.model} workload={q.workload} window={windowParam} action="/" />
+      <LeaderboardPickers models={models.map((m) => ({ slug: m.slug, name: m.name }))} workloads={workloads} model={q.model} workload={q.workload} window={windowParam} action="/" regions={regions} region={q.region ?? null} />
+      <RegionCoverage answer={answer} />
       <Suspense fallback={<div className="skeleton" style={{ height: 320 }} />}>
         <LeaderboardLive
           initial={answer}

@@ -54,7 +54,22 @@ export function workloadOptions(workloads: Array<{ slug: string; category: strin
 /** lib/probe/workloads HEADLINE_WORKLOAD_SLUG (not imported: that module carries the tokenizer). */
 const HEADLINE_SLUG = 'prose-1k';
 
-/** The leaderboard's model / workload / window pickers. */
+/**
+ * The region picker's field: "All regions (merged)" (value '', so the URL parameter is empty and
+ * dropped by the page) and each worker region; null when no region has measured yet.
+ */
+export function regionField(regions: string[], region: string | null | undefined): PickerField | null {
+  if (regions.length === 0) return null;
+  const all = region && !regions.includes(region) ? [...regions, region] : regions;
+  return {
+    name: 'region',
+    label: 'Region',
+    value: region ?? '',
+    options: [{ value: '', label: 'All regions (merged)' }, ...all.map((r) => ({ value: r, label: `${r} only` }))],
+  };
+}
+
+/** The leaderboard's model / workload / window / region pickers. */
 export function LeaderboardPickers({
   models,
   workloads,
@@ -62,6 +77,8 @@ export function LeaderboardPickers({
   workload,
   window,
   action,
+  regions = [],
+  region = null,
 }: {
   models: Array<{ slug: string; name: string }>;
   workloads: Array<{ slug: string; category: string; inputTokensTarget: number; maxOutputTokens: number; scheduled: boolean }>;
@@ -69,7 +86,11 @@ export function LeaderboardPickers({
   workload: string;
   window: string;
   action: string;
+  /** worker regions to offer (the regions query); none = no region picker */
+  regions?: string[];
+  region?: string | null;
 }) {
+  const regionPicker = regionField(regions, region);
   const windows = ['24h', '72h', '168h', '720h'];
   return (
     <PickerForm
@@ -83,6 +104,7 @@ export function LeaderboardPickers({
           value: windows.includes(window) ? window : '72h',
           options: windows.map((w) => ({ value: w, label: { '24h': 'last 24 h', '72h': 'last 72 h', '168h': 'last 7 days', '720h': 'last 30 days' }[w]! })),
         },
+        ...(regionPicker ? [regionPicker] : []),
       ]}
     />
   );

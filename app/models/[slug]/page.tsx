@@ -13,7 +13,9 @@ import { EmptyState } from '@/app/_components/empty-state';
 import { fmt } from '@/app/_components/format';
 import { changeAnnotations, chartSeries, fromModelHistory } from '@/app/_components/history-series';
 import { HistoryTables } from '@/app/_components/history-table';
-import { PickerForm, workloadOptions } from '@/app/_components/pickers';
+import { PickerForm, regionField, workloadOptions } from '@/app/_components/pickers';
+import { RegionCoverage } from '@/app/_components/region-coverage';
+import { listRegionNames } from '@/app/_server/regions';
 import { PriceSpeedChart } from '@/app/_components/price-speed-chart';
 import { TimeSeriesChart } from '@/app/_components/time-series-chart';
 
@@ -34,7 +36,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 /**
  * Model page: every endpoint's daily median output speed with its P25–P75 band over 7d / 30d / 90d
  * / all, change points annotated (lib/stats/change-points), the table alternative, the endpoints
- * with their current rank, and the model's published claims. URL: ?workload=prose-1k&range=30d.
+ * with their current rank, and the model's published claims. URL: ?workload=prose-1k&range=30d&region=eu
+ * (no region = all worker regions merged; the page says which regions its figures cover).
  */
 export default async function ModelPage({ params, searchParams }: { params: Params; searchParams: Search }) {
   await connection();
@@ -47,11 +50,15 @@ export default async function ModelPage({ params, searchParams }: { params: Para
   const workload = workloads.find((w) => w.slug === one(sp.workload))?.slug ?? 'prose-1k';
   const range: RangeKey = Object.hasOwn(MODEL_RANGES, one(sp.range) ?? '') ? (one(sp.range) as RangeKey) : '30d';
   const days = MODEL_RANGES[range];
+  const regions = await listRegionNames(db);
+  // A region the picker offers (or any valid slug typed in the URL); empty or invalid = all regions merged.
+  const regionParam = one(sp.region);
+  const region = regionParam && leaderboardQuerySchema.shape.region.safeParse(regionParam).success ? regionParam : null;
   const now = new Date();
   const from = days === null ? new Date('2000-01-01T00:00:00Z') : new Date(now.getTime() - days * 86400_000);
   const [buckets, answer, claims, modelEndpoints] = await Promise.all([
-    listModelHistory(db, { modelSlug: slug, workloadSlug: workload, from, to: now, region: null, basis: 'reported' }),
-    getLeaderboardAnswer(db, leaderboardQuerySchema.parse({ model: slug, workload })),
+    listModelHistory(db, { modelSlug: slug, workloadSlug: workload, from, to: now, region, basis: 'reported' }),
+    getLeaderboardAnswer(db, leaderboardQuerySchema.parse({ model: slug, workload, region: region ?? undefined })),
     listClaims(db, { modelSlug: slug }),
     listEndpoints(db, { modelSlug: slug }),
   ]);
@@ -62,6 +69,7 @@ export default async function ModelPage({ params, searchParams }: { params: Para
     .filter((x): x is { e: (typeof answer.entries)[number]; price: number } => x.price !== null && x.e.outputTokensPerSecond !== null)
     .map(({ e, price }) => ({ key: e.endpoint.slug, label: e.endpoint.slug, x: price, y: e.outputTokensPerSecond!.p50 }));
   const series = fromModelHistory(buckets);
+  const regionPicker = regionField(regions, region);
   const rangeLabel = days === null ? 'all stored days' : `last ${days} days`;
   return (
     <>
@@ -73,8 +81,10 @@ export default async function ModelPage({ params, searchParams }: { params: Para
         fields={[
           { name: 'workload', label: 'Workload', value: workload, options: workloadOptions(workloads) },
           { name: 'range', label: 'Range', value: range, options: Object.entries(MODEL_RANGES).map(([k, d]) => ({ value: k, label: d === null ? 'all' : `last ${d} days` })) },
+          ...(regionPicker ? [regionPicker] : []),
         ]}
       />
+      <RegionCoverage answer={answer} />
       <h2 id="history-heading">Daily median output speed, workload {workload}, {rangeLabel}</h2>
       {series.length > 0 ? (
         <>
