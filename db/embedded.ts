@@ -130,7 +130,7 @@ export async function startEmbeddedPostgres(opts: {
     try {
       await server.initialise();
     } catch (err) {
-      throw new Error(`embedded PostgreSQL could not initialise ${databaseDir}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`embedded PostgreSQL could not initialise ${databaseDir}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
   }
   await stopStaleServer(databaseDir, remember);
@@ -142,6 +142,7 @@ export async function startEmbeddedPostgres(opts: {
     throw new Error(
       `embedded PostgreSQL did not start on 127.0.0.1:${opts.port} with data in ${databaseDir}` +
         `${detail ? ` (${detail})` : ''}. Server log:\n  ${recent.slice(-8).join('\n  ') || '(no output)'}`,
+      { cause: err },
     );
   }
   const pid = (server as unknown as { process?: { pid?: number } }).process?.pid ?? null;

@@ -12,8 +12,11 @@ import { checkDisplayName } from '@/lib/security/display-names';
 /** Deployment kinds a submitter can declare. */
 export const DEPLOYMENT_KINDS = ['shared', 'dedicated', 'self-hosted'] as const;
 
-// C0/C1 control characters, DEL, and Unicode line/paragraph separators and bidi overrides.
+// C0/C1 control characters, DEL, and Unicode line/paragraph separators and bidi overrides: matching
+// control characters is the point of these two patterns.
+// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+// eslint-disable-next-line no-control-regex
 const NOTES_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);

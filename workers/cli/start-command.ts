@@ -183,7 +183,7 @@ class RunFile {
   }
 
   async stopStaleRun(): Promise<void> {
-    let previous: { pid: number; children: Record<string, number | null> } | null = null;
+    let previous: { pid: number; children: Record<string, number | null> } | null;
     try {
       previous = JSON.parse(fs.readFileSync(this.file, 'utf8'));
     } catch {

@@ -31,7 +31,7 @@ import { encodeTimeline } from '@/lib/probe/timeline-codec';
 // server path is exercised by bench/api-scale.ts over HTTP).
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- handlers differ in their params' shape
+// `any`: handlers differ in their params' shape.
 type Handler = (req: Request, ctx: { params: Promise<any> }) => Promise<Response>;
 const ROUTES: Record<string, () => Promise<unknown>> = {
   '/api/v1/leaderboard': () => import('./leaderboard/route'),

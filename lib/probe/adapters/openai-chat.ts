@@ -27,7 +27,7 @@ import { createSseFramer } from '../framing/sse-framer';
 import type { InStreamError, ProtocolAdapter, ToolCallDelta, WireEvent } from './adapter';
 import { collectText, emptyText, hasText } from './content-parts';
 import { joinUrl, pathEndsWith } from './join-url';
-import { classifyInStreamError, countValue, isRecord, nonEmptyString, summarizeErrorText, tryParseJson } from './normalize';
+import { classifyInStreamError, countValue, isRecord, nonEmptyString, summarizeErrorText } from './normalize';
 import { decodeSseMessage } from './sse-messages';
 
 /** Per-stream state of the OpenAI decoder. */

@@ -89,7 +89,7 @@ export function parseReplayCase(text: string, label = 'case'): ReplayCase {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${label}: not valid JSON (${(error as Error).message})`);
+    throw new Error(`${label}: not valid JSON (${(error as Error).message})`, { cause: error });
   }
   const parsed = replayCaseSchema.safeParse(json);
   if (!parsed.success) {
