@@ -7,9 +7,10 @@
  * reason; endpoint counts per provider and per model equal the lists on every surface.
  * Route handlers are called in-process against a real Postgres; pages through their data loaders.
  */
+import { parse as parseCsv } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { endpoints, measurements, workloads } from '@/db/schema';
+import { endpoints, workloads } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { anonymous, params, req, setupApiTest } from '@/app/api/_lib/test-support';
 
@@ -40,28 +41,9 @@ function type7(values: number[], p: number): number {
   return x[lo]! + (h - lo) * (x[hi]! - x[lo]!);
 }
 
-/** Minimal RFC 4180 reader (quoted cells with "" escapes). */
+/** CSV text → one record per row keyed by the header (csv-parse; a row of the wrong width throws). */
 function readCsv(text: string): Array<Record<string, string>> {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(cell), (cell = '');
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell), rows.push(row), (row = []), (cell = '');
-    } else cell += c;
-  }
-  if (cell !== '' || row.length > 0) row.push(cell), rows.push(row);
-  const [head, ...body] = rows;
-  return body.filter((r) => r.length === head!.length).map((r) => Object.fromEntries(head!.map((h, i) => [h, r[i]!])));
+  return parseCsv(text, { columns: true, skip_empty_lines: true }) as Array<Record<string, string>>;
 }
 
 async function get(path: string, handler: (r: Request, ctx: never) => Promise<Response>, ctx?: unknown): Promise<Response> {
