@@ -143,8 +143,34 @@ function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: 
   return { promise, resolve, reject };
 }
 
-/** Groups parts into a BucketEntry (per endpoint: all regions merged + each region). */
-function toEntry(rows: Array<{ endpointId: number; region: string; part: WindowPart }>): BucketEntry {
+/**
+ * Longest synchronous stretch of window work (ms) before it yields to the event loop, so a cold
+ * window (many sketches to decode and merge) never stalls the web's other requests (decision 124).
+ * The hot path (everything cached and merged) stays far below it and never yields.
+ */
+const SLICE_MS = 4;
+interface Slicer {
+  /** true once SLICE_MS has passed since the slice started */
+  due(): boolean;
+  /** yields (setImmediate) and starts a new slice */
+  yield(): Promise<void>;
+}
+function createSlicer(): Slicer {
+  let start = performance.now();
+  return {
+    due: () => performance.now() - start >= SLICE_MS,
+    yield: () =>
+      new Promise<void>((resolve) =>
+        setImmediate(() => {
+          start = performance.now();
+          resolve();
+        }),
+      ),
+  };
+}
+
+/** Groups parts into a BucketEntry (per endpoint: all regions merged + each region), yielding between endpoints when the slice is used up. */
+async function toEntrySliced(rows: Array<{ endpointId: number; region: string; part: WindowPart }>, s: Slicer): Promise<BucketEntry> {
   const byEp = new Map<number, Map<string, WindowPart>>();
   for (const r of rows) {
     const m = byEp.get(r.endpointId) ?? new Map<string, WindowPart>();
@@ -152,12 +178,16 @@ function toEntry(rows: Array<{ endpointId: number; region: string; part: WindowP
     byEp.set(r.endpointId, m);
   }
   const entry: BucketEntry = new Map();
-  for (const [id, regions] of byEp) entry.set(id, { all: mergeWindowParts([...regions.values()]), regions });
+  for (const [id, regions] of byEp) {
+    if (s.due()) await s.yield();
+    entry.set(id, { all: mergeWindowParts([...regions.values()]), regions });
+  }
   return entry;
 }
 
-/** Merges several bucket entries (e.g. 6 hours into a block), region by region. */
-function mergeEntries(entries: BucketEntry[]): BucketEntry {
+/** Merges several bucket entries (e.g. 6 hours into a block), region by region, in slices. */
+async function mergeEntries(entries: BucketEntry[]): Promise<BucketEntry> {
+  const s = createSlicer();
   const groups = new Map<string, { endpointId: number; region: string; parts: WindowPart[] }>();
   for (const e of entries) {
     for (const [id, v] of e) {
@@ -169,7 +199,12 @@ function mergeEntries(entries: BucketEntry[]): BucketEntry {
       }
     }
   }
-  return toEntry([...groups.values()].map((g) => ({ endpointId: g.endpointId, region: g.region, part: mergeWindowParts(g.parts) })));
+  const merged: Array<{ endpointId: number; region: string; part: WindowPart }> = [];
+  for (const g of groups.values()) {
+    if (s.due()) await s.yield();
+    merged.push({ endpointId: g.endpointId, region: g.region, part: mergeWindowParts(g.parts) });
+  }
+  return toEntrySliced(merged, s);
 }
 
 /**
@@ -205,23 +240,30 @@ function loadRollupBuckets(db: Db, granularity: 'hour' | 'day', workloadId: numb
   }
   if (!pending) return out as BucketEntry[];
   if (missing.size > 0) {
-    listRollupBuckets(db, { granularity, workloadId, starts: [...missing.keys()].map((t) => new Date(t)) }).then(
-      (rows) => {
+    const fail = (err: unknown) => {
+      for (const m of missing.values()) {
+        cache.delete(m.key);
+        m.d.reject(err);
+      }
+    };
+    listRollupBuckets(db, { granularity, workloadId, starts: [...missing.keys()].map((t) => new Date(t)) }).then(async (rows) => {
+      try {
+        // Decoding and merging sketches is the costly part of a cold window: done in slices.
+        const s = createSlicer();
         const byStart = new Map<number, Array<{ endpointId: number; region: string; part: WindowPart }>>();
         for (const r of rows) {
+          if (s.due()) await s.yield();
           const list = byStart.get(r.bucketStart.getTime()) ?? [];
           list.push({ endpointId: r.endpointId, region: r.workerRegion, part: toWindowPart(r) });
           byStart.set(r.bucketStart.getTime(), list);
         }
-        for (const [t, m] of missing) m.d.resolve(toEntry(byStart.get(t) ?? []));
-      },
-      (err: unknown) => {
-        for (const m of missing.values()) {
-          cache.delete(m.key);
-          m.d.reject(err);
-        }
-      },
-    );
+        const entries = new Map<number, BucketEntry>();
+        for (const t of missing.keys()) entries.set(t, await toEntrySliced(byStart.get(t) ?? [], s));
+        for (const [t, m] of missing) m.d.resolve(entries.get(t)!);
+      } catch (err) {
+        fail(err);
+      }
+    }, fail);
   }
   return Promise.all(out);
 }
@@ -252,7 +294,8 @@ interface RunEntry {
   sources: BucketEntry[];
 }
 
-function toRun(sources: BucketEntry[]): RunEntry {
+async function toRun(sources: BucketEntry[]): Promise<RunEntry> {
+  const s = createSlicer();
   const byEp = new Map<number, WindowPart[]>();
   for (const e of sources) {
     for (const [id, v] of e) {
@@ -262,7 +305,10 @@ function toRun(sources: BucketEntry[]): RunEntry {
     }
   }
   const all = new Map<number, WindowPart>();
-  for (const [id, parts] of byEp) all.set(id, mergeWindowParts(parts));
+  for (const [id, parts] of byEp) {
+    if (s.due()) await s.yield();
+    all.set(id, mergeWindowParts(parts));
+  }
   return { all, sources };
 }
 
@@ -373,7 +419,13 @@ export async function listWindowStats(db: Db, p: LeaderboardParams, wallNow = Da
       rawRows.get(raw.endpointId[j]!)?.push(j);
     }
   }
-  return eps.map((endpoint) => ({ endpoint, ...summarizeWindow(partsOf.get(endpoint.id)!, p.basis, raw, rawRows.get(endpoint.id)!) }));
+  const s = createSlicer();
+  const out: LeaderboardRow[] = [];
+  for (const endpoint of eps) {
+    if (s.due()) await s.yield();
+    out.push({ endpoint, ...summarizeWindow(partsOf.get(endpoint.id)!, p.basis, raw, rawRows.get(endpoint.id)!) });
+  }
+  return out;
 }
 
 /**
