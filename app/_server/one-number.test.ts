@@ -12,7 +12,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { endpoints, workloads } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
-import { anonymous, params, req, setupApiTest } from '@/app/api/_lib/test-support';
+import { anonymous, params, req, setupApiTest } from '@/app/api/test-support/api-test';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiTokens, endpoints, sweepSettings, sweeps, users } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
-import { anonymous, params, req, setupApiTest, signUp, type Actor } from './_lib/test-support';
+import { anonymous, params, req, setupApiTest, signUp, type Actor } from './test-support/api-test';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
-import { setupApiTest, signUp, TEST_ORIGIN, type Actor } from './_lib/test-support';
+import { setupApiTest, signUp, TEST_ORIGIN, type Actor } from './test-support/api-test';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 

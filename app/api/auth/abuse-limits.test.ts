@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { getEnv } from '@/lib/env';
-import { PEER_ADDRESS_HEADER, TEST_ORIGIN, serveRoute, setupApiTest, signUp, type RouteServer } from '@/app/api/_lib/test-support';
+import { PEER_ADDRESS_HEADER, TEST_ORIGIN, serveRoute, setupApiTest, signUp, type RouteServer } from '@/app/api/test-support/api-test';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { users } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
-import { params, req, setupApiTest, signUp, type Actor } from '@/app/api/_lib/test-support';
+import { params, req, setupApiTest, signUp, type Actor } from '@/app/api/test-support/api-test';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 

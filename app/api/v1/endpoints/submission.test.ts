@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, endpoints, endpointVerifications, users } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
-import { anonymous, params, PEER_ADDRESS_HEADER, req, setupApiTest, signUp, type Actor } from '@/app/api/_lib/test-support';
+import { anonymous, params, PEER_ADDRESS_HEADER, req, setupApiTest, signUp, type Actor } from '@/app/api/test-support/api-test';
 
 // Route handlers call next/server's connection(), which needs Next's request scope.
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));

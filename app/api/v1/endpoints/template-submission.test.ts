@@ -13,7 +13,7 @@ import type { TestDatabase } from '@/db/test-support/test-database';
 import { ENDPOINT_TEMPLATES } from '@/lib/catalog/seed-catalog';
 import { CLAIMS_FILE } from '@/lib/datasets/paths';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
-import { params, req, setupApiTest, signUp } from '@/app/api/_lib/test-support';
+import { params, req, setupApiTest, signUp } from '@/app/api/test-support/api-test';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 

@@ -11,7 +11,7 @@ import type { TestDatabase } from '@/db/test-support/test-database';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { createGuardedFetch, type GuardedFetch } from '@/lib/security/ssrf-guard';
-import { anonymous, params, req, setupApiTest, signUp, type Actor } from '@/app/api/_lib/test-support';
+import { anonymous, params, req, setupApiTest, signUp, type Actor } from '@/app/api/test-support/api-test';
 import { runSweepJob } from '@/workers/tasks/run-sweep';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
