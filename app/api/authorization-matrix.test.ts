@@ -262,7 +262,7 @@ describe.each(rows)('$name', (row) => {
 });
 
 it('covers every mutating route handler under app/api (a new one must join the matrix)', async () => {
-  const { listApiRoutes, importRoute } = await import('./_lib/route-catalog');
+  const { listApiRoutes, importRoute } = await import('./test-support/route-catalog');
   const mutating: string[] = [];
   for (const r of listApiRoutes()) {
     const mod = await importRoute(r.file);

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
-import { fillPattern, importRoute, listApiRoutes } from './_lib/route-catalog';
+import { fillPattern, importRoute, listApiRoutes } from './test-support/route-catalog';
 import { anonymous, params, req, setupApiTest, signUp, TEST_ORIGIN, type Actor } from './test-support/api-test';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));

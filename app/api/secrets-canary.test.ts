@@ -20,7 +20,7 @@ import { createGuardedFetch } from '@/lib/security/ssrf-guard';
 import { parseEncryptionKey } from '@/lib/security/secrets';
 import { createLoopDelayMonitor } from '@/lib/probe/loop-delay-monitor';
 import { runProbeJob } from '@/workers/tasks/probe-endpoint';
-import { fillPattern, importRoute, listApiRoutes } from './_lib/route-catalog';
+import { fillPattern, importRoute, listApiRoutes } from './test-support/route-catalog';
 import { anonymous, params, req, setupApiTest, signUp, type Actor } from './test-support/api-test';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));

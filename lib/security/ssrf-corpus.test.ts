@@ -17,7 +17,7 @@ import {
   type GuardedFetch,
   type LookupFunction,
 } from './ssrf-guard';
-import { CORPUS_DNS, PUBLIC_CORPUS, SSRF_CORPUS, corpusLookup } from './ssrf-corpus';
+import { CORPUS_DNS, PUBLIC_CORPUS, SSRF_CORPUS, corpusLookup } from './test-support/ssrf-corpus';
 
 const lookup = corpusLookup as unknown as LookupFunction;
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDb, type DbHandle } from '@/db/client';
 import { measurements, precomputedAnswers } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
-import { fillPattern, importRoute, listApiRoutes } from '@/app/api/_lib/route-catalog';
+import { fillPattern, importRoute, listApiRoutes } from '@/app/api/test-support/route-catalog';
 import { runRollupJob } from '@/workers/tasks/rollup-measurements';
 import { runPrecomputeAnswersJob } from '@/workers/tasks/precompute-answers';
 import { lastCompleteWeek, writeDump } from '@/workers/tasks/write-dump';

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { importRoute, listApiRoutes } from '@/app/api/_lib/route-catalog';
+import { importRoute, listApiRoutes } from '@/app/api/test-support/route-catalog';
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 

@@ -1,6 +1,6 @@
 /**
- * Hostile-input corpus for the SSRF guard (lib/security/ssrf-guard.ts), exported so reports can
- * print it. `ssrf-corpus.test.ts` asserts every row against `checkUrl` and `createGuardedFetch`
+ * Hostile-input corpus for the SSRF guard (lib/security/ssrf-guard.ts), test data only, exported so reports can
+ * print it. `../ssrf-corpus.test.ts` asserts every row against `checkUrl` and `createGuardedFetch`
  * using `corpusLookup` as the DNS resolver (no real DNS, no real network).
  */
 import type { LookupAddress, LookupOptions } from 'node:dns';
