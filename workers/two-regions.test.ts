@@ -3,6 +3,11 @@
  * their region's probe queue, both measure the same slots (one measurement per region), and the
  * operations surfaces see both: /api/v1/regions (per-region counts and live workers) and
  * /api/health (live workers with pid, host, region, version, lastHeartbeatAt).
+ *
+ * Then two web instances (separate processes: app/api/v1/test-support/web-instance.ts, the
+ * production route handlers with their own caches and LISTEN) against the same database: per-region
+ * and merged leaderboards say which regions they cover, and after late data and a rollup both
+ * instances serve the same new snapshot (cross-instance invalidation, db/cache-invalidation).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -10,10 +15,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { DATA_CHANGED_CHANNEL, type DataChange } from '@/db/cache-invalidation';
 import { seedCatalog } from '@/db/seed';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { getEnv } from '@/lib/env';
+import { runRollupJob } from '@/workers/tasks/rollup-measurements';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -21,6 +28,9 @@ const ROOT = path.resolve(__dirname, '..');
 let t: TestDatabase;
 let server: http.Server;
 const workers: ChildProcess[] = [];
+const webs: ChildProcess[] = [];
+/** Data-change notifications seen on the channel (from any process). */
+const changes: DataChange[] = [];
 
 function startServer(): Promise<number> {
   server = http.createServer((req, res) => {
@@ -54,11 +64,12 @@ beforeAll(async () => {
   t = await createTestDatabase();
   const port = await startServer();
   await seedCatalog(t.db, { workloads: SEED_WORKLOADS, lookupEnv: () => null, referencePort: port });
+  await t.sql.listen(DATA_CHANGED_CHANNEL, (text) => changes.push(JSON.parse(text) as DataChange));
 });
 
 afterAll(async () => {
   await Promise.all(
-    workers.map((w) => new Promise<void>((resolve) => {
+    [...workers, ...webs].map((w) => new Promise<void>((resolve) => {
       if (w.exitCode !== null || w.signalCode !== null) return resolve();
       const timer = setTimeout(() => w.kill('SIGKILL'), 15_000);
       w.once('exit', () => {
@@ -97,4 +108,98 @@ it('workers in eu and us measure their own region; regions and health list both'
   const body = (await (await health.GET()).json()) as { workers: Array<{ pid: number; region: string; host: string; version: string; lastHeartbeatAt: string }> };
   expect(body.workers.map((w) => `${w.region}:${w.pid}`).sort()).toEqual([`eu:${eu.pid}`, `us:${us.pid}`]);
   for (const w of body.workers) expect(Date.parse(w.lastHeartbeatAt)).toBeGreaterThan(Date.now() - 60_000);
+}, 180_000);
+
+/** Starts one web instance process; resolves with its base URL once it listens. */
+function startWeb(name: string): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'app/api/v1/test-support/web-instance.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: t.url, TOKENPACE_SECRET_KEY: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  webs.push(child);
+  child.stderr?.on('data', (d) => process.stderr.write(`[web ${name}] ${d}`));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d) => {
+      out += String(d);
+      const m = /listening (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`web ${name} exited (${code}) before listening`)));
+  });
+}
+
+interface Board {
+  snapshotId: string;
+  region: string | null;
+  regions: string[];
+  merged: boolean;
+  entries: Array<{ endpoint: { id: number }; n: number }>;
+}
+
+async function board(baseUrl: string, params: Record<string, string>): Promise<Board> {
+  const res = await fetch(`${baseUrl}/api/v1/leaderboard?${new URLSearchParams(params).toString()}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Board;
+}
+
+it('two web instances: per-region and merged boards say which regions; both serve the same snapshot after a rollup change', async () => {
+  const [a, b] = await Promise.all([startWeb('a'), startWeb('b')]);
+  const [subject] = (await t.db.execute(sql`
+    select mo.slug as model, w.slug as workload from measurements m
+    join endpoints e on e.id = m.endpoint_id join models mo on mo.id = e.model_id join workloads w on w.id = m.workload_id
+    group by 1, 2 order by count(distinct m.worker_region) desc, count(*) desc limit 1`)) as unknown as Array<{ model: string; workload: string }>;
+  const q = { model: subject!.model, workload: subject!.workload, window: '24h' };
+
+  // Pinned to an instant after both regions measured: per-region boards are parts of the merged one.
+  const [{ last }] = (await t.db.execute(sql`select max(measured_at)::text as last from measurements`)) as unknown as Array<{ last: string }>;
+  const at = new Date(Date.parse(last) + 1000).toISOString();
+  const [eu, us, merged] = await Promise.all([board(a, { ...q, at, region: 'eu' }), board(b, { ...q, at, region: 'us' }), board(a, { ...q, at })]);
+  expect([eu.region, eu.regions, eu.merged]).toEqual(['eu', ['eu'], false]);
+  expect([us.region, us.regions, us.merged]).toEqual(['us', ['us'], false]);
+  expect([merged.region, merged.regions, merged.merged]).toEqual([null, ['eu', 'us'], true]);
+  expect(eu.snapshotId).not.toBe(us.snapshotId);
+  const nOf = (bd: Board) => new Map(bd.entries.map((e) => [e.endpoint.id, e.n]));
+  const [nEu, nUs] = [nOf(eu), nOf(us)];
+  for (const e of merged.entries) expect(e.n).toBe((nEu.get(e.endpoint.id) ?? 0) + (nUs.get(e.endpoint.id) ?? 0));
+  expect(merged.entries.some((e) => e.n > 0)).toBe(true);
+  // The same question answers the same snapshot on either instance.
+  expect((await board(b, { ...q, at })).snapshotId).toBe(merged.snapshotId);
+
+  // A sealed question (as of 20 min ago): instance A computes and caches it until invalidated.
+  const sealedAt = new Date(Date.now() - 20 * 60_000).toISOString();
+  const sealed = { ...q, at: sealedAt, region: 'eu' };
+  const before = await board(a, sealed);
+  expect((await board(a, sealed)).snapshotId).toBe(before.snapshotId);
+  // Late data for that window (a copy of an eu measurement, measured 1 min before it), then a rollup
+  // run, which sends NOTIFY tokenpace_data_changed.
+  const cols = ((await t.db.execute(sql`
+    select column_name from information_schema.columns
+    where table_name = 'measurements' and table_schema = current_schema() and column_default is null and is_identity = 'NO' and is_generated = 'NEVER' and column_name not in ('measured_at', 'job_key')`)) as unknown as Array<{ column_name: string }>)
+    .map((c) => `"${c.column_name}"`)
+    .join(', ');
+  const lateAt = new Date(Date.parse(sealedAt) - 60_000).toISOString();
+  await t.db.execute(sql.raw(`
+    insert into measurements (${cols}, measured_at, job_key)
+    select ${cols}, '${lateAt}'::timestamptz, 'late-data-test' from measurements
+    where worker_region = 'eu' and outcome = 'success'
+      and workload_id = (select id from workloads where slug = '${q.workload}')
+      and endpoint_id in (select e.id from endpoints e join models mo on mo.id = e.model_id where mo.slug = '${q.model}')
+    limit 1`));
+  await runRollupJob(t.db, new Date());
+  const [{ n: lateRows }] = (await t.db.execute(sql`select count(*)::int as n from measurements where job_key = 'late-data-test'`)) as unknown as Array<{ n: number }>;
+  expect(lateRows).toBe(1);
+  // Both instances: the same, new snapshot (A's cached answer was dropped by the NOTIFY).
+  await expect
+    .poll(async () => {
+      const [x, y] = await Promise.all([board(a, sealed), board(b, sealed)]);
+      return { sameOnBoth: x.snapshotId === y.snapshotId, aChanged: x.snapshotId !== before.snapshotId, bChanged: y.snapshotId !== before.snapshotId };
+    }, { timeout: 30_000, interval: 250 })
+    .toEqual({ sameOnBoth: true, aChanged: true, bChanged: true });
+  expect((await board(a, sealed)).entries.some((e) => e.n > 0)).toBe(true);
+
+  // The workers' own scheduled rollups notify every other process too.
+  const workerPids = new Set(workers.map((w) => w.pid));
+  await expect.poll(() => changes.some((c) => c.source === 'rollup' && workerPids.has(c.pid)), { timeout: 90_000, interval: 500 }).toBe(true);
 }, 180_000);
