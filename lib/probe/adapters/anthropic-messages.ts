@@ -13,12 +13,11 @@
  * `input_json_delta` do; `error` events can follow HTTP 200 (overloaded_error → stream_error,
  * rate_limit_error → rate_limited); `message_stop` is the terminal marker.
  */
-import { createSseFramer } from '../framing/sse-framer';
 import type { ProtocolAdapter, WireEvent } from './adapter';
 import { collectText, emptyText, hasText, type CollectedText } from './content-parts';
 import { joinUrl, pathEndsWith } from './join-url';
 import { classifyInStreamError, countValue, isRecord, nonEmptyString } from './normalize';
-import { decodeSseMessage } from './sse-messages';
+import { createSseDecoder } from './sse-messages';
 
 /** Anthropic API version header value the probe speaks. */
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -169,26 +168,17 @@ export const anthropicMessagesAdapter: ProtocolAdapter = {
   },
   createDecoder(sink) {
     let complete = false;
-    return createSseFramer((message, atMs) => {
-      const decoded = decodeSseMessage(message);
-      switch (decoded.kind) {
-        case 'keepalive':
-          return sink({ keepAlive: true }, atMs);
-        case 'done':
-          // Not this protocol's terminal marker: a trailing sentinel never fails the stream.
-          return sink({}, atMs);
-        case 'wire':
-          if (decoded.unparsable && complete) return sink({}, atMs);
-          return sink(decoded.wire, atMs);
-        case 'json': {
-          const value = decoded.value;
-          // A bare `{"error": {...}}` (no type) is an error wherever it appears.
-          const type = typeof value.type === 'string' ? value.type : value.error !== undefined ? 'error' : (message.event ?? '');
-          const event = interpretEvent(type, value);
-          if (event.finishReason !== undefined || event.complete) complete = true;
-          return sink(event, atMs);
-        }
-      }
+    return createSseDecoder(sink, {
+      // `[DONE]` is not this protocol's terminal marker: a trailing sentinel never fails the stream.
+      doneIsTerminal: false,
+      isComplete: () => complete,
+      onJson: (value, message) => {
+        // A bare `{"error": {...}}` (no type) is an error wherever it appears.
+        const type = typeof value.type === 'string' ? value.type : value.error !== undefined ? 'error' : (message.event ?? '');
+        const event = interpretEvent(type, value);
+        if (event.finishReason !== undefined || event.complete) complete = true;
+        return event;
+      },
     });
   },
 };

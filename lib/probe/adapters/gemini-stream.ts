@@ -18,12 +18,11 @@
  * Vertex AI hosts (`*aiplatform.googleapis.com`).
  */
 import { createJsonArrayFramer } from '../framing/json-array-framer';
-import { createSseFramer } from '../framing/sse-framer';
 import type { ProtocolAdapter, StreamDecoder, WireEvent, WireEventSink } from './adapter';
 import { joinUrl } from './join-url';
 import { collectText, emptyText, hasText } from './content-parts';
 import { classifyInStreamError, countValue, isRecord, nonEmptyString, tryParseJson } from './normalize';
-import { decodeSseMessage } from './sse-messages';
+import { createSseDecoder } from './sse-messages';
 
 /** Part keys read here or known to carry no generated text. */
 const PART_KEYS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall', 'functionResponse', 'inlineData', 'fileData', 'executableCode', 'codeExecutionResult', 'videoMetadata', 'partMetadata', 'mediaResolution']);
@@ -122,20 +121,11 @@ function createGeminiDecoder(sink: WireEventSink): StreamDecoder {
         onError: (message, atMs) => sink({ error: { kind: 'stream_error', message } }, atMs),
       });
     }
-    return createSseFramer((message, atMs) => {
-      const decoded = decodeSseMessage(message);
-      switch (decoded.kind) {
-        case 'keepalive':
-          return sink({ keepAlive: true }, atMs);
-        case 'done':
-          // `[DONE]` is not Gemini's terminal marker: a trailing sentinel never fails the stream.
-          return sink({}, atMs);
-        case 'wire':
-          if (decoded.unparsable && state.complete) return sink({}, atMs);
-          return sink(decoded.wire, atMs);
-        case 'json':
-          return sink(interpretResponse(decoded.value, state), atMs);
-      }
+    return createSseDecoder(sink, {
+      // `[DONE]` is not Gemini's terminal marker: a trailing sentinel never fails the stream.
+      doneIsTerminal: false,
+      isComplete: () => state.complete,
+      onJson: (value) => interpretResponse(value, state),
     });
   };
   return {

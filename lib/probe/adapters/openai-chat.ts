@@ -23,12 +23,11 @@
  * - success by `[DONE]`, or by a non-null finish_reason followed by a clean close (C17); noise after
  *   the finish never fails it (T41).
  */
-import { createSseFramer } from '../framing/sse-framer';
 import type { InStreamError, ProtocolAdapter, ToolCallDelta, WireEvent } from './adapter';
 import { collectText, emptyText, hasText } from './content-parts';
 import { joinUrl, pathEndsWith } from './join-url';
 import { classifyInStreamError, countValue, isRecord, nonEmptyString, summarizeErrorText } from './normalize';
-import { decodeSseMessage } from './sse-messages';
+import { createSseDecoder } from './sse-messages';
 
 /** Per-stream state of the OpenAI decoder. */
 interface ChatDecoderState {
@@ -279,25 +278,18 @@ export const openAiChatAdapter: ProtocolAdapter = {
       lastToolKey: null,
       toolCount: 0,
     };
-    return createSseFramer((message, atMs) => {
-      const decoded = decodeSseMessage(message);
-      switch (decoded.kind) {
-        case 'keepalive':
-          return sink({ keepAlive: true }, atMs);
-        case 'done':
-          return sink({ terminal: true }, atMs);
-        case 'wire':
-          // A sentinel of the server's own after the answer declared completion (`[END]`) does not
-          // fail it; like [DONE] it is the stream's last data event.
-          if (decoded.unparsable && state.complete) return sink({}, atMs);
-          return sink(decoded.wire, atMs);
-        case 'json':
-          if (message.event !== undefined && message.event !== '' && message.event !== 'message' && message.event !== 'chunk' && !decoded.value.choices && !decoded.value.error) {
-            // An event type the Chat Completions stream does not have, carrying an object without choices.
-            if (hasText(decoded.value)) return sink({ unrecognizedPaths: [`event:${message.event}`] }, atMs);
-          }
-          return sink(interpretChunk(decoded.value, state), atMs);
-      }
+    return createSseDecoder(sink, {
+      doneIsTerminal: true,
+      // A sentinel of the server's own after the answer declared completion (`[END]`) does not
+      // fail it; like [DONE] it is the stream's last data event.
+      isComplete: () => state.complete,
+      onJson: (value, message) => {
+        if (message.event !== undefined && message.event !== '' && message.event !== 'message' && message.event !== 'chunk' && !value.choices && !value.error) {
+          // An event type the Chat Completions stream does not have, carrying an object without choices.
+          if (hasText(value)) return { unrecognizedPaths: [`event:${message.event}`] };
+        }
+        return interpretChunk(value, state);
+      },
     });
   },
 };

@@ -4,8 +4,8 @@
  * (an `error:` field, a bare JSON error body, an HTML error page). Shared by every SSE adapter so
  * errors are found wherever the server puts them (issue 9 item 4).
  */
-import type { SseMessage } from '../framing/sse-framer';
-import type { WireEvent } from './adapter';
+import { createSseFramer, type SseFramer, type SseMessage } from '../framing/sse-framer';
+import type { WireEvent, WireEventSink } from './adapter';
 import { classifyInStreamError, isRecord, looksLikeHtml, summarizeErrorText, tryParseJson } from './normalize';
 
 /** The meaning of one SSE message. */
@@ -53,4 +53,33 @@ export function decodeSseMessage(message: SseMessage): DecodedSseMessage {
     return { kind: 'wire', wire: { error: { kind: 'stream_error', message: `text outside SSE framing: ${data.slice(0, 160)}` } }, unparsable: true };
   }
   return { kind: 'wire', wire: { error: { kind: 'stream_error', message: `unparsable event data: ${data.slice(0, 120)}` } }, unparsable: true };
+}
+
+/**
+ * The SSE decoder of every SSE adapter: keep-alives and server-reported errors go to `sink` as they
+ * are (decodeSseMessage); a body that is merely not JSON after the stream declared completion
+ * (`isComplete()`) is trailing noise and ignored; `[DONE]` ends the stream when `doneIsTerminal`
+ * (OpenAI's marker) and is ignored otherwise; each JSON object becomes the WireEvent `onJson` makes.
+ */
+export function createSseDecoder(
+  sink: WireEventSink,
+  opts: {
+    doneIsTerminal: boolean;
+    isComplete: () => boolean;
+    onJson: (value: Record<string, unknown>, message: SseMessage) => WireEvent;
+  },
+): SseFramer {
+  return createSseFramer((message, atMs) => {
+    const decoded = decodeSseMessage(message);
+    switch (decoded.kind) {
+      case 'keepalive':
+        return sink({ keepAlive: true }, atMs);
+      case 'done':
+        return sink(opts.doneIsTerminal ? { terminal: true } : {}, atMs);
+      case 'wire':
+        return sink(decoded.unparsable && opts.isComplete() ? {} : decoded.wire, atMs);
+      case 'json':
+        return sink(opts.onJson(decoded.value, message), atMs);
+    }
+  });
 }
