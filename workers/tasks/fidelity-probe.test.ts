@@ -14,9 +14,7 @@ import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { answerFidelityPrompt } from '@/lib/fidelity/answer-task';
 import { startAnsweringServer, type AnsweringServer } from '@/lib/fidelity/test-support/answering-server';
 import type { FetchLike } from '@/lib/probe/types';
-import { fixedLoopDelay } from '@/lib/probe/test-support/fixed-loop-delay';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
-import { createGuardedFetch } from '@/lib/security/ssrf-guard';
 import { listNotableChanges } from '@/app/feed/notable-changes';
 import { listWindowFidelity } from '@/db/queries/fidelity';
 import { getHiddenReasoning } from '@/db/queries/hidden-reasoning';
@@ -28,6 +26,7 @@ import { rebuildRollups } from '@/db/queries/rollups';
 import { invalidateWindowCaches, listWindowStats, listWindowStatsFromRaw } from '@/db/window-stats';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { runProbeJob, type ProbeTaskContext } from './probe-endpoint';
+import { closeFetches, probeTaskContext } from './test-support/probe-task-context';
 
 let t: TestDatabase;
 let reference: ReferenceServer;
@@ -47,20 +46,7 @@ function answerTruncated(prompt: string): string {
   return (answerFidelityPrompt(prompt.slice(Math.floor(prompt.length * 0.4))) ?? 'no question seen') + ' more words.';
 }
 
-const ctx = (): ProbeTaskContext => ({
-  db: t.db,
-  workerId: 'test-worker',
-  workerVersion: 'test',
-  createFetch: ({ allowPrivate }) => {
-    const f = createGuardedFetch({ allowPrivate }) as unknown as FetchLike;
-    fetches.push(f);
-    return f;
-  },
-  secretKey: null,
-  monitorLoopDelay: fixedLoopDelay(0),
-  deadlines: { ttftMs: 10_000, idleMs: 10_000, totalMs: 30_000, maxBytes: 8 * 1024 * 1024 },
-  now: () => new Date(),
-});
+const ctx = (): ProbeTaskContext => probeTaskContext(t.db, {}, fetches);
 
 async function probe(endpointSlug: string, workloadSlug: string, slotStart: string, fidelity = true) {
   const [w] = await t.db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, workloadSlug));
@@ -92,7 +78,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const f of fetches) await (f as unknown as { dispatcher?: { close(): Promise<void> } }).dispatcher?.close();
+  await closeFetches(fetches);
   await reference?.close();
   await wrong?.close();
   await truncating?.close();

@@ -14,10 +14,9 @@ import { seedCatalog } from '@/db/seed';
 import { endpoints, endpointSubmissions, models, providers, users, workloads } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
-import { createGuardedFetch } from '@/lib/security/ssrf-guard';
 import type { FetchLike } from '@/lib/probe/types';
-import { fixedLoopDelay } from '@/lib/probe/test-support/fixed-loop-delay';
 import { runProbeJob } from './probe-endpoint';
+import { closeFetches, probeTaskContext } from './test-support/probe-task-context';
 
 const OPERATOR = { AWS_ACCESS_KEY_ID: 'AKIAOPERATOR0EXAMPLE1', AWS_SECRET_ACCESS_KEY: 'operator-secret-access-key-0123456789', AWS_SESSION_TOKEN: 'operator-session-token-abcdef' };
 
@@ -80,24 +79,11 @@ it('a submitted, approved Bedrock endpoint never gets the operator credentials',
 
   const fetches: FetchLike[] = [];
   const result = await runProbeJob(
-    {
-      db: t.db,
-      workerId: 'test-worker',
-      workerVersion: 'test',
-      createFetch: ({ allowPrivate }) => {
-        const f = createGuardedFetch({ allowPrivate }) as unknown as FetchLike;
-        fetches.push(f);
-        return f;
-      },
-      secretKey: null,
-      monitorLoopDelay: fixedLoopDelay(0),
-      deadlines: { ttftMs: 5_000, idleMs: 5_000, totalMs: 10_000, maxBytes: 1024 * 1024 },
-      now: () => new Date(),
-    },
+    probeTaskContext(t.db, { deadlines: { ttftMs: 5_000, idleMs: 5_000, totalMs: 10_000, maxBytes: 1024 * 1024 } }, fetches),
     'boss-job-1',
     { endpointId: ep!.id, workloadId: workload!.id, region: 'local', slotStart: '2026-01-01T00:00:00.000Z', jobKey: `probe:${ep!.id}:${workload!.id}:local:2026-01-01T00:00:00.000Z` },
   );
-  for (const f of fetches) await (f as unknown as { dispatcher: { close(): Promise<void> } }).dispatcher.close();
+  await closeFetches(fetches);
   expect(result.status).toBe('recorded');
   expect(seen).toHaveLength(1);
   const sent = JSON.stringify(seen[0]!.headers);

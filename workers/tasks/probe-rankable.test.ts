@@ -16,6 +16,7 @@ import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import type { FetchLike } from '@/lib/probe/types';
 import { fixedLoopDelay } from '@/lib/probe/test-support/fixed-loop-delay';
 import { runProbeJob, type ProbeTaskContext } from './probe-endpoint';
+import { probeTaskContext } from './test-support/probe-task-context';
 
 let t: TestDatabase;
 let server: http.Server;
@@ -68,16 +69,11 @@ async function addEndpoint(slug: string, path: string): Promise<number> {
 }
 
 function context(loopDelayMs: number): ProbeTaskContext {
-  return {
-    db: t.db,
-    workerId: 'w',
-    workerVersion: 'test',
+  return probeTaskContext(t.db, {
     createFetch: () => globalThis.fetch as FetchLike,
-    secretKey: null,
     monitorLoopDelay: fixedLoopDelay(loopDelayMs),
-    deadlines: { ttftMs: 5_000, idleMs: 5_000, totalMs: 10_000, maxBytes: 1024 * 1024 },
     now: () => new Date('2026-03-01T10:15:00Z'),
-  };
+  });
 }
 
 it('writes rankability, evidence and retry_after_ms; rollups use rankable rows only', async () => {
