@@ -8,10 +8,10 @@
  * once through {@link invalidateWindowCaches} and the hooks registered with {@link onDataChanged}.
  * So any number of web instances serve the same answer (the same snapshotId) right after a change.
  *
- * Lost notifications: postgres.js re-LISTENs after its connection drops, but gives up silently when
- * Postgres is still down at that moment. A watchdog therefore sends itself a ping on the channel
- * every `watchdogMs`; when the ping does not come back, it LISTENs again. Every (re)LISTEN also
- * invalidates, because notifications sent while not listening are gone.
+ * Lost notifications: postgres.js re-LISTENs by itself after its connection drops (with its reconnect
+ * back-off), and its re-LISTEN failure is swallowed. As a guard, a watchdog sends itself a ping on
+ * the channel every `watchdogMs`; when the ping does not come back, it LISTENs again. Every
+ * (re)LISTEN also invalidates, because notifications sent while not listening are gone.
  */
 import { sql as dsql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
@@ -102,31 +102,39 @@ export function listenForDataChanges(db: Db, client: postgres.Sql, options: { wa
     invalidateLocalCaches(db);
     options.onChange?.(change);
   };
-  const onNotify = (text: string) => {
-    let change: DataChange | null = null;
-    try {
-      change = JSON.parse(text) as DataChange;
-    } catch {
-      // a foreign or empty payload still means "something changed"
-    }
-    if (change?.source === 'ping') {
-      if (change.listenerId === listenerId) lastPong = Date.now();
-      return;
-    }
-    received++;
-    changed(change);
-  };
-  const onListen = () => {
-    lastPong = Date.now();
-    changed(null);
-    resolveReady();
-  };
+  // Each subscription's callbacks carry its generation: postgres.js may re-LISTEN an older
+  // subscription's callbacks by itself after a reconnect, and those must not count twice.
+  let generation = 0;
+  const callbacks = (gen: number) => ({
+    onNotify: (text: string) => {
+      if (gen !== generation) return;
+      let change: DataChange | null = null;
+      try {
+        change = JSON.parse(text) as DataChange;
+      } catch {
+        // a foreign or empty payload still means "something changed"
+      }
+      if (change?.source === 'ping') {
+        if (change.listenerId === listenerId) lastPong = Date.now();
+        return;
+      }
+      received++;
+      changed(change);
+    },
+    onListen: () => {
+      lastPong = Date.now();
+      changed(null);
+      resolveReady();
+    },
+  });
   const subscribe = async () => {
     const old = request;
     request = null;
     await old?.unlisten().catch(() => {});
     if (stopped) return;
-    request = await client.listen(DATA_CHANGED_CHANNEL, onNotify, onListen);
+    const gen = ++generation;
+    const cb = callbacks(gen);
+    request = await client.listen(DATA_CHANGED_CHANNEL, cb.onNotify, cb.onListen);
   };
   const subscribeOrRetry = () => {
     subscribe().catch(() => {
