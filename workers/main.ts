@@ -5,6 +5,7 @@
  * web process so page rendering never disturbs probe timing.
  */
 import os from 'node:os';
+import { listenForDataChanges } from '@/db/cache-invalidation';
 import { openDb } from '@/db/client';
 import { getEnv } from '@/lib/env';
 import { warmUpProbeCore } from '@/lib/probe/warm-up';
@@ -59,7 +60,10 @@ async function main(): Promise<void> {
   const workerId = `${os.hostname()}:${process.pid}`;
   const startedAt = new Date();
   const metrics = createWorkerMetrics({ workerId, region });
-  const { db, close } = openDb(env.DATABASE_URL, 12);
+  const { db, sql: client, close } = openDb(env.DATABASE_URL, 12);
+  // Another worker's rollup changes the data under this worker's window caches (the precompute job
+  // reads them): drop them on its NOTIFY, as web instances do (db/cache-invalidation).
+  listenForDataChanges(db, client);
   const boss = createBoss(env.DATABASE_URL, { schedule: true, supervise: true, superviseSeconds: timing.superviseSeconds });
   let stopping = false;
   // During shutdown Postgres may stop first (Ctrl-C reaches the whole process group): stay quiet then.
