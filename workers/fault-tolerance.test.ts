@@ -23,6 +23,8 @@ import { endpoints } from '@/db/schema';
 import { startTestPostgres } from '@/db/test-support/start-test-postgres';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { getEnv } from '@/lib/env';
+import { streamChatWords } from '@/lib/probe/test-support/chat-stream';
+import { stopChildren } from './test-support/stop-children';
 
 // Route handlers call next/server's connection(), which needs Next's request scope.
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
@@ -44,24 +46,11 @@ function startStreamingServer(): Promise<number> {
     req.on('end', () => {
       const trickle = slow;
       openStreams += 1;
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = (delta: object, finish: string | null = null) =>
-        `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      res.write(chunk({ role: 'assistant', content: '' }));
-      let i = 0;
-      const timer = setInterval(() => {
-        if (trickle || i < 5) res.write(chunk({ content: ` word${i}` }));
-        else {
-          clearInterval(timer);
-          res.write(chunk({}, 'stop'));
-          res.write(`data: ${JSON.stringify({ id: 'x', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`);
-          res.end('data: [DONE]\n\n');
-        }
-        i += 1;
-      }, trickle ? 100 : 5);
-      res.on('close', () => {
-        clearInterval(timer);
-        openStreams -= 1;
+      streamChatWords(res, {
+        word: (i) => (trickle || i < 5 ? ` word${i}` : null),
+        intervalMs: trickle ? 100 : 5,
+        usage: { completionTokens: 5 },
+        onClose: () => (openStreams -= 1),
       });
     });
   });
@@ -104,17 +93,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(
-    workers.map((w) => new Promise<void>((resolve) => {
-      if (w.exitCode !== null || w.signalCode !== null) return resolve();
-      const timer = setTimeout(() => w.kill('SIGKILL'), 15_000);
-      w.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      w.kill('SIGTERM');
-    })),
-  );
+  await stopChildren(workers);
   server?.close();
   await h?.close();
   await pg?.stop();

@@ -20,6 +20,8 @@ import { seedCatalog } from '@/db/seed';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { getEnv } from '@/lib/env';
+import { streamChatWords } from '@/lib/probe/test-support/chat-stream';
+import { stopChildren } from './test-support/stop-children';
 import { runRollupJob } from '@/workers/tasks/rollup-measurements';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
@@ -36,14 +38,7 @@ function startServer(): Promise<number> {
   server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = (delta: object, finish: string | null = null) =>
-        `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      res.write(chunk({ role: 'assistant', content: '' }));
-      for (let i = 0; i < 5; i++) res.write(chunk({ content: ` word${i}` }));
-      res.write(chunk({}, 'stop'));
-      res.write(`data: ${JSON.stringify({ id: 'x', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`);
-      res.end('data: [DONE]\n\n');
+      streamChatWords(res, { word: (i) => (i < 5 ? ` word${i}` : null), intervalMs: 0, usage: { completionTokens: 5 } });
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
@@ -68,17 +63,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(
-    [...workers, ...webs].map((w) => new Promise<void>((resolve) => {
-      if (w.exitCode !== null || w.signalCode !== null) return resolve();
-      const timer = setTimeout(() => w.kill('SIGKILL'), 15_000);
-      w.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      w.kill('SIGTERM');
-    })),
-  );
+  await stopChildren([...workers, ...webs]);
   server?.close();
   await t?.drop();
 });

@@ -14,6 +14,7 @@ import { seedCatalog } from '@/db/seed';
 import { endpoints, workloads } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
+import { streamChatWords } from '@/lib/probe/test-support/chat-stream';
 import { buildProbeJobKey, probeQueueName } from './queues';
 import { eq } from 'drizzle-orm';
 
@@ -30,21 +31,7 @@ function startCountingServer(): Promise<number> {
     req.on('data', (d) => (body += d));
     req.on('end', () => {
       requests += 1;
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = (delta: object, finish: string | null = null) =>
-        `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      res.write(chunk({ role: 'assistant', content: '' }));
-      let i = 0;
-      const timer = setInterval(() => {
-        if (i < 5) res.write(chunk({ content: ` word${i}` }));
-        else {
-          clearInterval(timer);
-          res.write(chunk({}, 'stop'));
-          res.write(`data: ${JSON.stringify({ id: 'x', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`);
-          res.end('data: [DONE]\n\n');
-        }
-        i += 1;
-      }, 5);
+      streamChatWords(res, { word: (i) => (i < 5 ? ` word${i}` : null), intervalMs: 5, usage: { completionTokens: 5 } });
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));

@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { streamChatWords } from '../../probe/test-support/chat-stream';
 import { promptFromChatMessages } from '../answer-task';
 
 /** A running answering server. */
@@ -25,21 +26,7 @@ export async function startAnsweringServer(answer: (prompt: string) => string): 
       const prompt = promptFromChatMessages((JSON.parse(body || '{}') as { messages?: unknown }).messages);
       prompts.push(prompt);
       const words = answer(prompt).split(/(?<=\s)/);
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = (delta: object, finish: string | null = null) =>
-        `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      res.write(chunk({ role: 'assistant', content: '' }));
-      let i = 0;
-      const timer = setInterval(() => {
-        if (i < words.length) res.write(chunk({ content: words[i] }));
-        else {
-          clearInterval(timer);
-          res.write(chunk({}, 'stop'));
-          res.end('data: [DONE]\n\n');
-        }
-        i += 1;
-      }, 2);
-      res.on('close', () => clearInterval(timer));
+      streamChatWords(res, { word: (i) => words[i] ?? null, intervalMs: 2 });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
