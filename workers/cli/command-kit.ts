@@ -7,7 +7,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readApiKeyVariable } from '@/lib/env';
 import { isProtocol } from '@/lib/probe/adapters/registry';
-import { PROTOCOLS, type FetchLike, type Protocol } from '@/lib/probe/types';
+import { PROTOCOLS, type FetchLike, type ProbeRequest, type Protocol } from '@/lib/probe/types';
 import { UsageError } from './usage-error';
 
 /** Where a command writes: stdout text, and stderr with whether it is a terminal. */
@@ -83,6 +83,16 @@ export function parseEndpointTarget(
     throw new UsageError(`--api-key-env must name an environment variable (A-Z, 0-9, _), got ${JSON.stringify(apiKeyEnv)}`);
   }
   return { url: positionals[0]!, protocol, model: values.model, apiKeyEnv };
+}
+
+/** The probe request fields an endpoint command's arguments decide (lib/probe ProbeRequest). */
+export function endpointRequest(
+  args: EndpointTarget & { prompt: string; maxTokens: number },
+  apiKey: string | null,
+  deadlines: ProbeRequest['deadlines'],
+  fetch: FetchLike,
+): Pick<ProbeRequest, 'protocol' | 'url' | 'model' | 'apiKey' | 'prompt' | 'maxOutputTokens' | 'deadlines' | 'fetch'> {
+  return { protocol: args.protocol, url: args.url, model: args.model, apiKey, prompt: args.prompt, maxOutputTokens: args.maxTokens, deadlines, fetch };
 }
 
 /**

@@ -28,45 +28,38 @@ commands:
   admin grant <email>                     make an existing account an admin (admin revoke <email> undoes it)
   pricing <endpoint-slug> --input USD --output USD [--cached USD] --source URL --as-of YYYY-MM-DD   declare prices per M tokens (--clear removes)`;
 
+/** Guarded fetch for the endpoint commands: every stream goes through lib/security's SSRF guard. */
+async function guardedFetchFactory() {
+  const { createGuardedFetch } = await import('@/lib/security/ssrf-guard');
+  return (o: { allowPrivate: boolean }) => createGuardedFetch({ allowPrivate: o.allowPrivate });
+}
+
+/** Each command, loaded on demand; returns the exit code. */
+const COMMANDS: Record<string, (rest: string[]) => Promise<number>> = {
+  start: async (rest) => (await import('./start-command')).runStartCommand(rest),
+  import: async (rest) => (await import('./import-command')).runImportCommand(rest),
+  'reference-server': async (rest) => {
+    await (await import('./reference-server-command')).runReferenceServerCommand(rest);
+    return 0;
+  },
+  probe: async (rest) => (await import('./probe-command')).runProbeCommand(rest, { createFetch: await guardedFetchFactory() }),
+  replay: async (rest) => (await import('./replay-command')).runReplayCommand(rest),
+  sweep: async (rest) => (await import('./sweep-command')).runSweepCommand(rest, { createFetch: await guardedFetchFactory() }),
+  migrate: async (rest) => (await import('./migrate-command')).runMigrateCommand(rest),
+  admin: async (rest) => (await import('./admin-command')).runAdminCommand(rest),
+  pricing: async (rest) => (await import('./pricing-command')).runPricingCommand(rest),
+  'rotate-key': async (rest) => (await import('./rotate-key-command')).runRotateKeyCommand(rest),
+};
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  switch (command) {
-    case 'start':
-      return (await import('./start-command')).runStartCommand(rest);
-    case 'import':
-      return (await import('./import-command')).runImportCommand(rest);
-    case 'reference-server':
-      await (await import('./reference-server-command')).runReferenceServerCommand(rest);
-      return 0;
-    case 'probe': {
-      const { runProbeCommand } = await import('./probe-command');
-      const { createGuardedFetch } = await import('@/lib/security/ssrf-guard');
-      return runProbeCommand(rest, { createFetch: (o) => createGuardedFetch({ allowPrivate: o.allowPrivate }) });
-    }
-    case 'replay':
-      return (await import('./replay-command')).runReplayCommand(rest);
-    case 'sweep': {
-      const { runSweepCommand } = await import('./sweep-command');
-      const { createGuardedFetch } = await import('@/lib/security/ssrf-guard');
-      return runSweepCommand(rest, { createFetch: (o) => createGuardedFetch({ allowPrivate: o.allowPrivate }) });
-    }
-    case 'migrate':
-      return (await import('./migrate-command')).runMigrateCommand(rest);
-    case 'admin':
-      return (await import('./admin-command')).runAdminCommand(rest);
-    case 'pricing':
-      return (await import('./pricing-command')).runPricingCommand(rest);
-    case 'rotate-key':
-      return (await import('./rotate-key-command')).runRotateKeyCommand(rest);
-    case undefined:
-    case '-h':
-    case '--help':
-    case 'help':
-      console.log(USAGE);
-      return command === undefined ? 2 : 0;
-    default:
-      throw new UsageError(`unknown command "${command}"`);
+  if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+    console.log(USAGE);
+    return command === undefined ? 2 : 0;
   }
+  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!run) throw new UsageError(`unknown command "${command}"`);
+  return run(rest);
 }
 
 main(process.argv.slice(2)).then(

@@ -11,7 +11,7 @@ import { readApiKeyVariable } from '@/lib/env';
 import { probeEndpoint } from '@/lib/probe/probe-endpoint';
 import { createCaseRecorder } from '@/lib/probe/replay/record-case';
 import type { ProbeRequest, ProbeResult, Protocol } from '@/lib/probe/types';
-import { commandIo, createStatusLine, ENDPOINT_TARGET_FLAGS, ENDPOINT_TARGET_USAGE, type EndpointCommandDeps, isPositiveInteger, numberFlag, parseEndpointTarget, parseFlags, parseOrExitCode, readApiKeyOrExitCode, withCancellation, type CommandIo } from './command-kit';
+import { commandIo, createStatusLine, endpointRequest, ENDPOINT_TARGET_FLAGS, ENDPOINT_TARGET_USAGE, type EndpointCommandDeps, isPositiveInteger, numberFlag, parseEndpointTarget, parseFlags, parseOrExitCode, readApiKeyOrExitCode, withCancellation, type CommandIo } from './command-kit';
 import { UsageError } from './usage-error';
 
 export const PROBE_USAGE = `usage: tokenpace probe <url> --model M [options]
@@ -120,14 +120,7 @@ export async function runProbeCommand(argv: string[], deps: ProbeCommandDeps): P
   try {
     result = await withCancellation(deps.signal, (signal) =>
       probeEndpoint({
-        protocol: args.protocol,
-        url: args.url,
-        model: args.model,
-        apiKey,
-        prompt: args.prompt,
-        maxOutputTokens: args.maxTokens,
-        deadlines,
-        fetch: deps.createFetch({ allowPrivate: args.allowPrivate }),
+        ...endpointRequest(args, apiKey, deadlines, deps.createFetch({ allowPrivate: args.allowPrivate })),
         signal,
         onProgress: progress.update,
         awsCredentials,

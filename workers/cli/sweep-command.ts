@@ -19,7 +19,7 @@ import {
   type SweepResult,
 } from '@/lib/sweep/run-sweep';
 import { DEFAULT_LATENCY_OBJECTIVE } from '@/lib/sweep/summarize-level';
-import { commandIo, createStatusLine, ENDPOINT_TARGET_FLAGS, ENDPOINT_TARGET_USAGE, type EndpointCommandDeps, isPositive, isPositiveInteger, numberFlag, parseEndpointTarget, parseFlags, parseOrExitCode, readApiKeyOrExitCode, withCancellation, type CommandIo } from './command-kit';
+import { commandIo, createStatusLine, endpointRequest, ENDPOINT_TARGET_FLAGS, ENDPOINT_TARGET_USAGE, type EndpointCommandDeps, isPositive, isPositiveInteger, numberFlag, parseEndpointTarget, parseFlags, parseOrExitCode, readApiKeyOrExitCode, withCancellation, type CommandIo } from './command-kit';
 import { DEFAULT_PROBE_PROMPT } from './probe-command';
 import { UsageError } from './usage-error';
 
@@ -120,16 +120,7 @@ export async function runSweepCommand(argv: string[], deps: SweepCommandDeps): P
   let result: SweepResult;
   try {
     result = await withCancellation(deps.signal, (signal) => runSweep({
-      request: {
-        protocol: args.protocol,
-        url: args.url,
-        model: args.model,
-        apiKey,
-        prompt: args.prompt,
-        maxOutputTokens: args.maxTokens,
-        deadlines: { ttftMs: 60_000, idleMs: 30_000, totalMs: 300_000, maxBytes: 16 * 1024 * 1024 },
-        fetch,
-      },
+      request: endpointRequest(args, apiKey, { ttftMs: 60_000, idleMs: 30_000, totalMs: 300_000, maxBytes: 16 * 1024 * 1024 }, fetch),
       concurrencyLevels: args.concurrencyLevels,
       durationMs: args.durationMs,
       warmUpMs: args.warmUpMs,
