@@ -11,6 +11,7 @@
  *   where `source` is a key of `sources` and `bound` says how to read `value` (see {@link CLAIM_BOUNDS}).
  */
 import { z } from 'zod';
+import { DatasetFormatError } from './format-error';
 
 /**
  * How a claim's value bounds the true figure:
@@ -36,13 +37,9 @@ export const KNOWN_CLAIM_METRIC_UNITS: Readonly<Record<string, string>> = {
 };
 
 /** Error for a claims file that does not match the expected shape; names the file and field. */
-export class ClaimsFormatError extends Error {
-  constructor(
-    readonly fileName: string,
-    readonly field: string,
-    detail: string,
-  ) {
-    super(`claims file ${fileName}: field ${field || '(root)'}: ${detail}`);
+export class ClaimsFormatError extends DatasetFormatError {
+  constructor(fileName: string, field: string, detail: string) {
+    super('claims', fileName, field, detail);
     this.name = 'ClaimsFormatError';
   }
 }

@@ -26,15 +26,12 @@
  */
 import { z } from 'zod';
 import { mean, percentiles, sampleStddev } from '../stats/percentiles';
+import { DatasetFormatError } from './format-error';
 
 /** Error thrown for a file that does not match the expected LLMPerf shape; names file and field. */
-export class LlmperfFormatError extends Error {
-  constructor(
-    readonly fileName: string,
-    readonly field: string,
-    detail: string,
-  ) {
-    super(`LLMPerf file ${fileName}: field ${field || '(root)'}: ${detail}`);
+export class LlmperfFormatError extends DatasetFormatError {
+  constructor(fileName: string, field: string, detail: string) {
+    super('LLMPerf', fileName, field, detail);
     this.name = 'LlmperfFormatError';
   }
 }
