@@ -78,6 +78,15 @@ it('after a fresh start the calibration endpoint covers ~100/~1k/~10k/~100k inpu
       { timeout: 300_000, interval: 2000 },
     )
     .toBe(4);
+  // Probes of one endpoint never overlap (workers/endpoint-lock.ts): each calibration probe starts
+  // after the previous one's request start + E2E (measured_at is taken before the request starts,
+  // so this is a necessary condition of no overlap). Four at a time were seen before the lock.
+  const timeline = (await t.db.execute(sql`
+    select extract(epoch from m.measured_at) * 1000 as "startMs", coalesce(m.e2e_ms, 0) as "e2eMs"
+    from measurements m join endpoints e on e.id = m.endpoint_id where e.is_calibration order by m.measured_at, m.id`)) as unknown as Array<{ startMs: number; e2eMs: number }>;
+  expect(timeline.length).toBeGreaterThanOrEqual(16);
+  const overlaps = timeline.slice(1).filter((m, i) => Number(m.startMs) < Number(timeline[i]!.startMs) + Number(timeline[i]!.e2eMs) - 1);
+  expect(overlaps).toEqual([]);
   const elapsedS = (Date.now() - started) / 1000;
   console.log(`calibration covered every input size of the grid with passing fidelity checks ${elapsedS.toFixed(0)} s after the worker started`);
   expect(elapsedS).toBeLessThan(360);

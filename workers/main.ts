@@ -16,6 +16,7 @@ import { isDatabaseUnavailableError } from '@/lib/observability/database-errors'
 import { createLogger } from '@/lib/observability/logger';
 import { createWorkerMetrics } from '@/lib/observability/metrics';
 import { createBoss } from './boss';
+import { createKeyedLock } from './endpoint-lock';
 import { observeTask, recordProbeMetrics } from './observe';
 import { startHeartbeat } from './heartbeat';
 import { RETENTION_QUEUE, ROLLUP_QUEUE, SCHEDULE_PROBES_QUEUE, probeJobPayloadSchema, probeQueueName, scheduleProbesPayloadSchema } from './queues';
@@ -138,12 +139,17 @@ async function main(): Promise<void> {
   // notifyPollingIntervalSeconds: a finished probe does not NOTIFY, so the next job of the same
   // endpoint group (group concurrency 1) waits for the backstop poll; pg-boss's default of 30 s
   // let a calibration endpoint with 16 probes per slot fall behind (issue 14's grid).
+  const endpointLock = createKeyedLock();
   await boss.work(probeQueue, { localConcurrency: 8, batchSize: 1, groupConcurrency: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 }, async (jobs) => {
     for (const job of jobs) {
       const payload = probeJobPayloadSchema.parse(job.data);
-      const t0 = performance.now();
-      const r = await runProbeJob(ctx, job.id, payload, job.signal);
-      recordProbeMetrics(metrics, payload, r, (performance.now() - t0) / 1000);
+      // One probe per endpoint at a time (workers/endpoint-lock.ts says why groupConcurrency is not enough).
+      const r = await endpointLock.run(payload.endpointId, async () => {
+        const t0 = performance.now();
+        const result = await runProbeJob(ctx, job.id, payload, job.signal);
+        recordProbeMetrics(metrics, payload, result, (performance.now() - t0) / 1000);
+        return result;
+      });
       if (r.status === 'recorded' && r.outcome === 'error') log.info({ jobKey: payload.jobKey, errorKind: r.errorKind }, 'probe failed');
     }
   });
