@@ -1,6 +1,6 @@
 /**
  * Preloaded into the web process (`node --require bin/peer-address.cjs next start`, see
- * workers/cli/start-command.ts). Next gives route handlers no access to the TCP socket, and it
+ * cli/start-command.ts). Next gives route handlers no access to the TCP socket, and it
  * keeps a client's own `X-Forwarded-For` as is, so the peer address would be lost. For every HTTP
  * request this writes the socket's remote address into `x-tokenpace-peer-address`, after dropping
  * any copy the client sent, and marks the process so app/api/_lib/rate-limit.ts trusts the header

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Launcher for the `tokenpace` CLI: runs workers/cli/main.ts under tsx (TypeScript, @/ paths)
+// Launcher for the `tokenpace` CLI: runs cli/main.ts under tsx (TypeScript, @/ paths)
 // in a child process and mirrors its exit code. Signals reach the child through the process group;
 // this launcher only waits, so Ctrl-C is handled once, by the CLI. The child also holds a pipe from
 // this launcher (bin/parent-watch.cjs): a kill -9 of the launcher stops the CLI, and with it every
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const child = spawn(
   process.execPath,
-  ['--require', path.join(root, 'bin', 'parent-watch.cjs'), '--import', 'tsx', path.join(root, 'workers', 'cli', 'main.ts'), ...process.argv.slice(2)],
+  ['--require', path.join(root, 'bin', 'parent-watch.cjs'), '--import', 'tsx', path.join(root, 'cli', 'main.ts'), ...process.argv.slice(2)],
   {
     stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
     cwd: process.cwd(),

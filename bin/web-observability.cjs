@@ -1,6 +1,6 @@
 /**
  * Preloaded into the web process (`node --require bin/web-observability.cjs next start`, see
- * workers/cli/start-command.ts). Next gives no hook around a whole request, so this wraps the HTTP
+ * cli/start-command.ts). Next gives no hook around a whole request, so this wraps the HTTP
  * server's 'request' event once for every route, page or handler alike:
  * - request id: a well-formed incoming `X-Request-Id` (1–128 of [A-Za-z0-9._-]) is kept, otherwise
  *   a random UUID; it is set on the request headers (route handlers read `x-request-id`) and on

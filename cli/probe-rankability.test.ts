@@ -23,7 +23,7 @@ const API_KEY = 'sk-cli-rankability-0123456789abcdef';
 let server: Server;
 let baseUrl: string;
 let dir: string;
-const root = path.resolve(__dirname, '..', '..');
+const root = path.resolve(__dirname, '..');
 
 function chunk(delta: Record<string, unknown>, finish: string | null = null, usage?: Record<string, number>): string {
   return `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;

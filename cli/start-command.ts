@@ -26,7 +26,7 @@ import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { loadOrCreateKeyFile } from '@/lib/security/secrets';
 import { acquireDatabase } from './database';
 
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = path.resolve(__dirname, '..');
 
 function log(line: string): void {
   console.log(`[tokenpace] ${line}`);
@@ -86,7 +86,7 @@ export async function runStartCommand(argv: string[]): Promise<number> {
     const refPort = env.TOKENPACE_REFERENCE_PORT;
     supervised.push(
       new Supervised('reference', () => spawnTsx(
-        ['workers/cli/main.ts', 'reference-server', '--port', String(refPort), '--tps', String(CALIBRATION_CONFIG.tps), '--ttft-ms', String(CALIBRATION_CONFIG.ttftMs), '--output-tokens', String(CALIBRATION_CONFIG.outputTokens), '--tokens-per-chunk', String(CALIBRATION_CONFIG.tokensPerChunk), '--capacity-tps', String(CALIBRATION_CONFIG.capacityTps)],
+        ['cli/main.ts', 'reference-server', '--port', String(refPort), '--tps', String(CALIBRATION_CONFIG.tps), '--ttft-ms', String(CALIBRATION_CONFIG.ttftMs), '--output-tokens', String(CALIBRATION_CONFIG.outputTokens), '--tokens-per-chunk', String(CALIBRATION_CONFIG.tokensPerChunk), '--capacity-tps', String(CALIBRATION_CONFIG.capacityTps)],
         childEnv,
         'reference',
       ), onExit),
@@ -189,7 +189,7 @@ class RunFile {
     } catch {
       previous = null;
     }
-    if (previous && previous.pid !== process.pid && processMatches(previous.pid, 'workers/cli/main.ts')) {
+    if (previous && previous.pid !== process.pid && processMatches(previous.pid, 'cli/main.ts')) {
       throw new Error(`another tokenpace start (pid ${previous.pid}) is running with this data directory; stop it first`);
     }
     for (const [name, pid] of Object.entries(previous?.children ?? {})) {

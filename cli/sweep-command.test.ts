@@ -56,7 +56,7 @@ describe('tokenpace sweep', () => {
   });
 
   it('as a real process with --json prints exactly one JSON object in the issue’s shape', { timeout: 60_000 }, async () => {
-    const root = path.resolve(__dirname, '..', '..');
+    const root = path.resolve(__dirname, '..');
     const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) =>
       execFile(
         process.execPath,
