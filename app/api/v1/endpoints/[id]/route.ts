@@ -5,8 +5,8 @@ import { getDb } from '@/db/shared';
 import { idParamSchema } from '@/lib/api/schemas';
 import { updateEndpointBodySchema } from '@/lib/api/submission-schemas';
 import { encryptSecret } from '@/lib/security/secrets';
-import { requireUser } from '@/app/api/_lib/auth';
-import { assertSameOrigin, parseJsonBody, privateJson } from '@/app/api/_lib/body';
+import { beginEndpointWrite } from '@/app/api/_lib/endpoint-write';
+import { parseJsonBody, privateJson } from '@/app/api/_lib/body';
 import { consumeLimit } from '@/app/api/_lib/rate-limit';
 import { ApiError, corsPreflight, handle, jsonRead, parseParam } from '@/app/api/_lib/respond';
 import { checkSubmittedUrl, getEndpointForUser } from '@/app/api/_lib/submission';
@@ -28,11 +28,7 @@ const DECLARED_FIELDS = ['region', 'hardware', 'engine', 'precision', 'speculati
 
 // PATCH /api/v1/endpoints/{id} – the owner edits (URL/key/protocol/model id changes go back to review and re-verify; declared hardware/engine/precision/… changes go back to review), pauses or resumes; returns the endpoint (+ verification when re-run).
 export const PATCH = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
-  await connection();
-  assertSameOrigin(request);
-  const user = await requireUser(request);
-  const id = parseParam(idParamSchema, (await ctx.params).id, 'id');
-  const db = getDb();
+  const { user, id, db } = await beginEndpointWrite(request, ctx);
   const endpoint = await getEndpointForUser(db, id, user);
   if (endpoint.ownerUserId !== user.id) throw new ApiError('forbidden', 'only the submitter can edit an endpoint');
   const body = await parseJsonBody(request, updateEndpointBodySchema);
@@ -81,11 +77,7 @@ export const PATCH = handle(async (request: Request, ctx: { params: Promise<{ id
 
 // DELETE /api/v1/endpoints/{id} – the owner withdraws an endpoint (soft delete: measurements stay as evidence); 200 with its id and status.
 export const DELETE = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
-  await connection();
-  assertSameOrigin(request);
-  const user = await requireUser(request);
-  const id = parseParam(idParamSchema, (await ctx.params).id, 'id');
-  const db = getDb();
+  const { user, id, db } = await beginEndpointWrite(request, ctx);
   const endpoint = await getEndpointForUser(db, id, user);
   if (endpoint.ownerUserId !== user.id) throw new ApiError('forbidden', 'only the submitter can delete an endpoint');
   const ok = await updateSubmittedEndpoint(db, {

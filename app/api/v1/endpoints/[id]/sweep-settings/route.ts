@@ -4,7 +4,8 @@ import { getDb } from '@/db/shared';
 import { idParamSchema } from '@/lib/api/schemas';
 import { updateSweepSettingsBodySchema } from '@/lib/sweep/sweep-schemas';
 import { requireUser } from '@/app/api/_lib/auth';
-import { assertSameOrigin, parseJsonBody, privateJson } from '@/app/api/_lib/body';
+import { beginEndpointWrite } from '@/app/api/_lib/endpoint-write';
+import { parseJsonBody, privateJson } from '@/app/api/_lib/body';
 import { handle, parseParam } from '@/app/api/_lib/respond';
 import { getSweepEndpointForUser } from '@/app/api/_lib/sweeps';
 
@@ -29,11 +30,7 @@ export const GET = handle(async (request: Request, ctx: { params: Promise<{ id: 
 
 // POST /api/v1/endpoints/{id}/sweep-settings – the owner or an admin gives or withdraws consent to sweeps and sets their limits.
 export const POST = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
-  await connection();
-  assertSameOrigin(request);
-  const user = await requireUser(request);
-  const id = parseParam(idParamSchema, (await ctx.params).id, 'id');
-  const db = getDb();
+  const { user, id, db } = await beginEndpointWrite(request, ctx);
   await getSweepEndpointForUser(db, id, user);
   const body = await parseJsonBody(request, updateSweepSettingsBodySchema);
   const saved = await upsertSweepSettings(db, { endpointId: id, enabled: body.enabled, maxConcurrency: body.maxConcurrency, durationMs: body.durationS * 1000, userId: user.id, now: new Date() });

@@ -6,8 +6,8 @@ import { DEFAULT_CONCURRENCY_LEVELS, DEFAULT_MIN_SUCCESS_RATE, DEFAULT_SWEEP_WAR
 import { createSweepBodySchema } from '@/lib/sweep/sweep-schemas';
 import { buildSweepDetail, planSweepLevels } from '@/lib/sweep/sweep-view';
 import { DEFAULT_LATENCY_OBJECTIVE } from '@/lib/sweep/summarize-level';
-import { requireUser } from '@/app/api/_lib/auth';
-import { assertSameOrigin, parseJsonBody, privateJson } from '@/app/api/_lib/body';
+import { beginEndpointWrite } from '@/app/api/_lib/endpoint-write';
+import { parseJsonBody, privateJson } from '@/app/api/_lib/body';
 import { ApiError, corsPreflight, handle, jsonRead, parseParam, parseQuery, wantsCsv } from '@/app/api/_lib/respond';
 import { getSweepEndpointForUser, loadEndpointSweeps, sendSweepJob } from '@/app/api/_lib/sweeps';
 import { sweepsCsv } from '@/app/api/_lib/sweeps-csv';
@@ -24,11 +24,7 @@ export const GET = handle(async (request: Request, ctx: { params: Promise<{ id: 
 
 // POST /api/v1/endpoints/{id}/sweeps – the owner or an admin requests a sweep within the endpoint's consented limits; 201 with the queued sweep.
 export const POST = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
-  await connection();
-  assertSameOrigin(request);
-  const user = await requireUser(request);
-  const id = parseParam(idParamSchema, (await ctx.params).id, 'id');
-  const db = getDb();
+  const { user, id, db } = await beginEndpointWrite(request, ctx);
   await getSweepEndpointForUser(db, id, user);
   const body = await parseJsonBody(request, createSweepBodySchema);
   const settings = await getSweepSettings(db, id);
