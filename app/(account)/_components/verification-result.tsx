@@ -1,14 +1,7 @@
-/** The fields of a verification probe's result that the pages show. */
-export interface VerificationLike {
-  outcome: 'success' | 'error';
-  errorKind: string | null;
-  errorMessage: string | null;
-  httpStatus: number | null;
-  ttftMs: number | null;
-  e2eMs: number | null;
-  outputTokens: number | null;
-  outputTokensPerSecond: number | null;
-}
+import type { VerificationView } from '@/app/api/_lib/verification';
+
+/** The fields of a verification probe's result that the pages show (the API's view of it). */
+export type VerificationLike = VerificationView;
 
 const n = (v: number | null, digits = 0) => (v === null || !Number.isFinite(v) ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
 

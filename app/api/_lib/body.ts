@@ -56,11 +56,8 @@ export function decodeUtf8(bytes: Uint8Array): string {
   }
 }
 
-/** Reads and validates a JSON body; throws ApiError 400 naming the fields. */
-export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
-  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json') throw new ApiError('bad_request', 'body: send JSON with Content-Type: application/json', 'body');
-  const text = decodeUtf8(await readBodyBytes(request, MAX_BODY_BYTES));
+/** Parses body text as one JSON object; throws ApiError 400 naming `body` for invalid JSON or a non-object. */
+export function parseJsonObject(text: string): Record<string, unknown> {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -68,6 +65,14 @@ export async function parseJsonBody<S extends z.ZodType>(request: Request, schem
     throw new ApiError('bad_request', 'body: not valid JSON', 'body');
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError('bad_request', 'body: must be a JSON object', 'body');
+  return raw as Record<string, unknown>;
+}
+
+/** Reads and validates a JSON body; throws ApiError 400 naming the fields. */
+export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') throw new ApiError('bad_request', 'body: send JSON with Content-Type: application/json', 'body');
+  const raw = parseJsonObject(decodeUtf8(await readBodyBytes(request, MAX_BODY_BYTES)));
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const fields = fieldIssues(parsed.error);

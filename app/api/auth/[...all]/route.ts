@@ -1,7 +1,7 @@
 import { toNextJsHandler } from 'better-auth/next-js';
 import { connection } from 'next/server';
 import { getAuth } from '@/app/api/_lib/auth';
-import { decodeUtf8, readBodyBytes } from '@/app/api/_lib/body';
+import { decodeUtf8, parseJsonObject, readBodyBytes } from '@/app/api/_lib/body';
 import { clientAddress, consumeLimit, RateLimitedError } from '@/app/api/_lib/rate-limit';
 import { ApiError, apiError } from '@/app/api/_lib/respond';
 import { checkDisplayName } from '@/lib/security/display-names';
@@ -19,16 +19,7 @@ async function readAuthBody(request: Request): Promise<Record<string, unknown>> 
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   const text = decodeUtf8(await readBodyBytes(request, MAX_AUTH_BODY_BYTES));
   if (text.trim() === '') return {};
-  if (type === 'application/json') {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw new ApiError('bad_request', 'body: not valid JSON', 'body');
-    }
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError('bad_request', 'body: must be a JSON object', 'body');
-    return raw as Record<string, unknown>;
-  }
+  if (type === 'application/json') return parseJsonObject(text);
   if (type === 'application/x-www-form-urlencoded') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of new URLSearchParams(text)) {
