@@ -364,7 +364,8 @@ test('endpoint page: metadata, speed by workload, distributions, history, outcom
   const evidence = page.getByTestId('evidence');
   const mid = Number(await evidence.getAttribute('data-measurement'));
   const raw = await page.request.get((await page.getByTestId('raw-json').getAttribute('href'))!);
-  const item = ((await raw.json()) as { items: Array<{ id: number; timeline: Array<{ atMs: number; tokens: number }>; outputTokensPerSecond: number; contentChunks: number }> }).items[0]!;
+  expect(raw.status()).toBe(200);
+  const item = (await raw.json()) as { id: number; timeline: Array<{ atMs: number; tokens: number }>; outputTokensPerSecond: number; contentChunks: number };
   expect(item.id).toBe(mid);
   const fig = page.locator('[data-chart="evidence-timeline"]');
   await expect(fig).toHaveAttribute('data-chunks', String(item.timeline.length));

@@ -128,7 +128,7 @@ export default async function EndpointPage({ params, searchParams }: { params: P
     ['Status', endpoint.status === 'inactive' ? `inactive (waiting for ${endpoint.apiKeyEnv ?? 'an API key'})` : endpoint.status],
     ['Listed since', fmtUtc(endpoint.createdAt)],
   ];
-  const rawJson = evidence ? `/api/v1/endpoints/${id}/measurements?cursor=${evidence.id + 1}&limit=1` : null;
+  const rawJson = evidence ? `/api/v1/measurements/${evidence.id}` : null;
 
   return (
     <>
