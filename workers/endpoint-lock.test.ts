@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { createKeyedLock } from './endpoint-lock';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
+import { createEndpointLock, createKeyedLock, ENDPOINT_LOCK_NAMESPACE, EndpointLockTimeoutError, type EndpointLock } from './endpoint-lock';
 
 /** A task whose end the test controls, recording when it started and ended (event order, no clock). */
 function controlled(log: string[], name: string) {
@@ -74,5 +75,135 @@ describe('createKeyedLock', () => {
     expect(log).toEqual(['start a', 'end a', 'start b']);
     b.finish();
     await expect(pb).resolves.toBe('b');
+  });
+});
+
+describe('createKeyedLock wait bounds', () => {
+  it('a caller still waiting at waitUntil rejects without running its task; the next caller keeps its place', async () => {
+    const lock = createKeyedLock();
+    const log: string[] = [];
+    const a = controlled(log, 'a');
+    const b = controlled(log, 'b');
+    const c = controlled(log, 'c');
+    const pa = lock.run(1, a.task);
+    const pb = lock.run(1, b.task, { waitUntil: Date.now() + 50 });
+    const pc = lock.run(1, c.task);
+    await expect(pb).rejects.toBeInstanceOf(EndpointLockTimeoutError);
+    await tick();
+    // c must still wait for a (b gave up, it did not end a's turn).
+    expect(log).toEqual(['start a']);
+    a.finish();
+    await pa;
+    await tick();
+    expect(log).toEqual(['start a', 'end a', 'start c']);
+    c.finish();
+    await expect(pc).resolves.toBe('c');
+  });
+
+  it('an abort while waiting rejects with the signal reason', async () => {
+    const lock = createKeyedLock();
+    const log: string[] = [];
+    const a = controlled(log, 'a');
+    const pa = lock.run(1, a.task);
+    const ac = new AbortController();
+    const pb = lock.run(1, async () => 'b', { signal: ac.signal });
+    ac.abort(new Error('worker stopping'));
+    await expect(pb).rejects.toThrow('worker stopping');
+    a.finish();
+    await pa;
+  });
+});
+
+describe('createEndpointLock (real Postgres, two sessions as two processes would have)', () => {
+  let t: TestDatabase;
+  const locks: EndpointLock[] = [];
+  const open = (waitMs = 10_000, onBusy?: (id: number) => void) => {
+    const l = createEndpointLock({ url: t.url, waitMs, maxPollMs: 20, onBusy });
+    locks.push(l);
+    return l;
+  };
+  /** Advisory locks of our namespace held right now: "endpointId" per holder. */
+  const held = async () => {
+    const rows = (await t.sql`select objid::int as id from pg_locks where locktype = 'advisory' and classid = ${ENDPOINT_LOCK_NAMESPACE}::oid and objsubid = 2 and granted and database = (select oid from pg_database where datname = current_database())`) as unknown as Array<{ id: number }>;
+    return rows.map((r) => r.id).sort();
+  };
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await Promise.all(locks.map((l) => l.close()));
+    await t?.drop();
+  });
+
+  it('holds a two-int advisory lock (namespace, endpoint id) for the task, one holder per endpoint across sessions', async () => {
+    const one = open();
+    const two = open();
+    const log: string[] = [];
+    const a = controlled(log, 'a');
+    const b = controlled(log, 'b');
+    const other = controlled(log, 'other');
+    const pa = one.run(41, a.task);
+    await expect.poll(held).toEqual([41]);
+    const pb = two.run(41, b.task);
+    const po = two.run(42, other.task);
+    // A different endpoint runs at once; the same endpoint in the other session waits.
+    await expect.poll(() => log.includes('start other')).toBe(true);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(log).not.toContain('start b');
+    a.finish();
+    await pa;
+    await expect.poll(() => log.includes('start b')).toBe(true);
+    expect(log.indexOf('end a')).toBeLessThan(log.indexOf('start b'));
+    b.finish();
+    other.finish();
+    await Promise.all([pb, po]);
+    expect(await held()).toEqual([]);
+  });
+
+  it('releases the lock when the task throws', async () => {
+    const one = open();
+    const two = open();
+    await expect(one.run(43, async () => {
+      throw new Error('probe crashed');
+    })).rejects.toThrow('probe crashed');
+    expect(await held()).toEqual([]);
+    await expect(two.run(43, async () => 'got it')).resolves.toBe('got it');
+  });
+
+  it('gives up after waitMs with EndpointLockTimeoutError, without running the task', async () => {
+    const one = open();
+    const busy: number[] = [];
+    const two = open(300, (id) => busy.push(id));
+    const log: string[] = [];
+    const a = controlled(log, 'a');
+    const pa = one.run(44, a.task);
+    await expect.poll(held).toEqual([44]);
+    let ran = false;
+    const started = Date.now();
+    const err = await two.run(44, async () => {
+      ran = true;
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EndpointLockTimeoutError);
+    expect((err as EndpointLockTimeoutError).waitedMs).toBeGreaterThanOrEqual(300);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(ran).toBe(false);
+    expect(busy).toEqual([44]);
+    a.finish();
+    await pa;
+    expect(await held()).toEqual([]);
+  });
+
+  it('a closed session (a dead process) leaves no lock behind', async () => {
+    const one = open();
+    const two = open();
+    const log: string[] = [];
+    const a = controlled(log, 'a');
+    void one.run(45, a.task).catch(() => undefined);
+    await expect.poll(held).toEqual([45]);
+    await one.close();
+    await expect.poll(held).toEqual([]);
+    await expect(two.run(45, async () => 'got it')).resolves.toBe('got it');
+    a.finish();
   });
 });

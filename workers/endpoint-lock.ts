@@ -1,16 +1,69 @@
 /**
- * One probe per endpoint at a time inside this worker process.
+ * One probe per endpoint at a time: inside one worker process AND across all worker processes
+ * that share the database (docs/decisions/141-cross-process-endpoint-lock.md).
  *
  * Why: pg-boss's `groupConcurrency: 1` checks for an active job of the group when a job is fetched,
  * but with `localConcurrency` > 1 several fetch loops run at the same instant and each can take a
  * job of the same group before any of them is marked active. Seen on a fresh start: the 16
- * calibration workloads of one slot ran up to four at a time, and speeds read 14-20 % low. Jobs of
- * the same endpoint fetched together now run one after the other; a job's clock starts when its
- * request is written, so waiting here never enters a measurement.
+ * calibration workloads of one slot ran up to four at a time, and speeds read 14-20 % low. The same
+ * race exists between two worker processes (other machines, same Postgres): both can fetch a job
+ * of one endpoint group at the same instant. Overlapping probes of one endpoint corrupt each
+ * other's speed figures.
+ *
+ * Two layers, in this order:
+ * 1. {@link createKeyedLock}: an in-process promise chain per endpoint. Jobs of one endpoint fetched
+ *    together by this process run one after the other without touching Postgres, and only one task
+ *    per endpoint of this process ever asks for the advisory lock (a session lock is re-entrant
+ *    within its session, so this layer is what keeps two probes of this process apart).
+ * 2. {@link createEndpointLock}: a session-level PostgreSQL advisory lock
+ *    `pg_try_advisory_lock(ENDPOINT_LOCK_NAMESPACE, endpointId)` taken on ONE dedicated connection
+ *    per process and held for the whole probe. Two-int keys live in a key space of their own
+ *    (pg-boss uses single bigint keys), and the fixed namespace keeps other two-int users apart.
+ *    When the process dies (kill -9 included) its connection closes and Postgres drops every lock
+ *    the session held, so no lock outlives its holder.
+ *
+ * Waiting never enters a measurement: a probe's clock starts when its request is written
+ * (lib/probe/probe-endpoint.ts), and all waiting here happens before the probe task starts.
+ * Waiting is bounded: when the turn does not come within `waitMs` (both layers together), `run`
+ * rejects with {@link EndpointLockTimeoutError} without running the task; the probe queue lets
+ * pg-boss retry the job (workers/main.ts).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import postgres from 'postgres';
+
+/**
+ * First key of every endpoint lock (`pg_advisory_lock(int4, int4)`): "tp" 0x7470, then 0141 for
+ * decision 141. Two-int advisory keys never collide with pg-boss's single-bigint ones.
+ */
+export const ENDPOINT_LOCK_NAMESPACE = 0x7470_0141;
+
+/** Rejection of `run` when the endpoint's turn did not come within the wait bound; the task did not run. */
+export class EndpointLockTimeoutError extends Error {
+  constructor(
+    readonly endpointId: number | string,
+    /** How long the caller waited (ms). */
+    readonly waitedMs: number,
+  ) {
+    super(`endpoint ${endpointId} still busy after waiting ${Math.round(waitedMs)} ms for its probe lock`);
+    this.name = 'EndpointLockTimeoutError';
+  }
+}
+
+/** Bounds of one wait for a key's turn. */
+export interface WaitOptions {
+  /** Give up at this instant (ms since the epoch, Date.now clock): reject with EndpointLockTimeoutError. */
+  waitUntil?: number;
+  /** Give up when aborted (pg-boss job signal): reject with the signal's reason. */
+  signal?: AbortSignal;
+}
+
 export interface KeyedLock {
-  /** Runs `task` after every earlier task of the same `key` has settled; resolves to its result. */
-  run<T>(key: string | number, task: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `task` after every earlier task of the same `key` has settled; resolves to its result.
+   * With `opts`, a caller still waiting at `waitUntil` (or on abort) rejects and its task never
+   * runs; the tasks after it keep their order.
+   */
+  run<T>(key: string | number, task: () => Promise<T>, opts?: WaitOptions): Promise<T>;
   /** Keys with a running or waiting task (for tests and metrics). */
   readonly activeKeys: number;
 }
@@ -19,10 +72,23 @@ export interface KeyedLock {
 export function createKeyedLock(): KeyedLock {
   const tails = new Map<string | number, Promise<unknown>>();
   return {
-    run<T>(key: string | number, task: () => Promise<T>): Promise<T> {
+    run<T>(key: string | number, task: () => Promise<T>, opts: WaitOptions = {}): Promise<T> {
       const previous = tails.get(key) ?? Promise.resolve();
-      const result = previous.then(task, task);
-      const tail = result.then(
+      const calledAt = Date.now();
+      let state: 'waiting' | 'started' | 'gave-up' = 'waiting';
+      let giveUp!: (err: unknown) => void;
+      const gaveUp = new Promise<never>((_, reject) => (giveUp = reject));
+      // The chain goes on through a caller that gave up: its link settles at once, the next waits for the earlier ones.
+      const mine = previous.then(
+        () => undefined,
+        () => undefined,
+      ).then(() => {
+        if (state === 'gave-up') return undefined;
+        state = 'started';
+        cleanup();
+        return task();
+      });
+      const tail = mine.then(
         () => undefined,
         () => undefined,
       );
@@ -30,10 +96,123 @@ export function createKeyedLock(): KeyedLock {
       void tail.then(() => {
         if (tails.get(key) === tail) tails.delete(key);
       });
-      return result;
+
+      const stop = (err: unknown) => {
+        if (state !== 'waiting') return;
+        state = 'gave-up';
+        cleanup();
+        giveUp(err);
+      };
+      const timer = opts.waitUntil === undefined ? null : setTimeout(() => stop(new EndpointLockTimeoutError(key, Date.now() - calledAt)), Math.max(0, opts.waitUntil - Date.now()));
+      const onAbort = () => stop(opts.signal?.reason);
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      function cleanup() {
+        if (timer) clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+      }
+      if (opts.signal?.aborted) stop(opts.signal.reason);
+      // Without a bound the race is only `mine`; a caller that gave up never sees `mine` settle with its task.
+      gaveUp.catch(() => undefined);
+      return Promise.race([mine as Promise<T>, gaveUp]);
     },
     get activeKeys() {
       return tails.size;
     },
+  };
+}
+
+/** A cross-process lock per endpoint (see the module docstring). */
+export interface EndpointLock {
+  /**
+   * Runs `task` while this process holds the endpoint's turn in-process and its advisory lock in
+   * Postgres; releases both when `task` settles (also when it throws). Rejects with
+   * EndpointLockTimeoutError when the turn did not come within `waitMs` (the task did not run),
+   * with the signal's reason when aborted while waiting, or with a database error when the lock
+   * could not be asked for at all. The task's own error passes through unchanged.
+   */
+  run<T>(endpointId: number, task: () => Promise<T>, opts?: { signal?: AbortSignal }): Promise<T>;
+  /** Endpoints with a running or waiting task in this process. */
+  readonly activeKeys: number;
+  /** Closes the lock connection (releasing whatever it still holds). */
+  close(): Promise<void>;
+}
+
+export interface EndpointLockOptions {
+  /** postgres:// URL of the shared database; the lock opens one connection of its own there. */
+  url: string;
+  /** Longest wait for an endpoint's turn, in-process and cross-process together (ms). */
+  waitMs: number;
+  /** Longest pause between two tries of a busy lock (ms, default 200); tries start at 20 ms apart. */
+  maxPollMs?: number;
+  /** Called once per wait when another process holds the endpoint (for logs). */
+  onBusy?: (endpointId: number) => void;
+  /**
+   * Called when releasing found the lock no longer held (the lock connection dropped during the
+   * task, so Postgres had released it already) or the release query failed. Never throws to the task's caller.
+   */
+  onReleaseProblem?: (endpointId: number, problem: string) => void;
+}
+
+/**
+ * Opens the cross-process endpoint lock: an in-process keyed chain in front of session advisory
+ * locks on one dedicated postgres.js connection. That connection never times out on its own
+ * (`idle_timeout` and `max_lifetime` off: either would close it, and drop its locks, in the middle
+ * of a probe). Locks are asked for with `pg_try_advisory_lock` and re-tried with a growing pause,
+ * so the single connection is never blocked by a wait and serves every endpoint of this process.
+ */
+export function createEndpointLock(opts: EndpointLockOptions): EndpointLock {
+  const sql = postgres(opts.url, { max: 1, idle_timeout: 0, max_lifetime: 0, connect_timeout: 5, onnotice: () => {} });
+  const chain = createKeyedLock();
+  const maxPollMs = opts.maxPollMs ?? 200;
+
+  async function acquire(endpointId: number, waitUntil: number, calledAt: number, signal?: AbortSignal): Promise<void> {
+    let pauseMs = 20;
+    let reported = false;
+    for (;;) {
+      signal?.throwIfAborted();
+      const [row] = await sql<Array<{ ok: boolean }>>`select pg_try_advisory_lock(${ENDPOINT_LOCK_NAMESPACE}::int4, ${endpointId}::int4) as ok`;
+      if (row?.ok) return;
+      if (!reported) {
+        reported = true;
+        opts.onBusy?.(endpointId);
+      }
+      const left = waitUntil - Date.now();
+      if (left <= 0) throw new EndpointLockTimeoutError(endpointId, Date.now() - calledAt);
+      await sleep(Math.min(pauseMs, left), undefined, { signal });
+      pauseMs = Math.min(pauseMs * 2, maxPollMs);
+    }
+  }
+
+  async function release(endpointId: number): Promise<void> {
+    try {
+      const [row] = await sql<Array<{ ok: boolean }>>`select pg_advisory_unlock(${ENDPOINT_LOCK_NAMESPACE}::int4, ${endpointId}::int4) as ok`;
+      if (!row?.ok) opts.onReleaseProblem?.(endpointId, 'lock was no longer held (lock connection dropped during the probe)');
+    } catch (err) {
+      // The query failed because the connection did: its session, and the lock with it, is gone.
+      opts.onReleaseProblem?.(endpointId, `unlock failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  return {
+    run<T>(endpointId: number, task: () => Promise<T>, runOpts: { signal?: AbortSignal } = {}): Promise<T> {
+      const calledAt = Date.now();
+      const waitUntil = calledAt + opts.waitMs;
+      return chain.run(
+        endpointId,
+        async () => {
+          await acquire(endpointId, waitUntil, calledAt, runOpts.signal);
+          try {
+            return await task();
+          } finally {
+            await release(endpointId);
+          }
+        },
+        { waitUntil, signal: runOpts.signal },
+      );
+    },
+    get activeKeys() {
+      return chain.activeKeys;
+    },
+    close: () => sql.end({ timeout: 5 }),
   };
 }

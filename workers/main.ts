@@ -16,7 +16,7 @@ import { isDatabaseUnavailableError } from '@/lib/observability/database-errors'
 import { createLogger } from '@/lib/observability/logger';
 import { createWorkerMetrics } from '@/lib/observability/metrics';
 import { createBoss } from './boss';
-import { createKeyedLock } from './endpoint-lock';
+import { createEndpointLock, EndpointLockTimeoutError } from './endpoint-lock';
 import { observeTask, recordProbeMetrics } from './observe';
 import { startHeartbeat } from './heartbeat';
 import { RETENTION_QUEUE, ROLLUP_QUEUE, SCHEDULE_PROBES_QUEUE, probeJobPayloadSchema, probeQueueName, scheduleProbesPayloadSchema } from './queues';
@@ -35,13 +35,22 @@ import { getWorkerVersion } from './version';
 const DEADLINES = { ttftMs: 30_000, idleMs: 15_000, totalMs: 120_000, maxBytes: 8 * 1024 * 1024 };
 /** pg-boss job heartbeat of probe jobs (s, pg-boss minimum 10): a killed worker's probe is failed and retried after this. */
 const PROBE_JOB_HEARTBEAT_SECONDS = 10;
+/** pg-boss expiry of a probe job (s): a whole probe (totalMs) plus a minute for the prompt, the writes and the endpoint lock. */
+const PROBE_JOB_EXPIRE_SECONDS = DEADLINES.totalMs / 1000 + 60;
+/**
+ * Longest wait for an endpoint's probe lock (s, workers/endpoint-lock.ts): what the job's expiry
+ * leaves after a whole probe and 15 s for prompt and writes (45 s), so a job that waited still
+ * finishes before pg-boss would expire it. Past it the job fails and pg-boss retries it (retryLimit 1).
+ */
+const ENDPOINT_LOCK_WAIT_SECONDS = PROBE_JOB_EXPIRE_SECONDS - DEADLINES.totalMs / 1000 - 15;
 const log = createLogger('worker');
 
 /**
  * Timing knobs from the command line (tests shorten them): `--heartbeat-seconds N` (worker row,
- * default 15) and `--supervise-seconds N` (pg-boss supervisor pass, default 10).
+ * default 15), `--supervise-seconds N` (pg-boss supervisor pass, default 10) and
+ * `--endpoint-lock-wait-seconds N` (bound of the wait for an endpoint's probe lock, default 45).
  */
-function readTimingArgs(argv: string[]): { heartbeatSeconds: number; superviseSeconds: number } {
+function readTimingArgs(argv: string[]): { heartbeatSeconds: number; superviseSeconds: number; endpointLockWaitSeconds: number } {
   const num = (flag: string, fallback: number) => {
     const i = argv.indexOf(flag);
     if (i < 0) return fallback;
@@ -49,7 +58,11 @@ function readTimingArgs(argv: string[]): { heartbeatSeconds: number; superviseSe
     if (!Number.isFinite(v) || v < 1 || v > 3600) throw new Error(`${flag}: expected seconds between 1 and 3600 (got "${argv[i + 1]}")`);
     return v;
   };
-  return { heartbeatSeconds: num('--heartbeat-seconds', 15), superviseSeconds: num('--supervise-seconds', 10) };
+  return {
+    heartbeatSeconds: num('--heartbeat-seconds', 15),
+    superviseSeconds: num('--supervise-seconds', 10),
+    endpointLockWaitSeconds: num('--endpoint-lock-wait-seconds', ENDPOINT_LOCK_WAIT_SECONDS),
+  };
 }
 
 async function main(): Promise<void> {
@@ -129,7 +142,7 @@ async function main(): Promise<void> {
       const r = await scheduleProbes(db, boss, {
         region,
         now: new Date(),
-        expireInSeconds: DEADLINES.totalMs / 1000 + 60,
+        expireInSeconds: PROBE_JOB_EXPIRE_SECONDS,
         slotMinutes: slotMinutesForCron(env.TOKENPACE_PROBE_CRON),
         fidelityFraction: env.TOKENPACE_FIDELITY_FRACTION,
       });
@@ -139,17 +152,36 @@ async function main(): Promise<void> {
   // notifyPollingIntervalSeconds: a finished probe does not NOTIFY, so the next job of the same
   // endpoint group (group concurrency 1) waits for the backstop poll; pg-boss's default of 30 s
   // let a calibration endpoint with 16 probes per slot fall behind (issue 14's grid).
-  const endpointLock = createKeyedLock();
+  // One probe per endpoint at a time, in this process and across every worker on this database
+  // (workers/endpoint-lock.ts says why groupConcurrency is not enough; decision 141). Its own
+  // connection, outside the pool: it holds session advisory locks for whole probes.
+  const endpointLock = createEndpointLock({
+    url: env.DATABASE_URL,
+    waitMs: timing.endpointLockWaitSeconds * 1000,
+    onBusy: (endpointId) => log.info({ endpointId }, 'endpoint busy in another worker: waiting for its probe lock'),
+    onReleaseProblem: (endpointId, problem) => log.warn({ endpointId, problem }, 'endpoint probe lock release'),
+  });
   await boss.work(probeQueue, { localConcurrency: 8, batchSize: 1, groupConcurrency: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 }, async (jobs) => {
     for (const job of jobs) {
       const payload = probeJobPayloadSchema.parse(job.data);
-      // One probe per endpoint at a time (workers/endpoint-lock.ts says why groupConcurrency is not enough).
-      const r = await endpointLock.run(payload.endpointId, async () => {
-        const t0 = performance.now();
-        const result = await runProbeJob(ctx, job.id, payload, job.signal);
-        recordProbeMetrics(metrics, payload, result, (performance.now() - t0) / 1000);
-        return result;
-      });
+      let r: Awaited<ReturnType<typeof runProbeJob>>;
+      try {
+        r = await endpointLock.run(
+          payload.endpointId,
+          async () => {
+            const t0 = performance.now();
+            const result = await runProbeJob(ctx, job.id, payload, job.signal);
+            recordProbeMetrics(metrics, payload, result, (performance.now() - t0) / 1000);
+            return result;
+          },
+          { signal: job.signal },
+        );
+      } catch (err) {
+        // Not a measurement (the endpoint was never asked): the job fails and pg-boss retries it
+        // (retryLimit 1, 5 s later; the slot is not claimed yet); after that it stays failed in pgboss.job.
+        if (err instanceof EndpointLockTimeoutError) log.warn({ jobKey: payload.jobKey, endpointId: payload.endpointId, waitedMs: err.waitedMs, attempt: job.retryCount + 1 }, 'endpoint still busy after the probe lock wait: job failed for pg-boss to retry');
+        throw err;
+      }
       if (r.status === 'recorded' && r.outcome === 'error') log.info({ jobKey: payload.jobKey, errorKind: r.errorKind }, 'probe failed');
     }
   });
@@ -192,6 +224,7 @@ async function main(): Promise<void> {
     process.on('uncaughtException', quietExit);
     process.on('unhandledRejection', quietExit);
     await boss.stop({ graceful: true, timeout: 10_000 });
+    await endpointLock.close();
     await heartbeat.stop();
     await ctx.promptBuilder.close();
     await close();
