@@ -25,7 +25,7 @@
  */
 import { getAdapter } from './adapters/registry';
 import { buildFailedProbeResult, buildProbeResult, type ProbeAbort } from './build-probe-result';
-import { parseStream } from './parse-stream';
+import { readAndParse } from './stamped-read';
 import { trackRequestTiming } from './request-timing';
 import { classifyInStreamError, summarizeErrorText } from './adapters/normalize';
 import { redactProbeText } from './redact';
@@ -101,10 +101,17 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
   };
   const clock = () => performance.now() - t0;
   later(totalMs, () => stop({ kind: 'timeout', message: `total deadline of ${totalMs} ms exceeded` }));
-  const ttftTimer = later(ttftDeadline, () => stop({ kind: 'timeout', message: `no token within the TTFT deadline of ${ttftDeadline} ms` }));
+  const ttftTimer = later(ttftDeadline, () => {
+    flushParse();
+    if (lastTokenAt < 0) stop({ kind: 'timeout', message: `no token within the TTFT deadline of ${ttftDeadline} ms` });
+  });
 
+  // Parsing runs behind the reads (./stamped-read.ts): a deadline first parses what has arrived,
+  // so a token that is read but not yet parsed is never taken for silence.
+  let flushParse = () => {};
   let lastTokenAt = -1;
   const checkIdle = () => {
+    flushParse();
     const gap = clock() - lastTokenAt;
     if (gap >= idleMs) stop({ kind: 'timeout', message: `no token for ${idleMs} ms (idle deadline)` });
     else later(idleMs - gap, checkIdle);
@@ -128,7 +135,9 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
   try {
     let response: Response;
     try {
-      const headers = { ...built.init.headers, [requestTiming.header[0]]: requestTiming.header[1] };
+      // identity: a compressed body would be buffered by gzip and its bytes would not line up with
+      // the socket's read stamps (./stamped-read.ts).
+      const headers = { 'accept-encoding': 'identity', ...built.init.headers, [requestTiming.header[0]]: requestTiming.header[1] };
       response = await req.fetch(built.url, { ...built.init, headers, signal: controller.signal });
     } catch (error) {
       const failure = abort as ProbeAbort | null;
@@ -140,7 +149,8 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
       return buildFailedProbeResult('http_error', redact(`no HTTP response: ${describe(error)}`)!);
     }
     rebase();
-    const ttfbMs = clock();
+    // The response head's parse time when undici reported it, else now (fetch just resolved).
+    const ttfbMs = requestTiming.headersAt !== null ? requestTiming.headersAt - t0 : clock();
     const connectMs = requestTiming.connectMs;
     const httpStatus = response.status;
     req.recorder?.onResponse(httpStatus, response.headers, ttfbMs);
@@ -162,7 +172,15 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
 
     let lastProgressAt = -Infinity;
     let completionWatch = false;
-    const parsed = await parseStream(req.protocol, readChunks(response.body, controller.signal, clock, req.recorder), clock, {
+    // Read stamps from the socket line up with the bytes only when the body is not re-encoded.
+    const encoding = (response.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
+    const reading = readAndParse({
+      protocol: req.protocol,
+      body: response.body,
+      signal: controller.signal,
+      toMs: (now) => now - t0,
+      stamps: encoding === 'identity' || encoding === '' ? requestTiming : null,
+      recorder: req.recorder,
       maxBytes,
       onTokenEvent,
       onRead: (state, atMs) => {
@@ -171,6 +189,7 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
           // do not count) for the rest (usage, [DONE], the close), then end it as a whole answer.
           completionWatch = true;
           const check = () => {
+            flushParse();
             const quietMs = clock() - (state.lastDataEventMs ?? atMs);
             if (quietMs >= COMPLETION_GRACE_MS) stop({ kind: 'timeout', message: 'the answer was complete but the server kept the connection open' });
             else later(COMPLETION_GRACE_MS - quietMs, check);
@@ -186,6 +205,8 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
         });
       },
     });
+    flushParse = reading.flush;
+    const parsed = await reading.result;
     const result = buildProbeResult(parsed, {
       protocol: req.protocol,
       httpStatus,

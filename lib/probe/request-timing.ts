@@ -10,6 +10,14 @@
  * set-up. The probe tags its request with a unique `x-tokenpace-probe` header and finds its own
  * message among concurrent ones by it. With a fetch that is not undici nothing is published and
  * the caller keeps its own start time (the fetch() call) and a null connectMs.
+ *
+ * Read stamps (decision 150): undici (the package, 7.x; Node 20's bundled copy does not publish
+ * it) also publishes `undici:request:bodyChunkReceived` synchronously inside the socket's data
+ * callback, once per body chunk, before the chunk enters fetch's web stream. The subscriber does
+ * only this on that path: one performance.now() and the running byte count, pushed into two
+ * arrays. The probe later gives every byte it reads from the web stream the arrival time of the
+ * read that delivered it, so neither the web stream, nor parsing, nor anything else the process
+ * does after the read can move a timestamp.
  */
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { randomUUID } from 'node:crypto';
@@ -25,16 +33,30 @@ export interface RequestTiming {
   sentAt: number | null;
   /** ms spent opening the connection this request used; 0 for a reused connection; null if unknown */
   connectMs: number | null;
+  /** performance.now() when the response head was parsed (undici:request:headers), null if unknown */
+  headersAt: number | null;
+  /**
+   * Arrival of each body chunk of the current request (undici 7 only): `readEnds[i]` is the body
+   * byte count after chunk i, `readStamps[i]` its performance.now() arrival. Reset when the tag
+   * is sent again (a redirect hop). Empty with a fetch that does not publish body chunks.
+   */
+  readEnds: number[];
+  readStamps: number[];
   /** stop tracking (always call, in a finally) */
   dispose(): void;
 }
 
 interface SendHeadersMessage {
+  request?: object;
   headers?: unknown;
   socket?: object;
 }
 
 const pending = new Map<string, RequestTiming>();
+/** undici Request object → the timing of the probe that sent it (set at sendHeaders). */
+const timingByRequest = new WeakMap<object, RequestTiming>();
+/** Body bytes seen so far per timing (kept beside it to keep RequestTiming plain). */
+const bodyBytes = new WeakMap<RequestTiming, number>();
 const connectStartByOrigin = new Map<string, number[]>();
 const connectMsBySocket = new WeakMap<object, number>();
 const usedSockets = new WeakSet<object>();
@@ -75,10 +97,31 @@ function subscribeOnce(): void {
     const timing = match ? pending.get(match[1]!) : undefined;
     if (!timing) return;
     timing.sentAt = performance.now();
+    // A new hop (redirect) starts a new body: earlier stamps belonged to the previous response.
+    timing.readEnds.length = 0;
+    timing.readStamps.length = 0;
+    timing.headersAt = null;
+    bodyBytes.set(timing, 0);
+    if (m.request) timingByRequest.set(m.request, timing);
     if (m.socket) {
       timing.connectMs = usedSockets.has(m.socket) ? 0 : (connectMsBySocket.get(m.socket) ?? null);
       usedSockets.add(m.socket);
     }
+  });
+  diagnosticsChannel.subscribe('undici:request:headers', (message) => {
+    const request = (message as { request?: object }).request;
+    const timing = request ? timingByRequest.get(request) : undefined;
+    if (timing) timing.headersAt = performance.now();
+  });
+  // The hot path: keep it to a lookup, a clock read and two pushes.
+  diagnosticsChannel.subscribe('undici:request:bodyChunkReceived', (message) => {
+    const m = message as { request?: object; chunk?: { length: number } };
+    const timing = m.request ? timingByRequest.get(m.request) : undefined;
+    if (!timing || !m.chunk) return;
+    const end = (bodyBytes.get(timing) ?? 0) + m.chunk.length;
+    bodyBytes.set(timing, end);
+    timing.readEnds.push(end);
+    timing.readStamps.push(performance.now());
   });
 }
 
@@ -94,6 +137,9 @@ export function trackRequestTiming(): RequestTiming {
     header: [PROBE_TAG_HEADER, id],
     sentAt: null,
     connectMs: null,
+    headersAt: null,
+    readEnds: [],
+    readStamps: [],
     dispose: () => {
       pending.delete(id);
     },
