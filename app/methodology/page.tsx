@@ -12,9 +12,10 @@ export const metadata: Metadata = { title: 'Methodology' };
 const NOT_RANKABLE_REASON_TEXT: Record<NotRankableReason, string> = {
   failed: 'the probe did not succeed; it counts in the success rate instead.',
   unrecognized_shape: 'the stream carried text in a field or event the probe does not know (the JSON paths are kept with the measurement), so output may have been missed.',
-  token_count_mismatch: 'the provider’s output count and the o200k_base count of the received text differ by more than 25 %: the count or the text is wrong.',
+  token_count_mismatch: 'the provider’s output count (less the reasoning tokens it reports as not streamed) and the o200k_base count of the received text differ by more than 25 %: the count or the text is wrong.',
   buffered_stream: 'most tokens arrived in the last event, so there was no stream to time.',
   event_loop_stall: 'the measuring worker’s event loop was delayed beyond 50 ms, so its clock could not be trusted.',
+  hidden_reasoning_uncounted: 'the counts disagree and the stream withheld reasoning (redacted or undisplayed thinking) without the provider saying how many tokens it was, so the number of streamed tokens cannot be known.',
 };
 
 /** One metric's entry; `id` is the stable anchor every metric name on the site links to. */
@@ -60,7 +61,7 @@ const METRICS: MetricEntry[] = [
     id: 'output-speed',
     name: 'Output speed per user (TPS/user)',
     unit: 'tokens/s',
-    definition: 'How fast one user receives tokens once the stream has started: the tokens after the first content event, divided by the time from the first to the last content event. It excludes TTFT, so queueing and prefill do not dilute it. The ranking metric.',
+    definition: 'How fast one user receives tokens once the stream has started: the tokens after the first content event, divided by the time from the first to the last content event. It excludes TTFT, so queueing and prefill do not dilute it. Only streamed tokens count: reasoning a provider generates without streaming it is generated before the first streamed token, so it lengthens TTFT and is left out of N. The ranking metric.',
     formula: 'TPS/user = (N − tokens in the first content event) ÷ (t(last content event) − t(first content event))',
     field: 'outputTokensPerSecond (provider-reported N) and outputTokensPerSecondO200k (o200k_base N)',
     source: 'Artificial Analysis (output speed after the first chunk); equals 1/TPOT of vLLM, SGLang and TensorRT-LLM benchmarks.',
@@ -97,7 +98,7 @@ const METRICS: MetricEntry[] = [
     name: 'N (output tokens)',
     unit: 'tokens',
     definition: 'The number of generated tokens. Two counts are kept: the provider-reported completion_tokens (from exactly one usage source), and a normalised count of all received text with the o200k_base tokenizer, so providers whose tokenizers differ compare fairly. Every ranking names its basis (reported or o200k).',
-    formula: 'N_reported = usage.completion_tokens; N_o200k = |o200k_base(generated text)|',
+    formula: 'N_reported = usage.completion_tokens − hidden reasoning tokens; N_o200k = |o200k_base(generated text)|',
     field: 'outputTokensReported, outputTokensO200k; basis=reported|o200k in the API',
     source: 'Artificial Analysis (o200k_base normalisation).',
   },
@@ -214,7 +215,7 @@ export default function MethodologyPage() {
       </p>
       <h3 id="hidden-reasoning">Hidden reasoning</h3>
       <p>
-        Some providers count reasoning tokens in their usage (OpenAI <code>completion_tokens_details.reasoning_tokens</code>, Gemini <code>thoughtsTokenCount</code>) without streaming them. Such tokens are stored per measurement as <code>reasoningTokensHidden</code> (reported reasoning tokens minus the reasoning tokens that were streamed). They are inside the provider-reported count, so the <code>reported</code> speed basis includes them (the hidden tokens are generated between the streamed ones); the <code>o200k</code> basis counts only received text and excludes them.
+        Reasoning models may think without streaming their reasoning: OpenAI o-series and gpt-5 models over Chat Completions report it only as <code>completion_tokens_details.reasoning_tokens</code>, xAI’s grok-4 likewise, Gemini as <code>thoughtsTokenCount</code> when no thought parts are streamed. These tokens are counted in the provider’s output count but never sent, and they are generated <em>before</em> the first streamed token: the wait for them is inside TTFT (and TTFAT), not between the streamed tokens. So the output speed counts only what was streamed: the provider’s count less the hidden reasoning tokens (<code>reasoningTokensHidden</code>, stored per measurement), over the streamed window, which is exactly the basis on which that count is checked against the received text. Counting hidden tokens in the streamed window would inflate the speed by the whole reasoning length. When reasoning text <em>was</em> streamed (<code>reasoning_content</code>, thought parts, thinking deltas) nothing is subtracted: those tokens were received and are counted from their text; a streamed summary of longer reasoning therefore disagrees with the count and is not ranked. Reasoning withheld without any count (Anthropic <code>redacted_thinking</code>, Bedrock <code>redactedContent</code>) cannot be subtracted either; such a measurement is not ranked (<code>hidden_reasoning_uncounted</code>) unless the counts agree anyway. The <code>o200k</code> basis counts only received text throughout.
       </p>
       <div className="table-wrap">
         <table>
@@ -275,7 +276,7 @@ export default function MethodologyPage() {
         ))}
       </ul>
       <p>
-        <strong>Token basis.</strong> The ranked output speed counts tokens the way the provider does (its own output count, with reasoning tokens it counts outside the output field added back), but only when that count agrees with the text we received: within 25 % of the o200k_base count of answer, reasoning and tool arguments, final (never the provisional count of a stream cut short), and with every part of the stream understood. When the provider reports no count, the o200k_base count of the received text is used. A measurement whose own flags contradict its count is never ranked on either basis; the o200k figure of every measurement is kept beside it for cross-model comparisons.
+        <strong>Token basis.</strong> The ranked output speed counts tokens the way the provider does (its own output count, with reasoning tokens it counts outside the output field added back and reasoning tokens it reports as not streamed taken out: see <a href="#hidden-reasoning">hidden reasoning</a>), but only when that count agrees with the text we received: within 25 % of the o200k_base count of answer, reasoning and tool arguments, final (never the provisional count of a stream cut short), and with every part of the stream understood. When the provider reports no count, the o200k_base count of the received text is used. A measurement whose own flags contradict its count is never ranked on either basis; the o200k figure of every measurement is kept beside it for cross-model comparisons.
       </p>
 
       <h2 id="calibration">Calibration</h2>

@@ -7,7 +7,7 @@ import { measurementWindow } from './window-filters';
  * Hidden reasoning of one endpoint × workload over [from, to]: among successful measurements whose
  * provider reported reasoning tokens, how many there were, the reasoning tokens reported but not
  * streamed (measurements.reasoning_tokens_hidden) and the provider-reported output tokens of the
- * same measurements (the reported speed basis, which includes the hidden tokens). Tokens are sums.
+ * same measurements (which include the hidden tokens; the reported speed basis takes them out, decision 065). Tokens are sums.
  */
 export async function getHiddenReasoning(db: Db, p: { endpointId: number; workloadSlug: string; from: Date; to: Date }) {
   const [row] = await db

@@ -48,7 +48,7 @@ export const excludedCountsSchema = z
     total: z.number().int().meta({ description: 'Measurements in the window that are not rankable (left out of medians, ranks, tie bands, history and change points), count.' }),
     byReason: z
       .partialRecord(z.enum(NOT_RANKABLE_REASONS), z.number().int().meta({ description: 'Measurements carrying this reason, count.' }))
-      .meta({ description: 'Not-rankable reason (failed, unrecognized_shape, token_count_mismatch, buffered_stream, event_loop_stall) → measurements carrying it, count; a measurement may carry several.' }),
+      .meta({ description: 'Not-rankable reason (failed, unrecognized_shape, token_count_mismatch, buffered_stream, event_loop_stall, hidden_reasoning_uncounted) → measurements carrying it, count; a measurement may carry several.' }),
   })
   .meta({ id: 'ExcludedCounts', description: 'Measurements left out of the figures, from measurements.rankable / not_rankable_reasons.' });
 
@@ -269,14 +269,14 @@ export const measurementSchema = z
     invalidReason: z.string().nullable().meta({ description: 'Why valid is false (e.g. the event-loop delay); null when valid.' }),
     eventLoopDelayP99Ms: z.number().nullable().meta({ description: 'P99 of the worker’s event-loop delay during the probe, ms (monitored by the worker).' }),
     rankable: z.boolean().meta({ description: 'True when the measurement enters medians, ranks, tie bands and history: it succeeded and nothing in it contradicts its figures. The leaderboard’s percentiles are the type-7 percentiles of the rankable measurements in the window.' }),
-    notRankableReasons: z.array(z.enum(NOT_RANKABLE_REASONS)).meta({ description: 'Why rankable is false: failed, unrecognized_shape, token_count_mismatch, buffered_stream, event_loop_stall (empty when rankable); `;`-joined in CSV.' }),
+    notRankableReasons: z.array(z.enum(NOT_RANKABLE_REASONS)).meta({ description: 'Why rankable is false: failed, unrecognized_shape, token_count_mismatch, buffered_stream, event_loop_stall, hidden_reasoning_uncounted (empty when rankable); `;`-joined in CSV.' }),
     itlP50Ms: z.number().nullable().meta({ description: `Inter-token latency, token-weighted median of this stream: each gap between token-bearing events divided by the tokens the later event carried (chunk-aware; vLLM/AIPerf ITL), ms/token, ${M}; null with fewer than two token-bearing events.` }),
     itlP95Ms: z.number().nullable().meta({ description: `Inter-token latency, token-weighted 95th percentile of this stream (as itlP50Ms), ms/token, ${M}.` }),
     fidelityCheck: z.enum(['arithmetic', 'code_output', 'json_schema', 'nonce_recall']).nullable().meta({ description: 'The fidelity check this probe carried (known arithmetic, known code output, JSON schema, access-code recall; every one also checks a three-part access code spread over the prompt); null for an ordinary probe.' }),
     fidelityPassed: z.boolean().nullable().meta({ description: 'Verdict of the fidelity check: true when the answer was right and quoted the whole access code; null for an ordinary probe or a failed one.' }),
     fidelityDetail: z.record(z.string(), z.unknown()).nullable().meta({ description: 'Evidence of the fidelity verdict: expected (answer, code), got (what the reply said), failures (no_answer, wrong_answer, invalid_json, schema_mismatch, nonce_missing); JSON text in CSV.' }),
     answerText: z.string().nullable().meta({ description: 'The streamed answer of a fidelity probe, capped at 16 KB (UTF-8); null for ordinary probes.' }),
-    reasoningTokensHidden: z.number().int().nullable().meta({ description: 'Reasoning tokens the provider reported in its usage but did not stream (hidden reasoning), tokens; included in outputTokensReported (so in outputTokensPerSecond), absent from outputTokensO200k; null when the provider reports none.' }),
+    reasoningTokensHidden: z.number().int().nullable().meta({ description: 'Reasoning tokens the provider reported in its usage but did not stream (hidden reasoning, generated before the first streamed token, so inside TTFT), tokens; included in outputTokensReported but taken out of the N of outputTokensPerSecond (visible basis, decision 065), absent from outputTokensO200k; 0 when reasoning text was streamed; null when the provider reports no reasoning count.' }),
     timeline: z.array(timelineEntrySchema).optional().meta({ description: 'Every content-bearing event, decoded; present with timeline=1 and on /api/v1/measurements/{id}; never in CSV.' }),
   })
   .meta({ id: 'Measurement', description: 'One probe of one endpoint with one workload: the stored evidence behind every figure.' });

@@ -15,6 +15,11 @@
  *   the first event's share is scaled: N_rep × (firstEventO200k ÷ totalO200k), because providers
  *   report no per-event counts and their tokenizer splits the first event in the same proportion
  *   to within a token or two.
+ * - Visible basis (decision 065): where the provider reports reasoning it did not stream (OpenAI
+ *   o-series `reasoning_tokens`, Gemini `thoughtsTokenCount` without thought parts), N_rep is the
+ *   provider's count LESS those hidden tokens. They were generated before the first streamed token
+ *   (inside TTFT), not in the streamed window, so counting them there would inflate the speed; the
+ *   agreement check (TOKEN_COUNT_MISMATCH_RATIO) compares the same visible count with o200k.
  * - TPOT: (E2E − TTFT) ÷ (N − 1), N on the same basis as outputTokensPerSecond (vLLM / SGLang
  *   bench_serving `tpot`).
  * - E2E: request start → end of stream (terminal marker, or clean close) (bench_serving `latency`).
@@ -25,7 +30,7 @@ import type { StreamParseResult } from './parse-stream';
 import { listNotRankableReasons } from './rankability';
 import { resolveEventTexts } from './stream-accumulator';
 import { countO200kTokens } from '../tokens/o200k';
-import type { ErrorKind, ProbeResult, Protocol, TimelineEntry, TokenChannel } from './types';
+import type { ErrorKind, ProbeEvidence, ProbeResult, Protocol, TimelineEntry, TokenChannel } from './types';
 
 /** A reported count further than this fraction from the o200k count raises tokenCountMismatch. */
 export const TOKEN_COUNT_MISMATCH_RATIO = 0.25;
@@ -70,6 +75,7 @@ export function buildFailedProbeResult(
     lastTokenMs: null,
     e2eMs: extra.e2eMs ?? null,
     outputTokensReported: null,
+    reasoningTokensHidden: null,
     outputTokensO200k: 0,
     outputTokensPerSecond: null,
     outputTokensPerSecondO200k: null,
@@ -120,6 +126,10 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   // that did not complete.
   const declaredComplete = parsed.complete || parsed.terminal;
   const reported = parsed.outputTokensProvisional && !declaredComplete ? null : parsed.outputTokensReported;
+  // Reasoning the provider counted but did not stream belongs to the count it came with.
+  const reasoningTokensHidden = reported !== null ? parsed.reasoningTokensHidden : null;
+  // The provider's count of what was streamed: the basis of speed, TPOT and the agreement check.
+  const visibleReported = reported !== null ? reported - (reasoningTokensHidden ?? 0) : null;
   // A stream that declared completion ends at its last data event: comments, keep-alives and a
   // late close never extend E2E (F05).
   const completedAtMs = declaredComplete ? (parsed.lastDataEventMs ?? parsed.endMs) : parsed.endMs;
@@ -172,19 +182,25 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   const spanMs = ttftMs !== null && lastTokenMs !== null ? lastTokenMs - ttftMs : 0;
   const speedO200k = success && spanMs > 0 && outputTokensO200k > firstEventTokens ? ((outputTokensO200k - firstEventTokens) * 1000) / spanMs : null;
   let speedReported: number | null = null;
-  if (success && reported !== null && spanMs > 0 && outputTokensO200k > 0) {
-    const after = reported - (reported * firstEventTokens) / outputTokensO200k;
+  if (success && visibleReported !== null && spanMs > 0 && outputTokensO200k > 0) {
+    const after = visibleReported - (visibleReported * firstEventTokens) / outputTokensO200k;
     speedReported = after > 0 ? (after * 1000) / spanMs : null;
   }
-  const basisN = reported ?? outputTokensO200k;
+  const basisN = visibleReported ?? outputTokensO200k;
   const tpotMs = success && e2eMs !== null && ttftMs !== null && basisN > 1 ? (e2eMs - ttftMs) / (basisN - 1) : null;
 
   const eventTokenSum = timeline.reduce((n, t) => n + t.tokens, 0);
   const tokenCountMismatch =
-    reported !== null && (outputTokensO200k === 0 ? reported > 0 : Math.abs(reported - outputTokensO200k) > TOKEN_COUNT_MISMATCH_RATIO * outputTokensO200k);
+    visibleReported !== null &&
+    (outputTokensO200k === 0 ? visibleReported !== 0 : Math.abs(visibleReported - outputTokensO200k) > TOKEN_COUNT_MISMATCH_RATIO * outputTokensO200k);
   const buffered = eventTokenSum >= 2 && (last?.tokens ?? 0) > eventTokenSum / 2;
   const flags = { tokenCountMismatch, buffered, unrecognizedShape: parsed.unrecognizedPaths.length > 0 };
-  const notRankableReasons = listNotRankableReasons({ outcome: success ? 'success' : 'error', flags });
+  const evidence: ProbeEvidence = {};
+  if (parsed.unrecognizedPaths.length > 0) evidence.unrecognizedPaths = [...parsed.unrecognizedPaths];
+  if (reported !== null && parsed.reasoningTokensReported !== null) evidence.reasoningTokensReported = parsed.reasoningTokensReported;
+  if (reasoningTokensHidden !== null) evidence.reasoningTokensHidden = reasoningTokensHidden;
+  if (parsed.reasoningWithheld) evidence.reasoningWithheld = true;
+  const notRankableReasons = listNotRankableReasons({ outcome: success ? 'success' : 'error', flags, evidence });
 
   return {
     outcome: success ? 'success' : 'error',
@@ -199,6 +215,7 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
     lastTokenMs,
     e2eMs,
     outputTokensReported: reported,
+    reasoningTokensHidden,
     outputTokensO200k,
     outputTokensPerSecond: reported !== null ? speedReported : speedO200k,
     outputTokensPerSecondO200k: speedO200k,
@@ -214,7 +231,7 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
     flags,
     rankable: notRankableReasons.length === 0,
     notRankableReasons,
-    evidence: parsed.unrecognizedPaths.length > 0 ? { unrecognizedPaths: [...parsed.unrecognizedPaths] } : {},
+    evidence,
     providerMetrics: parsed.providerMetrics,
   };
 }

@@ -39,6 +39,7 @@ function expectFields(r: ProbeResult, c: ReplayCase) {
   expect(r.contentChunks).toBe(e.content_chunks);
   expect(r.timeline).toHaveLength(e.content_chunks);
   expect(r.outputTokensReported).toBe(e.output_tokens_reported);
+  if (e.reasoning_tokens_hidden !== undefined) expect(r.reasoningTokensHidden).toBe(e.reasoning_tokens_hidden);
   if (e.http_status !== undefined) expect(r.httpStatus).toBe(e.http_status);
   if (e.retry_after_ms !== undefined) expect(r.retryAfterMs).toBe(e.retry_after_ms);
   if (e.token_count_mismatch !== undefined) expect(r.flags.tokenCountMismatch).toBe(e.token_count_mismatch);

@@ -23,6 +23,11 @@ const COVERAGE: Record<string, string[]> = {
   'Ollama / llama.cpp (reasoning field, error: lines)': ['F10', 'F01', 'T38'],
   'Gemini thinking and OpenAI-compatible endpoint (thought parts, index-less tool calls)': ['F09', 'F03', 'T40', 'T44'],
   'Gateways and proxies (bare JSON errors, HTML pages, gzip, cut streams, no close)': ['F05', 'F06', 'F07', 'F08', 'T35', 'T36', 'T37', 'T54'],
+  // Decision 065: reasoning generated but not streamed.
+  'OpenAI o-series / gpt-5 over Chat Completions (hidden reasoning_tokens)': ['T47', 'T56', 'T59'],
+  'DeepSeek / vLLM (reasoning_content streamed and reasoning_tokens reported)': ['T57'],
+  'Gemini thinking without thought parts (thoughtsTokenCount hidden)': ['T58'],
+  'Anthropic redacted thinking (withheld, uncounted)': ['T60'],
 };
 
 describe('seed provider coverage', () => {

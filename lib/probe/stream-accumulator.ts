@@ -31,6 +31,12 @@ export interface StreamAccumulation {
   outputTokensReported: number | null;
   /** the last count given was provisional (see WireEvent.outputTokensProvisional) */
   outputTokensProvisional: boolean;
+  /** reasoning tokens counted but not streamed (WireEvent.reasoningTokensHidden), last value; null when none given */
+  reasoningTokensHidden: number | null;
+  /** the provider's reasoning count of the same report (WireEvent.reasoningTokensReported), last value; null when none */
+  reasoningTokensReported: number | null;
+  /** some event carried reasoning blocks without their text (WireEvent.reasoningWithheld) */
+  reasoningWithheld: boolean;
   /** ms since request start of the last event that was not a keep-alive (comments never count) */
   lastDataEventMs: number | null;
   finishReasonRaw: string | null;
@@ -68,6 +74,9 @@ export function createStreamAccumulator(onTokenEvent?: (atMs: number) => void): 
     toolCalls: [],
     outputTokensReported: null,
     outputTokensProvisional: false,
+    reasoningTokensHidden: null,
+    reasoningTokensReported: null,
+    reasoningWithheld: false,
     lastDataEventMs: null,
     finishReasonRaw: null,
     complete: false,
@@ -107,6 +116,10 @@ export function createStreamAccumulator(onTokenEvent?: (atMs: number) => void): 
       state.outputTokensReported = event.outputTokensReported;
       state.outputTokensProvisional = event.outputTokensProvisional === true;
     }
+    // Reasoning counts come with the usage report they belong to: last value, like the output count.
+    if (event.reasoningTokensHidden !== undefined) state.reasoningTokensHidden = event.reasoningTokensHidden;
+    if (event.reasoningTokensReported !== undefined) state.reasoningTokensReported = event.reasoningTokensReported;
+    if (event.reasoningWithheld) state.reasoningWithheld = true;
     if (event.finishReason !== undefined) state.finishReasonRaw = event.finishReason;
     if (event.complete) state.complete = true;
     if (event.error && !state.error) state.error = event.error;

@@ -39,9 +39,13 @@ export type ErrorKind = (typeof ERROR_KINDS)[number];
  * - failed: the probe did not succeed (outcome `error`); its errorKind says how
  * - unrecognized_shape: the stream carried a non-empty value in a field or event the adapter does
  *   not know (paths in `evidence.unrecognizedPaths`): output may have been missed
- * - token_count_mismatch: the provider's output count and the received text (o200k) disagree by >25 %
+ * - token_count_mismatch: the provider's output count, less the reasoning tokens it reports as not
+ *   streamed (decision 065), and the received text (o200k) disagree by >25 %
  * - buffered_stream: most tokens arrived in the last event (a buffered response, no speed to measure)
  * - event_loop_stall: the worker's event loop was too delayed to trust the timing
+ * - hidden_reasoning_uncounted: the counts disagree and the stream withheld reasoning (redacted or
+ *   undisplayed thinking) without reporting how many tokens it was: the gap is explained, but the
+ *   visible token count cannot be known (raised instead of token_count_mismatch; decision 065)
  */
 export const NOT_RANKABLE_REASONS = [
   'failed',
@@ -49,6 +53,7 @@ export const NOT_RANKABLE_REASONS = [
   'token_count_mismatch',
   'buffered_stream',
   'event_loop_stall',
+  'hidden_reasoning_uncounted',
 ] as const;
 export type NotRankableReason = (typeof NOT_RANKABLE_REASONS)[number];
 
@@ -146,6 +151,15 @@ export type ProbeFlags = {
  */
 export interface ProbeEvidence {
   unrecognizedPaths?: string[];
+  /**
+   * Hidden reasoning (decision 065), present when the provider reported a reasoning count:
+   * that count (tokens, inside outputTokensReported) ...
+   */
+  reasoningTokensReported?: number;
+  /** ... and how many of them were not streamed (ProbeResult.reasoningTokensHidden), tokens. */
+  reasoningTokensHidden?: number;
+  /** The stream carried reasoning blocks without their text (redacted / undisplayed thinking). */
+  reasoningWithheld?: true;
 }
 
 /** Everything one probe observed. Success and failure have the same shape; absent values are null. */
@@ -164,11 +178,25 @@ export interface ProbeResult {
   ttfatMs: number | null;
   lastTokenMs: number | null;
   e2eMs: number | null;
-  /** Provider-reported completion tokens, from exactly one source; null when none. */
+  /**
+   * Provider-reported completion tokens, from exactly one source, reasoning included (also reasoning
+   * it did not stream); null when none.
+   */
   outputTokensReported: number | null;
+  /**
+   * Reasoning tokens inside outputTokensReported that the provider generated but did not stream
+   * (OpenAI/xAI `reasoning_tokens`, Gemini `thoughtsTokenCount` with no reasoning text received):
+   * generated before the first streamed token, so inside TTFT and outside the streamed window.
+   * 0 when reasoning text was streamed (a streamed summary is not subtracted); null when the
+   * provider reported no reasoning count or no final output count. Decision 065.
+   */
+  reasoningTokensHidden: number | null;
   /** o200k_base count of all generated text (answer + reasoning + tool arguments). */
   outputTokensO200k: number;
-  /** Output speed (TPS/user) on the reported basis, falling back to o200k when none reported. */
+  /**
+   * Output speed (TPS/user) on the reported VISIBLE basis (outputTokensReported − reasoningTokensHidden:
+   * only tokens that were streamed, over the streamed window), falling back to o200k when none reported.
+   */
   outputTokensPerSecond: number | null;
   /** Output speed on the o200k basis. */
   outputTokensPerSecondO200k: number | null;
@@ -182,7 +210,7 @@ export interface ProbeResult {
   timeline: TimelineEntry[];
   bytesReceived: number;
   /**
-   * Quality flags: counts disagree by >25 % (tokenCountMismatch); most tokens arrived in the last
+   * Quality flags: counts (visible basis) disagree by >25 % (tokenCountMismatch); most tokens arrived in the last
    * event (buffered); a non-empty field or event the adapter does not know was seen
    * (unrecognizedShape, paths in evidence.unrecognizedPaths).
    */

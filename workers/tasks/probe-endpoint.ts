@@ -115,24 +115,13 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
     itlP50Ms: itl.p50Ms,
     itlP95Ms: itl.p95Ms,
     ...judged,
-    reasoningTokensHidden: countHiddenReasoningTokens(result),
+    // the probe's own figure: the one its speed basis subtracted (decision 065)
+    reasoningTokensHidden: result.reasoningTokensHidden,
   });
   if (result.errorKind === 'rate_limited' && result.retryAfterMs !== null) {
     await setEndpointNotBefore(ctx.db, endpoint.id, new Date(ctx.now().getTime() + result.retryAfterMs));
   }
   return { status: written ? 'recorded' : 'duplicate', outcome: result.outcome, errorKind: result.errorKind };
-}
-
-/**
- * Reasoning tokens the provider reported (`providerMetrics.reasoningTokens`, from usage details)
- * but did not stream: all of them when no reasoning text arrived, else the excess over the o200k
- * count of the streamed reasoning (approximate: two tokenizers). Null when none reported.
- */
-function countHiddenReasoningTokens(result: { providerMetrics?: Record<string, number>; timeline: ReadonlyArray<{ tokens: number; channel: string }> }): number | null {
-  const reported = result.providerMetrics?.reasoningTokens;
-  if (reported === undefined || !Number.isFinite(reported)) return null;
-  const streamed = result.timeline.reduce((s, e) => s + (e.channel === 'reasoning' ? e.tokens : 0), 0);
-  return Math.max(0, Math.round(reported - streamed));
 }
 
 /**

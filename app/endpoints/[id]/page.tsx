@@ -178,7 +178,7 @@ export default async function EndpointPage({ params, searchParams }: { params: P
                 <>
                   <dt>Hidden reasoning</dt>
                   <dd data-metric="hidden-reasoning">
-                    {fmt(hidden.hiddenTokens / hidden.measurements, 0)} reasoning tokens per request reported but not streamed ({fmtPct(hidden.reportedOutputTokens > 0 ? hidden.hiddenTokens / hidden.reportedOutputTokens : null, 1)} of the reported output, {hidden.measurements} requests). The reported-basis speed (the ranking default) includes them; the o200k basis counts only streamed text and excludes them.
+                    {fmt(hidden.hiddenTokens / hidden.measurements, 0)} reasoning tokens per request reported but not streamed ({fmtPct(hidden.reportedOutputTokens > 0 ? hidden.hiddenTokens / hidden.reportedOutputTokens : null, 1)} of the reported output, {hidden.measurements} requests). They were generated before the first streamed token (inside TTFT), so neither speed basis counts them: the reported basis takes them out of the provider’s count, the o200k basis counts only streamed text.
                   </dd>
                 </>
               ) : null}

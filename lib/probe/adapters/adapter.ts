@@ -45,6 +45,24 @@ export interface WireEvent {
    * it becomes the reported output only if the stream later completes.
    */
   outputTokensProvisional?: boolean;
+  /**
+   * Reasoning tokens the provider counted (inside `outputTokensReported` as the adapter reports it)
+   * but did NOT stream, tokens: the provider's whole reasoning count when no reasoning text had
+   * been streamed in this stream when the count arrived, 0 when reasoning text was streamed (those
+   * tokens were received and are counted from their text; a streamed summary is not subtracted).
+   * Given with every usage report that carries a reasoning count (OpenAI/xAI
+   * `completion_tokens_details.reasoning_tokens`, Gemini `thoughtsTokenCount`, Anthropic
+   * `output_tokens_details.thinking_tokens`); the accumulator keeps the last value. Decision 065.
+   */
+  reasoningTokensHidden?: number;
+  /** The provider's own reasoning count from the same usage report (evidence only), tokens. */
+  reasoningTokensReported?: number;
+  /**
+   * The stream carried reasoning blocks WITHOUT their text (Anthropic `redacted_thinking`, a
+   * thinking block with only a signature, Bedrock `reasoningContent.redactedContent`): reasoning
+   * was generated and is in the output count but was withheld, whether or not a count says how much.
+   */
+  reasoningWithheld?: boolean;
   /** A keep-alive (empty event, ping, trailing noise after completion): never extends any time. */
   keepAlive?: boolean;
   /** Raw finish/stop reason as the provider spelled it (normalised later). */

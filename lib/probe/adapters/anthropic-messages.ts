@@ -11,7 +11,9 @@
  * `message_delta` the cumulative one (last value wins, never a sum); `ping`,
  * `content_block_start/stop` carry no tokens; `text_delta`, `thinking_delta` and
  * `input_json_delta` do; `error` events can follow HTTP 200 (overloaded_error → stream_error,
- * rate_limit_error → rate_limited); `message_stop` is the terminal marker.
+ * rate_limit_error → rate_limited); `message_stop` is the terminal marker. Reasoning withheld
+ * (`redacted_thinking` blocks, thinking blocks closed without text) is flagged on the event, and a
+ * thinking count in the usage is hidden when no thinking text was streamed (decision 065).
  */
 import type { ProtocolAdapter, WireEvent } from './adapter';
 import { collectText, emptyText, hasText, type CollectedText } from './content-parts';
@@ -37,7 +39,27 @@ function unknownTextPaths(value: Record<string, unknown>, path: string, skip: st
     .map(([k]) => `${path}.${k}`);
 }
 
-function interpretEvent(type: string, data: Record<string, unknown>): WireEvent {
+/** Per-stream state of the Messages decoder (hidden reasoning, decision 065). */
+interface MessagesDecoderState {
+  /** thinking text has been streamed: a later thinking count is not hidden */
+  reasoningStreamed: boolean;
+  /** open thinking blocks by index: whether any thinking text arrived in them yet */
+  thinkingBlocks: Map<string, boolean>;
+}
+
+/**
+ * A thinking count in the usage (`output_tokens_details.thinking_tokens`, where the API gives
+ * one; it is inside output_tokens) onto `event`: hidden when no thinking text was streamed.
+ */
+function readThinkingCount(usage: Record<string, unknown>, event: WireEvent, state: MessagesDecoderState): void {
+  const details = isRecord(usage.output_tokens_details) ? usage.output_tokens_details : {};
+  const thinking = countValue(details.thinking_tokens) ?? countValue(details.reasoning_tokens);
+  if (thinking === undefined) return;
+  event.reasoningTokensReported = thinking;
+  event.reasoningTokensHidden = state.reasoningStreamed ? 0 : thinking;
+}
+
+function interpretEvent(type: string, data: Record<string, unknown>, state: MessagesDecoderState): WireEvent {
   switch (type) {
     case 'message_start': {
       // Its usage.output_tokens is provisional (1 or so): never a report of the output (F08).
@@ -58,7 +80,10 @@ function interpretEvent(type: string, data: Record<string, unknown>): WireEvent 
           toolCalls: [{ key: String(data.index), id: nonEmptyString(block.id) ?? null, name: nonEmptyString(block.name) ?? null, argumentsDelta: input }],
         };
       }
+      // Redacted thinking: reasoning generated (and counted in output_tokens) but sent encrypted.
+      if (blockType === 'redacted_thinking') return { reasoningWithheld: true };
       if (NON_GENERATED_BLOCKS.has(blockType)) return {};
+      if (blockType === 'thinking') state.thinkingBlocks.set(String(data.index), hasText(block.thinking));
       // A text or thinking block may in principle start with text; it counts like a delta.
       if (blockType === 'text' || blockType === 'thinking') {
         const text = emptyText();
@@ -80,6 +105,7 @@ function interpretEvent(type: string, data: Record<string, unknown>): WireEvent 
         const key = deltaType === 'text_delta' ? 'text' : 'thinking';
         const text = emptyText();
         collectText(delta[key], deltaType === 'text_delta' ? 'answer' : 'reasoning', `content_block_delta.delta.${key}`, text);
+        if (text.reasoning !== '' && state.thinkingBlocks.has(String(data.index))) state.thinkingBlocks.set(String(data.index), true);
         text.unrecognizedPaths.push(...unknownTextPaths(delta, `content_block_delta.delta(type=${deltaType})`, ['type', key, 'signature', 'citations', 'index']));
         return textEvent(text);
       }
@@ -93,8 +119,19 @@ function interpretEvent(type: string, data: Record<string, unknown>): WireEvent 
       if (stop !== undefined) event.finishReason = stop;
       const usage = isRecord(data.usage) ? data.usage : {};
       const count = countValue(usage.output_tokens);
-      if (count !== undefined) event.outputTokensReported = count;
+      if (count !== undefined) {
+        event.outputTokensReported = count;
+        readThinkingCount(usage, event, state);
+      }
       return event;
+    }
+    case 'content_block_stop': {
+      // A thinking block that closes without any thinking text (only a signature: thinking not
+      // displayed) withheld its reasoning.
+      const key = String(data.index);
+      const hadText = state.thinkingBlocks.get(key);
+      state.thinkingBlocks.delete(key);
+      return hadText === false ? { reasoningWithheld: true } : {};
     }
     case 'message_stop':
       return { complete: true, terminal: true };
@@ -103,21 +140,28 @@ function interpretEvent(type: string, data: Record<string, unknown>): WireEvent 
       const text = emptyText();
       const toolCalls: NonNullable<WireEvent['toolCalls']> = [];
       const content = Array.isArray(data.content) ? data.content : [];
+      let withheld = false;
       content.forEach((block, i) => {
         if (!isRecord(block)) return;
         if (block.type === 'text') collectText(block.text, 'answer', `message.content[${i}].text`, text);
         else if (block.type === 'thinking') collectText(block.thinking, 'reasoning', `message.content[${i}].thinking`, text);
+        else if (block.type === 'redacted_thinking') withheld = true;
         else if (TOOL_BLOCKS.has(String(block.type)))
           toolCalls.push({ key: String(i), id: nonEmptyString(block.id) ?? null, name: nonEmptyString(block.name) ?? null, argumentsDelta: JSON.stringify(block.input ?? {}) });
         else if (!NON_GENERATED_BLOCKS.has(String(block.type)) && hasText(block)) text.unrecognizedPaths.push(`message.content[${i}](type=${String(block.type)})`);
       });
       const event = textEvent(text);
       if (toolCalls.length > 0) event.toolCalls = toolCalls;
+      if (withheld) event.reasoningWithheld = true;
+      if (text.reasoning !== '') state.reasoningStreamed = true;
       const stop = nonEmptyString(data.stop_reason);
       if (stop !== undefined) event.finishReason = stop;
       const usage = isRecord(data.usage) ? data.usage : {};
       const count = countValue(usage.output_tokens);
-      if (count !== undefined) event.outputTokensReported = count;
+      if (count !== undefined) {
+        event.outputTokensReported = count;
+        readThinkingCount(usage, event, state);
+      }
       return { ...event, complete: true, terminal: true };
     }
     case 'ping':
@@ -168,6 +212,7 @@ export const anthropicMessagesAdapter: ProtocolAdapter = {
   },
   createDecoder(sink) {
     let complete = false;
+    const state: MessagesDecoderState = { reasoningStreamed: false, thinkingBlocks: new Map() };
     return createSseDecoder(sink, {
       // `[DONE]` is not this protocol's terminal marker: a trailing sentinel never fails the stream.
       doneIsTerminal: false,
@@ -175,7 +220,8 @@ export const anthropicMessagesAdapter: ProtocolAdapter = {
       onJson: (value, message) => {
         // A bare `{"error": {...}}` (no type) is an error wherever it appears.
         const type = typeof value.type === 'string' ? value.type : value.error !== undefined ? 'error' : (message.event ?? '');
-        const event = interpretEvent(type, value);
+        const event = interpretEvent(type, value, state);
+        if (event.reasoning !== undefined && event.reasoning !== '') state.reasoningStreamed = true;
         if (event.finishReason !== undefined || event.complete) complete = true;
         return event;
       },

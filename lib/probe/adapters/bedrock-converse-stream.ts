@@ -5,7 +5,8 @@
  * Frames: `messageStart`, `contentBlockStart` (opens a toolUse), `contentBlockDelta` (delta.text,
  * delta.reasoningContent.text, delta.toolUse.input: the token-bearing ones), `contentBlockStop`,
  * `messageStop` (stopReason; the answer is complete), then `metadata` with usage.outputTokens and
- * metrics.latencyMs (the terminal frame). `:message-type: exception` frames carry
+ * metrics.latencyMs (the terminal frame). Usage has no reasoning breakdown; redacted reasoning
+ * (`reasoningContent.redactedContent`) is flagged as withheld (decision 065). `:message-type: exception` frames carry
  * `:exception-type` (throttlingException → rate_limited; modelStreamErrorException,
  * internalServerException, serviceUnavailableException, validationException → stream_error).
  *
@@ -64,6 +65,9 @@ function interpretFrame(eventType: string, payload: Record<string, unknown>, sta
         const rc = delta.reasoningContent;
         collectText(rc.text, 'reasoning', 'contentBlockDelta.delta.reasoningContent.text', text);
         if (isRecord(rc.reasoningText)) collectText(rc.reasoningText.text, 'reasoning', 'contentBlockDelta.delta.reasoningContent.reasoningText.text', text);
+        // Redacted reasoning: generated (inside usage.outputTokens, which has no reasoning breakdown)
+        // but sent encrypted; how many tokens it was is not reported (decision 065).
+        if (hasText(rc.redactedContent)) event.reasoningWithheld = true;
         for (const [key, value] of Object.entries(rc)) {
           if (!['text', 'reasoningText', 'signature', 'redactedContent'].includes(key) && hasText(value)) text.unrecognizedPaths.push(`contentBlockDelta.delta.reasoningContent.${key}`);
         }
@@ -123,6 +127,7 @@ function interpretTextBody(text: string): WireEvent {
       if (isRecord(block.reasoningContent) && isRecord(block.reasoningContent.reasoningText)) {
         collectText(block.reasoningContent.reasoningText.text, 'reasoning', `output.message.content[${i}].reasoningContent.reasoningText.text`, collected);
       }
+      if (isRecord(block.reasoningContent) && hasText(block.reasoningContent.redactedContent)) event.reasoningWithheld = true;
       if (isRecord(block.toolUse)) {
         (event.toolCalls ??= []).push({ key: String(i), id: nonEmptyString(block.toolUse.toolUseId) ?? null, name: nonEmptyString(block.toolUse.name) ?? null, argumentsDelta: JSON.stringify(block.toolUse.input ?? {}) });
       }

@@ -11,7 +11,8 @@
  * reasoning when `thought: true`; `functionCall` parts are whole tool calls (arguments =
  * JSON of `args`). `finishReason` (STOP, MAX_TOKENS, SAFETY...) marks completion, followed by a
  * clean end. `usageMetadata` is cumulative: output = candidatesTokenCount + thoughtsTokenCount
- * (thinking tokens are output, as everywhere in Tokenpace), last value wins. An `error` object
+ * (thinking tokens are output, as everywhere in Tokenpace), last value wins; thoughtsTokenCount is
+ * hidden reasoning when no thought part was streamed (decision 065). An `error` object
  * (RESOURCE_EXHAUSTED → rate_limited) is an in-stream error.
  *
  * Auth: `x-goog-api-key` for the Gemini API; `Authorization: Bearer` (an OAuth access token) for
@@ -29,7 +30,15 @@ const PART_KEYS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall'
 /** Content keys read here. */
 const CONTENT_KEYS = new Set(['parts', 'role']);
 
-function interpretResponse(response: Record<string, unknown>, state: { toolCount: number; complete: boolean }): WireEvent {
+/** Per-stream state of the Gemini decoder. */
+interface GeminiDecoderState {
+  toolCount: number;
+  complete: boolean;
+  /** thought parts with text have been streamed (thoughtsTokenCount is then not hidden, decision 065) */
+  reasoningStreamed: boolean;
+}
+
+function interpretResponse(response: Record<string, unknown>, state: GeminiDecoderState): WireEvent {
   const event: WireEvent = {};
   const unrecognized: string[] = [];
   if (isRecord(response.error)) {
@@ -72,7 +81,10 @@ function interpretResponse(response: Record<string, unknown>, state: { toolCount
       if (!CONTENT_KEYS.has(key) && hasText(value)) unrecognized.push(`candidates[0].content.${key}`);
     }
     if (answer !== '') event.answer = answer;
-    if (reasoning !== '') event.reasoning = reasoning;
+    if (reasoning !== '') {
+      event.reasoning = reasoning;
+      state.reasoningStreamed = true;
+    }
     const finish = nonEmptyString(candidate.finishReason);
     if (finish !== undefined) {
       event.finishReason = finish;
@@ -91,8 +103,14 @@ function interpretResponse(response: Record<string, unknown>, state: { toolCount
     const thoughts = countValue(u.thoughtsTokenCount);
     if (candidatesCount !== undefined || thoughts !== undefined) {
       event.outputTokensReported = (candidatesCount ?? 0) + (thoughts ?? 0);
-      // Thinking tokens are billed and counted but Gemini streams at most a summary of them (issue 14: hidden reasoning).
-      if (thoughts !== undefined) event.providerMetrics = { reasoningTokens: thoughts };
+      // Thinking tokens are billed and counted but Gemini streams at most a summary of them, and
+      // nothing without includeThoughts: then all of thoughtsTokenCount is hidden (decision 065).
+      // With thought parts streamed, the count is not subtracted: a summary stays a mismatch.
+      if (thoughts !== undefined) {
+        event.providerMetrics = { reasoningTokens: thoughts };
+        event.reasoningTokensReported = thoughts;
+        event.reasoningTokensHidden = state.reasoningStreamed ? 0 : thoughts;
+      }
       // Cumulative usage before the finish is provisional: a cut stream has no final count.
       if (!state.complete) event.outputTokensProvisional = true;
     }
@@ -103,7 +121,7 @@ function interpretResponse(response: Record<string, unknown>, state: { toolCount
 
 /** Chooses SSE or JSON-array framing from the first non-blank byte, then delegates. */
 function createGeminiDecoder(sink: WireEventSink): StreamDecoder {
-  const state = { toolCount: 0, complete: false };
+  const state: GeminiDecoderState = { toolCount: 0, complete: false, reasoningStreamed: false };
   const handleJson = (text: string, atMs: number) => {
     const parsed = tryParseJson(text);
     if (!isRecord(parsed)) {

@@ -17,7 +17,8 @@
  * - tool calls keyed by index, by id without index (F03), continuations without either (T45);
  * - usage from exactly one source: top-level `usage` (running usage in every chunk → last value,
  *   provisional until the finish, T46), `x_groq.usage` only as fallback (C11, C12, C14); reasoning
- *   tokens counted outside completion_tokens added where total_tokens shows it (F04, T47);
+ *   tokens counted outside completion_tokens added where total_tokens shows it (F04, T47); the
+ *   reasoning count reported as hidden when no reasoning text was streamed (decision 065, T56-T58);
  * - in-band errors: `error` objects (C15), `{"object":"error"}` (T48), `finish_reason: "error"`
  *   (T39), `event: error`;
  * - success by `[DONE]`, or by a non-null finish_reason followed by a clean close (C17); noise after
@@ -44,6 +45,8 @@ interface ChatDecoderState {
   /** the most recently opened call's key (continuations without index or id) */
   lastToolKey: string | null;
   toolCount: number;
+  /** reasoning text has been streamed (a later reasoning count is then not hidden, decision 065) */
+  reasoningStreamed: boolean;
 }
 
 /** Delta (and choice.message) keys read here; anything else holding text is recorded as unrecognised. */
@@ -135,6 +138,23 @@ function outputCount(usage: Record<string, unknown>): number | undefined {
   return completion;
 }
 
+/**
+ * The usage's reasoning count (`completion_tokens_details.reasoning_tokens`, or the Responses-style
+ * `output_tokens_details`, or a top-level `reasoning_tokens`) onto `event`: as reported, and as
+ * hidden when no reasoning text was streamed before it (OpenAI o-series / gpt-5 and xAI grok-4
+ * stream none; DeepSeek, vLLM, SGLang, grok-3-mini stream it as `reasoning_content`, and those
+ * tokens are visible: nothing hidden). Both counts are inside `outputCount` (xAI's are added
+ * there). Decision 065. Returns the reasoning count, undefined when the usage has none.
+ */
+function readReasoningCount(usage: Record<string, unknown>, event: WireEvent, state: ChatDecoderState): number | undefined {
+  const details = isRecord(usage.completion_tokens_details) ? usage.completion_tokens_details : isRecord(usage.output_tokens_details) ? usage.output_tokens_details : {};
+  const reasoning = countValue(details.reasoning_tokens) ?? countValue(usage.reasoning_tokens);
+  if (reasoning === undefined) return undefined;
+  event.reasoningTokensReported = reasoning;
+  event.reasoningTokensHidden = state.reasoningStreamed ? 0 : reasoning;
+  return reasoning;
+}
+
 /** Interprets one OpenAI chunk object; `state` keeps the usage source and tool-call keys across chunks. */
 function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState): WireEvent {
   const event: WireEvent = {};
@@ -158,6 +178,7 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
       const delta = choice[key];
       if (!isRecord(delta) || (key === 'message' && isRecord(choice.delta))) continue;
       readDelta(delta, `${path}.${key}`, event, unrecognized);
+      if (event.reasoning !== undefined && event.reasoning !== '') state.reasoningStreamed = true;
       const calls = readToolCalls(delta, state);
       if (calls.length > 0) event.toolCalls = [...(event.toolCalls ?? []), ...calls];
     }
@@ -193,15 +214,14 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
     // Running usage before the finish is provisional: a stream cut after it has no final count.
     if (!state.complete) event.outputTokensProvisional = true;
     const metrics = numericFields(usage, ['completion_tokens', 'prompt_tokens', 'total_tokens']);
-    // Reasoning tokens inside completion_tokens (OpenAI o-series, DeepSeek, vLLM): the worker
-    // compares them with the streamed reasoning to show hidden reasoning (issue 14).
-    const reasoning = (isRecord(usage.completion_tokens_details) ? countValue(usage.completion_tokens_details.reasoning_tokens) : undefined) ?? countValue(usage.reasoning_tokens);
+    const reasoning = readReasoningCount(usage, event, state);
     if (metrics || reasoning !== undefined) event.providerMetrics = { ...metrics, ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}) };
   } else if (!state.topLevelUsageSeen && isRecord(chunk.x_groq) && isRecord(chunk.x_groq.usage)) {
     const groqCount = outputCount(chunk.x_groq.usage);
     if (groqCount !== undefined) {
       event.outputTokensReported = groqCount;
       if (!state.complete) event.outputTokensProvisional = true;
+      readReasoningCount(chunk.x_groq.usage, event, state);
     }
     const metrics = numericFields(chunk.x_groq.usage, ['completion_tokens', 'prompt_tokens', 'total_tokens']);
     if (metrics) event.providerMetrics = metrics;
@@ -277,6 +297,7 @@ export const openAiChatAdapter: ProtocolAdapter = {
       toolKeyByIndex: new Map(),
       lastToolKey: null,
       toolCount: 0,
+      reasoningStreamed: false,
     };
     return createSseDecoder(sink, {
       doneIsTerminal: true,

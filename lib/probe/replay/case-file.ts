@@ -26,6 +26,8 @@ export const replayExpectSchema = z.object({
   finish_reason: z.string().nullable(),
   content_chunks: z.number().int().nonnegative(),
   output_tokens_reported: z.number().nullable(),
+  /** Tokenpace extension (decision 065): reasoning tokens counted but not streamed; null when no reasoning count */
+  reasoning_tokens_hidden: z.number().int().nonnegative().nullable().optional(),
   ttft_ms: nullableMs,
   ttfat_ms: nullableMs,
   last_token_ms: nullableMs,

@@ -36,6 +36,7 @@ export function compareWithExpect(r: ProbeResult, c: ReplayCase): ExpectDifferen
   same('finish_reason', e.finish_reason, r.finishReason);
   same('content_chunks', e.content_chunks, r.contentChunks);
   same('output_tokens_reported', e.output_tokens_reported, r.outputTokensReported);
+  if (e.reasoning_tokens_hidden !== undefined) same('reasoning_tokens_hidden', e.reasoning_tokens_hidden, r.reasoningTokensHidden);
   time('ttft_ms', e.ttft_ms, r.ttftMs);
   time('ttfat_ms', e.ttfat_ms, r.ttfatMs);
   time('last_token_ms', e.last_token_ms, r.lastTokenMs);
