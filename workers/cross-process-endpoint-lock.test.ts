@@ -80,8 +80,8 @@ interface Worker {
   lines: string[];
 }
 
-function startWorker(region = REGION): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts', '--heartbeat-seconds', '1', '--supervise-seconds', '2'], {
+function startWorker(region = REGION, extraArgs: string[] = []): Worker {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts', '--heartbeat-seconds', '1', '--supervise-seconds', '2', ...extraArgs], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: t.url, TOKENPACE_WORKER_REGION: region, TOKENPACE_PROBE_CRON: '* * * * *', TOKENPACE_SECRET_KEY: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -104,13 +104,21 @@ async function waitForLog(w: Worker, msg: string, timeout = 60_000): Promise<voi
 }
 
 let slotCounter = 0;
-/** Sends one probe job of `endpointId` for a slot of its own, without a pg-boss group. Returns its job key. */
-async function sendProbe(endpointId: number, region = REGION): Promise<string> {
+/**
+ * Sends one probe job of `endpointId` for a slot of its own, without a pg-boss group, with the
+ * scheduler's retry options (retryLimit 1; `retryDelay` s, 5 by default). Returns its job key.
+ */
+async function sendProbe(endpointId: number, region = REGION, retryDelay = 5): Promise<string> {
   const slotStart = new Date(Date.UTC(2026, 0, 1, 0, slotCounter++)).toISOString();
   const payload = { endpointId, workloadId, region, slotStart };
   const jobKey = buildProbeJobKey(payload);
-  await boss.send(probeQueueName(region), { ...payload, jobKey }, { retryLimit: 1, retryDelay: 5, expireInSeconds: 180 });
+  await boss.send(probeQueueName(region), { ...payload, jobKey }, { retryLimit: 1, retryDelay, expireInSeconds: 180 });
   return jobKey;
+}
+
+/** Waits until `w` logged `msg` or endpoint a got more than `requestsA` requests, whichever comes first. */
+async function waitForLogOrRequest(w: Worker, msg: string, requestsA: number): Promise<void> {
+  await expect.poll(() => w.lines.some((l) => l.includes(`"msg":"${msg}`)) || streams.requests.a > requestsA, { timeout: 30_000, interval: 50 }).toBe(true);
 }
 
 async function measuredKeys(keys: string[]): Promise<number> {
@@ -188,11 +196,13 @@ it('kill -9 of the process holding an endpoint lock lets the waiting process tak
   const waiter = startWorker('second');
   await waitForLog(waiter, 'worker ready');
   const waiting = await sendProbe(endpointA, 'second');
-  await waitForLog(waiter, 'endpoint busy in another worker', 30_000);
-  // The waiter fetched its job and is kept out while the holder streams.
+  // The waiter fetched its job and is kept out while the holder streams (without the lock it
+  // would stream at once: the request count says so before the log ever could).
+  await waitForLogOrRequest(waiter, 'endpoint busy in another worker', before.a + 1);
   await new Promise((r) => setTimeout(r, 1_000));
   expect(streams.requests.a).toBe(before.a + 1);
-  expect(streams.open.a).toBe(1);
+  expect(streams.maxOpen.a).toBe(1);
+  expect(waiter.lines.some((l) => l.includes('"msg":"endpoint busy in another worker'))).toBe(true);
 
   const killedAt = performance.now();
   holder.child.kill('SIGKILL');
@@ -208,4 +218,36 @@ it('kill -9 of the process holding an endpoint lock lets the waiting process tak
   expect(m).toEqual({ outcome: 'success', tokens: 8 });
   // The holder died before writing: its slot has no measurement (pg-boss retries it in its region, decision 092).
   expect(await measuredKeys([held])).toBe(0);
+}, 150_000);
+
+it('a job that cannot get the lock within the bound fails for pg-boss to retry, then stays failed: never probed twice at once, never dropped silently', async () => {
+  const before = { ...streams.requests };
+  streams.maxOpen.a = 0;
+  holdNextA = true;
+  const holder = startWorker();
+  await waitForLog(holder, 'worker ready');
+  await sendProbe(endpointA);
+  await expect.poll(() => streams.open.a, { timeout: 30_000, interval: 50 }).toBe(1);
+
+  const waiter = startWorker('third', ['--endpoint-lock-wait-seconds', '1']);
+  await waitForLog(waiter, 'worker ready');
+  const jobKey = await sendProbe(endpointA, 'third', 1);
+  const jobState = async () => {
+    const rows = (await t.db.execute(sql`select state, retry_count::int as "retryCount", output->>'message' as message from pgboss.job where name = ${probeQueueName('third')} and data->>'jobKey' = ${jobKey}`)) as unknown as Array<{ state: string; retryCount: number; message: string | null }>;
+    return rows[0];
+  };
+  // Two attempts (the first and pg-boss's one retry), each giving up after ~1 s: the job ends failed, with the reason.
+  await expect.poll(async () => (await jobState())?.state, { timeout: 60_000, interval: 200 }).toBe('failed');
+  const job = await jobState();
+  expect(job?.retryCount).toBe(1);
+  expect(job?.message).toMatch(new RegExp(`^endpoint ${endpointA} still busy after waiting \\d+ ms for its probe lock$`));
+  const warnings = waiter.lines.filter((l) => l.includes('"msg":"endpoint still busy after the probe lock wait'));
+  expect(warnings.map((l) => (JSON.parse(l) as { attempt: number }).attempt)).toEqual([1, 2]);
+  // The endpoint was never asked by the waiter: only the holder's stream, and no measurement of the job.
+  expect(streams.requests.a).toBe(before.a + 1);
+  expect(streams.maxOpen.a).toBe(1);
+  expect(await measuredKeys([jobKey])).toBe(0);
+
+  holder.child.kill('SIGKILL');
+  await stopChildren([waiter.child]);
 }, 150_000);

@@ -179,7 +179,7 @@ async function main(): Promise<void> {
       } catch (err) {
         // Not a measurement (the endpoint was never asked): the job fails and pg-boss retries it
         // (retryLimit 1, 5 s later; the slot is not claimed yet); after that it stays failed in pgboss.job.
-        if (err instanceof EndpointLockTimeoutError) log.warn({ jobKey: payload.jobKey, endpointId: payload.endpointId, waitedMs: err.waitedMs, attempt: job.retryCount + 1 }, 'endpoint still busy after the probe lock wait: job failed for pg-boss to retry');
+        if (err instanceof EndpointLockTimeoutError) log.warn({ jobKey: payload.jobKey, endpointId: payload.endpointId, waitedMs: err.waitedMs, attempt: job.retryCount + 1 }, 'endpoint still busy after the probe lock wait: job failed (pg-boss retries it while it has retries left)');
         throw err;
       }
       if (r.status === 'recorded' && r.outcome === 'error') log.info({ jobKey: payload.jobKey, errorKind: r.errorKind }, 'probe failed');
