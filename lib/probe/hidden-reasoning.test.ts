@@ -1,5 +1,5 @@
 /**
- * Hidden reasoning (decision 065): the T56-T60 cases replayed over real loopback HTTP through the
+ * Hidden reasoning (decision 065): the T56-T62 cases replayed over real loopback HTTP through the
  * real probeEndpoint, with exact token counts and the output speed checked against the figure the
  * case's own timeline gives. cases.test.ts checks their `expect` blocks too; this file adds what
  * the case format does not hold (o200k counts, evidence, speed, TPOT).
@@ -48,6 +48,10 @@ const EXPECTED: Expected[] = [
   { id: 'T59', outputTokensO200k: 7, firstEventO200k: 1, outputTokensReported: 420, reasoningTokensHidden: 256, visible: 164, evidence: { reasoningTokensReported: 256, reasoningTokensHidden: 256 }, rankable: false },
   // 11 answer tokens after a redacted_thinking block; output_tokens 530, no thinking count
   { id: 'T60', outputTokensO200k: 11, firstEventO200k: 1, outputTokensReported: 530, reasoningTokensHidden: null, visible: 530, evidence: { reasoningWithheld: true }, rankable: false },
+  // 14 answer pieces (16 tokens) after a thinking block with only a signature; output 396 with thinking_tokens 380
+  { id: 'T61', outputTokensO200k: 16, firstEventO200k: 1, outputTokensReported: 396, reasoningTokensHidden: 380, visible: 16, evidence: { reasoningTokensReported: 380, reasoningTokensHidden: 380, reasoningWithheld: true }, rankable: true },
+  // 5 answer pieces (8 tokens) after a Bedrock redactedContent delta; outputTokens 300, no reasoning breakdown
+  { id: 'T62', outputTokensO200k: 8, firstEventO200k: 1, outputTokensReported: 300, reasoningTokensHidden: null, visible: 300, evidence: { reasoningWithheld: true }, rankable: false },
 ];
 
 /** Attempts for a run whose times miss the case's tolerance (a loaded machine); counts must hold on every attempt. */

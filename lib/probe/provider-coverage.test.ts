@@ -27,7 +27,8 @@ const COVERAGE: Record<string, string[]> = {
   'OpenAI o-series / gpt-5 over Chat Completions (hidden reasoning_tokens)': ['T47', 'T56', 'T59'],
   'DeepSeek / vLLM (reasoning_content streamed and reasoning_tokens reported)': ['T57'],
   'Gemini thinking without thought parts (thoughtsTokenCount hidden)': ['T58'],
-  'Anthropic redacted thinking (withheld, uncounted)': ['T60'],
+  'Anthropic redacted / undisplayed thinking (withheld; uncounted or counted)': ['T60', 'T61'],
+  'Bedrock redacted reasoning (redactedContent, no reasoning count)': ['T62'],
 };
 
 describe('seed provider coverage', () => {

@@ -204,6 +204,13 @@ describe('hidden reasoning', () => {
       const m = await probe('hidden-reasoning-local', 'prose-100', '2026-11-30T12:05:00.000Z', false);
       expect(m.outputTokensReported).toBe(80);
       expect(m.reasoningTokensHidden).toBe(60);
+      // Decision 065: the visible 80 − 60 = 20 agrees with the 20 streamed words, so it is ranked,
+      // and the evidence keeps the provider's reasoning count.
+      expect({ rankable: m.rankable, reasons: m.notRankableReasons, evidence: m.evidence }).toEqual({
+        rankable: true,
+        reasons: [],
+        evidence: { reasoningTokensReported: 60, reasoningTokensHidden: 60 },
+      });
       const summary = await getHiddenReasoning(t.db, { endpointId: e!.id, workloadSlug: 'prose-100', from: new Date(Date.now() - 60_000), to: new Date(Date.now() + 1000) });
       expect(summary).toEqual({ measurements: 1, hiddenTokens: 60, reportedOutputTokens: 80 });
     } finally {
