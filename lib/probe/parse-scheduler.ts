@@ -36,6 +36,27 @@ export function requestParse(work: ParseWork): void {
   }
 }
 
+/**
+ * Runs `task` in a later slice, counted against the slice budget like parsing (a probe's end-of-
+ * stream work: tokenizing and building its result). Many streams of a sweep end in the same
+ * moment; run back to back, their ends would hold the loop for tens of ms while other streams'
+ * reads wait. Resolves with the task's value, rejects with its error.
+ */
+export function runInSlice<T>(task: () => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    requestParse({
+      runUntil: () => {
+        try {
+          resolve(task());
+        } catch (error) {
+          reject(error as Error);
+        }
+        return false;
+      },
+    });
+  });
+}
+
 /** Drops `work` from the queue (a stream that was finished synchronously). */
 export function cancelParse(work: ParseWork): void {
   queue.delete(work);

@@ -25,6 +25,7 @@
  */
 import { getAdapter } from './adapters/registry';
 import { buildFailedProbeResult, buildProbeResult, type ProbeAbort } from './build-probe-result';
+import { runInSlice } from './parse-scheduler';
 import { readAndParse } from './stamped-read';
 import { trackRequestTiming } from './request-timing';
 import { classifyInStreamError, summarizeErrorText } from './adapters/normalize';
@@ -207,14 +208,16 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
     });
     flushParse = reading.flush;
     const parsed = await reading.result;
-    const result = buildProbeResult(parsed, {
+    // Tokenizing and building the result run in a scheduler slice, not all at once with every
+    // other stream that ended in the same moment (./parse-scheduler.ts).
+    const result = await runInSlice(() => buildProbeResult(parsed, {
       protocol: req.protocol,
       httpStatus,
       ttfbMs,
       connectMs,
       abort,
       retryAfterMs: parseRetryAfterMs(response.headers),
-    });
+    }));
     result.errorMessage = redact(result.errorMessage);
     // An in-stream rate limit may name its back-off in words ("try again in 2s").
     if (result.errorKind === 'rate_limited' && result.retryAfterMs === null && result.errorMessage) {

@@ -153,8 +153,10 @@ export function readAndParse(options: StampedReadOptions): StampedRead {
       signal.removeEventListener('abort', onAbort);
       reader.cancel().catch(() => {});
     }
-    // Parse what is left now: the stream is over, nothing else of this probe is waiting on reads.
-    parsePending(Number.POSITIVE_INFINITY);
+    // What is left is parsed in the scheduler's slices like the rest: many streams end together,
+    // and parsing all their backlogs at once would hold up the reads of those still running.
+    if (next < pieces.length) requestParse(work);
+    else finishIfDone();
   })();
 
   function queue(chunk: Uint8Array, atMs: number): void {
