@@ -179,7 +179,10 @@ export const measurements = pgTable(
      * What the probe saw that explains a flag (lib/probe ProbeEvidence): e.g. unrecognizedPaths
      * (JSON paths of non-empty fields the adapter does not know). Decision 061.
      */
-    evidence: jsonb('evidence').$type<{ unrecognizedPaths?: string[] }>().notNull().default(sql`'{}'::jsonb`),
+    evidence: jsonb('evidence')
+      .$type<{ unrecognizedPaths?: string[]; reasoningTokensReported?: number; reasoningTokensHidden?: number; reasoningWithheld?: true }>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     /** From a Retry-After header (or an in-band retry hint) of a failed response, ms. */
     retryAfterMs: integer('retry_after_ms'),
     /** Chunk-aware inter-token latency of this stream, token-weighted p50/p95 (lib/probe/inter-token-latency), ms/token. */
@@ -196,8 +199,9 @@ export const measurements = pgTable(
     /** The streamed answer text of a fidelity probe, capped at 16 KB (UTF-8); null otherwise. */
     answerText: text('answer_text'),
     /**
-     * Reasoning tokens the provider reported (usage) but did not stream (hidden reasoning); null
-     * when not reported. Included in outputTokensReported, absent from the o200k count.
+     * Reasoning tokens the provider reported (usage) but did not stream (hidden reasoning; 0 when
+     * reasoning text was streamed); null when not reported. Included in outputTokensReported, taken
+     * out of the reported speed basis (decision 065), absent from the o200k count.
      */
     reasoningTokensHidden: integer('reasoning_tokens_hidden'),
   },

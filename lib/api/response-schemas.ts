@@ -264,7 +264,7 @@ export const measurementSchema = z
     finishReason: z.string().nullable().meta({ description: 'Why generation stopped, normalised to OpenAI words (stop, length, tool_calls, content_filter); null when unknown.' }),
     promptHash: z.string().nullable().meta({ description: 'SHA-256 (hex) of the prompt sent: probes of one slot share it.' }),
     flags: z.record(z.string(), z.boolean()).meta({ description: 'Quality flags the probe raised (tokenCountMismatch, buffered, unrecognizedShape); JSON text in CSV.' }),
-    evidence: z.record(z.string(), z.unknown()).meta({ description: 'What the probe saw that explains a flag, e.g. unrecognizedPaths (JSON paths of values the adapter does not know); JSON text in CSV.' }),
+    evidence: z.record(z.string(), z.unknown()).meta({ description: 'What the probe saw that explains a flag, e.g. unrecognizedPaths (JSON paths of values the adapter does not know), reasoningTokensReported / reasoningTokensHidden / reasoningWithheld (hidden reasoning, decision 065); JSON text in CSV.' }),
     valid: z.boolean().meta({ description: 'False when the worker’s event loop was too delayed to trust the timing (kept, not ranked).' }),
     invalidReason: z.string().nullable().meta({ description: 'Why valid is false (e.g. the event-loop delay); null when valid.' }),
     eventLoopDelayP99Ms: z.number().nullable().meta({ description: 'P99 of the worker’s event-loop delay during the probe, ms (monitored by the worker).' }),
