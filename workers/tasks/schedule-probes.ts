@@ -4,7 +4,8 @@
  * headline workload every slot, every other workload of the grid 8 times a day at a spread phase,
  * calibration endpoints everything every slot), keyed by slot so a slot is enqueued once however
  * many times this runs (deterministic pg-boss job id + slot claim table). Jobs are grouped per
- * endpoint (group concurrency 1 in workers/main.ts), so probes of one endpoint never overlap.
+ * endpoint (group concurrency 1 in workers/main.ts), so one endpoint's jobs mostly wait in the queue;
+ * the endpoint lock (workers/endpoint-lock.ts, decision 141) makes sure its probes never overlap.
  * A probe is a fidelity probe (lib/fidelity) when its endpoint × workload had none in the last
  * hour, plus a configurable fraction of the rest.
  */
