@@ -218,6 +218,7 @@ it('kill -9 of the process holding an endpoint lock lets the waiting process tak
   expect(m).toEqual({ outcome: 'success', tokens: 8 });
   // The holder died before writing: its slot has no measurement (pg-boss retries it in its region, decision 092).
   expect(await measuredKeys([held])).toBe(0);
+  await stopChildren([waiter.child]);
 }, 150_000);
 
 it('a job that cannot get the lock within the bound fails for pg-boss to retry, then stays failed: never probed twice at once, never dropped silently', async () => {
