@@ -77,4 +77,41 @@ describe('tokenpace sweep', () => {
     }
     expect(stderr).toMatch(/level 1\/2 N=1/);
   });
+
+  it('with --threads 2 spreads the streams over probe threads and still recovers the server curve', { timeout: 90_000 }, async () => {
+    const root = path.resolve(__dirname, '..');
+    const { stdout } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [path.join(root, 'bin', 'tokenpace.mjs'), 'sweep', server.url, '--model', 'tokenpace-reference', '--allow-private', '--threads', '2', '--concurrency', '1,8', '--duration-s', '1', '--warm-up-s', '0', '--json'],
+        { cwd: root, timeout: 85_000 },
+        (error, out, err) => (error ? reject(Object.assign(error, { stderr: err })) : resolve({ stdout: out, stderr: err })),
+      ),
+    );
+    const json = JSON.parse(stdout);
+    // The server's true curve: min(400, 800 ÷ N) tokens/s per stream.
+    const truth: Record<number, number> = { 1: 400, 8: 100 };
+    for (const level of json.levels) {
+      expect(level.successes).toBeGreaterThan(0);
+      expect(level.successes).toBe(level.requests);
+      const p50 = level.outputTokensPerSecondPerUser.p50;
+      expect(Math.abs(p50 - truth[level.concurrency]!) / truth[level.concurrency]!).toBeLessThan(0.05);
+      expect(typeof level.loopDelayP99Ms).toBe('number');
+    }
+  });
+
+  it('with --threads keeps the SSRF guard in every thread (no --allow-private: blocked)', { timeout: 30_000 }, async () => {
+    const h = harness();
+    const code = await runSweepCommand([server.url, '--model', 'm', '--threads', '2', '--concurrency', '2', '--duration-s', '0.2', '--warm-up-s', '0', '--json'], h.deps);
+    expect(code).toBe(1);
+    const json = JSON.parse(h.out.join(''));
+    expect(json.levels[0].errorKinds.blocked).toBeGreaterThan(0);
+    expect(json.levels[0].successes).toBe(0);
+  });
+
+  it('rejects a bad --threads with exit 2', async () => {
+    expect(() => parseSweepArgs(['http://x', '--model', 'm', '--threads', '1.5'])).toThrow('--threads must be');
+    expect(parseSweepArgs(['http://x', '--model', 'm', '--concurrency', '1,4']).threads).toBe(0);
+    expect(parseSweepArgs(['http://x', '--model', 'm', '--concurrency', '1,32']).threads).toBeGreaterThan(0);
+  });
 });

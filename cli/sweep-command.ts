@@ -6,9 +6,12 @@
  *     { "p5","p25","p50","p75","p95" }, "ttftMs": {...}, "aggregateOutputTokensPerSecond",
  *     "goodputRequestsPerSecond", ... } ], "stopReason", ... }
  * Without it a table on stdout. A progress bar goes to stderr either way.
- * Every stream goes through the fetch `createFetch` builds (the SSRF guard in the CLI).
+ * Every stream goes through the SSRF guard: the fetch `createFetch` builds, or with `--threads N`
+ * (default above POOL_ABOVE_CONCURRENCY streams) the guarded fetch of each probe thread.
  * Exit codes: 0 when some level had successful streams, 1 when none had, 2 bad usage.
  */
+import { availableParallelism } from 'node:os';
+import { createProbePool } from '@/lib/probe/probe-pool';
 import type { FetchLike, Protocol } from '@/lib/probe/types';
 import {
   DEFAULT_CONCURRENCY_LEVELS,
@@ -23,6 +26,9 @@ import { commandIo, createStatusLine, endpointRequest, ENDPOINT_TARGET_FLAGS, EN
 import { DEFAULT_PROBE_PROMPT } from './probe-command';
 import { UsageError } from './usage-error';
 
+/** Above this many streams in a level, the default is a pool of probe threads (decision 150). */
+export const POOL_ABOVE_CONCURRENCY = 16;
+
 export const SWEEP_USAGE = `usage: tokenpace sweep <baseUrl> --model M [options]
 ${ENDPOINT_TARGET_USAGE}
   --concurrency LIST      levels, comma-separated (default ${DEFAULT_CONCURRENCY_LEVELS.join(',')}; max ${MAX_SWEEP_CONCURRENCY})
@@ -33,8 +39,11 @@ ${ENDPOINT_TARGET_USAGE}
   --ttft-slo-ms N         goodput TTFT limit (default ${DEFAULT_LATENCY_OBJECTIVE.ttftMs}, MLPerf v5.0 Llama 2 70B Interactive)
   --tpot-slo-ms N         goodput TPOT limit (default ${DEFAULT_LATENCY_OBJECTIVE.tpotMs}, same source)
   --min-success-rate R    stop when a level's success rate is below R (default ${DEFAULT_MIN_SUCCESS_RATE})
+  --threads N             probe threads (0 = all streams on this process's own event loop; default:
+                          the machine's cores when a level exceeds ${POOL_ABOVE_CONCURRENCY} streams, else 0)
   --allow-private         allow loopback/private addresses (local servers)
   --json                  print one JSON object on stdout`;
+
 
 /** Parsed flags of the sweep command. */
 export interface ParsedSweepArgs {
@@ -50,6 +59,8 @@ export interface ParsedSweepArgs {
   ttftSloMs: number;
   tpotSloMs: number;
   minSuccessRate: number;
+  /** probe threads; 0 = in-process (see POOL_ABOVE_CONCURRENCY for the default) */
+  threads: number;
   allowPrivate: boolean;
   json: boolean;
   help: boolean;
@@ -70,6 +81,7 @@ export function parseSweepArgs(argv: string[]): ParsedSweepArgs {
       'ttft-slo-ms': { type: 'string' },
       'tpot-slo-ms': { type: 'string' },
       'min-success-rate': { type: 'string' },
+      threads: { type: 'string' },
       'allow-private': { type: 'boolean' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -98,6 +110,7 @@ export function parseSweepArgs(argv: string[]): ParsedSweepArgs {
     ttftSloMs: num('ttft-slo-ms', DEFAULT_LATENCY_OBJECTIVE.ttftMs, isPositive, 'a positive number'),
     tpotSloMs: num('tpot-slo-ms', DEFAULT_LATENCY_OBJECTIVE.tpotMs, isPositive, 'a positive number'),
     minSuccessRate: num('min-success-rate', DEFAULT_MIN_SUCCESS_RATE, (n) => n >= 0 && n <= 1, 'a number in [0, 1]'),
+    threads: num('threads', Math.max(...concurrencyLevels) > POOL_ABOVE_CONCURRENCY ? availableParallelism() : 0, (n) => Number.isInteger(n) && n >= 0 && n <= 64, 'an integer 0-64'),
     allowPrivate: values['allow-private'] === true,
     json: values.json === true,
     help: false,
@@ -116,9 +129,12 @@ export async function runSweepCommand(argv: string[], deps: SweepCommandDeps): P
   if (typeof key === 'number') return key;
   const { apiKey } = key;
   const fetch = deps.createFetch({ allowPrivate: args.allowPrivate });
+  // A pool's threads build their own guarded fetch with the same allowPrivate (lib/probe/probe-pool).
+  const pool = args.threads > 0 ? createProbePool({ threads: args.threads, allowPrivate: args.allowPrivate }) : null;
   const progress = createProgressBar(io.stderr);
   let result: SweepResult;
   try {
+    await pool?.ready();
     result = await withCancellation(deps.signal, (signal) => runSweep({
       request: endpointRequest(args, apiKey, { ttftMs: 60_000, idleMs: 30_000, totalMs: 300_000, maxBytes: 16 * 1024 * 1024 }, fetch),
       concurrencyLevels: args.concurrencyLevels,
@@ -126,11 +142,13 @@ export async function runSweepCommand(argv: string[], deps: SweepCommandDeps): P
       warmUpMs: args.warmUpMs,
       objective: { ttftMs: args.ttftSloMs, tpotMs: args.tpotSloMs },
       minSuccessRate: args.minSuccessRate,
+      ...(pool ? { probe: pool.probe } : {}),
       signal,
       onProgress: progress.update,
     }));
   } finally {
     progress.clear();
+    await pool?.close();
     const closable = fetch as FetchLike & { dispatcher?: { close(): Promise<void> } };
     await closable.dispatcher?.close().catch(() => {});
   }

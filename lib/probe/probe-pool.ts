@@ -1,0 +1,136 @@
+/**
+ * A pool of probe threads (decision 150): spreads concurrent streams over several event loops, so
+ * that one loop never has to stamp the reads of hundreds of streams while it also parses them.
+ * Used by sweeps (lib/sweep through the CLI and the sweep task) and `npm run bench:probe`; a
+ * scheduled probe (one stream per endpoint) needs none.
+ *
+ * Every thread builds its own SSRF-guarded fetch (lib/security/ssrf-guard) with the pool's
+ * `allowPrivate`; the `fetch` of a request given to {@link ProbePool.probe} is therefore ignored,
+ * and so is a `recorder` (recording a stream is a single-probe CLI feature). Each result carries
+ * the event-loop delay summary of the thread that ran it over the probe's span, so a stream's
+ * validity is judged by the loop that actually stamped its reads.
+ */
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { LoopDelaySummary } from './loop-delay-monitor';
+import type { ProbeRequest, ProbeResult } from './types';
+
+/** The part of a ProbeRequest that crosses a thread boundary (plain data only). */
+export type PlainProbeRequest = Omit<ProbeRequest, 'fetch' | 'signal' | 'onProgress' | 'recorder'>;
+
+/** A pooled probe's result: the ProbeResult plus the loop delay of the thread that ran it. */
+export interface PooledProbeResult extends ProbeResult {
+  loopDelay: LoopDelaySummary;
+  /** index of the thread that ran it (0-based) */
+  threadIndex: number;
+}
+
+/** A running pool; `close()` ends its threads (probes still running are cancelled). */
+export interface ProbePool {
+  readonly threads: number;
+  /** Resolves once every thread has loaded (optional: probes wait for their thread anyway). */
+  ready(): Promise<void>;
+  /** Runs one probe on the least-busy thread. Rejects only if the thread fails (a defect). */
+  probe(req: ProbeRequest): Promise<PooledProbeResult>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link createProbePool}. */
+export interface ProbePoolOptions {
+  /** Threads (integer ≥ 1); default: the machine's available parallelism. */
+  threads?: number;
+  /** Allow loopback/private addresses (local servers); passed to each thread's guarded fetch. */
+  allowPrivate: boolean;
+}
+
+interface Pending {
+  resolve: (r: PooledProbeResult) => void;
+  reject: (e: Error) => void;
+  onProgress: ProbeRequest['onProgress'];
+  threadIndex: number;
+  detach: () => void;
+}
+
+interface Slot {
+  worker: Worker;
+  inFlight: number;
+  ready: Promise<void>;
+}
+
+/** Starts `threads` probe threads. Throws RangeError for a bad thread count. */
+export function createProbePool(options: ProbePoolOptions): ProbePool {
+  const threads = options.threads ?? Math.max(1, availableParallelism());
+  if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be an integer ≥ 1, got ${threads}`);
+  const pending = new Map<number, Pending>();
+  let seq = 0;
+  let closed = false;
+
+  const failAll = (threadIndex: number, reason: string) => {
+    for (const [id, p] of pending) {
+      if (p.threadIndex !== threadIndex) continue;
+      pending.delete(id);
+      p.detach();
+      p.reject(new Error(`probe thread ${threadIndex} failed: ${reason}`));
+    }
+  };
+
+  const slots: Slot[] = Array.from({ length: threads }, (_, threadIndex) => {
+    const worker = new Worker(path.join(path.dirname(__filename), 'probe-pool-thread.cjs'), { workerData: { allowPrivate: options.allowPrivate } });
+    const slot: Slot = { worker, inFlight: 0, ready: Promise.resolve() };
+    slot.ready = new Promise<void>((resolve, reject) => {
+      worker.on('message', (m: { kind: string; id?: number; result?: ProbeResult; loop?: LoopDelaySummary; message?: string; progress?: Parameters<NonNullable<ProbeRequest['onProgress']>>[0] }) => {
+        if (m.kind === 'ready') return resolve();
+        const p = pending.get(m.id!);
+        if (!p) return;
+        if (m.kind === 'progress') return p.onProgress?.(m.progress!);
+        pending.delete(m.id!);
+        slot.inFlight--;
+        p.detach();
+        if (m.kind === 'result') p.resolve({ ...m.result!, loopDelay: m.loop!, threadIndex });
+        else p.reject(new Error(m.message ?? 'probe thread error'));
+      });
+      worker.on('error', (e) => {
+        reject(e);
+        failAll(threadIndex, e.message);
+      });
+      worker.on('exit', (code) => {
+        if (!closed) failAll(threadIndex, `exited with code ${code}`);
+      });
+    });
+    slot.ready.catch(() => {});
+    return slot;
+  });
+
+  return {
+    threads,
+    ready: async () => {
+      await Promise.all(slots.map((s) => s.ready));
+    },
+    probe(req) {
+      if (closed) return Promise.reject(new Error('the probe pool is closed'));
+      let threadIndex = 0;
+      for (let i = 1; i < slots.length; i++) if (slots[i]!.inFlight < slots[threadIndex]!.inFlight) threadIndex = i;
+      const slot = slots[threadIndex]!;
+      const id = ++seq;
+      const { fetch, signal, onProgress, recorder, ...plain } = req;
+      return new Promise<PooledProbeResult>((resolve, reject) => {
+        const onAbort = () => slot.worker.postMessage({ kind: 'cancel', id });
+        signal?.addEventListener('abort', onAbort, { once: true });
+        pending.set(id, { resolve, reject, onProgress, threadIndex, detach: () => signal?.removeEventListener('abort', onAbort) });
+        slot.inFlight++;
+        slot.worker.postMessage({ kind: 'probe', id, request: plain, progress: onProgress !== undefined });
+        if (signal?.aborted) onAbort();
+      });
+    },
+    async close() {
+      closed = true;
+      for (const [id, p] of pending) {
+        pending.delete(id);
+        p.detach();
+        p.reject(new Error('the probe pool was closed'));
+      }
+      await Promise.all(slots.map((s) => s.worker.terminate()));
+    },
+  };
+}
