@@ -11,7 +11,7 @@
  * Exit codes: 0 when some level had successful streams, 1 when none had, 2 bad usage.
  */
 import { availableParallelism } from 'node:os';
-import { createProbePool } from '@/lib/probe/probe-pool';
+import { createProbePool, POOL_ABOVE_CONCURRENCY } from '@/lib/probe/probe-pool';
 import type { FetchLike, Protocol } from '@/lib/probe/types';
 import {
   DEFAULT_CONCURRENCY_LEVELS,
@@ -25,9 +25,6 @@ import { DEFAULT_LATENCY_OBJECTIVE } from '@/lib/sweep/summarize-level';
 import { commandIo, createStatusLine, endpointRequest, ENDPOINT_TARGET_FLAGS, ENDPOINT_TARGET_USAGE, type EndpointCommandDeps, isPositive, isPositiveInteger, numberFlag, parseEndpointTarget, parseFlags, parseOrExitCode, readApiKeyOrExitCode, withCancellation, type CommandIo } from './command-kit';
 import { DEFAULT_PROBE_PROMPT } from './probe-command';
 import { UsageError } from './usage-error';
-
-/** Above this many streams in a level, the default is a pool of probe threads (decision 150). */
-export const POOL_ABOVE_CONCURRENCY = 16;
 
 export const SWEEP_USAGE = `usage: tokenpace sweep <baseUrl> --model M [options]
 ${ENDPOINT_TARGET_USAGE}

@@ -16,6 +16,13 @@ import { Worker } from 'node:worker_threads';
 import type { LoopDelaySummary } from './loop-delay-monitor';
 import type { ProbeRequest, ProbeResult } from './types';
 
+/**
+ * Above this many concurrent streams, sweeps (CLI and worker) run on a pool by default: measured
+ * on this 2-core machine, one loop held 128 streams × 1 token per chunk within its delay limit but
+ * not 256 × 4 (bench:probe, decision 150).
+ */
+export const POOL_ABOVE_CONCURRENCY = 16;
+
 /** The part of a ProbeRequest that crosses a thread boundary (plain data only). */
 export type PlainProbeRequest = Omit<ProbeRequest, 'fetch' | 'signal' | 'onProgress' | 'recorder'>;
 

@@ -26,6 +26,7 @@ import {
   type NewSweepStream,
 } from '@/db/queries/sweeps';
 import { readApiKeyVariable } from '@/lib/env';
+import { createProbePool, POOL_ABOVE_CONCURRENCY, type ProbePool } from '@/lib/probe/probe-pool';
 import { encodeTimeline } from '@/lib/probe/timeline-codec';
 import type { FetchLike, ProbeDeadlines, ProbeRequest, ProbeResult } from '@/lib/probe/types';
 import { buildPrompt, getWorkloadOrThrow, HEADLINE_WORKLOAD_SLUG } from '@/lib/probe/workloads';
@@ -65,6 +66,7 @@ export type SweepTaskResult =
 export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayload, signal?: AbortSignal): Promise<SweepTaskResult> {
   const sweep = await claimSweep(ctx.db, { sweepId: payload.sweepId, workerRegion: ctx.workerRegion, workerVersion: ctx.workerVersion, now: ctx.now() });
   if (!sweep) return { status: 'skipped', reason: 'not-queued' };
+  let pool: ProbePool | null = null;
   try {
     const workload = getWorkloadOrThrow(HEADLINE_WORKLOAD_SLUG);
     const workloadId = await getWorkloadIdBySlug(ctx.db, workload.slug);
@@ -89,6 +91,13 @@ export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayloa
       fetch: ctx.createFetch({ allowPrivate: endpoint.allowPrivate }),
     };
 
+    // Large levels run on probe threads (decision 150): their streams are stamped by loops of their
+    // own, and the scheduled probes this worker runs meanwhile keep an unloaded main loop.
+    const maxLevel = Math.max(...sweep.concurrencyLevels);
+    pool = !ctx.probe && maxLevel > POOL_ABOVE_CONCURRENCY ? createProbePool({ allowPrivate: endpoint.allowPrivate }) : null;
+    if (pool) await pool.ready();
+    const probe = ctx.probe ?? pool?.probe;
+
     let streamsDone = 0;
     let lastProgressAt = 0;
     let progressWrite: Promise<void> = Promise.resolve();
@@ -108,7 +117,7 @@ export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayloa
         warmUpMs: ctx.warmUpMs ?? sweep.warmUpMs,
         objective: { ttftMs: sweep.objectiveTtftMs, tpotMs: sweep.objectiveTpotMs },
         minSuccessRate: sweep.minSuccessRate,
-        probe: ctx.probe,
+        probe,
         signal,
         onStream: (s) => {
           streams.push(s);
@@ -136,6 +145,8 @@ export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayloa
   } catch (error) {
     await finishSweep(ctx.db, { sweepId: sweep.id, status: 'failed', stopReason: null, stoppedAtConcurrency: null, errorMessage: (error as Error).message.slice(0, 500), now: ctx.now() }).catch(() => {});
     throw error;
+  } finally {
+    await pool?.close();
   }
 }
 
