@@ -66,21 +66,30 @@ const PART = process.env.BENCH_PART ?? 'all';
 async function serve(configs: ReferenceServerOptions[]): Promise<void> {
   const servers: ReferenceServer[] = await Promise.all(configs.map((c) => startReferenceServer({ ...c, recordWrites: true })));
   process.stdout.write(`READY ${JSON.stringify(servers.map((s) => s.url))}\n`);
-  // "TRUTH i": the per-stream speeds server i actually delivered since the last TRUTH, from its
-  // own write log (then cleared).
+  // "TRUTH i": what server i actually delivered per stream since the last TRUTH, from its own
+  // write log (then cleared): speed, and TTFT = first content write − request read.
   createInterface({ input: process.stdin }).on('line', (line) => {
     const m = /^TRUTH (\d+)$/.exec(line.trim());
     if (!m) return;
     const server = servers[Number(m[1])]!;
-    const tps = server.writeLog().map(measureRecordTps).filter((x): x is number => x !== null);
+    const delivered: Delivered[] = server
+      .writeLog()
+      .map((r) => ({ tps: measureRecordTps(r), ttftMs: r.writeAt.length > 0 ? r.writeAt[0]! - r.openedAt : null }))
+      .filter((d): d is Delivered => d.tps !== null && d.ttftMs !== null);
     server.clearWriteLog();
-    process.stdout.write(`TRUTH ${JSON.stringify(tps)}\n`);
+    process.stdout.write(`TRUTH ${JSON.stringify(delivered)}\n`);
   });
   // Stay up until the parent closes our stdin (or kills us).
   process.stdin.on('end', async () => {
     await Promise.all(servers.map((s) => s.close()));
     process.exit(0);
   });
+}
+
+/** One stream as the server delivered it (its write log). */
+interface Delivered {
+  tps: number;
+  ttftMs: number;
 }
 
 interface ServerChild {
@@ -101,13 +110,13 @@ async function startServers(configs: ReferenceServerOptions[]): Promise<ServerCh
   return { urls, child, lines };
 }
 
-/** The per-stream speeds server `index` of `servers` delivered since the last call (its write log). */
-async function serverTruth(servers: ServerChild, index: number): Promise<number[]> {
-  const answer = new Promise<number[]>((resolve) => {
+/** The streams server `index` of `servers` delivered since the last call (its write log), in order. */
+async function serverTruth(servers: ServerChild, index: number): Promise<Delivered[]> {
+  const answer = new Promise<Delivered[]>((resolve) => {
     const onLine = (line: string) => {
       if (!line.startsWith('TRUTH ')) return;
       servers.lines.off('line', onLine);
-      resolve(JSON.parse(line.slice(6)) as number[]);
+      resolve(JSON.parse(line.slice(6)) as Delivered[]);
     };
     servers.lines.on('line', onLine);
   });
@@ -137,6 +146,47 @@ const request = (url: string, maxTokens: number): ProbeRequest => ({
     fetch: guardedFetch,
   });
 const probe = (url: string, maxTokens: number): Promise<ProbeResult> => probeEndpoint(request(url, maxTokens));
+
+/** Per-run errors of a row: against the configured values and against the delivered stream. */
+interface RowErrors {
+  speed: number[];
+  ttft: number[];
+  speedVsDelivered: number[];
+  ttftVsServer: number[];
+}
+
+function recordErrors(errs: RowErrors, r: ProbeResult, configuredTps: number, delivered: Delivered): void {
+  errs.speed.push(((r.outputTokensPerSecondO200k! - configuredTps) / configuredTps) * 100);
+  errs.ttft.push(r.ttftMs! - TTFT_MS);
+  errs.speedVsDelivered.push(((r.outputTokensPerSecondO200k! - delivered.tps) / delivered.tps) * 100);
+  // The probe's TTFT also holds the loopback transit both ways and the server's reading of the
+  // request; the server's own TTFT starts once it has read the request.
+  errs.ttftVsServer.push(r.ttftMs! - delivered.ttftMs);
+}
+
+const ERROR_HEADERS = [
+  'speed err median',
+  'speed err worst',
+  'TTFT err median',
+  'TTFT err worst',
+  'speed vs delivered median',
+  'speed vs delivered worst',
+  'TTFT vs server median',
+  'TTFT vs server worst',
+];
+
+function errorCells(errs: RowErrors): string[] {
+  return [
+    pct(median(errs.speed)),
+    pct(worst(errs.speed)),
+    msf(median(errs.ttft)),
+    msf(worst(errs.ttft)),
+    pct(median(errs.speedVsDelivered)),
+    pct(worst(errs.speedVsDelivered)),
+    msf(median(errs.ttftVsServer)),
+    msf(worst(errs.ttftVsServer)),
+  ];
+}
 
 /** Forces a full GC when the flag can be set (for memory baselines). */
 function collectGarbage(): void {
@@ -197,10 +247,11 @@ async function accuracyPart(): Promise<void> {
   let i = 0;
   for (const a of ACCURACY) {
     for (const k of CHUNK_SIZES) {
-      const url = accuracy.urls[i++]!;
+      const serverIndex = i++;
+      const url = accuracy.urls[serverIndex]!;
       await probe(url, a.tokens); // warm-up: connection, JIT
-      const speedErr: number[] = [];
-      const ttftErr: number[] = [];
+      await serverTruth(accuracy, serverIndex);
+      const errs = { speed: [] as number[], ttft: [] as number[], speedVsDelivered: [] as number[], ttftVsServer: [] as number[] };
       const loopP99: number[] = [];
       for (let run = 0; run < RUNS; run++) {
         const monitor = createLoopDelayMonitor({ resolutionMs: 5 });
@@ -208,45 +259,36 @@ async function accuracyPart(): Promise<void> {
         loopP99.push(monitor.stop().p99Ms);
         if (r.outcome !== 'success' || r.outputTokensPerSecondO200k === null || r.ttftMs === null) throw new Error(`probe failed: ${r.errorKind} ${r.errorMessage}`);
         if (r.outputTokensO200k !== a.tokens) throw new Error(`token count ${r.outputTokensO200k} != ${a.tokens}`);
-        speedErr.push(((r.outputTokensPerSecondO200k - a.tps) / a.tps) * 100);
-        ttftErr.push(r.ttftMs - TTFT_MS);
+        const [delivered] = await serverTruth(accuracy, serverIndex); // one probe at a time: its own stream
+        recordErrors(errs, r, a.tps, delivered!);
       }
-      const measured = median(speedErr.map((e) => a.tps * (1 + e / 100)));
-      rows.push([
-        String(a.tps),
-        String(k),
-        String(a.tokens),
-        measured.toFixed(1),
-        pct(median(speedErr)),
-        pct(worst(speedErr)),
-        msf(median(ttftErr)),
-        msf(worst(ttftErr)),
-        `${median(loopP99).toFixed(1)} ms`,
-      ]);
+      rows.push([String(a.tps), String(k), String(a.tokens), ...errorCells(errs), `${median(loopP99).toFixed(1)} ms`]);
     }
   }
-  console.log(`Accuracy: ${RUNS} sequential probes per row, configured TTFT ${TTFT_MS} ms; speed = (N − first-chunk tokens) ÷ (last − first chunk time), o200k basis`);
   console.log(
-    table(['TPS/user', 'tok/chunk', 'tokens', 'measured tok/s (median)', 'speed err median', 'speed err worst', 'TTFT err median', 'TTFT err worst', 'loop p99 (median)'], rows),
+    `Accuracy: ${RUNS} sequential probes per row, configured TTFT ${TTFT_MS} ms; speed = (N − first-chunk tokens) ÷ (last − first chunk time), o200k basis.\n` +
+      'vs configured: against the server\'s settings; vs delivered: against what its write log shows it did for that very stream (the probe\'s own error).',
   );
+  console.log(table(['TPS/user', 'tok/chunk', 'tokens', ...ERROR_HEADERS, 'loop p99 (median)'], rows));
 
   // 1b. Cold processes: every run is a new `tokenpace probe` process (loads tsx, undici, the adapters).
   const coldRows: string[][] = [];
   if (COLD_RUNS > 0) {
     for (const c of COLD) {
       const url = accuracy.urls[configs.findIndex((x) => x.tps === c.tps && x.tokensPerChunk === 1)]!;
-      const speedErr: number[] = [];
-      const ttftErr: number[] = [];
+      const serverIndex = configs.findIndex((x) => x.tps === c.tps && x.tokensPerChunk === 1);
+      await serverTruth(accuracy, serverIndex);
+      const errs = { speed: [] as number[], ttft: [] as number[], speedVsDelivered: [] as number[], ttftVsServer: [] as number[] };
       for (let run = 0; run < COLD_RUNS; run++) {
         const r = coldProbe(url, c.tokens);
         if (r.outcome !== 'success' || r.outputTokensPerSecondO200k === null || r.ttftMs === null) throw new Error(`cold probe failed: ${r.errorKind} ${r.errorMessage}`);
-        speedErr.push(((r.outputTokensPerSecondO200k - c.tps) / c.tps) * 100);
-        ttftErr.push(r.ttftMs - TTFT_MS);
+        const [delivered] = await serverTruth(accuracy, serverIndex);
+        recordErrors(errs, r, c.tps, delivered!);
       }
-      coldRows.push([String(c.tps), '1', String(c.tokens), pct(median(speedErr)), pct(worst(speedErr)), msf(median(ttftErr)), msf(worst(ttftErr))]);
+      coldRows.push([String(c.tps), '1', String(c.tokens), ...errorCells(errs)]);
     }
     console.log(`\nCold process: ${COLD_RUNS} runs per row, each a new \`tokenpace probe --json\` process (tsx start included, not timed)`);
-    console.log(table(['TPS/user', 'tok/chunk', 'tokens', 'speed err median', 'speed err worst', 'TTFT err median', 'TTFT err worst'], coldRows));
+    console.log(table(['TPS/user', 'tok/chunk', 'tokens', ...ERROR_HEADERS], coldRows));
   }
   await stopServers(accuracy.child);
 }
@@ -271,12 +313,17 @@ async function capacityPart(): Promise<void> {
     collectGarbage();
     const base = process.memoryUsage();
     let peakRss = base.rss;
-    let peakHeap = base.heapUsed;
     const sampler = setInterval(() => {
-      const m = process.memoryUsage();
-      peakRss = Math.max(peakRss, m.rss);
-      peakHeap = Math.max(peakHeap, m.heapUsed);
+      peakRss = Math.max(peakRss, process.memoryUsage().rss);
     }, 50);
+    // Live heap per open stream: a full GC halfway through (every stream open, mid-answer), then
+    // the heap over the pre-run baseline. Only for streams on this thread (threads have own heaps).
+    let liveHeap: number | null = null;
+    const halfway = setTimeout(() => {
+      if (pool) return;
+      collectGarbage();
+      liveHeap = process.memoryUsage().heapUsed - base.heapUsed;
+    }, TTFT_MS + (CAPACITY.tokens / CAPACITY.tps) * 500);
     const monitor = createLoopDelayMonitor({ resolutionMs: 5 });
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
@@ -287,7 +334,8 @@ async function capacityPart(): Promise<void> {
     const cpu = process.cpuUsage(cpu0);
     const loop = monitor.stop();
     clearInterval(sampler);
-    const truth = await serverTruth(capServers, serverIndex);
+    clearTimeout(halfway);
+    const truth = (await serverTruth(capServers, serverIndex)).map((d) => d.tps);
     const ok = results.filter((r) => r.outcome === 'success' && r.outputTokensPerSecondO200k !== null);
     const tokens = results.reduce((s, r) => s + r.outputTokensO200k, 0);
     const speeds = ok.map((r) => r.outputTokensPerSecondO200k!);
@@ -313,7 +361,7 @@ async function capacityPart(): Promise<void> {
       `${((tokens / wallMs) * 1000).toFixed(0)}`,
       `${((cpuSec / Math.max(1, tokens)) * 1e6).toFixed(2)} s`,
       `${((peakRss - base.rss) / n / 1024).toFixed(0)} KiB`,
-      `${((peakHeap - base.heapUsed) / n / 1024).toFixed(0)} KiB`,
+      liveHeap === null ? '—' : `${((liveHeap as number) / n / 1024).toFixed(0)} KiB`,
       loopP99 <= loop.thresholdP99Ms && ok.length === n ? 'yes' : 'NO',
     ]);
   }
@@ -322,7 +370,7 @@ async function capacityPart(): Promise<void> {
   await stopServers(capServers.child);
   console.log(
     table(
-      ['engine', 'streams', 'tok/chunk', 'ok', 'err vs configured', 'delivered tok/s (server log, median)', 'err vs delivered (median)', 'err vs delivered (worst, sorted)', 'loop p99', 'aggregate tok/s', 'CPU per 1M tokens', 'RSS per stream', 'heap per stream', 'valid'],
+      ['engine', 'streams', 'tok/chunk', 'ok', 'err vs configured', 'delivered tok/s (server log, median)', 'err vs delivered (median)', 'err vs delivered (worst, sorted)', 'loop p99', 'aggregate tok/s', 'CPU per 1M tokens', 'peak RSS per stream', 'live heap per open stream', 'valid'],
       capRows,
     ),
   );

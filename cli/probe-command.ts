@@ -9,6 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { readApiKeyVariable } from '@/lib/env';
 import { probeEndpoint } from '@/lib/probe/probe-endpoint';
+import { warmUpProbeCore, warmUpProbePath } from '@/lib/probe/warm-up';
 import { createCaseRecorder } from '@/lib/probe/replay/record-case';
 import type { ProbeRequest, ProbeResult, Protocol } from '@/lib/probe/types';
 import { commandIo, createStatusLine, endpointRequest, ENDPOINT_TARGET_FLAGS, ENDPOINT_TARGET_USAGE, type EndpointCommandDeps, isPositiveInteger, numberFlag, parseEndpointTarget, parseFlags, parseOrExitCode, readApiKeyOrExitCode, withCancellation, type CommandIo } from './command-kit';
@@ -117,6 +118,9 @@ export async function runProbeCommand(argv: string[], deps: ProbeCommandDeps): P
       })
     : undefined;
   let result: ProbeResult;
+  // A cold process would otherwise pay for its first request's code paths inside the measurement.
+  await warmUpProbeCore(5);
+  await warmUpProbePath();
   try {
     result = await withCancellation(deps.signal, (signal) =>
       probeEndpoint({

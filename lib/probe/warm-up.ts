@@ -3,10 +3,19 @@
  * parses runs cold code (module initialisation, JIT tiers, the tokenizer's first encode), which on
  * this machine made the first probes' times 10-20 ms late. A worker calls this once at start;
  * tests call it before timing-sensitive replays. No network; takes a few ms.
+ *
+ * {@link warmUpProbePath} also warms the HTTP side (undici's fetch, writing a request body, the
+ * read stamps, the parse scheduler) against a throw-away server on 127.0.0.1 inside this process:
+ * in a cold `tokenpace probe` process the first request's body was written 6 ms after its headers
+ * and its first token read 2 ms late, which entered TTFT (decision 150).
  */
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createGuardedFetch } from '../security/ssrf-guard';
 import { buildProbeResult } from './build-probe-result';
+import { probeEndpoint } from './probe-endpoint';
 import { parseStream } from './parse-stream';
 import type { Protocol } from './types';
 
@@ -52,5 +61,51 @@ export async function warmUpProbeCore(rounds = 20): Promise<void> {
       const parsed = await parseStream(protocol, body(), () => (t += 1));
       buildProbeResult(parsed, { protocol, httpStatus: 200, ttfbMs: 0, connectMs: null, abort: null });
     }
+  }
+}
+
+/**
+ * Runs `rounds` real probes (OpenAI chat protocol, a few small events each) against a server on
+ * 127.0.0.1 started and stopped here, through the SSRF-guarded fetch (loopback allowed for this
+ * server only: it is ours). No provider is contacted. Takes ~20-60 ms cold. Never throws: a
+ * failure to warm only leaves the process cold.
+ */
+export async function warmUpProbePath(rounds = 3): Promise<void> {
+  const events = ['{"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}', '{"choices":[{"index":0,"delta":{"content":"Warm"}}]}', '{"choices":[{"index":0,"delta":{"content":" up"},"finish_reason":"stop"}]}', '{"choices":[],"usage":{"completion_tokens":2}}', '[DONE]'];
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let i = 0;
+      const next = () => {
+        res.write(`data: ${events[i++]}\n\n`);
+        if (i < events.length) setImmediate(next);
+        else res.end();
+      };
+      next();
+    });
+  });
+  const fetch = createGuardedFetch({ allowPrivate: true });
+  try {
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    for (let i = 0; i < rounds; i++) {
+      await probeEndpoint({
+        protocol: 'openai-chat',
+        url,
+        model: 'warm-up',
+        apiKey: null,
+        prompt: 'warm up',
+        maxOutputTokens: 2,
+        deadlines: { ttftMs: 5_000, idleMs: 5_000, totalMs: 10_000, maxBytes: 64 * 1024 },
+        fetch,
+      });
+    }
+  } catch {
+    // warming is best effort
+  } finally {
+    await fetch.dispatcher.close().catch(() => {});
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }
