@@ -144,6 +144,7 @@ export default function MethodologyPage() {
         Tokenpace measures how fast one user gets tokens from an LLM inference endpoint. Every probe is one streamed request from a worker process that runs apart from the web server, so page rendering never disturbs timing.
         All times come from a monotonic clock (<code>performance.now()</code>). <strong>Request start</strong> is taken just before the request is written on an already-open connection; connection set-up is recorded separately.
         Every probe is stored with its timeline: the arrival time of every content-bearing event and the tokens it carried.
+        An arrival time is taken when the worker’s socket hands over the bytes, before anything is parsed; parsing runs afterwards in short slices, so parsing and other streams’ work cannot move a timestamp. Large sweeps spread their streams over several threads, each with its own event loop, and each stream is judged by the loop that timed it.
       </p>
       <nav aria-label="Metrics">
         <p>
@@ -289,7 +290,7 @@ export default function MethodologyPage() {
       <p>
         <strong>Aggregate output throughput</strong> = output tokens of all streams that arrive inside the steady window ÷ the window’s length (tokens/s): what the endpoint delivers in total at concurrency N, the x axis of the Pareto chart (per GPU when the endpoint declares its GPU count, like SemiAnalysis InferenceX). It is not TPS/user, and unlike LLMPerf’s “throughput” it does not include TTFT of one request.
         <strong> Goodput</strong> = requests completed inside the steady window that succeeded with TTFT ≤ 450 ms and TPOT ≤ 40 ms ÷ the window’s length (requests/s): the definition of the DistServe paper (Zhong et al., OSDI 2024) as in vLLM’s benchmark <code>--goodput</code>; the default limits are MLPerf Inference v5.0’s Llama 2 70B Interactive constraints (MLPerf applies them at the 99th percentile, we per request).
-        A sweep stops at the first HTTP 429 or when fewer than 90% of a level’s requests succeed, and says so. A level is marked invalid when the probing process’s event loop was too delayed (p99 above 20 ms) to trust its timing.
+        A sweep stops at the first HTTP 429 or when fewer than 90% of a level’s requests succeed, and says so. A level is marked invalid when the event loop that timed any of its streams was too delayed (p99 above 50 ms) to trust its timing.
       </p>
 
       <h2 id="claims">Claims and imported data</h2>
