@@ -110,8 +110,9 @@ export function createSseFramer(onEvent: SseEventHandler): SseFramer {
       if (/^(data|event|id|retry):/.test(trimmed)) line = trimmed;
     }
     const colon = line.indexOf(':');
-    const name = colon < 0 ? line : line.slice(0, colon);
-    if (!FIELD_NAME.test(name) || (colon < 0 && unframed !== '')) {
+    // `data:` is nearly every line: skip the field-name pattern for it.
+    const name = colon === 4 && line.startsWith('data') ? 'data' : colon < 0 ? line : line.slice(0, colon);
+    if ((name !== 'data' && !FIELD_NAME.test(name)) || (colon < 0 && unframed !== '')) {
       // Not SSE framing: a bare JSON body, NDJSON, an HTML page...
       if (dataLines.length > 0) dispatch(lastLineMs);
       unframed += (unframed === '' ? '' : '\n') + line;
@@ -148,6 +149,19 @@ export function createSseFramer(onEvent: SseEventHandler): SseFramer {
   };
 
   const feed = (text: string, atMs: number) => {
+    // Fast path (nearly every read): no CR anywhere, so lines end at LF only and indexOf finds them
+    // without a per-character loop. Same result as the general loop below.
+    if (!afterCr && text.indexOf('\r') === -1) {
+      let from = 0;
+      let nl: number;
+      while ((nl = text.indexOf('\n', from)) !== -1) {
+        onLine(partial === '' ? text.slice(from, nl) : partial + text.slice(from, nl), atMs);
+        partial = '';
+        from = nl + 1;
+      }
+      if (from < text.length) partial += text.slice(from);
+      return;
+    }
     let start = 0;
     for (let i = 0; i < text.length; i++) {
       const ch = text.charCodeAt(i);
