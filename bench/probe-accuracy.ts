@@ -348,8 +348,9 @@ async function capacityPart(): Promise<void> {
     const { streams: n, tokensPerChunk: k } = row;
     const serverIndex = chunkSizes.indexOf(k);
     const url = capServers.urls[serverIndex]!;
-    // Warm every loop that will probe (connections, JIT), then forget those streams.
-    await Promise.all(Array.from({ length: Math.max(1, threads) * 2 }, () => run(url, 32)));
+    // Warm-up like a sweep level's: the same N streams, short, so the measured streams find their
+    // connections open and the code warm (a level's first round is warm-up in lib/sweep too).
+    await Promise.all(Array.from({ length: n }, () => run(url, 16)));
     await serverTruth(capServers, serverIndex);
     collectGarbage();
     const base = process.memoryUsage();
