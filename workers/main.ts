@@ -8,7 +8,7 @@ import os from 'node:os';
 import { listenForDataChanges } from '@/db/cache-invalidation';
 import { openDb } from '@/db/client';
 import { getEnv } from '@/lib/env';
-import { warmUpProbeCore } from '@/lib/probe/warm-up';
+import { warmUpProbeCore, warmUpProbePath } from '@/lib/probe/warm-up';
 import { createLoopDelayMonitor } from '@/lib/probe/loop-delay-monitor';
 import { createGuardedFetch } from '@/lib/security/ssrf-guard';
 import { parseEncryptionKey } from '@/lib/security/secrets';
@@ -16,12 +16,12 @@ import { isDatabaseUnavailableError } from '@/lib/observability/database-errors'
 import { createLogger } from '@/lib/observability/logger';
 import { createWorkerMetrics } from '@/lib/observability/metrics';
 import { createBoss } from './boss';
-import { createEndpointLock, EndpointLockTimeoutError } from './endpoint-lock';
-import { observeTask, recordProbeMetrics } from './observe';
+import { createEndpointLock } from './endpoint-lock';
+import { observeTask } from './observe';
+import { runScheduledProbe } from './scheduled-probe';
 import { startHeartbeat } from './heartbeat';
-import { RETENTION_QUEUE, ROLLUP_QUEUE, SCHEDULE_PROBES_QUEUE, probeJobPayloadSchema, probeQueueName, scheduleProbesPayloadSchema } from './queues';
+import { RETENTION_QUEUE, ROLLUP_QUEUE, SCHEDULE_PROBES_QUEUE, probeQueueName, scheduleProbesPayloadSchema } from './queues';
 import { SCHEDULES } from './schedule';
-import { runProbeJob } from './tasks/probe-endpoint';
 import { runRetentionJob } from './tasks/apply-retention';
 import { runRollupJob } from './tasks/rollup-measurements';
 import { registerSweepWork } from './tasks/run-sweep';
@@ -118,6 +118,8 @@ async function main(): Promise<void> {
 
   // JIT-warm the parser, token counter and timing paths so the first real probes are not late.
   await warmUpProbeCore();
+  // ...and the HTTP side (fetch, body write, read stamps) on a throw-away loopback server (decision 150).
+  await warmUpProbePath();
   const secretKey = env.TOKENPACE_SECRET_KEY ? parseEncryptionKey(env.TOKENPACE_SECRET_KEY) : null;
   // One guarded fetch per trust level, reused by every probe (each owns a pooled undici Agent).
   const publicFetch = createGuardedFetch({ allowPrivate: env.TOKENPACE_ALLOW_PRIVATE });
@@ -162,28 +164,10 @@ async function main(): Promise<void> {
     onReleaseProblem: (endpointId, problem) => log.warn({ endpointId, problem }, 'endpoint probe lock release'),
   });
   await boss.work(probeQueue, { localConcurrency: 8, batchSize: 1, groupConcurrency: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 }, async (jobs) => {
-    for (const job of jobs) {
-      const payload = probeJobPayloadSchema.parse(job.data);
-      let r: Awaited<ReturnType<typeof runProbeJob>>;
-      try {
-        r = await endpointLock.run(
-          payload.endpointId,
-          async () => {
-            const t0 = performance.now();
-            const result = await runProbeJob(ctx, job.id, payload, job.signal);
-            recordProbeMetrics(metrics, payload, result, (performance.now() - t0) / 1000);
-            return result;
-          },
-          { signal: job.signal },
-        );
-      } catch (err) {
-        // Not a measurement (the endpoint was never asked): the job fails and pg-boss retries it
-        // (retryLimit 1, 5 s later; the slot is not claimed yet); after that it stays failed in pgboss.job.
-        if (err instanceof EndpointLockTimeoutError) log.warn({ jobKey: payload.jobKey, endpointId: payload.endpointId, waitedMs: err.waitedMs, attempt: job.retryCount + 1 }, 'endpoint still busy after the probe lock wait: job failed (pg-boss retries it while it has retries left)');
-        throw err;
-      }
-      if (r.status === 'recorded' && r.outcome === 'error') log.info({ jobKey: payload.jobKey, errorKind: r.errorKind }, 'probe failed');
-    }
+    // batchSize 1: the one result becomes the job's output in pgboss.job (e.g. skipped: endpoint-sweeping).
+    let last: Awaited<ReturnType<typeof runScheduledProbe>> | undefined;
+    for (const job of jobs) last = await runScheduledProbe({ ctx, endpointLock, metrics, log }, job);
+    return last;
   });
   await boss.work(ROLLUP_QUEUE, observeTask(metrics, 'rollup', async () => {
     await runRollupJob(db, new Date());
@@ -201,7 +185,10 @@ async function main(): Promise<void> {
   }));
 
   // Concurrency sweeps: opt-in per endpoint, one at a time per endpoint (workers/tasks/run-sweep.ts).
-  await registerSweepWork(boss, { ...ctx, workerRegion: region });
+  // A sweep holds the same endpoint lock for its whole run; probes of that endpoint step aside
+  // meanwhile (decision 142). Same lock instance: one lock connection per process, and the
+  // in-process layer keeps this process's probes and sweeps of one endpoint apart.
+  await registerSweepWork(boss, { ...ctx, workerRegion: region, endpointLock });
 
   // Probe once right away so a fresh start shows data without waiting for the next cron minute.
   await boss.send(SCHEDULE_PROBES_QUEUE, { region });

@@ -40,9 +40,14 @@ export interface ProbeTaskContext {
   promptBuilder?: PromptBuilder;
 }
 
-/** Outcome of running one probe job, for logs and tests. */
+/**
+ * Outcome of running one probe job, for logs, metrics and tests. `skipped`: no measurement was
+ * written and the endpoint was not asked — its slot was claimed by another job ('slot-claimed'),
+ * the endpoint or workload is gone ('gone'), or the endpoint was under a concurrency sweep
+ * ('endpoint-sweeping', set by the probe queue in workers/scheduled-probe.ts, never by runProbeJob).
+ */
 export type ProbeTaskResult =
-  | { status: 'skipped'; reason: 'slot-claimed' | 'gone' }
+  | { status: 'skipped'; reason: 'slot-claimed' | 'gone' | 'endpoint-sweeping' }
   | { status: 'recorded' | 'duplicate'; outcome: 'success' | 'error'; errorKind: string | null };
 
 /** Runs one probe job. Never throws for endpoint failures (those are measurements); throws on DB errors. */

@@ -8,6 +8,7 @@ import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { decodeTimeline } from '@/lib/probe/timeline-codec';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { createGuardedFetch, type GuardedFetch } from '@/lib/security/ssrf-guard';
+import { createEndpointLock, type EndpointLock } from '../endpoint-lock';
 import { dispatchSweeps, runSweepJob, RUN_SWEEP_QUEUE, type SweepTaskContext } from './run-sweep';
 
 const NOW = new Date('2026-11-30T12:00:00Z');
@@ -16,6 +17,7 @@ let server: ReferenceServer;
 let endpointId: number;
 let fetches: GuardedFetch[] = [];
 let ctx: SweepTaskContext;
+let endpointLock: EndpointLock;
 
 beforeAll(async () => {
   server = await startReferenceServer({ port: 0, tps: 400, ttftMs: 10, outputTokens: 24, capacityTps: 800, maxOpenStreams: 4 });
@@ -23,6 +25,7 @@ beforeAll(async () => {
   await seedCatalog(t.db, { workloads: SEED_WORKLOADS, lookupEnv: () => null, referencePort: server.port });
   const [calibration] = await t.db.select({ id: endpoints.id }).from(endpoints).where(eq(endpoints.isCalibration, true)).limit(1);
   endpointId = calibration!.id;
+  endpointLock = createEndpointLock({ url: t.url, waitMs: 5000 });
   ctx = {
     db: t.db,
     workerRegion: 'test',
@@ -36,11 +39,13 @@ beforeAll(async () => {
     deadlines: { ttftMs: 5000, idleMs: 5000, totalMs: 20_000, maxBytes: 1 << 24 },
     now: () => NOW,
     warmUpMs: 0,
+    endpointLock,
   };
 }, 120_000);
 afterAll(async () => {
   for (const f of fetches) await f.dispatcher.close();
   fetches = [];
+  await endpointLock?.close();
   await server?.close();
   await t?.drop();
 });

@@ -10,6 +10,15 @@
  * through the same SSRF-guarded fetch as probes); the level's figures and every stream's evidence
  * (timeline encoded like a measurement's) are stored in one transaction as the level ends.
  * The API key is decrypted here and nowhere else, and never logged.
+ *
+ * Sweeps and scheduled probes of one endpoint never overlap (decision 142): the levels run while
+ * this worker holds the endpoint lock of workers/endpoint-lock.ts (`runSweep`), taken after the
+ * claim. It first raises the endpoint's sweep marker, from which on probes of the endpoint in every
+ * worker are skipped (workers/scheduled-probe.ts), then waits for a probe already streaming to end.
+ * That wait is bounded (`endpointLockWaitMs`, default the probe deadline + 60 s): past it the sweep
+ * is FAILED, not re-queued, with the reason in error_message — a probe never legitimately holds an
+ * endpoint that long, so something is stuck, and a re-queued sweep would keep trying every minute
+ * (the dispatcher) without its owner knowing; the owner can request it again.
  */
 import type { PgBoss } from 'pg-boss';
 import type { Db } from '@/db/client';
@@ -33,6 +42,7 @@ import { buildPrompt, getWorkloadOrThrow, HEADLINE_WORKLOAD_SLUG } from '@/lib/p
 import { decryptSecret } from '@/lib/security/secrets';
 import { runSweep, type SweepLevelResult } from '@/lib/sweep/run-sweep';
 import { RUN_SWEEP_QUEUE, runSweepPayloadSchema, sweepJobOptions, type RunSweepPayload } from '@/lib/sweep/sweep-jobs';
+import { EndpointLockTimeoutError, type EndpointLock } from '../endpoint-lock';
 
 export { RUN_SWEEP_QUEUE };
 import type { SweepStream } from '@/lib/sweep/summarize-level';
@@ -56,6 +66,13 @@ export interface SweepTaskContext {
   probe?: (req: ProbeRequest) => Promise<ProbeResult>;
   /** Minimum warm-up per level, ms (lib/sweep default when omitted). */
   warmUpMs?: number;
+  /** The worker's endpoint lock (workers/endpoint-lock.ts), held for the whole run of a sweep. */
+  endpointLock: Pick<EndpointLock, 'runSweep'>;
+  /**
+   * Longest wait for the endpoint lock before the sweep starts (ms): a probe already streaming ends
+   * within its deadline. Default `deadlines.totalMs` + 60 s (the probe job's expiry in workers/main.ts).
+   */
+  endpointLockWaitMs?: number;
 }
 
 export type SweepTaskResult =
@@ -102,46 +119,69 @@ export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayloa
     let lastProgressAt = 0;
     let progressWrite: Promise<void> = Promise.resolve();
     let levelsRun = 0;
-    for (let levelIndex = 0; levelIndex < sweep.concurrencyLevels.length; levelIndex++) {
-      const concurrency = sweep.concurrencyLevels[levelIndex]!;
-      if (signal?.aborted) return await end(ctx, sweep.id, 'cancelled', 'cancelled', concurrency, levelsRun, 'the worker stopped');
-      if (!(await isSweepConsentEnabled(ctx.db, sweep.endpointId))) {
-        return await end(ctx, sweep.id, 'cancelled', 'cancelled', concurrency, levelsRun, 'consent withdrawn');
+    let lockHeld = false;
+    const runLevels = async (): Promise<SweepTaskResult> => {
+      lockHeld = true;
+      for (let levelIndex = 0; levelIndex < sweep.concurrencyLevels.length; levelIndex++) {
+        const concurrency = sweep.concurrencyLevels[levelIndex]!;
+        if (signal?.aborted) return await end(ctx, sweep.id, 'cancelled', 'cancelled', concurrency, levelsRun, 'the worker stopped');
+        if (!(await isSweepConsentEnabled(ctx.db, sweep.endpointId))) {
+          return await end(ctx, sweep.id, 'cancelled', 'cancelled', concurrency, levelsRun, 'consent withdrawn');
+        }
+        await updateSweepProgress(ctx.db, { sweepId: sweep.id, currentConcurrency: concurrency, streamsDone });
+        const streams: SweepStream[] = [];
+        const result = await runSweep({
+          request,
+          concurrencyLevels: [concurrency],
+          durationMs: sweep.durationMs,
+          warmUpMs: ctx.warmUpMs ?? sweep.warmUpMs,
+          objective: { ttftMs: sweep.objectiveTtftMs, tpotMs: sweep.objectiveTpotMs },
+          minSuccessRate: sweep.minSuccessRate,
+          probe,
+          signal,
+          onStream: (s) => {
+            streams.push(s);
+            streamsDone++;
+            const now = Date.now();
+            if (now - lastProgressAt >= 1000) {
+              lastProgressAt = now;
+              progressWrite = progressWrite.then(() => updateSweepProgress(ctx.db, { sweepId: sweep.id, currentConcurrency: concurrency, streamsDone })).catch(() => {});
+            }
+          },
+        });
+        await progressWrite;
+        const level = result.levels[0];
+        if (level) {
+          await insertSweepLevel(ctx.db, { sweepId: sweep.id, level: toLevelRow(levelIndex, level), streams: streams.map(toStreamRow) });
+          levelsRun++;
+        }
+        if (result.stopReason) {
+          const status = result.stopReason === 'cancelled' ? 'cancelled' : 'stopped';
+          return await end(ctx, sweep.id, status, result.stopReason, concurrency, levelsRun, null);
+        }
       }
-      await updateSweepProgress(ctx.db, { sweepId: sweep.id, currentConcurrency: concurrency, streamsDone });
-      const streams: SweepStream[] = [];
-      const result = await runSweep({
-        request,
-        concurrencyLevels: [concurrency],
-        durationMs: sweep.durationMs,
-        warmUpMs: ctx.warmUpMs ?? sweep.warmUpMs,
-        objective: { ttftMs: sweep.objectiveTtftMs, tpotMs: sweep.objectiveTpotMs },
-        minSuccessRate: sweep.minSuccessRate,
-        probe,
-        signal,
-        onStream: (s) => {
-          streams.push(s);
-          streamsDone++;
-          const now = Date.now();
-          if (now - lastProgressAt >= 1000) {
-            lastProgressAt = now;
-            progressWrite = progressWrite.then(() => updateSweepProgress(ctx.db, { sweepId: sweep.id, currentConcurrency: concurrency, streamsDone })).catch(() => {});
-          }
-        },
-      });
-      await progressWrite;
-      const level = result.levels[0];
-      if (level) {
-        await insertSweepLevel(ctx.db, { sweepId: sweep.id, level: toLevelRow(levelIndex, level), streams: streams.map(toStreamRow) });
-        levelsRun++;
+      await finishSweep(ctx.db, { sweepId: sweep.id, status: 'completed', stopReason: null, stoppedAtConcurrency: null, errorMessage: null, now: ctx.now() });
+      return { status: 'completed', levels: levelsRun, stopReason: null };
+    };
+
+    // Every level under the endpoint lock: no scheduled probe streams to this endpoint meanwhile,
+    // and none is running when the first level starts.
+    const lockWaitMs = ctx.endpointLockWaitMs ?? ctx.deadlines.totalMs + 60_000;
+    try {
+      return await ctx.endpointLock.runSweep(sweep.endpointId, runLevels, { waitMs: lockWaitMs, signal });
+    } catch (error) {
+      if (error instanceof EndpointLockTimeoutError && !lockHeld) {
+        const waited = lockWaitMs < 10_000 ? `${lockWaitMs} ms` : `${Math.round(lockWaitMs / 1000)} s`;
+        const message = `endpoint busy: its lock was not free within ${waited} (a probe or another worker held it), so no level ran; request the sweep again`;
+        await finishSweep(ctx.db, { sweepId: sweep.id, status: 'failed', stopReason: null, stoppedAtConcurrency: null, errorMessage: message, now: ctx.now() });
+        return { status: 'failed', levels: 0, stopReason: null };
       }
-      if (result.stopReason) {
-        const status = result.stopReason === 'cancelled' ? 'cancelled' : 'stopped';
-        return await end(ctx, sweep.id, status, result.stopReason, concurrency, levelsRun, null);
+      if (signal?.aborted && !lockHeld) {
+        // Stopped while waiting for the lock: nothing ran.
+        return await end(ctx, sweep.id, 'cancelled', 'cancelled', sweep.concurrencyLevels[0]!, 0, 'the worker stopped');
       }
+      throw error;
     }
-    await finishSweep(ctx.db, { sweepId: sweep.id, status: 'completed', stopReason: null, stoppedAtConcurrency: null, errorMessage: null, now: ctx.now() });
-    return { status: 'completed', levels: levelsRun, stopReason: null };
   } catch (error) {
     await finishSweep(ctx.db, { sweepId: sweep.id, status: 'failed', stopReason: null, stoppedAtConcurrency: null, errorMessage: (error as Error).message.slice(0, 500), now: ctx.now() }).catch(() => {});
     throw error;

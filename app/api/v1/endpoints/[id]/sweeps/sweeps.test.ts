@@ -12,6 +12,7 @@ import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { createGuardedFetch, type GuardedFetch } from '@/lib/security/ssrf-guard';
 import { anonymous, params, req, setupApiTest, signUp, type Actor } from '@/app/api/test-support/api-test';
+import { createEndpointLock } from '@/workers/endpoint-lock';
 import { runSweepJob } from '@/workers/tasks/run-sweep';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
@@ -104,10 +105,11 @@ describe('sweep consent and requests', () => {
 
     // a worker runs it (shortened windows: the stored duration is 5 s per level; keep the test short)
     await t.db.update(sweeps).set({ durationMs: 400 }).where(eq(sweeps.id, queued.json.sweep.id));
+    const endpointLock = createEndpointLock({ url: t.url, waitMs: 5000 });
     const ran = await runSweepJob(
-      { db: t.db, workerRegion: 'test', workerVersion: 'test', createFetch: () => guarded, secretKey: null, deadlines: { ttftMs: 5000, idleMs: 5000, totalMs: 20_000, maxBytes: 1 << 24 }, now: () => new Date(), warmUpMs: 0 },
+      { db: t.db, workerRegion: 'test', workerVersion: 'test', createFetch: () => guarded, secretKey: null, deadlines: { ttftMs: 5000, idleMs: 5000, totalMs: 20_000, maxBytes: 1 << 24 }, now: () => new Date(), warmUpMs: 0, endpointLock },
       { sweepId: queued.json.sweep.id },
-    );
+    ).finally(() => endpointLock.close());
     expect(ran).toMatchObject({ status: 'completed', levels: 2 });
 
     const id = String(queued.json.sweep.id);
