@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
-import { createEndpointLock, createKeyedLock, ENDPOINT_LOCK_NAMESPACE, EndpointLockTimeoutError, type EndpointLock } from './endpoint-lock';
+import { createEndpointLock, createKeyedLock, ENDPOINT_LOCK_NAMESPACE, EndpointLockTimeoutError, EndpointSweepingError, SWEEP_LOCK_NAMESPACE, type EndpointLock } from './endpoint-lock';
 
 /** A task whose end the test controls, recording when it started and ended (event order, no clock). */
 function controlled(log: string[], name: string) {
@@ -122,9 +122,9 @@ describe('createEndpointLock (real Postgres, two sessions as two processes would
     locks.push(l);
     return l;
   };
-  /** Advisory locks of our namespace held right now: "endpointId" per holder. */
-  const held = async () => {
-    const rows = (await t.sql`select objid::int as id from pg_locks where locktype = 'advisory' and classid = ${ENDPOINT_LOCK_NAMESPACE}::oid and objsubid = 2 and granted and database = (select oid from pg_database where datname = current_database())`) as unknown as Array<{ id: number }>;
+  /** Advisory locks of our namespace (or the sweep markers') held right now: "endpointId" per holder. */
+  const held = async (namespace = ENDPOINT_LOCK_NAMESPACE) => {
+    const rows = (await t.sql`select objid::int as id from pg_locks where locktype = 'advisory' and classid = ${namespace}::oid and objsubid = 2 and granted and database = (select oid from pg_database where datname = current_database())`) as unknown as Array<{ id: number }>;
     return rows.map((r) => r.id).sort();
   };
 
@@ -205,5 +205,60 @@ describe('createEndpointLock (real Postgres, two sessions as two processes would
     await expect.poll(held).toEqual([]);
     await expect(two.run(45, async () => 'got it')).resolves.toBe('got it');
     a.finish();
+  });
+
+  it('a sweep (runSweep) raises its marker, waits for the probe already running, and probes waiting or arriving step aside in both sessions (decision 142)', async () => {
+    const one = open();
+    const two = open();
+    const log: string[] = [];
+    const a = controlled(log, 'a');
+    const pa = one.run(51, a.task);
+    await expect.poll(held).toEqual([51]);
+    // Two probes waiting for endpoint 51: one in the same process (in-process chain), one in another session (polling).
+    const queuedHere = one.run(51, async () => log.push('start queued-here')).catch((e: unknown) => e);
+    const queuedThere = two.run(51, async () => log.push('start queued-there')).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 50));
+    const sweep = controlled(log, 'sweep');
+    const ps = one.runSweep(51, sweep.task, { waitMs: 5_000 });
+    expect(await queuedHere).toBeInstanceOf(EndpointSweepingError);
+    expect(await queuedThere).toBeInstanceOf(EndpointSweepingError);
+    expect(await held(SWEEP_LOCK_NAMESPACE)).toEqual([51]);
+    // New arrivals step aside at once, in both sessions; another endpoint is not concerned.
+    await expect(one.run(51, async () => 'ran')).rejects.toBeInstanceOf(EndpointSweepingError);
+    await expect(two.run(51, async () => 'ran')).rejects.toBeInstanceOf(EndpointSweepingError);
+    await expect(two.run(52, async () => 'other endpoint')).resolves.toBe('other endpoint');
+    // The sweep starts only once the running probe has ended.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(log).toEqual(['start a']);
+    expect(one.sweepingKeys).toBe(1);
+    a.finish();
+    await pa;
+    await expect.poll(() => log.includes('start sweep')).toBe(true);
+    expect(log).toEqual(['start a', 'end a', 'start sweep']);
+    expect(await held()).toEqual([51]);
+    sweep.finish();
+    await expect(ps).resolves.toBe('sweep');
+    expect(await held()).toEqual([]);
+    expect(await held(SWEEP_LOCK_NAMESPACE)).toEqual([]);
+    expect(one.sweepingKeys).toBe(0);
+    await expect(two.run(51, async () => 'probed again')).resolves.toBe('probed again');
+  });
+
+  it('a sweep that does not get the endpoint within waitMs rejects (holder sweep) without running, and drops its marker', async () => {
+    const one = open();
+    const two = open();
+    const log: string[] = [];
+    const a = controlled(log, 'a');
+    const pa = one.run(53, a.task);
+    await expect.poll(held).toEqual([53]);
+    const err = await two.runSweep(53, async () => log.push('sweep ran'), { waitMs: 300 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EndpointLockTimeoutError);
+    expect((err as EndpointLockTimeoutError).holder).toBe('sweep');
+    expect((err as EndpointLockTimeoutError).waitedMs).toBeGreaterThanOrEqual(300);
+    expect(log).toEqual(['start a']);
+    expect(await held(SWEEP_LOCK_NAMESPACE)).toEqual([]);
+    a.finish();
+    await pa;
+    await expect(two.run(53, async () => 'probed')).resolves.toBe('probed');
   });
 });
