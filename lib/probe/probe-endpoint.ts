@@ -173,14 +173,16 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
 
     let lastProgressAt = -Infinity;
     let completionWatch = false;
-    // Read stamps from the socket line up with the bytes only when the body is not re-encoded.
+    // Read stamps from the socket line up with the bytes only when the body is not re-encoded
+    // (otherwise each decoded chunk gets the latest read's stamp, an upper bound).
     const encoding = (response.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
     const reading = readAndParse({
       protocol: req.protocol,
       body: response.body,
       signal: controller.signal,
       toMs: (now) => now - t0,
-      stamps: encoding === 'identity' || encoding === '' ? requestTiming : null,
+      stamps: requestTiming,
+      bytesAlign: encoding === 'identity' || encoding === '',
       recorder: req.recorder,
       maxBytes,
       onTokenEvent,

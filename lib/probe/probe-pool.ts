@@ -49,6 +49,8 @@ export interface ProbePoolOptions {
   threads?: number;
   /** Allow loopback/private addresses (local servers); passed to each thread's guarded fetch. */
   allowPrivate: boolean;
+  /** The thread's entry file (tests: a thread that crashes); default ./probe-pool-thread.cjs. */
+  threadFile?: string;
 }
 
 interface Pending {
@@ -63,6 +65,8 @@ interface Slot {
   worker: Worker;
   inFlight: number;
   ready: Promise<void>;
+  /** false once the thread failed or exited: it gets no more probes (a message to it would never be answered) */
+  alive: boolean;
 }
 
 /** Starts `threads` probe threads. Throws RangeError for a bad thread count. */
@@ -83,8 +87,9 @@ export function createProbePool(options: ProbePoolOptions): ProbePool {
   };
 
   const slots: Slot[] = Array.from({ length: threads }, (_, threadIndex) => {
-    const worker = new Worker(path.join(path.dirname(__filename), 'probe-pool-thread.cjs'), { workerData: { allowPrivate: options.allowPrivate } });
-    const slot: Slot = { worker, inFlight: 0, ready: Promise.resolve() };
+    const file = options.threadFile ?? path.join(path.dirname(__filename), 'probe-pool-thread.cjs');
+    const worker = new Worker(file, { workerData: { allowPrivate: options.allowPrivate } });
+    const slot: Slot = { worker, inFlight: 0, ready: Promise.resolve(), alive: true };
     slot.ready = new Promise<void>((resolve, reject) => {
       worker.on('message', (m: { kind: string; id?: number; result?: ProbeResult; loop?: LoopDelaySummary; message?: string; progress?: Parameters<NonNullable<ProbeRequest['onProgress']>>[0] }) => {
         if (m.kind === 'ready') return resolve();
@@ -98,10 +103,13 @@ export function createProbePool(options: ProbePoolOptions): ProbePool {
         else p.reject(new Error(m.message ?? 'probe thread error'));
       });
       worker.on('error', (e) => {
+        slot.alive = false;
         reject(e);
         failAll(threadIndex, e.message);
       });
       worker.on('exit', (code) => {
+        slot.alive = false;
+        reject(new Error(`probe thread ${threadIndex} exited with code ${code} before it was ready`));
         if (!closed) failAll(threadIndex, `exited with code ${code}`);
       });
     });
@@ -116,8 +124,12 @@ export function createProbePool(options: ProbePoolOptions): ProbePool {
     },
     probe(req) {
       if (closed) return Promise.reject(new Error('the probe pool is closed'));
-      let threadIndex = 0;
-      for (let i = 1; i < slots.length; i++) if (slots[i]!.inFlight < slots[threadIndex]!.inFlight) threadIndex = i;
+      // The least busy live thread; a dead one would take the probe and never answer.
+      let threadIndex = -1;
+      for (let i = 0; i < slots.length; i++) {
+        if (slots[i]!.alive && (threadIndex < 0 || slots[i]!.inFlight < slots[threadIndex]!.inFlight)) threadIndex = i;
+      }
+      if (threadIndex < 0) return Promise.reject(new Error('every probe thread of the pool has failed'));
       const slot = slots[threadIndex]!;
       const id = ++seq;
       const { fetch, signal, onProgress, recorder, ...plain } = req;
@@ -126,7 +138,16 @@ export function createProbePool(options: ProbePoolOptions): ProbePool {
         signal?.addEventListener('abort', onAbort, { once: true });
         pending.set(id, { resolve, reject, onProgress, threadIndex, detach: () => signal?.removeEventListener('abort', onAbort) });
         slot.inFlight++;
-        slot.worker.postMessage({ kind: 'probe', id, request: plain, progress: onProgress !== undefined });
+        try {
+          slot.worker.postMessage({ kind: 'probe', id, request: plain, progress: onProgress !== undefined });
+        } catch (error) {
+          // Not plain data (DataCloneError): nothing was sent, so nothing will answer.
+          pending.delete(id);
+          slot.inFlight--;
+          signal?.removeEventListener('abort', onAbort);
+          reject(error as Error);
+          return;
+        }
         if (signal?.aborted) onAbort();
       });
     },

@@ -9,7 +9,12 @@
  *    reads is cut at their boundaries, each part with its own stamp. Used when the fetch is the
  *    undici package (the SSRF-guarded fetch of workers and CLI) and the body is not
  *    content-encoded (the probe asks for `identity`; compressed bytes would not line up).
- * 2. Otherwise the moment this loop receives the chunk from the web stream (Node's bundled fetch
+ * 2. For a content-encoded body (a server that ignored `identity`): the decoded bytes do not line
+ *    up with the socket's, but every decoded chunk was produced from reads that had already arrived,
+ *    so the latest stamp published when the reader gets the chunk is an upper bound on its arrival
+ *    (never earlier than the truth), and a tighter one than the reader's clock: decoding (zlib
+ *    on the thread pool, a cold decoder's first use) sits between the read and the reader.
+ * 3. Otherwise the moment this loop receives the chunk from the web stream (Node's bundled fetch
  *    in tests), which is the same macrotask as the read, a few microtasks later.
  * Either way parsing happens after the stamp, so parsing cost and parse lag never enter a
  * measurement; `maxParseLagMs` reports how far parsing fell behind (a load indicator).
@@ -34,8 +39,13 @@ export interface StampedReadOptions extends ParseStreamOptions {
   signal: AbortSignal;
   /** converts a performance.now() value to ms since request start */
   toMs: (performanceNow: number) => number;
-  /** the request's read stamps, or null when they cannot be used (content-encoded body) */
+  /** the request's read stamps, or null when this fetch publishes none */
   stamps: ReadStamps | null;
+  /**
+   * False when the body is content-encoded: its decoded bytes do not line up with the stamped
+   * socket bytes, and each chunk gets the latest stamp so far instead (module comment). Default true.
+   */
+  bytesAlign?: boolean;
   recorder?: ProbeRecorder;
 }
 
@@ -43,8 +53,11 @@ export interface StampedReadOptions extends ParseStreamOptions {
 export interface StampedReadResult extends StreamParseResult {
   /** largest delay between a read's arrival and its parsing, ms */
   maxParseLagMs: number;
-  /** where the arrival times came from */
-  stampSource: 'socket' | 'reader';
+  /**
+   * where the arrival times came from: `socket` (each byte's own read), `socket-latest` (a
+   * content-encoded body: the latest read before the decoded chunk, an upper bound), `reader`
+   */
+  stampSource: 'socket' | 'socket-latest' | 'reader';
 }
 
 /**
@@ -56,9 +69,16 @@ export interface StampedRead {
   result: Promise<StampedReadResult>;
 }
 
-/** Starts reading `options.body`; see the module comment. Never rejects. */
+/**
+ * Starts reading `options.body`; see the module comment. Endpoint failures are results; `result`
+ * rejects only when parsing itself throws (a defect, or a throwing `onRead`/`onTokenEvent`
+ * callback such as a caller's onProgress): the read is then cancelled and the error surfaces,
+ * instead of the stream's parsing being dropped by the scheduler while the probe waits for a
+ * deadline, or the throw escaping from a deadline's flush.
+ */
 export function readAndParse(options: StampedReadOptions): StampedRead {
   const { body, signal, toMs, stamps, recorder } = options;
+  const bytesAlign = options.bytesAlign ?? true;
   const parser = createStreamParser(options.protocol, options);
   const pieces: Uint8Array[] = [];
   const times: number[] = [];
@@ -67,7 +87,11 @@ export function readAndParse(options: StampedReadOptions): StampedRead {
   let maxParseLagMs = 0;
   let useStamps: boolean | null = stamps === null ? false : null;
   let settle: (r: StampedReadResult) => void = () => {};
-  const result = new Promise<StampedReadResult>((resolve) => (settle = resolve));
+  let fail: (error: unknown) => void = () => {};
+  const result = new Promise<StampedReadResult>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
+  });
   let settled = false;
   const reader = body.getReader();
 
@@ -75,10 +99,22 @@ export function readAndParse(options: StampedReadOptions): StampedRead {
     if (settled || next < pieces.length || readerDone === null) return;
     settled = true;
     cancelParse(work);
-    settle({ ...parser.finish(readerDone), maxParseLagMs, stampSource: useStamps ? 'socket' : 'reader' });
+    settle({ ...parser.finish(readerDone), maxParseLagMs, stampSource: !useStamps ? 'reader' : bytesAlign ? 'socket' : 'socket-latest' });
   };
 
   const parsePending = (untilMs: number): boolean => {
+    if (settled) return false;
+    try {
+      return parseSlice(untilMs);
+    } catch (error) {
+      settled = true;
+      cancelParse(work);
+      reader.cancel().catch(() => {});
+      fail(error);
+      return false;
+    }
+  };
+  const parseSlice = (untilMs: number): boolean => {
     let count = 0;
     while (next < pieces.length) {
       const chunk = pieces[next]!;
@@ -122,8 +158,14 @@ export function readAndParse(options: StampedReadOptions): StampedRead {
         if (chunk.length === 0) continue;
         const end = offset + chunk.length;
         // Decide once, at the first bytes: socket stamps exist for them, or this fetch has none.
-        if (useStamps === null) useStamps = stamps!.readEnds.length > 0 && stamps!.readEnds[stamps!.readEnds.length - 1]! >= end;
-        if (useStamps) {
+        if (useStamps === null) {
+          const ends = stamps!.readEnds;
+          useStamps = ends.length > 0 && (!bytesAlign || ends[ends.length - 1]! >= end);
+        }
+        if (useStamps && !bytesAlign) {
+          const at = stamps!.readStamps;
+          queue(chunk, toMs(Math.min(readerNow, at[at.length - 1] ?? readerNow)));
+        } else if (useStamps) {
           const ends = stamps!.readEnds;
           const at = stamps!.readStamps;
           while (stampIndex < ends.length && ends[stampIndex]! <= offset) stampIndex++;
@@ -156,7 +198,7 @@ export function readAndParse(options: StampedReadOptions): StampedRead {
     // What is left is parsed in the scheduler's slices like the rest: many streams end together,
     // and parsing all their backlogs at once would hold up the reads of those still running.
     if (next < pieces.length) requestParse(work);
-    else finishIfDone();
+    else parsePending(Number.POSITIVE_INFINITY);
   })();
 
   function queue(chunk: Uint8Array, atMs: number): void {
