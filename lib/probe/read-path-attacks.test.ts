@@ -213,6 +213,45 @@ describe('read path attacks: redirects', () => {
     expect(r.ttftMs!).toBeLessThan(serverTtft(log) + 10);
     expectSpacing(r, log, 6);
   });
+  it('a fetch wrapper that retries without cancelling the first body: that body\'s reads never enter the stamps', async () => {
+    // A retrying fetch (here: on a 503) re-sends the same request (same probe tag) while the first
+    // response's body is still arriving on its own connection.
+    const log: WriteLog = { arrivedAt: 0, tokenAt: [] };
+    let attempt = 0;
+    let firstTimer: ReturnType<typeof setInterval> | undefined;
+    const { url } = await serve((req, res) => {
+      req.resume();
+      if (attempt++ === 0) {
+        res.writeHead(503, { 'content-type': 'text/plain' });
+        firstTimer = setInterval(() => {
+          if (!res.destroyed) res.write('x'.repeat(700));
+        }, 3);
+        res.on('close', () => clearInterval(firstTimer));
+        return;
+      }
+      log.arrivedAt = performance.now();
+      streamTokens(res, log, words(10), 30);
+    });
+    const retrying: typeof guarded = Object.assign(
+      async (u: string | URL, init?: RequestInit) => {
+        const first = await guarded(u, init);
+        if (first.status !== 503) return first;
+        await sleep(20); // the first body keeps arriving, before and after the retry is sent
+        return guarded(u, init);
+      },
+      { dispatcher: guarded.dispatcher },
+    );
+    try {
+      const r = await probeEndpoint(request(url, { fetch: retrying }));
+      expect(r.outcome).toBe('success');
+      expect(r.answerText).toBe(words(10).join(''));
+      expect(r.ttftMs!).toBeGreaterThanOrEqual(serverTtft(log) - 1);
+      expect(r.ttftMs!).toBeLessThan(serverTtft(log) + 10);
+      expectSpacing(r, log, 6);
+    } finally {
+      clearInterval(firstTimer);
+    }
+  });
 });
 
 describe('read path attacks: framing across reads', () => {

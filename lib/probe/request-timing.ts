@@ -38,7 +38,8 @@ export interface RequestTiming {
   /**
    * Arrival of each body chunk of the current request (undici 7 only): `readEnds[i]` is the body
    * byte count after chunk i, `readStamps[i]` its performance.now() arrival. Reset when the tag
-   * is sent again (a redirect hop). Empty with a fetch that does not publish body chunks.
+   * is sent again (a redirect hop, a retry), whose earlier request then no longer counts. Empty
+   * with a fetch that does not publish body chunks.
    */
   readEnds: number[];
   readStamps: number[];
@@ -55,6 +56,13 @@ interface SendHeadersMessage {
 const pending = new Map<string, RequestTiming>();
 /** undici Request object → the timing of the probe that sent it (set at sendHeaders). */
 const timingByRequest = new WeakMap<object, RequestTiming>();
+/**
+ * The undici Request of each timing's current hop. A new hop (redirect, or a fetch wrapper that
+ * retries with the same tagged headers) unmaps the previous one: its body may still be arriving
+ * (a retry that did not cancel it), and its reads would shift every later stamp onto the wrong
+ * bytes (a 29 ms TTFT read as 1 ms, read-path-attacks.test.ts).
+ */
+const currentRequest = new WeakMap<RequestTiming, object>();
 /** Body bytes seen so far per timing (kept beside it to keep RequestTiming plain). */
 const bodyBytes = new WeakMap<RequestTiming, number>();
 const connectStartByOrigin = new Map<string, number[]>();
@@ -102,7 +110,12 @@ function subscribeOnce(): void {
     timing.readStamps.length = 0;
     timing.headersAt = null;
     bodyBytes.set(timing, 0);
-    if (m.request) timingByRequest.set(m.request, timing);
+    const previous = currentRequest.get(timing);
+    if (previous) timingByRequest.delete(previous);
+    if (m.request) {
+      timingByRequest.set(m.request, timing);
+      currentRequest.set(timing, m.request);
+    }
     if (m.socket) {
       timing.connectMs = usedSockets.has(m.socket) ? 0 : (connectMsBySocket.get(m.socket) ?? null);
       usedSockets.add(m.socket);
