@@ -25,7 +25,8 @@ export function observeTask(metrics: WorkerMetrics, task: string, handler: WorkH
 
 /**
  * Counts one probe job: recorded and duplicate results count once per measurement outcome;
- * skipped jobs (slot already claimed, endpoint gone) count under outcome "skipped".
+ * skipped jobs (slot already claimed, endpoint gone, endpoint under a concurrency sweep) count under
+ * outcome "skipped" with the reason as error_kind (`endpoint-sweeping`: decision 142).
  */
 export function recordProbeMetrics(metrics: WorkerMetrics, job: ProbeJobPayload, result: ProbeTaskResult, seconds: number): void {
   const outcome = result.status === 'skipped' ? 'skipped' : result.outcome;
