@@ -13,6 +13,7 @@ import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createGuardedFetch } from '../security/ssrf-guard';
 import { probeEndpoint, COMPLETION_GRACE_MS } from './probe-endpoint';
+import { requestParse } from './parse-scheduler';
 import { createProbePool } from './probe-pool';
 import { chatChunk } from './test-support/chat-stream';
 import type { ProbeRequest, ProbeResult } from './types';
@@ -254,6 +255,43 @@ describe('read path attacks: redirects', () => {
   });
 });
 
+describe('read path attacks: response heads', () => {
+  it('103 Early Hints 50 ms before the real head: TTFB is the final head, the stream is measured', async () => {
+    const log: WriteLog = { arrivedAt: 0, tokenAt: [] };
+    let headAt = 0;
+    const { url } = await serve(async (req, res) => {
+      log.arrivedAt = performance.now();
+      req.resume();
+      res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+      await sleep(50);
+      headAt = performance.now();
+      streamTokens(res, log, words(5), 20);
+      res.flushHeaders();
+    });
+    const r = await probeEndpoint(request(url));
+    expect(r.outcome).toBe('success');
+    expect(r.httpStatus).toBe(200);
+    expect(r.contentChunks).toBe(5);
+    // measured from the first token, so the start offset cancels out
+    expect(Math.abs(r.ttftMs! - r.ttfbMs! - (log.tokenAt[0]! - headAt))).toBeLessThan(6);
+  });
+
+  it.each([
+    ['an empty 200 with content-length 0', { 'content-length': '0' }],
+    ['an empty chunked 200', {}],
+  ])('%s: stream_error, no timing', async (_name, headers) => {
+    const { url } = await serve((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream', ...headers });
+      res.end();
+    });
+    const r = await probeEndpoint(request(url));
+    expect(r.errorKind).toBe('stream_error');
+    expect(r.ttftMs).toBeNull();
+    expect(r.outputTokensPerSecond).toBeNull();
+  });
+});
+
 describe('read path attacks: framing across reads', () => {
   const text = ' héllo wörld 世界 🎉 naïve café ∑';
   const pieces = [' héllo', ' wörld', ' 世界', ' 🎉', ' naïve', ' café', ' ∑'];
@@ -343,6 +381,35 @@ describe('read path attacks: endings', () => {
     expect(took).toBeGreaterThanOrEqual(300);
     expect(took).toBeLessThan(600);
   });
+
+  it('parsing lagging far behind the reads: the idle deadline parses what arrived first and does not fire', async () => {
+    const log: WriteLog = { arrivedAt: 0, tokenAt: [] };
+    const { url } = await serve((req, res) => {
+      log.arrivedAt = performance.now();
+      req.resume();
+      streamTokens(res, log, words(40), 20);
+    });
+    // 80 busy parse works: each slice runs one of them to the end of its budget, so a probe's own
+    // parse gets a turn about every 80 slices (~160 ms), longer than the idle deadline.
+    let hogging = true;
+    for (let i = 0; i < 80; i++) {
+      requestParse({
+        runUntil: (untilMs) => {
+          while (performance.now() < untilMs);
+          return hogging;
+        },
+      });
+    }
+    try {
+      const r = await probeEndpoint(request(url, { deadlines: { ttftMs: 2_000, idleMs: 100, totalMs: 10_000, maxBytes: 1 << 20 } }));
+      expect(r.errorMessage).toBeNull();
+      expect(r.outcome).toBe('success');
+      expect(r.contentChunks).toBe(40);
+      expectSpacing(r, log, 8);
+    } finally {
+      hogging = false;
+    }
+  }, 20_000);
 
   it('a server that never closes after finishing: whole answer at the completion grace, E2E at the last data event', async () => {
     const log: WriteLog = { arrivedAt: 0, tokenAt: [] };
