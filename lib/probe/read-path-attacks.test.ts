@@ -653,6 +653,27 @@ describe('read path attacks: the pool', () => {
 });
 
 describe('read path attacks: defects surface', () => {
+  it('a recorder that throws (a full disk while recording) is not reported as the endpoint cutting its stream', async () => {
+    const { url } = await serve((req, res) => {
+      req.resume();
+      streamTokens(res, { arrivedAt: 0, tokenAt: [] }, words(5), 5);
+    });
+    const outcome = await probeEndpoint(
+      request(url, {
+        recorder: {
+          onResponse: () => {},
+          onBytes: () => {
+            throw new Error('ENOSPC: no space left on device');
+          },
+        },
+      }),
+    ).then(
+      (r) => `result ${r.errorKind}`,
+      (e: Error) => e.message,
+    );
+    expect(outcome).toBe('ENOSPC: no space left on device');
+  });
+
   it('a throwing onProgress rejects the probe at once instead of stalling its parse until a deadline', async () => {
     const { url } = await serve((req, res) => {
       req.resume();

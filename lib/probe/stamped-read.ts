@@ -72,7 +72,8 @@ export interface StampedRead {
 /**
  * Starts reading `options.body`; see the module comment. Endpoint failures are results; `result`
  * rejects only when parsing itself throws (a defect, or a throwing `onRead`/`onTokenEvent`
- * callback such as a caller's onProgress): the read is then cancelled and the error surfaces,
+ * callback such as a caller's onProgress) or the recorder throws: the read is then cancelled and
+ * the error surfaces,
  * instead of the stream's parsing being dropped by the scheduler while the probe waits for a
  * deadline, or the throw escaping from a deadline's flush.
  */
@@ -141,6 +142,7 @@ export function readAndParse(options: StampedReadOptions): StampedRead {
   };
   signal.addEventListener('abort', onAbort, { once: true });
 
+  let observerError: { error: unknown } | null = null;
   void (async () => {
     let offset = 0; // body bytes read so far
     let stampIndex = 0;
@@ -185,7 +187,15 @@ export function readAndParse(options: StampedReadOptions): StampedRead {
         } else {
           queue(chunk, toMs(readerNow));
         }
-        recorder?.onBytes(chunk, times[times.length - 1]!);
+        if (recorder) {
+          try {
+            recorder.onBytes(chunk, times[times.length - 1]!);
+          } catch (error) {
+            // The recorder's failure (a full disk) is ours, not the endpoint cutting its stream.
+            observerError = { error };
+            throw error;
+          }
+        }
         offset = end;
         requestParse(work);
       }
@@ -197,7 +207,11 @@ export function readAndParse(options: StampedReadOptions): StampedRead {
     }
     // What is left is parsed in the scheduler's slices like the rest: many streams end together,
     // and parsing all their backlogs at once would hold up the reads of those still running.
-    if (next < pieces.length) requestParse(work);
+    if (observerError && !settled) {
+      settled = true;
+      cancelParse(work);
+      fail(observerError.error);
+    } else if (next < pieces.length) requestParse(work);
     else parsePending(Number.POSITIVE_INFINITY);
   })();
 
