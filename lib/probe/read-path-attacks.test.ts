@@ -13,6 +13,7 @@ import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createGuardedFetch } from '../security/ssrf-guard';
 import { probeEndpoint, COMPLETION_GRACE_MS } from './probe-endpoint';
+import { createLoopDelayMonitor } from './loop-delay-monitor';
 import { requestParse } from './parse-scheduler';
 import { createProbePool } from './probe-pool';
 import { chatChunk } from './test-support/chat-stream';
@@ -52,6 +53,7 @@ const request = (url: string, over: Partial<ProbeRequest> = {}): ProbeRequest =>
   ...over,
 });
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const words = (n: number) => Array.from({ length: n }, (_, i) => ` w${i}`);
 /** Server-side log of one response: when its request arrived and when each token was written. */
@@ -108,12 +110,7 @@ const serverTtft = (log: WriteLog) => log.tokenAt[0]! - log.arrivedAt;
  */
 function streamCompressed(res: ServerResponse, log: WriteLog, tokens: string[], intervalMs: number, encoding: 'gzip' | 'deflate' | 'br'): void {
   const z = encoding === 'gzip' ? zlib.createGzip() : encoding === 'deflate' ? zlib.createDeflate() : zlib.createBrotliCompress();
-  let tokenPending = false;
-  z.on('data', (b: Buffer) => {
-    if (tokenPending) log.tokenAt.push(performance.now());
-    tokenPending = false;
-    res.write(b);
-  });
+  z.on('data', (b: Buffer) => res.write(b));
   z.on('end', () => res.end());
   // The compressor's header goes out with the response head, not as a separate write just before
   // the first token (a test that holds the client's loop after a read would delay that read).
@@ -121,10 +118,11 @@ function streamCompressed(res: ServerResponse, log: WriteLog, tokens: string[], 
   streamTokens(res, { arrivedAt: 0, tokenAt: [] }, tokens, intervalMs, {
     headers: { 'content-encoding': encoding },
     write: (s) => {
-      tokenPending = true;
       z.write(s);
-      if (encoding === 'br') z.flush(zlib.constants.BROTLI_OPERATION_FLUSH);
-      else z.flush(zlib.constants.Z_SYNC_FLUSH);
+      // the flush's callback runs once its output has been pushed (and so written to the socket)
+      const written = () => log.tokenAt.push(performance.now());
+      if (encoding === 'br') z.flush(zlib.constants.BROTLI_OPERATION_FLUSH, written);
+      else z.flush(zlib.constants.Z_SYNC_FLUSH, written);
     },
     end: (s) => z.end(s),
   });
@@ -624,6 +622,41 @@ describe('read path attacks: the pool', () => {
       expect(String((s as PromiseRejectedResult).reason)).toContain('closed');
     }
     await expect(pool.probe(request(url))).rejects.toThrow('closed');
+  }, 30_000);
+
+  it('20 probes on a 2-thread pool: each timeline follows its own server writes (stamps taken in the threads)', async () => {
+    const logs = new Map<string, WriteLog>();
+    const { url } = await serve((req, res) => {
+      const log: WriteLog = { arrivedAt: performance.now(), tokenAt: [] };
+      let body = '';
+      req.on('data', (b: Buffer) => (body += b.toString()));
+      req.on('end', () => {
+        logs.set(/stream-(\d+)/.exec(body)![1]!, log);
+        streamTokens(res, log, words(15), 15 + (logs.size % 5) * 7);
+      });
+    });
+    const pool = createProbePool({ threads: 2, allowPrivate: true });
+    try {
+      await pool.ready();
+      // The server's own loop (this test's) logs the writes: its delay counts as well.
+      const serverLoop = createLoopDelayMonitor();
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => pool.probe(request(url, { prompt: `stream-${i}` }))));
+      const serverDelay = serverLoop.stop();
+      results.forEach((r, i) => {
+        expect(r.outcome).toBe('success');
+        expect(r.answerText).toBe(words(15).join(''));
+        // Stamps crossing between streams (or threads) would mix their intervals (15..43 ms, 7 ms
+        // apart); a stall of either loop on this shared 2-core machine only moves single tokens,
+        // so the median gap is compared.
+        const log = logs.get(String(i))!;
+        expect(r.timeline).toHaveLength(log.tokenAt.length);
+        const gaps = (t: number[]) => median(t.slice(1).map((x, k) => x - t[k]!));
+        expect(Math.abs(gaps(r.timeline.map((e) => e.atMs)) - gaps(log.tokenAt)), `server loop max ${serverDelay.maxMs} ms`).toBeLessThan(3);
+      });
+      expect(new Set(results.map((r) => r.threadIndex))).toEqual(new Set([0, 1]));
+    } finally {
+      await pool.close();
+    }
   }, 30_000);
 
   it('a thread that dies: its probe fails, later probes are not sent to the dead thread (they used to hang)', async () => {
