@@ -27,6 +27,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createLoopDelayMonitor } from '../lib/probe/loop-delay-monitor';
 import { createProbePool, type ProbePool } from '../lib/probe/probe-pool';
+import { runSweep } from '../lib/sweep/run-sweep';
+import type { SweepStream } from '../lib/sweep/summarize-level';
 import { probeEndpoint } from '../lib/probe/probe-endpoint';
 import type { ProbeRequest, ProbeResult } from '../lib/probe/types';
 import { createGuardedFetch } from '../lib/security/ssrf-guard';
@@ -53,6 +55,9 @@ const CAPACITY = {
     { streams: 256, tokensPerChunk: 4 },
   ],
 };
+/** Capacity rows: warm-up (holding the slots' start ramp) and steady window of the sweep level, ms. */
+const CAPACITY_RAMP_WARM_UP_MS = 1_500;
+const CAPACITY_WINDOW_MS = 2_000;
 /** Cold-process rows: a new `tokenpace probe` process per run. */
 const COLD = [
   { tps: 1_000, tokens: 256 },
@@ -74,7 +79,7 @@ async function serve(configs: ReferenceServerOptions[]): Promise<void> {
     const server = servers[Number(m[1])]!;
     const delivered: Delivered[] = server
       .writeLog()
-      .map((r) => ({ tps: measureRecordTps(r), ttftMs: r.writeAt.length > 0 ? r.writeAt[0]! - r.openedAt : null }))
+      .map((r) => ({ tps: measureRecordTps(r), ttftMs: r.writeAt.length > 0 ? r.writeAt[0]! - r.openedAt : null, openedAt: r.openedAt }))
       .filter((d): d is Delivered => d.tps !== null && d.ttftMs !== null);
     server.clearWriteLog();
     process.stdout.write(`TRUTH ${JSON.stringify(delivered)}\n`);
@@ -90,6 +95,8 @@ async function serve(configs: ReferenceServerOptions[]): Promise<void> {
 interface Delivered {
   tps: number;
   ttftMs: number;
+  /** epoch ms (monotonic clock) when the server had read the request */
+  openedAt: number;
 }
 
 interface ServerChild {
@@ -335,95 +342,96 @@ async function accuracyPart(): Promise<void> {
 }
 
 async function capacityPart(): Promise<void> {
-  // 2. Capacity
-  console.log(`\nCapacity: concurrent streams in this one probe process, ${CAPACITY.tps} TPS/user configured, ${CAPACITY.tokens} tokens each`);
+  // 2. Capacity: each row is one sweep level (lib/sweep) of N streams, so N streams are open the
+  // whole time: slots start spread over the ramp, run back to back, and only the streams started in
+  // the steady window are measured (the warm-up and tail streams keep N open around them).
+  console.log(
+    `\nCapacity: N concurrent streams held open (one lib/sweep level: ${CAPACITY_RAMP_WARM_UP_MS} ms warm-up with the slots' start ramp, ${CAPACITY_WINDOW_MS} ms steady window, ` +
+      `streams started in the window measured), ${CAPACITY.tps} TPS/user configured, ${CAPACITY.tokens} tokens each; each measured stream compared with the server's record of it`,
+  );
   const capRows: string[][] = [];
   const chunkSizes = [...new Set(CAPACITY.rows.map((r) => r.tokensPerChunk))];
   const capServers = await startServers(chunkSizes.map((k) => ({ port: 0, tps: CAPACITY.tps, ttftMs: TTFT_MS, tokensPerChunk: k, outputTokens: CAPACITY.tokens })));
   for (const threads of CAPACITY.threadCounts) {
-  const pool: ProbePool | null = threads > 0 ? createProbePool({ threads, allowPrivate: true }) : null;
-  await pool?.ready();
-  const run = (url: string, maxTokens: number) => (pool ? pool.probe({ ...request(url, maxTokens) }) : probe(url, maxTokens));
-  for (const row of CAPACITY.rows) {
-    const { streams: n, tokensPerChunk: k } = row;
-    const serverIndex = chunkSizes.indexOf(k);
-    const url = capServers.urls[serverIndex]!;
-    // Warm-up like a sweep level's: the same N streams, short, so the measured streams find their
-    // connections open and the code warm (a level's first round is warm-up in lib/sweep too).
-    await Promise.all(Array.from({ length: n }, () => run(url, 16)));
-    await serverTruth(capServers, serverIndex);
-    collectGarbage();
-    const base = process.memoryUsage();
-    let peakRss = base.rss;
-    const sampler = setInterval(() => {
-      peakRss = Math.max(peakRss, process.memoryUsage().rss);
-    }, 50);
-    // Live heap per open stream: a full GC halfway through (every stream open, mid-answer), then
-    // the heap over the pre-run baseline. Only for streams on this thread (threads have own heaps).
-    let liveHeap: number | null = null;
-    const halfway = setTimeout(() => {
-      if (pool) return;
+    const pool: ProbePool | null = threads > 0 ? createProbePool({ threads, allowPrivate: true }) : null;
+    await pool?.ready();
+    const label = threads > 0 ? `${threads} threads` : 'in-process';
+    for (const row of CAPACITY.rows) {
+      const { streams: n, tokensPerChunk: k } = row;
+      const serverIndex = chunkSizes.indexOf(k);
+      const url = capServers.urls[serverIndex]!;
+      await serverTruth(capServers, serverIndex);
       collectGarbage();
-      liveHeap = process.memoryUsage().heapUsed - base.heapUsed;
-    }, TTFT_MS + (CAPACITY.tokens / CAPACITY.tps) * 500);
-    const monitor = createLoopDelayMonitor({ resolutionMs: 5 });
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    const results: ProbeResult[] = await Promise.all(Array.from({ length: n }, () => run(url, CAPACITY.tokens)));
-    // With a pool, the loops that stamped the reads are the threads': the worst of their monitors.
-    const threadLoopP99 = pool ? Math.max(...results.map((r) => (r as ProbeResult & { loopDelay: { p99Ms: number } }).loopDelay.p99Ms)) : 0;
-    const wallMs = performance.now() - t0;
-    const cpu = process.cpuUsage(cpu0);
-    const loop = monitor.stop();
-    clearInterval(sampler);
-    clearTimeout(halfway);
-    const truth = (await serverTruth(capServers, serverIndex)).map((d) => d.tps);
-    const ok = results.filter((r) => r.outcome === 'success' && r.outputTokensPerSecondO200k !== null);
-    const tokens = results.reduce((s, r) => s + r.outputTokensO200k, 0);
-    const speeds = ok.map((r) => r.outputTokensPerSecondO200k!);
-    const errs = speeds.map((v) => ((v - CAPACITY.tps) / CAPACITY.tps) * 100);
-    // Against the truth: the median measured speed vs the median delivered speed, and the worst
-    // difference after pairing both sorted lists (streams are not matched one to one).
-    const sortedSpeeds = [...speeds].sort((x, y) => x - y);
-    const sortedTruth = [...truth].sort((x, y) => x - y);
-    const truthMedian = truth.length ? median(truth) : NaN;
-    const truthErrs = sortedSpeeds.length === sortedTruth.length ? sortedSpeeds.map((v, i) => ((v - sortedTruth[i]!) / sortedTruth[i]!) * 100) : [];
-    const cpuSec = (cpu.user + cpu.system) / 1e6;
-    const loopP99 = Math.max(loop.p99Ms, threadLoopP99);
-    if (ok.length && truth.length) {
-      concurrent.push({
-        label: threads > 0 ? `${threads} threads` : 'in-process',
-        streams: n,
-        tokensPerChunk: k,
-        medianVsConfigured: median(errs),
-        medianVsDelivered: ((median(speeds) - truthMedian) / truthMedian) * 100,
-        valid: loopP99 <= loop.thresholdP99Ms && ok.length === n,
-        loopP99Ms: loopP99,
+      const base = process.memoryUsage();
+      let peakRss = base.rss;
+      let liveHeap: number | null = null;
+      const measured: SweepStream[] = [];
+      let tokens = 0;
+      const sampler = setInterval(() => {
+        peakRss = Math.max(peakRss, process.memoryUsage().rss);
+      }, 50);
+      const cpu0 = process.cpuUsage();
+      const sweep = await runSweep({
+        request: request(url, CAPACITY.tokens),
+        concurrencyLevels: [n],
+        warmUpMs: CAPACITY_RAMP_WARM_UP_MS,
+        durationMs: CAPACITY_WINDOW_MS,
+        minSuccessRate: 0,
+        ...(pool ? { probe: pool.probe } : {}),
+        onStream: (stream) => {
+          tokens += stream.result.outputTokensO200k;
+          if (stream.phase === 'measured') measured.push(stream);
+          // Live heap per open stream: a full GC once the window is under way, on this thread only.
+          if (!pool && liveHeap === null && stream.phase === 'measured') {
+            collectGarbage();
+            liveHeap = process.memoryUsage().heapUsed - base.heapUsed;
+          }
+        },
       });
+      const cpu = process.cpuUsage(cpu0);
+      clearInterval(sampler);
+      const level = sweep.levels[0]!;
+      const delivered = await serverTruth(capServers, serverIndex);
+      // Each measured stream against the server's record of that very stream: the record opened
+      // closest to the stream's request start (both epoch ms on monotonic clocks, this machine).
+      const pairs = measured
+        .filter((m) => m.result.outcome === 'success' && m.result.outputTokensPerSecondO200k !== null)
+        .map((m) => {
+          let best: Delivered | null = null;
+          for (const d of delivered) if (!best || Math.abs(d.openedAt - m.startedAtMs) < Math.abs(best.openedAt - m.startedAtMs)) best = d;
+          return { measured: m.result.outputTokensPerSecondO200k!, delivered: best!.tps };
+        });
+      const errsConfigured = pairs.map((p) => ((p.measured - CAPACITY.tps) / CAPACITY.tps) * 100);
+      const errsDelivered = pairs.map((p) => ((p.measured - p.delivered) / p.delivered) * 100);
+      const allOk = measured.length > 0 && pairs.length === measured.length;
+      const valid = level.valid && allOk;
+      if (pairs.length) {
+        concurrent.push({ label, streams: n, tokensPerChunk: k, medianVsConfigured: median(errsConfigured), medianVsDelivered: median(errsDelivered), valid, loopP99Ms: level.loopDelayP99Ms });
+      }
+      const cpuSec = (cpu.user + cpu.system) / 1e6;
+      capRows.push([
+        label,
+        String(n),
+        String(k),
+        `${pairs.length}/${measured.length}`,
+        pairs.length ? pct(median(errsConfigured)) : '—',
+        pairs.length ? median(pairs.map((p) => p.delivered)).toFixed(1) : '—',
+        pairs.length ? pct(median(errsDelivered)) : '—',
+        pairs.length ? pct(worst(errsDelivered)) : '—',
+        `${level.loopDelayP99Ms.toFixed(1)} ms`,
+        level.aggregateOutputTokensPerSecond === null ? '—' : level.aggregateOutputTokensPerSecond.toFixed(0),
+        `${((cpuSec / Math.max(1, tokens)) * 1e6).toFixed(2)} s`,
+        `${((peakRss - base.rss) / n / 1024).toFixed(0)} KiB`,
+        liveHeap === null ? '—' : `${((liveHeap as number) / n / 1024).toFixed(0)} KiB`,
+        valid ? 'yes' : 'NO',
+      ]);
     }
-    capRows.push([
-      threads > 0 ? `${threads} threads` : 'in-process',
-      String(n),
-      String(k),
-      `${ok.length}/${n}`,
-      ok.length ? pct(median(errs)) : '—',
-      truth.length ? truthMedian.toFixed(1) : '—',
-      ok.length && truth.length ? pct(((median(speeds) - truthMedian) / truthMedian) * 100) : '—',
-      truthErrs.length ? pct(worst(truthErrs)) : '—',
-      `${loopP99.toFixed(1)} ms`,
-      `${((tokens / wallMs) * 1000).toFixed(0)}`,
-      `${((cpuSec / Math.max(1, tokens)) * 1e6).toFixed(2)} s`,
-      `${((peakRss - base.rss) / n / 1024).toFixed(0)} KiB`,
-      liveHeap === null ? '—' : `${((liveHeap as number) / n / 1024).toFixed(0)} KiB`,
-      loopP99 <= loop.thresholdP99Ms && ok.length === n ? 'yes' : 'NO',
-    ]);
-  }
-  await pool?.close();
+    await pool?.close();
   }
   await stopServers(capServers.child);
   console.log(
     table(
-      ['engine', 'streams', 'tok/chunk', 'ok', 'err vs configured', 'delivered tok/s (server log, median)', 'err vs delivered (median)', 'err vs delivered (worst, sorted)', 'loop p99', 'aggregate tok/s', 'CPU per 1M tokens', 'peak RSS per stream', 'live heap per open stream', 'valid'],
+      ['engine', 'streams', 'tok/chunk', 'measured ok', 'err vs configured (median)', 'delivered tok/s (median)', 'err vs delivered (median)', 'err vs delivered (worst)', 'loop p99', 'aggregate tok/s', 'CPU per 1M tokens', 'peak RSS per stream', 'live heap per open stream', 'valid'],
       capRows,
     ),
   );

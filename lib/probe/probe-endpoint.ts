@@ -139,7 +139,10 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
       // identity: a compressed body would be buffered by gzip and its bytes would not line up with
       // the socket's read stamps (./stamped-read.ts).
       const headers = { 'accept-encoding': 'identity', ...built.init.headers, [requestTiming.header[0]]: requestTiming.header[1] };
-      response = await req.fetch(built.url, { ...built.init, headers, signal: controller.signal });
+      // Started inside a scheduler slice: a sweep starting hundreds of streams at once then ramps
+      // them over a few loop turns instead of holding the loop while earlier streams' reads wait.
+      // The clock is unaffected: request start is when the headers are written.
+      response = await runInSlice(() => req.fetch(built.url, { ...built.init, headers, signal: controller.signal }));
     } catch (error) {
       const failure = abort as ProbeAbort | null;
       if (failure) return buildFailedProbeResult(failure.kind, failure.message);

@@ -6,7 +6,10 @@
  *
  * One level, N slots, each running requests back to back:
  * 1. warm-up: every slot's requests until every slot has completed one request AND `warmUpMs`
- *    has passed (capped at `maxWarmUpMs`). Ramp-up, cold caches and an engine's first admission
+ *    has passed (capped at `maxWarmUpMs`). Slots start spread evenly over the first
+ *    min(warmUpMs, MAX_RAMP_MS) (slot i after i/N of it): N streams of equal length started in the
+ *    same instant would stay in lockstep, every round a burst of N starts and N ends that neither
+ *    real traffic nor a fair measurement wants (decision 150). Ramp-up, cold caches and an engine's first admission
  *    decisions land here, not in the figures; afterwards every open stream started while N were
  *    open.
  * 2. steady window of `durationMs`: requests started here are the level's "measured" requests.
@@ -47,6 +50,8 @@ export const DEFAULT_SWEEP_DURATION_MS = 30_000;
 export const DEFAULT_SWEEP_WARM_UP_MS = 5_000;
 /** Default success-rate floor of a level's measured requests; below it the sweep stops. */
 export const DEFAULT_MIN_SUCCESS_RATE = 0.9;
+/** Longest ramp over which a level's slots start, ms (within the warm-up; see runSweep). */
+export const MAX_RAMP_MS = 1_000;
 
 /** One level's figures plus what the sweep saw while running it. */
 export interface SweepLevelResult extends SweepLevelSummary {
@@ -206,7 +211,21 @@ async function runLevel(ctx: LevelContext): Promise<SweepLevelResult> {
   if (ctx.signal?.aborted) onCancel();
   ctx.signal?.addEventListener('abort', onCancel, { once: true });
 
+  const rampMs = Math.min(ctx.warmUpMs, MAX_RAMP_MS);
   const runSlot = async (slot: number) => {
+    if (rampMs > 0 && slot > 0) {
+      await new Promise<void>((resolve) => {
+        const onAbort = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          ctx.signal?.removeEventListener('abort', onAbort);
+          resolve();
+        }, (slot * rampMs) / concurrency);
+        ctx.signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    }
     let first = true;
     while (!stopIssuing) {
       const now = sweepClock();
