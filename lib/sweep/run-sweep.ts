@@ -27,7 +27,7 @@
  * Clock: epoch ms from the monotonic clock (performance.timeOrigin + performance.now()), so a
  * window can be compared with another local process's records (the reference server's write log).
  */
-import { createLoopDelayMonitor, MAX_LOOP_DELAY_P99_MS } from '../probe/loop-delay-monitor';
+import { createLoopDelayMonitor, MAX_LOOP_DELAY_P99_MS, type LoopDelayMonitor } from '../probe/loop-delay-monitor';
 import { probeEndpoint } from '../probe/probe-endpoint';
 import type { ProbeRequest, ProbeResult } from '../probe/types';
 import {
@@ -57,7 +57,12 @@ export const MAX_RAMP_MS = 1_000;
 export interface SweepLevelResult extends SweepLevelSummary {
   /** streams by phase, all kept as evidence */
   streams: Record<SweepPhase, number>;
-  /** event-loop delay p99 of the probing process during the level, ms */
+  /**
+   * Event-loop delay p99 (ms, lib/probe/loop-delay-monitor) of the loops that timed the level's
+   * measured streams: the worst of this process's loop over the steady window and, for streams run
+   * on probe threads, each measured stream's own thread monitor. Warm-up (start ramp, connection
+   * set-up) is left out: no measured stream sees it.
+   */
   loopDelayP99Ms: number;
   /** false when loopDelayP99Ms exceeded the probe's threshold: timing not trustworthy */
   valid: boolean;
@@ -191,8 +196,18 @@ async function runLevel(ctx: LevelContext): Promise<SweepLevelResult> {
   const streams: SweepStream[] = [];
   const counts: Record<SweepPhase, number> = { warmup: 0, measured: 0, tail: 0 };
 
+  // Validity is judged over the steady window only: the warm-up holds the start ramp and the
+  // connection set-up, which no measured stream sees.
+  let windowMonitor: LoopDelayMonitor | null = null;
+  let windowMonitorTimer: ReturnType<typeof setTimeout> | null = null;
+  const setWindowStart = (ws: number) => {
+    windowStart = ws;
+    windowMonitorTimer = setTimeout(() => {
+      windowMonitor = createLoopDelayMonitor();
+    }, Math.max(0, ws - sweepClock()));
+  };
   const getWindowStart = (now: number) => {
-    if (windowStart === null && now >= warmCap) windowStart = warmCap;
+    if (windowStart === null && now >= warmCap) setWindowStart(warmCap);
     return windowStart;
   };
   const windowOver = (now: number) => {
@@ -258,7 +273,7 @@ async function runLevel(ctx: LevelContext): Promise<SweepLevelResult> {
       if (first) {
         first = false;
         firstRoundLeft--;
-        if (firstRoundLeft === 0 && windowStart === null) windowStart = Math.max(doneAt, minWarmEnd);
+        if (firstRoundLeft === 0 && windowStart === null) setWindowStart(Math.max(doneAt, minWarmEnd));
       }
       if (measuredInFlight === 0 && windowOver(doneAt)) abortTails();
       ctx.onProgress?.({
@@ -277,11 +292,14 @@ async function runLevel(ctx: LevelContext): Promise<SweepLevelResult> {
   } finally {
     ctx.signal?.removeEventListener('abort', onCancel);
   }
-  const loop = monitor.stop();
+  if (windowMonitorTimer) clearTimeout(windowMonitorTimer);
+  const wholeLevel = monitor.stop();
+  const loop = (windowMonitor as LoopDelayMonitor | null)?.stop() ?? wholeLevel;
   // Streams run on probe threads (lib/probe/probe-pool) were stamped by THOSE loops: the level's
-  // delay is the worst of this loop's and every stream's own thread monitor.
+  // delay is the worst of this loop's (over the window) and every measured stream's thread monitor.
   let loopDelayP99Ms = loop.p99Ms;
   for (const s of streams) {
+    if (s.phase !== 'measured') continue;
     const threadLoop = (s.result as ProbeResult & { loopDelay?: { p99Ms: number } }).loopDelay;
     if (threadLoop && threadLoop.p99Ms > loopDelayP99Ms) loopDelayP99Ms = threadLoop.p99Ms;
   }
