@@ -290,7 +290,7 @@ export default function MethodologyPage() {
       <p>
         <strong>Aggregate output throughput</strong> = output tokens of all streams that arrive inside the steady window ÷ the window’s length (tokens/s): what the endpoint delivers in total at concurrency N, the x axis of the Pareto chart (per GPU when the endpoint declares its GPU count, like SemiAnalysis InferenceX). It is not TPS/user, and unlike LLMPerf’s “throughput” it does not include TTFT of one request.
         <strong> Goodput</strong> = requests completed inside the steady window that succeeded with TTFT ≤ 450 ms and TPOT ≤ 40 ms ÷ the window’s length (requests/s): the definition of the DistServe paper (Zhong et al., OSDI 2024) as in vLLM’s benchmark <code>--goodput</code>; the default limits are MLPerf Inference v5.0’s Llama 2 70B Interactive constraints (MLPerf applies them at the 99th percentile, we per request).
-        A sweep stops at the first HTTP 429 or when fewer than 90% of a level’s requests succeed, and says so. A level is marked invalid when the event loop that timed any of its streams was too delayed (p99 above 50 ms) to trust its timing.
+        A level’s N streams start spread over the first second of its warm-up (equal streams started in one instant would stay in lockstep), and only streams started in the steady window are measured. A sweep stops at the first HTTP 429 or when fewer than 90% of a level’s requests succeed, and says so. A level is marked invalid when the event loop that timed any of its streams was too delayed (p99 above 50 ms) to trust its timing.
       </p>
 
       <h2 id="claims">Claims and imported data</h2>
