@@ -90,14 +90,20 @@ function streamTokens(
   setTimeout(step, intervalMs);
 }
 
-/** Asserts that the timeline's spacing follows the server's write spacing within `tolMs`. */
-function expectSpacing(r: ProbeResult, log: WriteLog, tolMs: number): void {
+/**
+ * Asserts that the timeline's spacing follows the server's write spacing: the typical (median)
+ * token within `medianMs` (2 ms), every token within `tolMs` plus 20 ms (a single stall of the loop, or of the
+ * machine this test shares with other work, moves single tokens by its length; a systematic error,
+ * such as stamps crossing streams, moves the median).
+ */
+function expectSpacing(r: ProbeResult, log: WriteLog, tolMs: number, medianMs = 2): void {
   expect(r.timeline).toHaveLength(log.tokenAt.length);
+  const errors: number[] = [];
   for (let i = 1; i < log.tokenAt.length; i++) {
-    const probeGap = r.timeline[i]!.atMs - r.timeline[0]!.atMs;
-    const serverGap = log.tokenAt[i]! - log.tokenAt[0]!;
-    expect(Math.abs(probeGap - serverGap)).toBeLessThan(tolMs);
+    errors.push(Math.abs(r.timeline[i]!.atMs - r.timeline[0]!.atMs - (log.tokenAt[i]! - log.tokenAt[0]!)));
   }
+  expect(median(errors)).toBeLessThan(medianMs);
+  expect(Math.max(...errors)).toBeLessThan(tolMs + 20);
 }
 
 /** TTFT as the server saw it: first token write less request arrival (request start is a bit earlier). */
@@ -595,7 +601,7 @@ describe('read path attacks: concurrency and load', () => {
       expect(r.answerText).toBe(words(20).join(''));
       // No stamp can beat a loop that is busy when the bytes arrive: the hog holds a read for up
       // to its busy time, and 40 streams' reads (and the server's writes) queue behind each other.
-      expectSpacing(r, logs.get(String(i))!, BUSY_MS + 25);
+      expectSpacing(r, logs.get(String(i))!, BUSY_MS + 25, BUSY_MS + 4);
     });
   }, 30_000);
 });
