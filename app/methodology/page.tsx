@@ -13,7 +13,7 @@ const NOT_RANKABLE_REASON_TEXT: Record<NotRankableReason, string> = {
   failed: 'the probe did not succeed; it counts in the success rate instead.',
   unrecognized_shape: 'the stream carried text in a field or event the probe does not know (the JSON paths are kept with the measurement), so output may have been missed.',
   token_count_mismatch: 'the provider’s output count (less the reasoning tokens it reports as not streamed) and the o200k_base count of the received text differ by more than 25 %: the count or the text is wrong.',
-  buffered_stream: 'most tokens arrived in the last event, so there was no stream to time.',
+  buffered_stream: 'the answer was delivered rather than streamed (most tokens in the last event, every token event at one instant, or most tokens in reads of 64 or more tokens each), so there was no generation pace to time.',
   event_loop_stall: 'the measuring worker’s event loop was delayed beyond 50 ms, so its clock could not be trusted.',
   hidden_reasoning_uncounted: 'the counts disagree and the stream withheld reasoning (redacted or undisplayed thinking) without the provider saying how many tokens it was, so the number of streamed tokens cannot be known.',
 };

@@ -32,6 +32,37 @@ import { resolveEventTexts } from './stream-accumulator';
 import { countO200kTokens } from '../tokens/o200k';
 import type { ErrorKind, ProbeEvidence, ProbeResult, Protocol, TimelineEntry, TokenChannel } from './types';
 
+/**
+ * Tokens that arrived at one instant (one socket read: its events share one arrival time) beyond
+ * which they were delivered in bulk, not streamed as generated: 64 tokens is 64 ms of generation at
+ * 1,000 TPS/user, in a single write, far beyond the few tokens per chunk streaming servers send.
+ */
+export const BULK_READ_TOKENS = 64;
+
+/**
+ * True when the answer was delivered rather than streamed, so its timeline holds no generation
+ * pace (reason `buffered_stream`): (a) most tokens came in the last event (one final body), or
+ * (b) several token events all arrived at one instant (no span at all), or (c) most tokens came in
+ * reads of at least BULK_READ_TOKENS tokens each (a whole answer sent as thousands of SSE events in
+ * one write reaches the client as a few large reads: it would otherwise read as tens of thousands
+ * of tok/s). Counts are o200k tokens of the timeline.
+ */
+export function isBulkDelivery(timeline: readonly TimelineEntry[], eventTokenSum: number): boolean {
+  if (eventTokenSum < 2) return false;
+  const last = timeline[timeline.length - 1];
+  if ((last?.tokens ?? 0) > eventTokenSum / 2) return true;
+  if (timeline.length >= 2 && timeline[0]!.atMs === last!.atMs) return true;
+  let bulkTokens = 0;
+  for (let i = 0; i < timeline.length; ) {
+    let j = i;
+    let tokens = 0;
+    while (j < timeline.length && timeline[j]!.atMs === timeline[i]!.atMs) tokens += timeline[j++]!.tokens;
+    if (tokens >= BULK_READ_TOKENS) bulkTokens += tokens;
+    i = j;
+  }
+  return bulkTokens > eventTokenSum / 2;
+}
+
 /** A reported count further than this fraction from the o200k count raises tokenCountMismatch. */
 export const TOKEN_COUNT_MISMATCH_RATIO = 0.25;
 
@@ -187,13 +218,15 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
     speedReported = after > 0 ? (after * 1000) / spanMs : null;
   }
   const basisN = visibleReported ?? outputTokensO200k;
-  const tpotMs = success && e2eMs !== null && ttftMs !== null && basisN > 1 ? (e2eMs - ttftMs) / (basisN - 1) : null;
+  // No span between first and last token (all arrived at once): no pace to measure, so no TPOT
+  // (it would read 0 ms per token).
+  const tpotMs = success && e2eMs !== null && ttftMs !== null && basisN > 1 && spanMs > 0 ? (e2eMs - ttftMs) / (basisN - 1) : null;
 
   const eventTokenSum = timeline.reduce((n, t) => n + t.tokens, 0);
   const tokenCountMismatch =
     visibleReported !== null &&
     (outputTokensO200k === 0 ? visibleReported !== 0 : Math.abs(visibleReported - outputTokensO200k) > TOKEN_COUNT_MISMATCH_RATIO * outputTokensO200k);
-  const buffered = eventTokenSum >= 2 && (last?.tokens ?? 0) > eventTokenSum / 2;
+  const buffered = isBulkDelivery(timeline, eventTokenSum);
   const flags = { tokenCountMismatch, buffered, unrecognizedShape: parsed.unrecognizedPaths.length > 0 };
   const evidence: ProbeEvidence = {};
   if (parsed.unrecognizedPaths.length > 0) evidence.unrecognizedPaths = [...parsed.unrecognizedPaths];

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProbePool, type ProbePool } from './probe-pool';
-import { REFERENCE_MODEL_ID, startReferenceServer, type ReferenceServer } from '../reference-server/reference-server';
+import { measureRecordTps, REFERENCE_MODEL_ID, startReferenceServer, type ReferenceServer } from '../reference-server/reference-server';
 import type { ProbeRequest } from './types';
 
 let server: ReferenceServer;
 let pool: ProbePool;
 beforeAll(async () => {
-  server = await startReferenceServer({ port: 0, tps: 200, ttftMs: 20, outputTokens: 40 });
+  server = await startReferenceServer({ port: 0, tps: 200, ttftMs: 20, outputTokens: 40, recordWrites: true });
   pool = createProbePool({ threads: 2, allowPrivate: true });
   await pool.ready();
 }, 60_000);
@@ -30,15 +30,20 @@ const request = (overrides: Partial<ProbeRequest> = {}): ProbeRequest => ({
 
 describe('probe pool', () => {
   it('runs probes on both threads, each measured with its thread loop delay', async () => {
+    server.clearWriteLog();
     const results = await Promise.all(Array.from({ length: 6 }, () => pool.probe(request())));
+    // The truth is what the server delivered (its write log): on a busy 2-core machine the server,
+    // which shares this test process, can itself run late; the probe must read what it did.
+    const delivered = server.writeLog().map(measureRecordTps).filter((x): x is number => x !== null).sort((a, b) => a - b);
+    const measured = results.map((r) => r.outputTokensPerSecondO200k!).sort((a, b) => a - b);
+    expect(delivered).toHaveLength(6);
     for (const r of results) {
       expect(r.outcome).toBe('success');
       expect(r.outputTokensO200k).toBe(40);
-      // 200 tok/s configured; a loaded CI machine may stretch it a little.
-      // 200 tok/s configured; the server shares this test process on a busy 2-core machine.
-      expect(Math.abs(r.outputTokensPerSecondO200k! - 200) / 200).toBeLessThan(0.1);
       expect(r.loopDelay.samples).toBeGreaterThan(0);
     }
+    const median = (xs: number[]) => (xs[2]! + xs[3]!) / 2;
+    expect(Math.abs(median(measured) - median(delivered)) / median(delivered)).toBeLessThan(0.05);
     expect(new Set(results.map((r) => r.threadIndex))).toEqual(new Set([0, 1]));
   }, 60_000);
 

@@ -601,7 +601,8 @@ describe('read path attacks: concurrency and load', () => {
       expect(r.answerText).toBe(words(20).join(''));
       // No stamp can beat a loop that is busy when the bytes arrive: the hog holds a read for up
       // to its busy time, and 40 streams' reads (and the server's writes) queue behind each other.
-      expectSpacing(r, logs.get(String(i))!, BUSY_MS + 25, BUSY_MS + 4);
+      // The bounds also allow for the other test files sharing this 2-core machine in the suite.
+      expectSpacing(r, logs.get(String(i))!, BUSY_MS + 100, BUSY_MS + 12);
     });
   }, 30_000);
 });

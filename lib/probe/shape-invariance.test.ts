@@ -184,10 +184,13 @@ describe('every known shape, any text, any cut', () => {
         expect(merged.contentChunks).toBe(events.length);
         expect(merged.outputTokensO200k).toBe(asSent.outputTokensO200k);
         expect(merged.timeline.map((t) => t.tokens)).toEqual(asSent.timeline.map((t) => t.tokens));
-        expect(merged.flags).toEqual(asSent.flags);
+        // `buffered` is about arrival grouping (isBulkDelivery), which merging reads changes by
+        // design; the other flags must not depend on the cut.
+        expect({ ...merged.flags, buffered: null }).toEqual({ ...asSent.flags, buffered: null });
 
         const split = await parseWrites(protocol, recut(writes, points, true));
         expect(split.timeline).toEqual(asSent.timeline);
+        expect(split.flags).toEqual(asSent.flags);
         expect(split.e2eMs).toBe(asSent.e2eMs);
       }),
       { numRuns: 150, seed: 9009 },

@@ -127,7 +127,9 @@ describe('split invariance of the parsing layer', () => {
           expect(r.outputTokensO200k).toBe(asSent.outputTokensO200k);
           expect(r.timeline.map((t) => t.tokens)).toEqual(asSent.timeline.map((t) => t.tokens));
           expect(r.timeline.map((t) => t.channel)).toEqual(asSent.timeline.map((t) => t.channel));
-          expect(r.flags).toEqual(asSent.flags);
+          // `buffered` depends on which events arrived together (isBulkDelivery): merges change it
+          // by design. The other flags must not depend on the cut.
+          expect({ ...r.flags, buffered: null }).toEqual({ ...asSent.flags, buffered: null });
         }),
         { numRuns: 80, seed: 4242 + runs },
       );

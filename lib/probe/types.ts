@@ -41,7 +41,8 @@ export type ErrorKind = (typeof ERROR_KINDS)[number];
  *   not know (paths in `evidence.unrecognizedPaths`): output may have been missed
  * - token_count_mismatch: the provider's output count, less the reasoning tokens it reports as not
  *   streamed (decision 065), and the received text (o200k) disagree by >25 %
- * - buffered_stream: most tokens arrived in the last event (a buffered response, no speed to measure)
+ * - buffered_stream: the answer was delivered, not streamed: most tokens in the last event, all token events
+ *   at one instant, or most tokens in reads of ≥ 64 tokens each (build-probe-result isBulkDelivery); no pace to measure
  * - event_loop_stall: the worker's event loop was too delayed to trust the timing
  * - hidden_reasoning_uncounted: the counts disagree and the stream withheld reasoning (redacted or
  *   undisplayed thinking) without reporting how many tokens it was: the gap is explained, but the
