@@ -186,11 +186,20 @@ describe('hidden reasoning', () => {
       req.on('end', () => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         const chunk = (body: object) => `data: ${JSON.stringify(body)}\n\n`;
-        let out = chunk({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
-        for (let i = 0; i < 20; i++) out += chunk({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: ' word' }, finish_reason: null }] });
-        out += chunk({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
-        out += chunk({ id: 'x', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 100, completion_tokens: 80, total_tokens: 180, completion_tokens_details: { reasoning_tokens: 60 } } });
-        res.end(out + 'data: [DONE]\n\n');
+        res.write(chunk({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }));
+        // Streamed, one word every 3 ms (all in one write would be a delivered answer: buffered_stream).
+        let i = 0;
+        const next = () => {
+          if (i++ < 20) {
+            res.write(chunk({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: ' word' }, finish_reason: null }] }));
+            setTimeout(next, 3);
+            return;
+          }
+          let out = chunk({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+          out += chunk({ id: 'x', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 100, completion_tokens: 80, total_tokens: 180, completion_tokens_details: { reasoning_tokens: 60 } } });
+          res.end(out + 'data: [DONE]\n\n');
+        };
+        next();
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
