@@ -10,8 +10,7 @@
  * (default above POOL_ABOVE_CONCURRENCY streams) the guarded fetch of each probe thread.
  * Exit codes: 0 when some level had successful streams, 1 when none had, 2 bad usage.
  */
-import { availableParallelism } from 'node:os';
-import { createProbePool, POOL_ABOVE_CONCURRENCY } from '@/lib/probe/probe-pool';
+import { createProbePool, defaultProbeThreads, POOL_ABOVE_CONCURRENCY } from '@/lib/probe/probe-pool';
 import type { FetchLike, Protocol } from '@/lib/probe/types';
 import {
   DEFAULT_CONCURRENCY_LEVELS,
@@ -107,7 +106,7 @@ export function parseSweepArgs(argv: string[]): ParsedSweepArgs {
     ttftSloMs: num('ttft-slo-ms', DEFAULT_LATENCY_OBJECTIVE.ttftMs, isPositive, 'a positive number'),
     tpotSloMs: num('tpot-slo-ms', DEFAULT_LATENCY_OBJECTIVE.tpotMs, isPositive, 'a positive number'),
     minSuccessRate: num('min-success-rate', DEFAULT_MIN_SUCCESS_RATE, (n) => n >= 0 && n <= 1, 'a number in [0, 1]'),
-    threads: num('threads', Math.max(...concurrencyLevels) > POOL_ABOVE_CONCURRENCY ? availableParallelism() : 0, (n) => Number.isInteger(n) && n >= 0 && n <= 64, 'an integer 0-64'),
+    threads: num('threads', defaultProbeThreads(concurrencyLevels), (n) => Number.isInteger(n) && n >= 0 && n <= 64, 'an integer 0-64'),
     allowPrivate: values['allow-private'] === true,
     json: values.json === true,
     help: false,

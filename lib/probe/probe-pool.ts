@@ -17,11 +17,20 @@ import type { LoopDelaySummary } from './loop-delay-monitor';
 import type { ProbeRequest, ProbeResult } from './types';
 
 /**
- * Above this many concurrent streams, sweeps (CLI and worker) run on a pool by default: measured
- * on this 2-core machine, one loop held 128 streams × 1 token per chunk within its delay limit but
- * not 256 × 4 (bench:probe, decision 150).
+ * Above this many concurrent streams, sweeps (CLI and worker) run on a pool by default. A
+ * conservative choice, not a measured limit: in the final bench:probe run one loop held 256 × 4
+ * tokens per chunk valid too (decision 150); the pool keeps a large sweep off a loop that also
+ * times other probes.
  */
 export const POOL_ABOVE_CONCURRENCY = 16;
+
+/**
+ * The default probe threads for a sweep with these concurrency levels: the machine's available
+ * parallelism when any level exceeds POOL_ABOVE_CONCURRENCY, else 0 (all streams in-process).
+ */
+export function defaultProbeThreads(concurrencyLevels: readonly number[]): number {
+  return Math.max(...concurrencyLevels) > POOL_ABOVE_CONCURRENCY ? Math.max(1, availableParallelism()) : 0;
+}
 
 /** The part of a ProbeRequest that crosses a thread boundary (plain data only). */
 export type PlainProbeRequest = Omit<ProbeRequest, 'fetch' | 'signal' | 'onProgress' | 'recorder'>;

@@ -35,7 +35,7 @@ import {
   type NewSweepStream,
 } from '@/db/queries/sweeps';
 import { readApiKeyVariable } from '@/lib/env';
-import { createProbePool, POOL_ABOVE_CONCURRENCY, type ProbePool } from '@/lib/probe/probe-pool';
+import { createProbePool, defaultProbeThreads, type ProbePool } from '@/lib/probe/probe-pool';
 import { encodeTimeline } from '@/lib/probe/timeline-codec';
 import type { FetchLike, ProbeDeadlines, ProbeRequest, ProbeResult } from '@/lib/probe/types';
 import { buildPrompt, getWorkloadOrThrow, HEADLINE_WORKLOAD_SLUG } from '@/lib/probe/workloads';
@@ -110,8 +110,8 @@ export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayloa
 
     // Large levels run on probe threads (decision 150): their streams are stamped by loops of their
     // own, and the scheduled probes this worker runs meanwhile keep an unloaded main loop.
-    const maxLevel = Math.max(...sweep.concurrencyLevels);
-    pool = !ctx.probe && maxLevel > POOL_ABOVE_CONCURRENCY ? createProbePool({ allowPrivate: endpoint.allowPrivate }) : null;
+    const threads = defaultProbeThreads(sweep.concurrencyLevels);
+    pool = !ctx.probe && threads > 0 ? createProbePool({ threads, allowPrivate: endpoint.allowPrivate }) : null;
     if (pool) await pool.ready();
     const probe = ctx.probe ?? pool?.probe;
 
