@@ -1,7 +1,7 @@
 /**
  * API scale benchmark: `npm run bench:api` (tsx bench/api-scale.ts [--skip-build] [--duration 30]).
  *
- * 1. Starts its OWN embedded PostgreSQL 17 (data in /tmp/tokenpace-bench-api, port 54490; never the
+ * 1. Starts its OWN embedded PostgreSQL 17 (data in /tmp/tokenpace-bench-api, port 15490 (`--pg-port`); never the
  *    dev database), migrates and seeds the catalog, and loads clearly synthetic measurements
  *    (worker_version 'bench-synthetic', job keys 'bench:N') with generate_series in SQL: every
  *    2 minutes per endpoint × scheduled workload × region (14 × 4 × 2 series), 1M rows ≈ 12 days,
@@ -9,7 +9,7 @@
  *    a realistic encoded timeline of a 1,000-token answer (lib/probe/timeline-codec).
  * 2. Builds hourly and daily rollups (with sketches) from raw, as `rebuildRollups` does.
  * 3. Builds the web app once (TOKENPACE_NEXT_DIST_DIR=.next-bench) and starts the real server
- *    (`node node_modules/next/dist/bin/next start`, port 3260) against that database with the
+ *    (`node node_modules/next/dist/bin/next start`, port 15260, `--web-port`; the files the build rewrites — tsconfig.json, next-env.d.ts — are restored afterwards) against that database with the
  *    public rate limit off. Beside it, this process plays the worker: the rollup job and the
  *    precompute-answers job once, then every minute (issue 13: answers computed once per change).
  * 4. Drives GET /api/v1/leaderboard with autocannon, every request with varied parameters (model,
@@ -46,10 +46,17 @@ import { runPrecomputeAnswersJob } from '@/workers/tasks/precompute-answers';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DATA_DIR = '/tmp/tokenpace-bench-api';
-const PG_PORT = 54490;
-const WEB_PORT = 3260;
 const DIST_DIR = '.next-bench';
 const args = process.argv.slice(2);
+const argValue = (name: string): string | undefined => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+/**
+ * Ports below Linux's ephemeral range (32768–60999, /proc/sys/net/ipv4/ip_local_port_range), so an
+ * outgoing connection of another process can never hold them (54490 collided twice); `--pg-port`,
+ * `--web-port` to move them.
+ */
+const PG_PORT = Number(argValue('--pg-port') ?? 15490);
+const WEB_PORT = Number(argValue('--web-port') ?? 15260);
+for (const p of [PG_PORT, WEB_PORT]) if (!(Number.isInteger(p) && p > 1024 && (p < 32768 || p > 60999))) throw new Error(`port ${p} must be an integer in 1025–32767 or 61000–65535 (outside the ephemeral range)`);
 const SKIP_BUILD = args.includes('--skip-build');
 const DURATION = Number(args.includes('--duration') ? args[args.indexOf('--duration') + 1] : 0) || 30;
 /** --sizes 100000,300000 for a quick smoke run; default 1M and 10M. */
@@ -176,10 +183,29 @@ async function buildRollups(url: string, from: Date, to: Date): Promise<string> 
   return took;
 }
 
+/** Files `next build` rewrites in the work tree (it adds its dist dir's types to tsconfig.json). */
+const FILES_NEXT_REWRITES = ['tsconfig.json', 'next-env.d.ts'];
+
 function buildWeb(): void {
   if (SKIP_BUILD && fs.existsSync(path.join(ROOT, DIST_DIR, 'BUILD_ID'))) return;
   const start = performance.now();
   log(`next build → ${DIST_DIR} …`);
+  // Leave the work tree as found: restore what the build rewrites (byte for byte; absent stays absent).
+  const saved = FILES_NEXT_REWRITES.map((f) => {
+    const file = path.join(ROOT, f);
+    return { file, bytes: fs.existsSync(file) ? fs.readFileSync(file) : null };
+  });
+  try {
+    buildWebOnce(start);
+  } finally {
+    for (const { file, bytes } of saved) {
+      if (bytes === null) fs.rmSync(file, { force: true });
+      else if (!fs.existsSync(file) || !fs.readFileSync(file).equals(bytes)) fs.writeFileSync(file, bytes);
+    }
+  }
+}
+
+function buildWebOnce(start: number): void {
   const r = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], {
     cwd: ROOT,
     env: { ...process.env, TOKENPACE_NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: '1', DATABASE_URL: '' },

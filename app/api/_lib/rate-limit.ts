@@ -1,13 +1,16 @@
 /**
- * Abuse limits, stored in Postgres (table rate_limits, rate-limiter-flexible's RateLimiterDrizzle:
- * one atomic upsert per hit) so every web process shares the same counters. A refused request
- * answers 429 `rate_limited` with Retry-After in seconds (decision record 032).
+ * Abuse limits. Write-path limits (sign-in, sign-up, resets, submissions, tokens) are stored in
+ * Postgres (table rate_limits, rate-limiter-flexible's RateLimiterDrizzle: one atomic upsert per
+ * hit) so every web process shares the same counters. The public read limit is counted in this
+ * process's memory (RateLimiterMemory): a read never writes to the database (decision 213; with k
+ * web instances behind a balancer a client gets at most k × the limit). A refused request answers
+ * 429 `rate_limited` with Retry-After in seconds (decision record 032).
  *
  * Client address (decision record 080): the TCP peer, which bin/peer-address.cjs (preloaded into
  * the web process) writes into `x-tokenpace-peer-address`; X-Forwarded-For only when that peer is
  * listed in TOKENPACE_TRUSTED_PROXIES. A client-sent X-Forwarded-For never picks the bucket.
  */
-import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { getDb } from '@/db/shared';
 import { rateLimits } from '@/db/schema';
 import { getEnv } from '@/lib/env';
@@ -50,7 +53,7 @@ export class RateLimitedError extends Error {
 }
 
 let overrides: Partial<Record<LimitName, LimitSpec>> = {};
-const limiters = new Map<string, RateLimiterDrizzle>();
+const limiters = new Map<string, RateLimiterAbstract>();
 
 /** Test hook: replaces limits by name (e.g. a tiny limit to see 429, a huge one for fuzzing). */
 export function configureRateLimits(next: Partial<Record<LimitName, LimitSpec>>): void {
@@ -68,9 +71,19 @@ function specOf(name: LimitName): LimitSpec | null {
   return DEFAULT_LIMITS[name];
 }
 
-function limiterOf(name: LimitName, spec: LimitSpec): RateLimiterDrizzle {
+/**
+ * Limits counted in process memory instead of Postgres: the public read limit, so serving a read
+ * writes nothing (decision 213). Per instance: behind k instances a client may make k × points.
+ */
+const IN_MEMORY_LIMITS: ReadonlySet<LimitName> = new Set(['publicRead']);
+
+function limiterOf(name: LimitName, spec: LimitSpec): RateLimiterAbstract {
   const id = `${name}:${spec.points}:${spec.durationSeconds}`;
   let limiter = limiters.get(id);
+  if (!limiter && IN_MEMORY_LIMITS.has(name)) {
+    limiter = new RateLimiterMemory({ keyPrefix: `tp:${name}`, points: spec.points, duration: spec.durationSeconds });
+    limiters.set(id, limiter);
+  }
   if (!limiter) {
     limiter = new RateLimiterDrizzle({
       storeClient: getDb(),
