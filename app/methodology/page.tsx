@@ -3,6 +3,7 @@ import { HEADLINE_WORKLOAD_SLUG } from '@/lib/probe/workloads';
 import Link from 'next/link';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { NOT_RANKABLE_REASONS, type NotRankableReason } from '@/lib/probe/types';
+import { CLEAN_FINISHES, FAILED_FINISHES, FILTERED_FINISHES } from '@/lib/probe/finish-reasons';
 import { MEDIAN_CI_CONFIDENCE, MIN_RANKED_SAMPLES } from '@/lib/ranking/build-leaderboard';
 import { SKETCH_RELATIVE_ACCURACY } from '@/lib/stats/sketch';
 
@@ -16,6 +17,7 @@ const NOT_RANKABLE_REASON_TEXT: Record<NotRankableReason, string> = {
   buffered_stream: 'the answer was delivered rather than streamed (most tokens in the last event, every token event at one instant, or most tokens in reads of 64 or more tokens each), so there was no generation pace to time.',
   event_loop_stall: 'the measuring worker’s event loop was delayed beyond 50 ms, so its clock could not be trusted.',
   hidden_reasoning_uncounted: 'the counts disagree and the stream withheld reasoning (redacted or undisplayed thinking) without the provider saying how many tokens it was, so the number of streamed tokens cannot be known.',
+  unknown_finish: 'the stream stated a finish reason that is neither a clean finish of its protocol nor one naming a failure (the word is kept with the measurement), so we cannot tell whether the generation ended normally.',
 };
 
 /** One metric's entry; `id` is the stable anchor every metric name on the site links to. */
@@ -264,6 +266,24 @@ export default function MethodologyPage() {
           </li>
         ))}
       </ul>
+
+      <h2 id="finishes">Finish reasons</h2>
+      <p>
+        A finish reason is evidence. Only the finishes each protocol documents as a normal end may make a success; they are normalised to <code>stop</code>, <code>length</code> or <code>tool_calls</code>:
+      </p>
+      <ul>
+        {Object.entries(CLEAN_FINISHES).map(([protocol, words]) => (
+          <li key={protocol}>
+            <code>{protocol}</code>:{' '}
+            {Object.entries(words)
+              .map(([word, normal]) => `${word} → ${normal}`)
+              .join(', ')}
+          </li>
+        ))}
+      </ul>
+      <p>
+        A finish set by a content filter ({[...FILTERED_FINISHES].join(', ')}) is a failure (<code>stream_error</code>): the provider cut a benign prompt’s answer short, so no generation of the requested length took place. A finish whose word names an abort, error, failure, cancellation, timeout, interruption, exception, disconnect, crash or overload (vLLM’s <code>abort</code>, a gateway’s <code>network_error</code>; also {[...FAILED_FINISHES].join(', ')}) is a failure of that kind (<code>rate_limited</code> when it names a rate limit), even when usage and <code>[DONE]</code> follow. Any other finish is kept with the measurement, which is then not rankable (<code>unknown_finish</code>). For the Responses API the finish is the response’s status: <code>completed</code> (tool_calls when it output function calls), <code>incomplete</code> with its reason (<code>max_output_tokens</code> → length), <code>failed</code> and <code>error</code> events are failures.
+      </p>
 
       <h2 id="rankability">Rankable measurements</h2>
       <p>

@@ -261,7 +261,7 @@ export const measurementSchema = z
     outputTokensPerSecondO200k: z.number().nullable().meta({ description: `Output speed per user on the o200k_base count (N = outputTokensO200k), tokens/s, ${M}. The ranking metric with basis=o200k.` }),
     tpotMs: z.number().nullable().meta({ description: `Time per output token: (E2E − TTFT) ÷ (N − 1), ms/token, ${M}.` }),
     contentChunks: z.number().int().meta({ description: 'Content-bearing stream events received (count).' }),
-    finishReason: z.string().nullable().meta({ description: 'Why generation stopped, normalised to OpenAI words (stop, length, tool_calls, content_filter); null when unknown.' }),
+    finishReason: z.string().nullable().meta({ description: 'Why generation stopped, normalised to OpenAI words (stop, length, tool_calls; content_filter only on rows stored before decision 190, when a filter finish became a failure); null when the stream failed, stated none, or stated an unknown one (then notRankableReasons has unknown_finish).' }),
     promptHash: z.string().nullable().meta({ description: 'SHA-256 (hex) of the prompt sent: probes of one slot share it.' }),
     flags: z.record(z.string(), z.boolean()).meta({ description: 'Quality flags the probe raised (tokenCountMismatch, buffered, unrecognizedShape); JSON text in CSV.' }),
     evidence: z.record(z.string(), z.unknown()).meta({ description: 'What the probe saw that explains a flag, e.g. unrecognizedPaths (JSON paths of values the adapter does not know), reasoningTokensReported / reasoningTokensHidden / reasoningWithheld (hidden reasoning, decision 065); JSON text in CSV.' }),

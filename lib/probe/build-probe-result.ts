@@ -25,7 +25,7 @@
  * - E2E: request start → end of stream (terminal marker, or clean close) (bench_serving `latency`).
  */
 import { getAdapter } from './adapters/registry';
-import { normalizeFinishReason } from './adapters/normalize';
+import { classifyFinish } from './finish-reasons';
 import type { StreamParseResult } from './parse-stream';
 import { listNotRankableReasons } from './rankability';
 import { resolveEventTexts } from './stream-accumulator';
@@ -170,10 +170,18 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   let errorMessage: string | null = null;
   let e2eMs: number | null = null;
   const cleanEnd = parsed.endReason === 'eof' || parsed.endReason === 'terminal';
+  // A stated finish is evidence (decision 190): a failure-named or filtered one fails the probe
+  // even when usage and the terminal marker follow; an unknown one leaves it unrankable.
+  const finish = classifyFinish(context.protocol, parsed.finishReasonRaw, { hasToolCalls: parsed.toolCalls.length > 0 });
   if (parsed.error) {
     errorKind = parsed.error.kind;
     errorMessage = parsed.error.message;
     if (cleanEnd && !context.abort) e2eMs = parsed.endMs;
+  } else if (finish.verdict === 'failed' && (cleanEnd || parsed.complete || parsed.terminal)) {
+    errorKind = finish.errorKind;
+    errorMessage = finish.message;
+    if (cleanEnd && !context.abort) e2eMs = completedAtMs;
+    else if (context.abort?.kind === 'timeout') e2eMs = parsed.lastDataEventMs ?? parsed.lastByteMs;
   } else if (context.abort) {
     if (context.abort.kind === 'timeout' && parsed.complete) {
       // The answer said it was complete (finish reason / messageStop) but the server never closed:
@@ -233,6 +241,7 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   if (reported !== null && parsed.reasoningTokensReported !== null) evidence.reasoningTokensReported = parsed.reasoningTokensReported;
   if (reasoningTokensHidden !== null) evidence.reasoningTokensHidden = reasoningTokensHidden;
   if (parsed.reasoningWithheld) evidence.reasoningWithheld = true;
+  if (finish.verdict === 'unknown' && parsed.finishReasonRaw !== null) evidence.unknownFinishReason = parsed.finishReasonRaw.slice(0, 100);
   const notRankableReasons = listNotRankableReasons({ outcome: success ? 'success' : 'error', flags, evidence });
 
   return {
@@ -254,7 +263,7 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
     outputTokensPerSecondO200k: speedO200k,
     tpotMs,
     contentChunks: timeline.length,
-    finishReason: success ? normalizeFinishReason(parsed.finishReasonRaw) : null,
+    finishReason: success && finish.verdict === 'clean' ? finish.finishReason : null,
     finishReasonRaw: parsed.finishReasonRaw,
     answerText,
     reasoningText,

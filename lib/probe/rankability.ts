@@ -27,6 +27,7 @@ export function listNotRankableReasons(
     present.add(uncounted ? 'hidden_reasoning_uncounted' : 'token_count_mismatch');
   }
   if (result.flags.buffered) present.add('buffered_stream');
+  if (result.evidence?.unknownFinishReason !== undefined) present.add('unknown_finish');
   if (extra.eventLoopStall) present.add('event_loop_stall');
   return NOT_RANKABLE_REASONS.filter((r) => present.has(r));
 }

@@ -47,6 +47,9 @@ export type ErrorKind = (typeof ERROR_KINDS)[number];
  * - hidden_reasoning_uncounted: the counts disagree and the stream withheld reasoning (redacted or
  *   undisplayed thinking) without reporting how many tokens it was: the gap is explained, but the
  *   visible token count cannot be known (raised instead of token_count_mismatch; decision 065)
+ * - unknown_finish: the stream stated a finish reason that is neither a clean finish of its
+ *   protocol nor failure-named (lib/probe/finish-reasons.ts, decision 190); the raw word is kept in
+ *   `evidence.unknownFinishReason`
  */
 export const NOT_RANKABLE_REASONS = [
   'failed',
@@ -55,10 +58,15 @@ export const NOT_RANKABLE_REASONS = [
   'buffered_stream',
   'event_loop_stall',
   'hidden_reasoning_uncounted',
+  'unknown_finish',
 ] as const;
 export type NotRankableReason = (typeof NOT_RANKABLE_REASONS)[number];
 
-/** Normalised finish reason (OpenAI words; Anthropic/Bedrock/Gemini words are mapped onto these). */
+/**
+ * Normalised finish reason (OpenAI words; Anthropic/Bedrock/Gemini words are mapped onto these).
+ * A successful probe only ever has a clean one (stop, length, tool_calls) or null; `content_filter`
+ * stays in the type for rows stored before decision 190.
+ */
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | null;
 
 /** Which output channel a token-bearing event carried. */
@@ -161,6 +169,8 @@ export interface ProbeEvidence {
   reasoningTokensHidden?: number;
   /** The stream carried reasoning blocks without their text (redacted / undisplayed thinking). */
   reasoningWithheld?: true;
+  /** A finish reason that is neither clean nor failure-named, as the provider spelled it (at most 100 characters; decision 190). */
+  unknownFinishReason?: string;
 }
 
 /** Everything one probe observed. Success and failure have the same shape; absent values are null. */

@@ -1,50 +1,7 @@
 /**
- * Shared vocabulary mapping for adapters: finish reasons and in-stream error kinds.
+ * Shared vocabulary mapping for adapters: in-stream error kinds (finish reasons: ../finish-reasons.ts).
  */
-import type { FinishReason } from '../types';
 import type { InStreamError } from './adapter';
-
-const FINISH_REASONS: Record<string, Exclude<FinishReason, null>> = {
-  // OpenAI and OpenAI-compatible servers (vLLM, SGLang, TensorRT-LLM, NIM, Groq, SambaNova...)
-  stop: 'stop',
-  eos: 'stop',
-  eos_token: 'stop',
-  end: 'stop',
-  length: 'length',
-  tool_calls: 'tool_calls',
-  function_call: 'tool_calls',
-  content_filter: 'content_filter',
-  // Anthropic Messages and Bedrock Converse
-  end_turn: 'stop',
-  stop_sequence: 'stop',
-  pause_turn: 'stop',
-  max_tokens: 'length',
-  model_context_window_exceeded: 'length',
-  tool_use: 'tool_calls',
-  refusal: 'content_filter',
-  guardrail_intervened: 'content_filter',
-  content_filtered: 'content_filter',
-  // Gemini (upper case on the wire; lookup is case-insensitive)
-  finish_reason_unspecified: 'stop',
-  safety: 'content_filter',
-  recitation: 'content_filter',
-  blocklist: 'content_filter',
-  prohibited_content: 'content_filter',
-  spii: 'content_filter',
-  image_safety: 'content_filter',
-  malformed_function_call: 'stop',
-};
-
-/**
- * Maps a provider's finish/stop reason onto the OpenAI words used everywhere else:
- * stop (end_turn, stop_sequence, Gemini STOP), length (max_tokens, MAX_TOKENS), tool_calls
- * (tool_use), content_filter (Gemini SAFETY, Bedrock guardrail...). Unknown or empty → null
- * (the raw word is kept separately in ProbeResult.finishReasonRaw).
- */
-export function normalizeFinishReason(raw: string | null | undefined): FinishReason {
-  if (raw == null || raw === '') return null;
-  return FINISH_REASONS[raw.toLowerCase()] ?? null;
-}
 
 const RATE_LIMIT_PATTERN = /rate[\s_-]?limit|throttl|too[\s_-]?many[\s_-]?requests|resource[\s_-]?exhausted|\b429\b|quota/i;
 

@@ -422,7 +422,7 @@ add({
   const m = 'gpt-4o';
   const ext = { system_fingerprint: 'fp_azure' };
   add({
-    id: 'T27', kind: 'content', protocol: 'openai-chat', about: 'Azure OpenAI stops an answer with finish_reason content_filter (after its prompt-filter chunk with empty choices). The answer so far was streamed and measured; the finish reason says why it stopped.',
+    id: 'T27', kind: 'content', protocol: 'openai-chat', about: 'Azure OpenAI stops an answer with finish_reason content_filter (after its prompt-filter chunk with empty choices). The filter cut the answer short: not a clean finish, so a failure (decision 190); the partial answer and its times are kept as diagnostics.',
     request: { model: m, stream: true }, response: json200,
     writes: [
       w(80, sse(JSON.stringify({ choices: [], created: 0, id: '', model: '', object: '', prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }] }))),
@@ -433,7 +433,7 @@ add({
       w(432, 'data: [DONE]\n\n'),
     ],
     end: 'close',
-    expect: ok({ answer_text: 'Here is the', finish_reason: 'content_filter', content_chunks: 2, ttft_ms: 400, last_token_ms: 415, e2e_ms: 432 }),
+    expect: { outcome: 'error', error_kind: 'stream_error', answer_text: 'Here is the', finish_reason: null, content_chunks: 2, output_tokens_reported: null, ttft_ms: 400, ttfat_ms: 400, last_token_ms: 415, e2e_ms: 432, error_message_contains: 'content filter' },
   });
 }
 {
