@@ -40,6 +40,10 @@ const nextConfig: NextConfig = {
   // Type checking runs once for the whole repo in `npm run typecheck` (part of `npm test`);
   // repeating it inside `next build` would double the cold-start time of `tokenpace start`.
   typescript: { ignoreBuildErrors: true },
+  // The public keys of the signatures at their well-known place (decision 230).
+  async rewrites() {
+    return [{ source: '/.well-known/tokenpace-keys.json', destination: '/api/v1/signing-keys' }];
+  },
   async headers() {
     return [
       // Everything but the embeds: never framed (clickjacking of the dashboard, sign-in, admin).

@@ -10,6 +10,8 @@
  *   tokenpace migrate                       apply migrations to DATABASE_URL (or the embedded server)
  *   tokenpace admin grant|revoke <email>    give or take the admin role of an account
  *   tokenpace pricing <slug> --input --output --source --as-of   declare an endpoint's prices (admin)
+ *   tokenpace verify <url|file> [--keys K]  check the signatures of a snapshot, board, manifest or dump
+ *   tokenpace rotate-signing-key            retire the signing key and create a new one (old keys stay published)
  * Exit codes: 0 ok, 1 failure, 2 bad usage.
  */
 import { UsageError } from './usage-error';
@@ -26,7 +28,9 @@ commands:
   migrate                                 apply database migrations
   rotate-key --new-key-file <path>        re-encrypt stored API keys under a new key
   admin grant <email>                     make an existing account an admin (admin revoke <email> undoes it)
-  pricing <endpoint-slug> --input USD --output USD [--cached USD] --source URL --as-of YYYY-MM-DD   declare prices per M tokens (--clear removes)`;
+  pricing <endpoint-slug> --input USD --output USD [--cached USD] --source URL --as-of YYYY-MM-DD   declare prices per M tokens (--clear removes)
+  verify <url|file> [--keys <url|file>] [--signature <header value>]   check Tokenpace signatures (offline for files)
+  rotate-signing-key                      retire the current signing key, create a new one (older signatures keep verifying)`;
 
 /** Guarded fetch for the endpoint commands: every stream goes through lib/security's SSRF guard. */
 async function guardedFetchFactory() {
@@ -49,6 +53,8 @@ const COMMANDS: Record<string, (rest: string[]) => Promise<number>> = {
   admin: async (rest) => (await import('./admin-command')).runAdminCommand(rest),
   pricing: async (rest) => (await import('./pricing-command')).runPricingCommand(rest),
   'rotate-key': async (rest) => (await import('./rotate-key-command')).runRotateKeyCommand(rest),
+  verify: async (rest) => (await import('./verify-command')).runVerifyCommand(rest),
+  'rotate-signing-key': async (rest) => (await import('./rotate-signing-key-command')).runRotateSigningKeyCommand(rest),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -720,3 +720,21 @@ export interface SweepPercentiles {
   p75: number;
   p95: number;
 }
+
+/**
+ * Ed25519 keys that sign snapshots, dumps and manifests (decision 230). The newest key without
+ * `valid_until` signs; retired keys stay so that what they signed still verifies. The private key
+ * is encrypted like provider API keys (AES-256-GCM under TOKENPACE_SECRET_KEY); the public key is
+ * served at /.well-known/tokenpace-keys.json.
+ */
+export const signingKeys = pgTable(
+  'signing_keys',
+  {
+    id: text('id').primaryKey(),
+    publicKeyPem: text('public_key_pem').notNull(),
+    privateKeyEnc: text('private_key_enc').notNull(),
+    validFrom: timestamp('valid_from', { withTimezone: true }).notNull().defaultNow(),
+    validUntil: timestamp('valid_until', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('signing_keys_one_current_idx').on(sql`(true)`).where(sql`${t.validUntil} is null`)],
+);

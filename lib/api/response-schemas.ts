@@ -113,6 +113,15 @@ export const leaderboardEntrySchema = z
   .meta({ id: 'LeaderboardEntry' });
 
 /** GET /api/v1/leaderboard and GET /api/v1/snapshots/{id}. */
+/** The embedded Ed25519 signature of a signed document (decision 230): always its last member. */
+export const embeddedSignatureSchema = z
+  .object({
+    keyId: z.string().meta({ description: 'Id of the signing key in /.well-known/tokenpace-keys.json.', example: 'q3Jx0vYb2kR8sT1m' }),
+    alg: z.literal('Ed25519').meta({ description: 'Signature algorithm (RFC 8032).' }),
+    sig: z.string().meta({ description: 'Base64 signature of this document’s bytes without this member: the text before `,"signature":{` followed by `}`.' }),
+  })
+  .meta({ id: 'EmbeddedSignature', description: 'Signature of the exact bytes of this document (without this member). The same bytes as served also carry a Tokenpace-Signature header.' });
+
 export const leaderboardAnswerSchema = z
   .object({
     snapshotId: z.string().meta({ description: 'Cite this: GET /api/v1/snapshots/{snapshotId} returns these exact bytes forever; human page /s/{snapshotId}.', example: 'yJ3p9kq0Xb1cVtP2mWnE4A' }),
@@ -140,6 +149,7 @@ export const leaderboardAnswerSchema = z
       })
       .meta({ description: 'How the figures were computed (see /methodology).' }),
     entries: z.array(leaderboardEntrySchema).meta({ description: 'Every listed endpoint of the model, ranked first, then unranked.' }),
+    signature: embeddedSignatureSchema.optional(),
   })
   .meta({ id: 'LeaderboardAnswer' });
 
@@ -325,6 +335,7 @@ export const dumpManifestSchema = z
     rankableRule: z.string().meta({ description: 'Which rows enter published figures.' }),
     columns: z.array(z.object({ name: z.string().meta({ description: 'Column name: the JSON field’s dotted path.' }), description: z.string().meta({ description: 'Meaning, unit and source of the column.' }) })).meta({ description: 'Every column in file order.' }),
     createdAt: isoTime.meta({ description: 'When the dump was written.' }),
+    signature: embeddedSignatureSchema.optional(),
   })
   .meta({ id: 'DumpManifest', description: 'What a dump contains and how to check it.' });
 
@@ -566,3 +577,21 @@ export const createdApiTokenSchema = z
 export const revokedApiTokenSchema = z
   .object({ id: z.number().int().meta({ description: 'Token id.' }), revoked: z.literal(true).meta({ description: 'Always true.' }) })
   .meta({ id: 'RevokedApiToken' });
+
+/** GET /.well-known/tokenpace-keys.json (= /api/v1/signing-keys). */
+export const signingKeysResponseSchema = z
+  .object({
+    keys: z
+      .array(
+        z.object({
+          id: z.string().meta({ description: 'Key id, as in keyId of an embedded signature and keyid of Tokenpace-Signature.' }),
+          alg: z.literal('Ed25519').meta({ description: 'Algorithm.' }),
+          publicKeyPem: z.string().meta({ description: 'Public key, PEM (SPKI): `openssl pkeyutl -verify -pubin -inkey key.pem -rawin -in file -sigfile sig`.' }),
+          jwk: z.object({ kty: z.literal('OKP').meta({ description: 'Key type (octet key pair).' }), crv: z.literal('Ed25519').meta({ description: 'Curve.' }), x: z.string().meta({ description: 'Public key, base64url (32 bytes).' }) }).meta({ description: 'The same public key as a JWK (RFC 8037).' }),
+          validFrom: isoTime.meta({ description: 'From when it signs.' }),
+          validUntil: isoTime.nullable().meta({ description: 'When it stopped signing (rotation); null for the current key. Retired keys stay listed so that what they signed still verifies.' }),
+        }),
+      )
+      .meta({ description: 'Every key this deployment has signed with, oldest first.' }),
+  })
+  .meta({ id: 'SigningKeys', description: 'Public keys of the deployment’s Ed25519 signatures (snapshots, leaderboard answers, dumps, manifests).' });

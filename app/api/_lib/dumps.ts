@@ -10,7 +10,10 @@ import { getDb } from '@/db/shared';
 import { dumpPaths } from '@/lib/api/dump-paths';
 import type { dumpManifestSchema, dumpsResponseSchema } from '@/lib/api/response-schemas';
 import { emptyQuerySchema, idParamSchema } from '@/lib/api/schemas';
+import { getSigner, signDigestHeader } from '@/app/_server/signing';
+import { SIGNATURE_HEADER } from '@/lib/security/signatures';
 import { ApiError, CORS_HEADERS, cacheControlOf, ifNoneMatchHits, jsonRead, parseParam, parseQuery } from './respond';
+import { signedJsonRead } from './signed-read';
 
 type Ctx = { params: Promise<{ id: string }> };
 
@@ -45,7 +48,9 @@ export async function dumpsResponse(request: Request): Promise<Response> {
 /** GET /api/v1/dumps/{id}/manifest.json */
 export async function dumpManifestResponse(request: Request, ctx: Ctx): Promise<Response> {
   const dump = await loadDump(request, ctx);
-  return jsonRead(request, dump.manifest as z.input<typeof dumpManifestSchema>, 86_400);
+  const manifest: z.input<typeof dumpManifestSchema> = dump.manifest as z.input<typeof dumpManifestSchema>;
+  // Signed (decision 230): the manifest holds the file's SHA-256, so its signature covers the file too.
+  return signedJsonRead(request, getDb(), JSON.stringify(manifest), 86_400, { contentKey: `dump-manifest:${dump.id}:${dump.sha256}` });
 }
 
 /**
@@ -55,9 +60,10 @@ export async function dumpManifestResponse(request: Request, ctx: Ctx): Promise<
 export async function dumpFileResponse(request: Request, ctx: Ctx): Promise<Response> {
   const dump = await loadDump(request, ctx);
   const etag = `"${dump.sha256}"`;
+  const signer = await getSigner(getDb());
   const headers: Record<string, string> = {
     ...CORS_HEADERS,
-    'access-control-expose-headers': 'etag, repr-digest, x-checksum-sha256, content-length',
+    'access-control-expose-headers': 'etag, repr-digest, x-checksum-sha256, content-length, tokenpace-signature',
     'content-type': 'application/gzip',
     'content-length': String(dump.bytes),
     'content-disposition': `attachment; filename="tokenpace-measurements-${dump.fromAt.toISOString().slice(0, 10)}.csv.gz"`,
@@ -65,6 +71,8 @@ export async function dumpFileResponse(request: Request, ctx: Ctx): Promise<Resp
     etag,
     'repr-digest': `sha-256=:${Buffer.from(dump.sha256, 'hex').toString('base64')}:`,
     'x-checksum-sha256': dump.sha256,
+    // The file's raw SHA-256 digest is what is signed (covers="sha256"): a dump is never held whole in memory.
+    ...(signer ? { [SIGNATURE_HEADER]: signDigestHeader(signer, dump.sha256) } : {}),
   };
   if (ifNoneMatchHits(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });

@@ -4,7 +4,8 @@ import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { getLeaderboardAnswerWithBody } from '@/app/_server/leaderboard';
 import { leaderboardAnswerSchema, leaderboardEntrySchema } from '@/lib/api/response-schemas';
 import { requireCatalogSlugs } from './public-reads';
-import { csvRead, parseQuery, readResponse, resolveAsOf, wantsCsv, type CachePolicy } from './respond';
+import { csvRead, parseQuery, resolveAsOf, wantsCsv, type CachePolicy } from './respond';
+import { signedJsonRead } from './signed-read';
 
 /**
  * Cache lifetime of a board, fitted to the rollup cadence (one new answer per minute, precomputed a
@@ -35,7 +36,8 @@ export async function leaderboardResponse(request: Request, format?: 'csv'): Pro
   const served = await getLeaderboardAnswerWithBody(db, q);
   const policy = cachePolicyOf(q.at, served.asOf);
   // Stored bytes as they are; the snapshotId is the hash of the answer, so it is the strong ETag.
-  if (!wantsCsv(request, format)) return readResponse(request, served.bytes, 'application/json; charset=utf-8', policy.maxAgeSeconds, { etag: served.etag, cache: policy });
+  // Signed (decision 230): the same bytes and signatures as GET /api/v1/snapshots/{snapshotId}.
+  if (!wantsCsv(request, format)) return signedJsonRead(request, db, served.body, policy.maxAgeSeconds, { etag: served.etag, cache: policy, contentKey: served.snapshotId });
   const { entries, ...context } = served.answer;
   return csvRead(request, leaderboardEntrySchema, entries, `tokenpace-leaderboard-${context.model}-${context.workload}.csv`, {
     context: { schema: leaderboardAnswerSchema.omit({ entries: true, statistics: true, units: true }), value: context },

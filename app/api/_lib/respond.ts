@@ -28,7 +28,7 @@ export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, HEAD, OPTIONS',
   'access-control-allow-headers': 'content-type, if-none-match, accept',
-  'access-control-expose-headers': 'etag, retry-after',
+  'access-control-expose-headers': 'etag, retry-after, tokenpace-signature',
 };
 
 /** One field's validation problem (400 answers list every offending field). */
@@ -141,6 +141,8 @@ export interface ReadOptions {
   cache?: CachePolicy;
   /** the Vary header: `Accept` by default (JSON routes answer CSV to Accept: text/csv); null for none */
   vary?: string | null;
+  /** more headers (e.g. Tokenpace-Signature), sent on 200 and 304 alike */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -155,6 +157,7 @@ export function readResponse(request: Request, body: string | Uint8Array, conten
     'content-type': contentType,
     etag,
     'cache-control': cacheControlOf(options.cache ?? { maxAgeSeconds }),
+    ...options.headers,
   };
   const vary = options.vary === undefined ? 'Accept' : options.vary;
   if (vary) headers.vary = vary;

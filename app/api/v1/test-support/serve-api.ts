@@ -47,6 +47,9 @@ function compareRoutes(a: CompiledRoute, b: CompiledRoute): number {
   return 0;
 }
 
+/** The rewrites of next.config.ts, so shell steps can use the public paths. */
+const REWRITES: Record<string, string> = { '/.well-known/tokenpace-keys.json': '/api/v1/signing-keys' };
+
 /** Starts the server; returns its base URL and a close function. */
 export async function serveApi(): Promise<{ baseUrl: string; close: () => Promise<void> }> {
   const routes = listApiRoutes()
@@ -55,6 +58,7 @@ export async function serveApi(): Promise<{ baseUrl: string; close: () => Promis
   const server = http.createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      url.pathname = REWRITES[url.pathname] ?? url.pathname;
       const route = routes.find((r) => r.regex.test(url.pathname));
       if (!route) {
         res.writeHead(404).end();

@@ -2,7 +2,8 @@ import { connection } from 'next/server';
 import { findSnapshotBody } from '@/app/_server/leaderboard';
 import { getDb } from '@/db/shared';
 import { snapshotIdSchema } from '@/lib/api/schemas';
-import { ApiError, corsPreflight, handle, parseParam, parseQuery, readResponse } from '@/app/api/_lib/respond';
+import { ApiError, corsPreflight, handle, parseParam, parseQuery } from '@/app/api/_lib/respond';
+import { signedJsonRead } from '@/app/api/_lib/signed-read';
 import { emptyQuerySchema } from '@/lib/api/schemas';
 
 // GET /api/v1/snapshots/{id} – the exact leaderboard answer first served under this snapshotId (immutable, byte-identical).
@@ -14,6 +15,7 @@ export const GET = handle(async (request: Request, ctx: { params: Promise<{ id: 
   const body = await findSnapshotBody(getDb(), id);
   if (body === null) throw new ApiError('not_found', `snapshot ${id} not found`, 'id');
   // The id is the hash of the answer, so it is the strong ETag (same as the leaderboard's).
-  return readResponse(request, body, 'application/json; charset=utf-8', 31_536_000, { etag: `"${id}"`, cache: { maxAgeSeconds: 31_536_000, immutable: true }, vary: null });
+  // Signed as the board was (decision 230): embedded signature + Tokenpace-Signature header.
+  return signedJsonRead(request, getDb(), body, 31_536_000, { etag: `"${id}"`, cache: { maxAgeSeconds: 31_536_000, immutable: true }, vary: null, contentKey: id });
 });
 export const OPTIONS = corsPreflight;
