@@ -5,5 +5,5 @@ export default defineConfig({
   dialect: 'postgresql',
   schema: './db/schema.ts',
   out: './db/migrations',
-  dbCredentials: { url: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54329/tokenpace' },
+  dbCredentials: { url: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:15432/tokenpace' },
 });

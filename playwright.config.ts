@@ -51,7 +51,7 @@ export default defineConfig({
       ...(process.env as Record<string, string>),
       PORT: String(PORT),
       TOKENPACE_DATA_DIR: DATA_DIR,
-      TOKENPACE_PG_PORT: String(Number(process.env.E2E_PG_PORT ?? 54480)),
+      TOKENPACE_PG_PORT: String(Number(process.env.E2E_PG_PORT ?? 3211)),
       TOKENPACE_REFERENCE_PORT: String(Number(process.env.E2E_REFERENCE_PORT ?? 3998)),
       TOKENPACE_E2E_STARTED_AT: String(Date.now()),
       // Submissions in e2e/provider-submission.spec.ts point at a reference server on loopback.

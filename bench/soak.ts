@@ -102,7 +102,7 @@ async function main(): Promise<void> {
       ...process.env,
       PORT: String(flags.port),
       TOKENPACE_DATA_DIR: dataDir,
-      TOKENPACE_PG_PORT: String(flags.port + 50_000 > 65_000 ? 54_400 : flags.port + 50_000),
+      TOKENPACE_PG_PORT: String(flags.port + 10_000 > 32_767 ? 13_400 : flags.port + 10_000),
       TOKENPACE_REFERENCE_PORT: String(flags.port + 1),
       TOKENPACE_ALLOW_PRIVATE: '1',
       TOKENPACE_PUBLIC_RATE_LIMIT_PER_MINUTE: '0',
@@ -124,7 +124,7 @@ async function main(): Promise<void> {
   try {
     await waitFor(async () => (await fetch(`${base}/api/health`).catch(() => null))?.ok === true, 600_000, 'the service to start');
     const password = fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
-    const pgPort = flags.port + 50_000 > 65_000 ? 54_400 : flags.port + 50_000;
+    const pgPort = flags.port + 10_000 > 32_767 ? 13_400 : flags.port + 10_000;
     const { db, close } = openDb(`postgres://postgres:${password}@127.0.0.1:${pgPort}/tokenpace`, 2);
     // The bench's endpoints: N openai-chat endpoints on the reference server, one scheduled workload.
     const [calibration] = await db.select().from(endpoints).where(eq(endpoints.isCalibration, true)).limit(1);

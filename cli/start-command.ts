@@ -64,7 +64,7 @@ export async function runStartCommand(argv: string[]): Promise<number> {
   process.on('SIGTERM', () => void stopAll(0));
 
   try {
-    database = await acquireDatabase();
+    database = await acquireDatabase((line) => { if (line.startsWith('waiting for') || line.startsWith('stopping a PostgreSQL')) log(line); }, { role: 'serve' });
     log(database.embedded ? `embedded PostgreSQL on 127.0.0.1:${database.embedded.port} (data in ${dataDir}/pg)` : 'using DATABASE_URL');
     if (database.embedded?.pid) {
       // Postgres cannot load the parent watch: a guard process holds the pipe for it and stops it

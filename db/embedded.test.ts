@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, expect, it } from 'vitest';
-import { PASSWORD_FILE, startEmbeddedPostgres, type EmbeddedServer } from './embedded';
+import { assertPortFree, ephemeralPortRange, isPortFree, OWNER_FILE, PASSWORD_FILE, processStartTicks, startEmbeddedPostgres, type EmbeddedServer } from './embedded';
 
 const ROOT = path.resolve(__dirname, '..');
 const dirs: string[] = [];
@@ -21,7 +21,7 @@ function tempDataDir(): string {
   dirs.push(d);
   return d;
 }
-const port = () => 52000 + Math.floor(Math.random() * 2000);
+const port = () => 26500 + Math.floor(Math.random() * 2000);
 
 afterAll(async () => {
   for (const s of servers) await s.stop().catch(() => {});
@@ -97,12 +97,108 @@ it('a start stops the server orphaned by a killed earlier start of the same data
   await server.stop();
 });
 
-it('a start that cannot listen says why, with the server log', async () => {
+it('a port taken by another program is refused before starting, naming TOKENPACE_PG_PORT and a free port', async () => {
   const dataDir = tempDataDir();
   const p = port();
   const first = await startEmbeddedPostgres({ dataDir, port: p, durability: 'test' });
   servers.push(first);
   const otherDir = tempDataDir();
-  await expect(startEmbeddedPostgres({ dataDir: otherDir, port: p, durability: 'test' })).rejects.toThrow(/did not start on 127\.0\.0\.1:\d+[\s\S]*Server log:[\s\S]*(could not bind|Address already in use|could not create any TCP\/IP sockets)/);
+  const err = await startEmbeddedPostgres({ dataDir: otherDir, port: p, durability: 'test' }).catch((e: Error) => e);
+  expect(err).toBeInstanceOf(Error);
+  expect((err as Error).message).toMatch(new RegExp(`port ${p} on 127\\.0\\.0\\.1 is in use by another program.*Set TOKENPACE_PG_PORT to a free port \\(e\\.g\\. TOKENPACE_PG_PORT=\\d+\\)`));
+  const suggested = Number(/TOKENPACE_PG_PORT=(\d+)/.exec((err as Error).message)![1]);
+  expect(await isPortFree(suggested)).toBe(true);
+  // The refused start claimed nothing: the other directory has no owner and no server.
+  expect(fs.existsSync(path.join(otherDir, OWNER_FILE))).toBe(false);
   await first.stop();
+  expect(fs.existsSync(path.join(dataDir, OWNER_FILE))).toBe(false);
+});
+
+it('a port in the ephemeral range is named as such when taken', async () => {
+  const range = ephemeralPortRange();
+  if (!range) return; // not Linux: no range to name
+  const net = await import('node:net');
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r())); // the kernel picks from the ephemeral range
+  const taken = (srv.address() as import('node:net').AddressInfo).port;
+  try {
+    await expect(assertPortFree(taken)).rejects.toThrow(new RegExp(`${taken} lies in this machine's ephemeral range ${range.low}-${range.high}.*choose one below ${range.low}`));
+  } finally {
+    srv.close();
+  }
+});
+
+it('the default port lies outside the ephemeral range of Linux (32768-60999)', async () => {
+  const { getEnv } = await import('@/lib/env');
+  const saved = process.env.TOKENPACE_PG_PORT;
+  delete process.env.TOKENPACE_PG_PORT;
+  try {
+    const p = getEnv(true).TOKENPACE_PG_PORT;
+    expect(p < 32768 || p > 60999).toBe(true);
+    expect(p).not.toBe(5432);
+  } finally {
+    if (saved !== undefined) process.env.TOKENPACE_PG_PORT = saved;
+    getEnv(true);
+  }
+});
+
+it('a live owner: `attach` connects to its server (never stops it), `wait` waits for it and names it', async () => {
+  const dataDir = tempDataDir();
+  const owner = await startEmbeddedPostgres({ dataDir, port: port(), durability: 'test', command: 'the owner' });
+  servers.push(owner);
+  expect(owner.owned).toBe(true);
+  // Another process owns it: a live child with this owner's record (pid and start time).
+  const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  try {
+    const record = JSON.parse(fs.readFileSync(path.join(dataDir, OWNER_FILE), 'utf8'));
+    fs.writeFileSync(path.join(dataDir, OWNER_FILE), JSON.stringify({ ...record, pid: other.pid, startTicks: processStartTicks(other.pid!), command: 'tokenpace start' }));
+    const attached = await startEmbeddedPostgres({ dataDir, port: port(), durability: 'test' });
+    expect(attached).toMatchObject({ owned: false, port: owner.port, pid: owner.pid, owner: { pid: other.pid, command: 'tokenpace start' } });
+    await attached.stop();
+    expect(alive(owner.pid!)).toBe(true);
+    const sql = postgres(owner.url, { max: 1, onnotice: () => {} });
+    expect((await sql`select 1 as one`)[0].one).toBe(1);
+    await sql.end();
+    await expect(startEmbeddedPostgres({ dataDir, port: port(), durability: 'test', sharing: 'wait', waitMs: 600 })).rejects.toThrow(
+      new RegExp(`in use by pid ${other.pid} \\(tokenpace start\\); it did not finish within 1 s`),
+    );
+    expect(alive(owner.pid!)).toBe(true);
+  } finally {
+    other.kill('SIGKILL');
+  }
+  await new Promise((r) => other.once('exit', r));
+  // Its owner gone (and a stranger could reuse the pid): the server is stale; a start takes it over.
+  const again = await startEmbeddedPostgres({ dataDir, port: owner.port, durability: 'test', sharing: 'wait' });
+  servers.push(again);
+  expect(again.owned).toBe(true);
+  expect(alive(owner.pid!)).toBe(false);
+  await again.stop();
+});
+
+it('a live owner whose server does not come up: `attach` gives up with a clear message and changes nothing', async () => {
+  const dataDir = tempDataDir();
+  fs.mkdirSync(path.join(dataDir, 'run'), { recursive: true });
+  const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  try {
+    fs.writeFileSync(path.join(dataDir, OWNER_FILE), JSON.stringify({ pid: other.pid, startTicks: processStartTicks(other.pid!), command: 'tokenpace start', port: 1, postmasterPid: null }));
+    await expect(startEmbeddedPostgres({ dataDir, port: port(), durability: 'test', waitMs: 500 })).rejects.toThrow(
+      new RegExp(`owned by pid ${other.pid} \\(tokenpace start\\) but did not accept connections within 1 s; nothing was changed`),
+    );
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, OWNER_FILE), 'utf8')).pid).toBe(other.pid);
+    expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+  } finally {
+    other.kill('SIGKILL');
+  }
+});
+
+it('an owner record whose pid now belongs to another process (start time differs) is stale', async () => {
+  const dataDir = tempDataDir();
+  fs.mkdirSync(path.join(dataDir, 'run'), { recursive: true });
+  // Our parent is alive, but it is not the process that wrote this record (other start time).
+  fs.writeFileSync(path.join(dataDir, OWNER_FILE), JSON.stringify({ pid: process.ppid, startTicks: '1', command: 'tokenpace start', port: 1, postmasterPid: null }));
+  const server = await startEmbeddedPostgres({ dataDir, port: port(), durability: 'test', waitMs: 500 });
+  servers.push(server);
+  expect(server.owned).toBe(true);
+  expect(JSON.parse(fs.readFileSync(path.join(dataDir, OWNER_FILE), 'utf8')).pid).toBe(process.pid);
+  await server.stop();
 });

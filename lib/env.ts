@@ -12,8 +12,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Data directory for embedded Postgres, the secret key file and logs (default ./.tokenpace). */
   TOKENPACE_DATA_DIR: z.string().min(1).default('./.tokenpace'),
-  /** Port of the embedded PostgreSQL (default 54329; never the system's 5432). */
-  TOKENPACE_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  /** Port of the embedded PostgreSQL (default 15432: below the ephemeral range 32768-60999 of Linux, and never the system's 5432). */
+  TOKENPACE_PG_PORT: z.coerce.number().int().min(1).max(65535).default(15432),
   /** Region label this worker reports in every measurement. */
   TOKENPACE_WORKER_REGION: z.string().min(1).default('local'),
   /** Cron for the probe schedule (pg-boss cron, minute resolution). */

@@ -77,7 +77,7 @@ async function rows<T>(q: ReturnType<typeof sql>): Promise<T[]> {
 }
 
 beforeAll(async () => {
-  const started = await startTestPostgres({ prefix: 'tokenpace-fault-pg-', portBase: 50000, portSpan: 1500 });
+  const started = await startTestPostgres({ prefix: 'tokenpace-fault-pg-', portBase: 25000, portSpan: 1500 });
   pg = started.server;
   dataDir = started.dataDir;
   const u = new URL(pg.url);

@@ -29,7 +29,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   let dataDir: string | null = null;
   let adminUrl = process.env.TOKENPACE_TEST_DATABASE_URL;
   if (!adminUrl) {
-    const started = await startTestPostgres({ prefix: 'tokenpace-test-pg-', portBase: 55000, portSpan: 4000 });
+    const started = await startTestPostgres({ prefix: 'tokenpace-test-pg-', portBase: 20000, portSpan: 4000 });
     embedded = started.server;
     dataDir = started.dataDir;
     adminUrl = embedded.url;

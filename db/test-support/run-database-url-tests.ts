@@ -20,7 +20,7 @@ async function main(): Promise<number> {
   let stop: (() => Promise<void>) | null = null;
   let dir: string | null = null;
   if (!url) {
-    const started = await startTestPostgres({ prefix: 'tokenpace-dburl-pg-', portBase: 59000, portSpan: 500 });
+    const started = await startTestPostgres({ prefix: 'tokenpace-dburl-pg-', portBase: 24500, portSpan: 500 });
     const server = started.server;
     dir = started.dataDir;
     url = server.url;

@@ -1,6 +1,6 @@
 /**
  * Writes the synthetic demo data into a database (for local UI work and e2e debugging only):
- *   npx tsx e2e/support/seed-cli.ts postgres://postgres:tokenpace@127.0.0.1:54483/tokenpace [--remove]
+ *   npx tsx e2e/support/seed-cli.ts postgres://postgres:tokenpace@127.0.0.1:3211/tokenpace [--remove]
  */
 import { openDb } from '@/db/client';
 import { removeSyntheticData, seedSyntheticData } from './synthetic-data';

