@@ -24,6 +24,7 @@ import { startTestPostgres } from '@/db/test-support/start-test-postgres';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { getEnv } from '@/lib/env';
 import { streamChatWords } from '@/lib/probe/test-support/chat-stream';
+import { scheduleProbesQueueName } from '@/lib/queues';
 import { stopChildren } from './test-support/stop-children';
 
 // Route handlers call next/server's connection(), which needs Next's request scope.
@@ -179,7 +180,8 @@ it('Postgres stopped and started: 503 JSON while down, route handlers and the wo
   const { PgBoss } = await import('pg-boss');
   const boss = new PgBoss({ connectionString: url, schema: 'pgboss', schedule: false, supervise: false });
   await boss.start();
-  await boss.send('schedule-probes', { region: 'local' });
+  // The region's schedule trigger with a slot of its own (never scheduled before): no wait for a cron minute.
+  await boss.send(scheduleProbesQueueName('local'), { region: 'local', slotStart: '2026-01-01T00:00:00.000Z' });
   await boss.stop({ graceful: false });
   await expect
     .poll(async () => (await rows<{ n: number }>(sql`select count(*)::int as n from measurements`))[0]!.n, { timeout: 60_000, interval: 500 })

@@ -20,7 +20,7 @@ import { createEndpointLock } from './endpoint-lock';
 import { observeTask } from './observe';
 import { runScheduledProbe } from './scheduled-probe';
 import { startHeartbeat } from './heartbeat';
-import { RETENTION_QUEUE, ROLLUP_QUEUE, SCHEDULE_PROBES_QUEUE, probeQueueName, scheduleProbesPayloadSchema } from './queues';
+import { LEGACY_SCHEDULE_PROBES_QUEUE, RETENTION_QUEUE, ROLLUP_QUEUE, probeQueueName, scheduleProbesPayloadSchema, scheduleProbesQueueName } from './queues';
 import { SCHEDULES } from './schedule';
 import { runRetentionJob } from './tasks/apply-retention';
 import { runRollupJob } from './tasks/rollup-measurements';
@@ -100,7 +100,10 @@ async function main(): Promise<void> {
   await boss.start();
 
   const probeQueue = probeQueueName(region);
-  await boss.createQueue(SCHEDULE_PROBES_QUEUE, { policy: 'standard' });
+  const scheduleQueue = scheduleProbesQueueName(region);
+  // Policy `short`: at most one firing waits. A region whose workers are all gone keeps one waiting
+  // firing (what /api/health reports), not a pile; a live worker always schedules the current slot.
+  await boss.createQueue(scheduleQueue, { policy: 'short', notify: true });
   await boss.createQueue(ROLLUP_QUEUE, { policy: 'singleton' });
   await boss.createQueue(RETENTION_QUEUE, { policy: 'singleton' });
   await boss.createQueue(WRITE_DUMP_QUEUE, { policy: 'singleton' });
@@ -112,8 +115,12 @@ async function main(): Promise<void> {
   await boss.updateQueue(probeQueue, { heartbeatSeconds: PROBE_JOB_HEARTBEAT_SECONDS });
   for (const s of SCHEDULES) {
     const cron = s.cron({ probeCron: env.TOKENPACE_PROBE_CRON });
-    if (s.perRegion) await boss.schedule(s.queue, cron, { region }, { key: region });
-    else await boss.schedule(s.queue, cron, {});
+    await boss.schedule(s.queue(region), cron, s.perRegion ? { region } : {});
+  }
+  // Schedules of the old shared queue (one per region, keyed by region) fire into a queue that no
+  // worker of this version works: remove them all, whichever region made them (decision 250).
+  if (await boss.getQueue(LEGACY_SCHEDULE_PROBES_QUEUE)) {
+    for (const legacy of await boss.getSchedules(LEGACY_SCHEDULE_PROBES_QUEUE)) await boss.unschedule(LEGACY_SCHEDULE_PROBES_QUEUE, legacy.key);
   }
 
   // JIT-warm the parser, token counter and timing paths so the first real probes are not late.
@@ -137,19 +144,23 @@ async function main(): Promise<void> {
     promptBuilder: createPromptBuilder((reason) => console.error(`[worker] prompt thread unavailable, building prompts in-process: ${reason}`)),
   };
 
-  await boss.work(SCHEDULE_PROBES_QUEUE, observeTask(metrics, 'schedule-probes', async (jobs) => {
+  await boss.work(scheduleQueue, observeTask(metrics, 'schedule-probes', async (jobs) => {
+    let last: Awaited<ReturnType<typeof scheduleProbes>> | undefined;
     for (const job of jobs) {
       const payload = scheduleProbesPayloadSchema.parse(job.data);
-      if (payload.region !== region) continue; // another region's firing; its own workers handle it
+      // This queue is this region's alone: another region's payload here is a bug, not a firing to drop.
+      if (payload.region !== region) throw new Error(`schedule job for region "${payload.region}" in the queue of region "${region}"`);
       const r = await scheduleProbes(db, boss, {
         region,
-        now: new Date(),
+        now: payload.slotStart ? new Date(payload.slotStart) : new Date(),
         expireInSeconds: PROBE_JOB_EXPIRE_SECONDS,
         slotMinutes: slotMinutesForCron(env.TOKENPACE_PROBE_CRON),
         fidelityFraction: env.TOKENPACE_FIDELITY_FRACTION,
       });
       if (r.enqueued > 0) log.info({ enqueued: r.enqueued, targets: r.targets, region }, 'scheduled probes');
+      last = r;
     }
+    return last; // the job's output in pgboss.job: what this firing enqueued
   }));
   // notifyPollingIntervalSeconds: a finished probe does not NOTIFY, so the next job of the same
   // endpoint group (group concurrency 1) waits for the backstop poll; pg-boss's default of 30 s
@@ -191,7 +202,7 @@ async function main(): Promise<void> {
   await registerSweepWork(boss, { ...ctx, workerRegion: region, endpointLock });
 
   // Probe once right away so a fresh start shows data without waiting for the next cron minute.
-  await boss.send(SCHEDULE_PROBES_QUEUE, { region });
+  await boss.send(scheduleQueue, { region });
   // The last complete week's dump (a no-op when it exists), so the first start publishes one.
   await boss.send(WRITE_DUMP_QUEUE, {});
   const heartbeat = startHeartbeat(

@@ -1,19 +1,21 @@
 import { z } from 'zod';
+import { LEGACY_SCHEDULE_PROBES_QUEUE, QUEUES, probeQueueName, scheduleProbesQueueName } from '@/lib/queues';
 
 /**
- * Queue names and job payload schemas. Payloads are `unknown` until parsed here, so a malformed
- * job fails loudly instead of probing the wrong thing.
+ * Job payload schemas (queue names: lib/queues.ts, re-exported here for the workers). Payloads are
+ * `unknown` until parsed here, so a malformed job fails loudly instead of probing the wrong thing.
  */
-export const SCHEDULE_PROBES_QUEUE = 'schedule-probes';
-export const ROLLUP_QUEUE = 'rollup-measurements';
-export const RETENTION_QUEUE = 'apply-retention';
+export { LEGACY_SCHEDULE_PROBES_QUEUE, QUEUES, probeQueueName, scheduleProbesQueueName };
+export const ROLLUP_QUEUE = QUEUES.rollupMeasurements;
+export const RETENTION_QUEUE = QUEUES.applyRetention;
 
-/** Probe jobs are per region: only workers of that region take them. */
-export function probeQueueName(region: string): string {
-  return `probe-${region}`;
-}
-
-export const scheduleProbesPayloadSchema = z.object({ region: z.string().min(1) });
+/**
+ * Payload of a schedule-probes firing. `slotStart` (ISO instant) is absent in cron firings (the
+ * handler takes the current slot); a test or an operator sets it to schedule a given slot at once
+ * (the settable schedule trigger: no waiting for a cron minute).
+ */
+export const scheduleProbesPayloadSchema = z.object({ region: z.string().min(1), slotStart: z.string().datetime().optional() });
+export type ScheduleProbesPayload = z.infer<typeof scheduleProbesPayloadSchema>;
 
 export const probeJobPayloadSchema = z.object({
   endpointId: z.number().int().positive(),

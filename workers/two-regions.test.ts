@@ -21,6 +21,12 @@ import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-da
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { getEnv } from '@/lib/env';
 import { streamChatWords } from '@/lib/probe/test-support/chat-stream';
+import { PgBoss } from 'pg-boss';
+import type { HealthBody } from '@/app/api/health/route';
+import { listLiveWorkers, loadHealthFigures } from '@/db/queries/operations';
+import { assessHealth, DEFAULT_HEALTH_THRESHOLDS } from '@/lib/observability/health';
+import { slotMinutesForCron } from '@/lib/probe/cadence';
+import { probeQueueName, scheduleProbesQueueName } from '@/lib/queues';
 import { stopChildren } from './test-support/stop-children';
 import { runRollupJob } from '@/workers/tasks/rollup-measurements';
 
@@ -68,32 +74,101 @@ afterAll(async () => {
   await t?.drop();
 });
 
-it('workers in eu and us measure their own region; regions and health list both', async () => {
+/** Probe measurements of one region and slot (job keys are probe:<endpoint>:<workload>:<region>:<slot>). */
+async function measuredInSlot(region: string, slotStart: string): Promise<number> {
+  const [r] = (await t.db.execute(sql`select count(*)::int as n from measurements where job_key like ${`probe:%:%:${region}:${slotStart}`}`)) as unknown as Array<{ n: number }>;
+  return r!.n;
+}
+
+/** Probe jobs a region's schedule enqueued for one slot (what "every slot" must measure). */
+async function enqueuedInSlot(region: string, slotStart: string): Promise<number> {
+  const [r] = (await t.db.execute(sql`select count(*)::int as n from pgboss.job where name = ${probeQueueName(region)} and data->>'slotStart' = ${slotStart}`)) as unknown as Array<{ n: number }>;
+  return r!.n;
+}
+
+/**
+ * Fires a region's schedule for `slotStart` now, as its cron would (the settable schedule trigger).
+ * Keyed by slot: the queue's policy `short` keeps one waiting firing per key, so triggered slots
+ * queue up while the cron's keyless firings collapse to one.
+ */
+async function fireSchedule(boss: PgBoss, region: string, slotStart: string): Promise<void> {
+  expect(await boss.send(scheduleProbesQueueName(region), { region, slotStart }, { singletonKey: slotStart })).toBeTruthy();
+}
+
+it('regions scale out independently: eu and us measure every slot; after eu is killed, us keeps measuring and health names eu', async () => {
   const eu = startWorker('eu');
   const us = startWorker('us');
-  await expect
-    .poll(async () => {
-      const rows = (await t.db.execute(sql`select worker_region as region, count(*)::int as n from measurements group by 1 order by 1`)) as unknown as Array<{ region: string; n: number }>;
-      return rows.map((r) => r.region);
-    }, { timeout: 120_000, interval: 500 })
-    .toEqual(['eu', 'us']);
-  // Each region's probe jobs were taken by that region's worker only.
-  const claims = (await t.db.execute(sql`select split_part(job_key, ':', 4) as region, worker_id from probe_slots group by 1, 2`)) as unknown as Array<{ region: string; worker_id: string }>;
-  for (const c of claims) expect(c.worker_id.endsWith(`:${c.region === 'eu' ? eu.pid : us.pid}`)).toBe(true);
-  // A slot probed from both regions has one measurement per region, never two in one.
-  const [dups] = (await t.db.execute(sql`select count(*)::int as n from (select job_key from measurements group by job_key having count(*) > 1) d`)) as unknown as Array<{ n: number }>;
-  expect(dups!.n).toBe(0);
+  const boss = new PgBoss({ connectionString: t.url, schema: 'pgboss', schedule: false, supervise: false });
+  try {
+    await expect
+      .poll(async () => (await listLiveWorkers(t.db, new Date(), 10_000)).map((w) => w.region).sort(), { timeout: 60_000, interval: 250 })
+      .toEqual(['eu', 'us']);
+    await boss.start();
+    // Two slots fired for both regions while both run, as their crons would fire them.
+    const slots = ['2026-01-01T00:00:00.000Z', '2026-01-01T00:01:00.000Z'];
+    for (const slot of slots) for (const region of ['eu', 'us']) await fireSchedule(boss, region, slot);
+    await expect
+      .poll(async () => {
+        const out: Record<string, string> = {};
+        for (const slot of slots) for (const region of ['eu', 'us']) out[`${region} ${slot}`] = `${await measuredInSlot(region, slot)}/${await enqueuedInSlot(region, slot)}`;
+        return Object.values(out).every((v) => v === out[`eu ${slots[0]}`] && !v.startsWith('0/') && v.split('/')[0] === v.split('/')[1]) ? 'every slot measured in both regions' : out;
+      }, { timeout: 120_000, interval: 500 })
+      .toBe('every slot measured in both regions');
+    // Each region's probe jobs were taken by that region's worker only.
+    const claims = (await t.db.execute(sql`select split_part(job_key, ':', 4) as region, worker_id from probe_slots group by 1, 2`)) as unknown as Array<{ region: string; worker_id: string }>;
+    for (const c of claims) expect(c.worker_id.endsWith(`:${c.region === 'eu' ? eu.pid : us.pid}`)).toBe(true);
+    // A slot probed from both regions has one measurement per region, never two in one.
+    const [dups] = (await t.db.execute(sql`select count(*)::int as n from (select job_key from measurements group by job_key having count(*) > 1) d`)) as unknown as Array<{ n: number }>;
+    expect(dups!.n).toBe(0);
 
-  process.env.DATABASE_URL = t.url;
-  getEnv(true);
-  const regionsRoute = await import('@/app/api/v1/regions/route');
-  const health = await import('@/app/api/health/route');
-  const regions = (await (await regionsRoute.GET(new Request('http://localhost:3000/api/v1/regions'))).json()) as { items: Array<{ region: string; liveWorkers: number }> };
-  expect(regions.items.filter((r) => r.liveWorkers > 0).map((r) => r.region)).toEqual(['eu', 'us']);
-  const body = (await (await health.GET()).json()) as { workers: Array<{ pid: number; region: string; host: string; version: string; lastHeartbeatAt: string }> };
-  expect(body.workers.map((w) => `${w.region}:${w.pid}`).sort()).toEqual([`eu:${eu.pid}`, `us:${us.pid}`]);
-  for (const w of body.workers) expect(Date.parse(w.lastHeartbeatAt)).toBeGreaterThan(Date.now() - 60_000);
-}, 180_000);
+    process.env.DATABASE_URL = t.url;
+    getEnv(true);
+    const regionsRoute = await import('@/app/api/v1/regions/route');
+    const health = await import('@/app/api/health/route');
+    const regions = (await (await regionsRoute.GET(new Request('http://localhost:3000/api/v1/regions'))).json()) as { items: Array<{ region: string; liveWorkers: number }> };
+    expect(regions.items.filter((r) => r.liveWorkers > 0).map((r) => r.region)).toEqual(['eu', 'us']);
+    const body = (await (await health.GET()).json()) as HealthBody;
+    expect(body.workers.map((w) => `${w.region}:${w.pid}`).sort()).toEqual([`eu:${eu.pid}`, `us:${us.pid}`]);
+    for (const w of body.workers) expect(Date.parse(w.lastHeartbeatAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect(body.regions.map((r) => [r.region, r.state, r.liveWorkers])).toEqual([['eu', 'ok', 1], ['us', 'ok', 1]]);
+    expect(body.stalledRegions).toEqual([]);
+
+    // eu dies (no clean shutdown). Its cron keeps firing; us's firings keep being measured.
+    eu.kill('SIGKILL');
+    await new Promise((r) => eu.once('exit', r));
+    const later = ['2026-01-01T00:02:00.000Z', '2026-01-01T00:03:00.000Z'];
+    for (const slot of later) for (const region of ['eu', 'us']) await fireSchedule(boss, region, slot);
+    // Two cron-like (keyless) firings of eu: the first waits, the second is dropped (no pile-up).
+    expect(await boss.send(scheduleProbesQueueName('eu'), { region: 'eu' })).toBeTruthy();
+    expect(await boss.send(scheduleProbesQueueName('eu'), { region: 'eu' })).toBeNull();
+    const perSlot = await enqueuedInSlot('us', slots[0]!);
+    await expect
+      .poll(async () => [await measuredInSlot('us', later[0]!), await measuredInSlot('us', later[1]!)], { timeout: 120_000, interval: 500 })
+      .toEqual([perSlot, perSlot]);
+    expect([await measuredInSlot('eu', later[0]!), await enqueuedInSlot('eu', later[0]!)]).toEqual([0, 0]);
+
+    // Health names eu: its firing waits unclaimed (policy short: one waits, the rest are dropped).
+    // Shortened grace and liveness so the test need not wait the published 2 min (same rules, same loader).
+    const thresholds = { ...DEFAULT_HEALTH_THRESHOLDS, scheduleClaimGraceSeconds: 3 };
+    await expect
+      .poll(async () => {
+        const now = new Date();
+        const f = await loadHealthFigures(t.db, now, 5_000);
+        const v = assessHealth({ now, queues: f.queues, liveWorkers: f.workers.length, schedules: f.schedules, slotMinutes: slotMinutesForCron, probeQueueName, thresholds });
+        return { status: v.status, stalled: v.stalledRegions, reasons: v.regions.map((r) => `${r.region}:${r.reasons.join('+') || 'ok'}:${r.liveWorkers}`), problems: v.problems };
+      }, { timeout: 30_000, interval: 500 })
+      .toEqual({ status: 'degraded', stalled: ['eu'], reasons: ['eu:schedule-unclaimed:0', 'us:ok:1'], problems: ['region eu: schedule-unclaimed'] });
+    const [waiting] = (await t.db.execute(sql`select count(*)::int as n from pgboss.job where name = ${scheduleProbesQueueName('eu')} and state = 'created'`)) as unknown as Array<{ n: number }>;
+    expect(waiting!.n).toBe(later.length + 1);
+    // The route itself lists both regions with their figures (its verdict uses the published 2 min grace).
+    const after = (await (await health.GET()).json()) as HealthBody;
+    const euHealth = after.regions.find((r) => r.region === 'eu')!;
+    expect(euHealth.waitingSeconds).toBeGreaterThan(3);
+    expect(after.regions.find((r) => r.region === 'us')).toMatchObject({ state: 'ok', waitingSeconds: 0 });
+  } finally {
+    await boss.stop({ graceful: false }).catch(() => {});
+  }
+}, 240_000);
 
 /** Starts one web instance process; resolves with its base URL once it listens. */
 function startWeb(name: string): Promise<string> {

@@ -5,6 +5,10 @@
 import { desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { endpoints, measurements, workerHeartbeats } from '../schema';
+import { PROBE_QUEUE_PREFIX, SCHEDULE_PROBES_QUEUE_PREFIX } from '@/lib/queues';
+
+/** A worker counts as live when its heartbeat (every 15 s) is at most this old (ms). */
+export const LIVE_WORKER_MAX_AGE_MS = 60_000;
 
 /** A worker's identity as stored in its heartbeat row. */
 export interface WorkerIdentity {
@@ -143,7 +147,7 @@ export async function listRegions(db: Db, now: Date): Promise<RegionFigures[]> {
       from measurement_rollups where granularity = 'hour' group by worker_region
     ), live as (
       select region, count(*)::int as live from ${workerHeartbeats}
-      where last_heartbeat_at >= ${new Date(now.getTime() - 60_000).toISOString()}::timestamptz group by region
+      where last_heartbeat_at >= ${new Date(now.getTime() - LIVE_WORKER_MAX_AGE_MS).toISOString()}::timestamptz group by region
     )
     select coalesce(m.region, l.region) as region, coalesce(m.measurements, 0) as measurements,
       coalesce(m.recent, 0) as recent, m.last_at, coalesce(l.live, 0) as live
@@ -180,4 +184,63 @@ export async function listWindowRegions(db: Db, p: { endpointIds: number[]; work
         and measured_at >= ${toHour.toISOString()}::timestamptz and measured_at <= ${p.to.toISOString()}::timestamptz ${regionFilter}
     ) r order by 1`);
   return [...rows].map((r) => r.region);
+}
+
+/**
+ * One region's probe schedule as pg-boss holds it (queue `schedule-probes-<region>`, workers/queues.ts):
+ * its cron, when it last fired (a job created), when a worker of the region last finished a firing,
+ * how long the oldest firing that is due has waited unclaimed (s, 0 when none waits), when the
+ * region's probe queue last received a job, and its live workers (heartbeat at most `liveMaxAgeMs` old).
+ */
+export interface RegionSchedule {
+  region: string;
+  cron: string;
+  lastFiredAt: string | null;
+  lastCompletedAt: string | null;
+  waitingSeconds: number;
+  lastProbeJobAt: string | null;
+  liveWorkers: number;
+}
+
+/**
+ * Every region that has a probe schedule (every region whose worker ever started; a stopped
+ * region's schedule stays and keeps firing), sorted by name. Reads pg-boss's tables by their
+ * (name, created_on) and (name, completed_on) indexes: a few index probes per region. Empty before
+ * pg-boss installed its schema. Queue names: lib/queues.ts.
+ */
+export async function listRegionSchedules(db: Db, now: Date, liveMaxAgeMs: number = LIVE_WORKER_MAX_AGE_MS): Promise<RegionSchedule[]> {
+  const p = { prefix: SCHEDULE_PROBES_QUEUE_PREFIX, probeQueuePrefix: PROBE_QUEUE_PREFIX, liveMaxAgeMs };
+  const [installed] = await db.execute<{ ok: boolean }>(sql`select to_regclass('pgboss.schedule') is not null as ok`);
+  if (!installed?.ok) return [];
+  const nowIso = now.toISOString();
+  const liveSince = new Date(now.getTime() - p.liveMaxAgeMs).toISOString();
+  const rows = await db.execute<{ region: string; cron: string; fired: string | null; completed: string | null; oldest_due: string | null; probe_job: string | null; live: number }>(sql`
+    select substr(s.name, ${p.prefix.length + 1}) as region, s.cron,
+      (select max(j.created_on) from pgboss.job j where j.name = s.name) as fired,
+      (select max(j.completed_on) from pgboss.job j where j.name = s.name and j.state = 'completed') as completed,
+      (select min(j.start_after) from pgboss.job j where j.name = s.name and j.state in ('created', 'retry') and j.start_after <= ${nowIso}::timestamptz) as oldest_due,
+      (select max(j.created_on) from pgboss.job j where j.name = ${p.probeQueuePrefix} || substr(s.name, ${p.prefix.length + 1})) as probe_job,
+      (select count(*)::int from ${workerHeartbeats} h where h.region = substr(s.name, ${p.prefix.length + 1}) and h.last_heartbeat_at >= ${liveSince}::timestamptz) as live
+    from pgboss.schedule s
+    where starts_with(s.name, ${p.prefix})
+    order by 1`);
+  const iso = (v: string | null) => (v ? new Date(v).toISOString() : null);
+  return [...rows].map((r) => ({
+    region: r.region,
+    cron: r.cron,
+    lastFiredAt: iso(r.fired),
+    lastCompletedAt: iso(r.completed),
+    waitingSeconds: r.oldest_due ? Math.max(0, (now.getTime() - new Date(r.oldest_due).getTime()) / 1000) : 0,
+    lastProbeJobAt: iso(r.probe_job),
+    liveWorkers: Number(r.live),
+  }));
+}
+
+/**
+ * What /api/health judges (lib/observability/health.ts), read at `now`: queue figures, live
+ * workers and region schedules, with one liveness bound (`liveMaxAgeMs`, default 60 s).
+ */
+export async function loadHealthFigures(db: Db, now: Date, liveMaxAgeMs: number = LIVE_WORKER_MAX_AGE_MS): Promise<{ queues: QueueFigures[]; workers: LiveWorker[]; schedules: RegionSchedule[] }> {
+  const [queues, workers, schedules] = await Promise.all([listQueueFigures(db, now), listLiveWorkers(db, now, liveMaxAgeMs), listRegionSchedules(db, now, liveMaxAgeMs)]);
+  return { queues, workers, schedules };
 }

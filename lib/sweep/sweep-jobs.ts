@@ -3,9 +3,10 @@
  * and the workers (which run it): queue name, payload schema, send options.
  */
 import { z } from 'zod';
+import { QUEUES } from '@/lib/queues';
 
-/** Queue of sweep jobs. */
-export const RUN_SWEEP_QUEUE = 'run-sweep';
+/** Queue of sweep jobs (lib/queues.ts). */
+export const RUN_SWEEP_QUEUE = QUEUES.runSweep;
 
 /** Payload of a sweep job: `unknown` until parsed here. */
 export const runSweepPayloadSchema = z.object({ sweepId: z.number().int().positive() });

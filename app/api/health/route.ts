@@ -1,11 +1,10 @@
 import { connection } from 'next/server';
-import { listLiveWorkers, listQueueFigures, type LiveWorker, type QueueFigures } from '@/db/queries/operations';
+import { loadHealthFigures } from '@/db/queries/operations';
 import { getDb } from '@/db/shared';
-
-/** A worker counts as live when its heartbeat (every 15 s) is at most this old. */
-const LIVE_WORKER_MAX_AGE_MS = 60_000;
-/** A probe queue whose oldest due job waited longer than this makes the service `degraded`. */
-const DEGRADED_QUEUE_LAG_SECONDS = 300;
+import { assessHealth, type RegionHealth } from '@/lib/observability/health';
+import { slotMinutesForCron } from '@/lib/probe/cadence';
+import { probeQueueName } from '@/lib/queues';
+import type { LiveWorker, QueueFigures } from '@/db/queries/operations';
 /** The database must answer within this much time to count as up. */
 const DATABASE_TIMEOUT_MS = 3_000;
 
@@ -13,8 +12,17 @@ const DATABASE_TIMEOUT_MS = 3_000;
 export interface HealthBody {
   /** Kept for older monitors: true unless the database is unreachable. */
   ok: boolean;
-  /** ok: all fine; degraded: serving, but no live worker or a probe queue lags; unavailable: database down (503). */
+  /**
+   * ok: all fine; degraded: serving, but no live worker, or a region's schedule has not produced
+   * probes (`stalledRegions`, lib/observability/health.ts); unavailable: database down (503).
+   */
   status: 'ok' | 'degraded' | 'unavailable';
+  /** Why `degraded` (e.g. "region eu: schedule-unclaimed"); empty when ok. */
+  problems: string[];
+  /** Names of the regions whose schedule has not produced probes. */
+  stalledRegions: string[];
+  /** Every region with a probe schedule: its firings, live workers, state and reasons. */
+  regions: RegionHealth[];
   checkedAt: string;
   database: { state: 'up' | 'down'; latencyMs: number | null; error?: string };
   /** Per pg-boss queue: queued and active jobs, lag of the oldest due job in seconds. */
@@ -23,19 +31,22 @@ export interface HealthBody {
   workers: LiveWorker[];
 }
 
-// GET /api/health – database state, queue lag and live workers as JSON; 503 while the database is unreachable.
+// GET /api/health – database state, queue lag, live workers and per-region probe schedules as JSON; 503 while the database is unreachable.
 export async function GET(): Promise<Response> {
   await connection();
   const now = new Date();
   const t0 = performance.now();
   try {
     const db = getDb();
-    const [queues, workers] = await withTimeout(Promise.all([listQueueFigures(db, now), listLiveWorkers(db, now, LIVE_WORKER_MAX_AGE_MS)]), DATABASE_TIMEOUT_MS);
+    const { queues, workers, schedules } = await withTimeout(loadHealthFigures(db, now), DATABASE_TIMEOUT_MS);
     const latencyMs = Math.round((performance.now() - t0) * 10) / 10;
-    const lagging = queues.some((q) => q.queue.startsWith('probe-') && q.lagSeconds > DEGRADED_QUEUE_LAG_SECONDS);
+    const verdict = assessHealth({ now, queues, liveWorkers: workers.length, schedules, slotMinutes: slotMinutesForCron, probeQueueName });
     const body: HealthBody = {
       ok: true,
-      status: workers.length === 0 || lagging ? 'degraded' : 'ok',
+      status: verdict.status,
+      problems: verdict.problems,
+      stalledRegions: verdict.stalledRegions,
+      regions: verdict.regions,
       checkedAt: now.toISOString(),
       database: { state: 'up', latencyMs },
       queues,
@@ -46,6 +57,9 @@ export async function GET(): Promise<Response> {
     const body: HealthBody = {
       ok: false,
       status: 'unavailable',
+      problems: ['database unreachable'],
+      stalledRegions: [],
+      regions: [],
       checkedAt: now.toISOString(),
       database: { state: 'down', latencyMs: null, error: 'database unreachable' },
       queues: [],
