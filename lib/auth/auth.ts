@@ -24,6 +24,8 @@ export interface CreateAuthOptions {
   tables: { user: unknown; session: unknown; account: unknown; verification: unknown };
   /** Public origin of the site, e.g. http://localhost:3000 (links in emails, CSRF origin check). */
   baseURL: string;
+  /** Origins whose requests are accepted (CSRF origin check); default: `baseURL` only. */
+  trustedOrigins?: string[];
   /** Secret for signing cookies and tokens (see deriveAuthSecret). */
   secret: string;
   /** Where verification and reset links go (the server log by default). */
@@ -52,7 +54,7 @@ export function createAuth(opts: CreateAuthOptions) {
     baseURL: opts.baseURL,
     basePath: '/api/auth',
     secret: opts.secret,
-    trustedOrigins: [opts.baseURL],
+    trustedOrigins: opts.trustedOrigins ?? [opts.baseURL],
     telemetry: { enabled: false },
     database: drizzleAdapter(opts.db, { provider: 'pg', schema: opts.tables as Record<string, unknown> }),
     rateLimit: { enabled: false },
@@ -84,7 +86,9 @@ export function createAuth(opts: CreateAuthOptions) {
       },
     },
     session: { expiresIn: 60 * 60 * 24 * 14, updateAge: 60 * 60 * 24 },
-    advanced: { cookiePrefix: 'tokenpace' },
+    // The origin check runs in tests too: better-auth skips it when it detects a test environment,
+    // which would let a test pass that production fails (issue #23 item 3).
+    advanced: { cookiePrefix: 'tokenpace', disableOriginCheck: false },
   });
 }
 

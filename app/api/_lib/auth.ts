@@ -9,7 +9,7 @@ import { findUserByTokenHash, getUserById, type AccountUser } from '@/db/queries
 import { createAuth, deriveAuthSecret, type Auth } from '@/lib/auth/auth';
 import { hashApiToken, looksLikeApiToken } from '@/lib/auth/api-tokens';
 import { getEnv } from '@/lib/env';
-import { publicOrigin } from '@/lib/security/public-origin';
+import { publicOrigin, trustedOrigins } from '@/lib/security/public-origin';
 import { parseEncryptionKey } from '@/lib/security/secrets';
 import { ApiError } from './respond';
 import { consumeLimit } from './rate-limit';
@@ -25,6 +25,7 @@ export function getAuth(): Auth {
       db: getDb() as unknown as Record<string, unknown>,
       tables: { user: users, session: sessions, account: accounts, verification: verifications },
       baseURL: publicOrigin(env),
+      trustedOrigins: trustedOrigins(env),
       secret: deriveAuthSecret(parseEncryptionKey(env.TOKENPACE_SECRET_KEY)),
     });
   }

@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import { fieldIssues } from '@/lib/api/submission-schemas';
-import { publicOrigin } from '@/lib/security/public-origin';
+import { trustedOrigins, untrustedOriginMessage } from '@/lib/security/public-origin';
 import { ApiError } from './respond';
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -95,8 +95,8 @@ export function assertSameOrigin(request: Request): void {
   } catch {
     // no usable request URL: only the configured origin is allowed
   }
-  allowed.add(publicOrigin());
-  if (!allowed.has(origin)) throw new ApiError('forbidden', 'cross-site request refused');
+  for (const o of trustedOrigins()) allowed.add(o);
+  if (!allowed.has(origin)) throw new ApiError('forbidden', `cross-site request refused. ${untrustedOriginMessage()}`);
 }
 
 /** JSON response for private (per-account) data: never cached, no CORS. */

@@ -5,6 +5,7 @@ import { decodeUtf8, parseJsonObject, readBodyBytes } from '@/app/api/_lib/body'
 import { clientAddress, consumeLimit, RateLimitedError } from '@/app/api/_lib/rate-limit';
 import { ApiError, apiError } from '@/app/api/_lib/respond';
 import { checkDisplayName } from '@/lib/security/display-names';
+import { untrustedOriginMessage } from '@/lib/security/public-origin';
 
 /** Auth request bodies are small (email, password, name, token): at most 16 KiB, counted while reading. */
 const MAX_AUTH_BODY_BYTES = 16 * 1024;
@@ -82,7 +83,18 @@ async function run(request: Request, method: 'GET' | 'POST'): Promise<Response> 
     if (err instanceof ApiError) return apiError(err.code, err.message, err.field);
     throw err;
   }
-  return handler.POST(forwarded);
+  return explainOriginRefusal(await handler.POST(forwarded));
+}
+
+/**
+ * better-auth refuses a write from an untrusted origin with a bare 403 "Invalid origin": answer in
+ * the API's error shape with what to open or set instead (lib/security/public-origin).
+ */
+async function explainOriginRefusal(res: Response): Promise<Response> {
+  if (res.status !== 403) return res;
+  const body = (await res.clone().json().catch(() => null)) as { code?: string } | null;
+  if (body?.code !== 'INVALID_ORIGIN' && body?.code !== 'MISSING_OR_NULL_ORIGIN') return res;
+  return apiError('forbidden', untrustedOriginMessage(), 'origin');
 }
 
 // GET /api/auth/* – better-auth reads: session, email verification and password-reset links.
