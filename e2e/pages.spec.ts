@@ -643,3 +643,17 @@ test('calibration, claims, imported data, snapshot and documentation pages rende
     await screenshot(page, testInfo, path.slice(1));
   }
 });
+
+test('the rules are published, versioned, and linked from the methodology', async ({ page, request }) => {
+  await page.goto('/methodology');
+  await page.getByRole('link', { name: 'the published rules' }).click();
+  await expect(page).toHaveURL(/\/rules$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Rules for listed endpoints' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'What is forbidden' })).toBeVisible();
+  const rules = (await (await request.get('/api/v1/rules')).json()) as { version: string; date: string; sections: Array<{ id: string; rules: Array<{ id: string }> }> };
+  await expect(page.locator('.lead')).toContainText(`Version ${rules.version}, ${rules.date}`);
+  expect(rules.sections.find((s) => s.id === 'forbidden')!.rules.map((r) => r.id)).toEqual(expect.arrayContaining(['benchmark-detection', 'clock-padding', 'cached-answers']));
+  // the signing keys are public at their well-known place
+  const keys = (await (await request.get('/.well-known/tokenpace-keys.json')).json()) as { keys: Array<{ id: string; validUntil: string | null }> };
+  expect(keys.keys.filter((k) => k.validUntil === null)).toHaveLength(1);
+});

@@ -63,6 +63,10 @@ test('a provider signs up, submits, is verified, approved by an admin, and ranke
   await expect(page.getByLabel('Provider')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.locator('#baseUrl-error')).toHaveText('required');
   await expect(page.locator('#contact-error')).toBeVisible();
+  // The published rules are confirmed before anything is sent (linked from the form).
+  await expect(page.locator('#acceptRules-error')).toHaveText('Confirm the rules to submit.');
+  await expect(page.getByRole('link', { name: 'Read the rules' })).toHaveAttribute('href', '/rules');
+  await page.getByLabel(/I confirm this endpoint follows the rules/).check();
   await page.getByLabel('Provider').fill(PROVIDER_NAME);
   await page.getByLabel('Model', { exact: true }).selectOption('llama-4-maverick');
   await page.getByLabel('Base URL').fill('http://169.254.169.254/latest/meta-data');

@@ -322,6 +322,12 @@ export default function MethodologyPage() {
       <h2 id="citing">Citing a figure</h2>
       <p>
         Every leaderboard answer has a snapshot id. <code>/s/&lt;id&gt;</code> and <code>/api/v1/snapshots/&lt;id&gt;</code> return exactly the same answer forever, and <code>?at=&lt;ISO time&gt;</code> shows the board as it stood then. See the <Link href="/api-docs">API documentation</Link>.
+        Boards, snapshots and dump manifests are signed with the deployment’s Ed25519 key (a <code>Tokenpace-Signature</code> header over the exact bytes and an embedded <code>signature</code> member); dump files are signed over their SHA-256. The public keys, retired ones included, are at <code>/.well-known/tokenpace-keys.json</code>; <code>tokenpace verify</code>, <code>openssl</code> or Python’s <code>cryptography</code> check them (README, “Verify what was published”).
+      </p>
+
+      <h2 id="rules">Rules for listed endpoints</h2>
+      <p>
+        Every endpoint is held to <Link href="/rules">the published rules</Link>: it is the endpoint paying customers get, its metadata and price are declared, and benchmark detection, cached answers, junk output, clock padding, bursts and inflated counts are forbidden. Broken rules lead to annotated or excluded measurements and suspension, never to deleted data.
       </p>
     </>
   );

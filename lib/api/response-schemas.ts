@@ -595,3 +595,28 @@ export const signingKeysResponseSchema = z
       .meta({ description: 'Every key this deployment has signed with, oldest first.' }),
   })
   .meta({ id: 'SigningKeys', description: 'Public keys of the deployment’s Ed25519 signatures (snapshots, leaderboard answers, dumps, manifests).' });
+
+/** GET /api/v1/rules. */
+export const rulesResponseSchema = z
+  .object({
+    version: z.string().meta({ description: 'Version of the rules in force.', example: '1.0' }),
+    date: day.meta({ description: 'Date of this version.' }),
+    sections: z
+      .array(
+        z.object({
+          id: z.string().meta({ description: 'Section id (anchor on /rules).' }),
+          title: z.string().meta({ description: 'Section title.' }),
+          rules: z
+            .array(
+              z.object({
+                id: z.string().meta({ description: 'Rule id (anchor on /rules).' }),
+                text: z.string().meta({ description: 'The rule.' }),
+                enforcedBy: z.string().optional().meta({ description: 'How Tokenpace checks or enforces it.' }),
+              }),
+            )
+            .meta({ description: 'The rules of the section.' }),
+        }),
+      )
+      .meta({ description: 'Requirements, forbidden practices, sweeps, consequences, disputes.' }),
+  })
+  .meta({ id: 'Rules', description: 'The rules every listed endpoint is held to (/rules).' });

@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { createEndpointBodySchema, DEPLOYMENT_KINDS, fieldIssues, updateEndpointBodySchema } from '@/lib/api/submission-schemas';
 import { PROTOCOLS } from '@/lib/probe/types';
+import { RULES_VERSION } from '@/lib/rules/publication-rules';
 import { callApi, errorsByField } from './api-client';
 import { Field } from './field';
 import { VerificationResult, type VerificationLike } from './verification-result';
@@ -105,10 +106,13 @@ export function EndpointForm({ models, initial, template }: { models: Array<{ sl
     setFormError(null);
     const body = collect(e.currentTarget);
     const parsed = editing ? updateEndpointBodySchema.safeParse(body) : createEndpointBodySchema.safeParse(body);
-    if (!parsed.success) {
-      const errs = errorsByField(fieldIssues(parsed.error));
+    // New submissions confirm the published rules (lib/rules) before anything is sent.
+    const rulesError = !editing && new FormData(e.currentTarget).get('acceptRules') !== 'on' ? { acceptRules: 'Confirm the rules to submit.' } : null;
+    if (!parsed.success || rulesError) {
+      const errs: Record<string, string> = { ...(parsed.success ? {} : errorsByField(fieldIssues(parsed.error))), ...rulesError };
       setErrors(errs);
       if (errs.body) setFormError(errs.body === 'nothing to change' ? 'Nothing to change.' : errs.body);
+      else if (rulesError && parsed.success) setFormError('Please correct the fields marked below.');
       return;
     }
     setErrors({});
@@ -203,6 +207,12 @@ export function EndpointForm({ models, initial, template }: { models: Array<{ sl
         <Field id="contact" label="Contact" error={errors.contact} hint="An email or URL where we can reach you about this endpoint.">{(a) => <input {...a} name="contact" defaultValue={v('contact')} />}</Field>
         <Field id="notes" label="Notes (optional)" error={errors.notes}>{(a) => <textarea {...a} name="notes" rows={3} defaultValue={v('notes')} />}</Field>
       </fieldset>
+      {editing ? null : (
+        <Field id="acceptRules" label={`I confirm this endpoint follows the rules (version ${RULES_VERSION}): it is the endpoint paying customers get, its metadata and price are true, and its terms allow measurement.`} error={errors.acceptRules}>
+          {(a) => <input {...a} type="checkbox" name="acceptRules" />}
+        </Field>
+      )}
+      {editing ? null : <p className="small"><Link href="/rules" target="_blank">Read the rules</Link></p>}
       {errors.body ? <p className="field-error" role="alert">{errors.body}</p> : null}
       <button type="submit" disabled={busy}>{busy ? 'Running the verification probe…' : editing ? 'Save changes' : 'Submit and verify'}</button>
     </form>

@@ -23,7 +23,7 @@ export default async function SubmitPage({ searchParams }: { searchParams: Promi
       <h1>Submit an endpoint</h1>
       <p className="lead">
         We send one short streamed request through our SSRF guard to check the endpoint, show you the result, and queue it for review.
-        Approved endpoints are probed every slot and ranked by TPS/user. See <Link href="/methodology">the methodology</Link>.
+        Approved endpoints are probed every slot and ranked by TPS/user. See <Link href="/methodology">the methodology</Link> and <Link href="/rules">the rules every listed endpoint follows</Link>.
       </p>
       <section aria-labelledby="templates-heading">
         <h2 id="templates-heading">Start from a template</h2>

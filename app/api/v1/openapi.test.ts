@@ -57,6 +57,7 @@ const ROUTES: Record<string, () => Promise<unknown>> = {
   '/api/v1/sweeps/{id}/levels.csv': () => import('./sweeps/[id]/levels.csv/route'),
   '/api/v1/dumps': () => import('./dumps/route'),
   '/api/v1/signing-keys': () => import('./signing-keys/route'),
+  '/api/v1/rules': () => import('./rules/route'),
   '/api/v1/dumps/{id}/manifest.json': () => import('./dumps/[id]/manifest.json/route'),
   '/api/v1/dumps/{id}/measurements.csv.gz': () => import('./dumps/[id]/measurements.csv.gz/route'),
   '/api/v1/submissions': () => import('./submissions/route'),
