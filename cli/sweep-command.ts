@@ -223,6 +223,14 @@ function describeStop(reason: NonNullable<SweepResult['stopReason']>): string {
       return 'the probing process was too loaded for valid timing';
     case 'cancelled':
       return 'cancelled';
+    case 'blocked':
+      return 'the SSRF guard refused the address';
+    case 'consecutive_failures':
+      return 'too many requests failed in a row';
+    case 'error_rate':
+      return 'the share of failed requests rose above the bound';
+    case 'request_budget':
+      return "the sweep's request budget was used up";
   }
 }
 

@@ -583,22 +583,34 @@ export const workerHeartbeats = pgTable(
 );
 
 /**
- * An endpoint's consent to concurrency sweeps (issue 15) and its limits. A sweep is only ever run
- * on an endpoint with a row here whose `enabled` is true, set by its owner or an admin
- * (`consentedByUserId`, `consentedAt`); shared APIs stay within their published rate limits
- * through `maxConcurrency`. Decision 101.
+ * An endpoint's consent to concurrency sweeps (issue 15) and its limits. The owner (or an admin)
+ * enables sweeps and requests limits (`maxConcurrency`, `durationMs`, `maxLevels`; who and when in
+ * `consentedByUserId`/`consentedAt`); an admin consents to limits (`approved*`, who and when in
+ * `approvedByUserId`/`approvedAt`) for the endpoint's URL at that moment (`approvedBaseUrl`). A
+ * sweep runs only on an active endpoint whose row is enabled and whose requested limits lie within
+ * the admin's, for the same URL (lib/sweep/sweep-consent.ts, decisions 103 and 160).
  */
 export const sweepSettings = pgTable('sweep_settings', {
   endpointId: integer('endpoint_id')
     .primaryKey()
     .references(() => endpoints.id),
   enabled: boolean('enabled').notNull().default(false),
-  /** Highest concurrency level a sweep of this endpoint may reach. */
+  /** Highest concurrency level a sweep of this endpoint may reach (requested). */
   maxConcurrency: integer('max_concurrency').notNull().default(64),
-  /** Steady window per level, ms. */
+  /** Steady window per level, ms (requested). */
   durationMs: integer('duration_ms').notNull().default(30000),
+  /** Most levels one sweep may run (requested). */
+  maxLevels: integer('max_levels').notNull().default(9),
   consentedByUserId: text('consented_by_user_id'),
   consentedAt: timestamp('consented_at', { withTimezone: true }),
+  /** The admin who consented to the limits below, and when; null = no admin consent. */
+  approvedByUserId: text('approved_by_user_id'),
+  approvedAt: timestamp('approved_at', { withTimezone: true }),
+  approvedMaxConcurrency: integer('approved_max_concurrency'),
+  approvedDurationMs: integer('approved_duration_ms'),
+  approvedMaxLevels: integer('approved_max_levels'),
+  /** The endpoint URL the admin consented for: a changed URL needs a new consent. */
+  approvedBaseUrl: text('approved_base_url'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -628,7 +640,7 @@ export const sweeps = pgTable(
     minSuccessRate: doublePrecision('min_success_rate').notNull(),
     /** The endpoint's declared GPU count when the sweep ran (per-GPU figures), null if undeclared. */
     gpuCount: integer('gpu_count'),
-    /** rate_limited | low_success_rate | invalid_measurements | cancelled (lib/sweep SweepStopReason) */
+    /** rate_limited | low_success_rate | invalid_measurements | cancelled | blocked | consecutive_failures | error_rate | request_budget (lib/sweep SweepStopReason) */
     stopReason: text('stop_reason'),
     stoppedAtConcurrency: integer('stopped_at_concurrency'),
     errorMessage: text('error_message'),
@@ -670,6 +682,11 @@ export const sweepLevels = pgTable(
     eventLoopDelayP99Ms: doublePrecision('event_loop_delay_p99_ms').notNull(),
     valid: boolean('valid').notNull(),
     stopReason: text('stop_reason'),
+    /**
+     * Failed streams of the level that were counted (`errorKinds`, `streams`) but not stored as
+     * sweep_streams rows: a level stores at most a bounded number of failed streams (decision 160).
+     */
+    failedStreamsNotStored: integer('failed_streams_not_stored').notNull().default(0),
   },
   (t) => [uniqueIndex('sweep_levels_sweep_level_uq').on(t.sweepId, t.levelIndex)],
 );

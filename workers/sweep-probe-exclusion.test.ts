@@ -106,7 +106,7 @@ async function advisoryHolders(namespace: number, endpointId: number): Promise<n
 }
 
 async function requestSweep(endpointId: number, levels: number[], durationMs: number): Promise<number> {
-  await upsertSweepSettings(t.db, { endpointId, enabled: true, maxConcurrency: 8, durationMs, userId: 'owner-1', now: new Date() });
+  await upsertSweepSettings(t.db, { endpointId, enabled: true, maxConcurrency: 8, durationMs, userId: 'owner-1', now: new Date(), adminConsent: true });
   const queued = await insertSweepRequest(t.db, {
     endpointId,
     requestedByUserId: 'owner-1',

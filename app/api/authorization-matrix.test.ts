@@ -239,7 +239,9 @@ const rows: Row[] = [
     name: "POST /api/v1/endpoints/{A's}/sweeps (request a sweep, consent given)",
     act: async (actor) => {
       const id = await endpointOfA('active');
-      await t.db.insert(sweepSettings).values({ endpointId: id, enabled: true, maxConcurrency: 4, durationMs: 5000 });
+      const [ep] = await t.db.select({ baseUrl: endpoints.baseUrl }).from(endpoints).where(eq(endpoints.id, id));
+      // the owner's request and an admin's consent to it (decision 160)
+      await t.db.insert(sweepSettings).values({ endpointId: id, enabled: true, maxConcurrency: 4, durationMs: 5000, approvedByUserId: 'admin', approvedAt: new Date(), approvedMaxConcurrency: 4, approvedDurationMs: 5000, approvedMaxLevels: 9, approvedBaseUrl: ep!.baseUrl });
       const res = await sweepsRoute.POST(req(actor, 'POST', `/api/v1/endpoints/${id}/sweeps`, { concurrency: [1, 2] }), params({ id: String(id) }));
       return { res, after: async (s) => expect(await t.db.$count(sweeps, eq(sweeps.endpointId, id))).toBe(s >= 400 ? 0 : 1) };
     },

@@ -5,6 +5,7 @@
  */
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
+import { checkSweepConsent, type SweepConsentVerdict, type SweepRefusal } from '@/lib/sweep/sweep-consent';
 import type { SweepPlan } from '@/lib/sweep/sweep-view';
 import { endpointSubmissions, endpoints, models, providers, sweepLevels, sweepSettings, sweepStreams, sweeps, workloads } from '../schema';
 
@@ -22,22 +23,51 @@ export async function getSweepSettings(db: Db, endpointId: number): Promise<Swee
 
 /**
  * Sets an endpoint's consent and limits (its owner or an admin; the caller checks who). Enabling
- * records who consented and when; disabling keeps the last consent for the record.
+ * records who consented and when; disabling keeps the last consent for the record. With
+ * `adminConsent` (the caller is an admin) the limits are also the admin's consent, recorded with
+ * who, when and the endpoint's URL now; an owner's change keeps the last admin consent, which then
+ * covers the new limits only if they are within it (lib/sweep/sweep-consent).
  */
 export async function upsertSweepSettings(
   db: Db,
-  p: { endpointId: number; enabled: boolean; maxConcurrency: number; durationMs: number; userId: string; now: Date },
+  p: { endpointId: number; enabled: boolean; maxConcurrency: number; durationMs: number; maxLevels?: number; userId: string; now: Date; adminConsent?: boolean },
 ): Promise<SweepSettingsRow> {
+  const maxLevels = p.maxLevels ?? 9;
   const consent = p.enabled ? { consentedByUserId: p.userId, consentedAt: p.now } : {};
+  let approval = {};
+  if (p.adminConsent && p.enabled) {
+    const [ep] = await db.select({ baseUrl: endpoints.baseUrl }).from(endpoints).where(eq(endpoints.id, p.endpointId)).limit(1);
+    approval = {
+      approvedByUserId: p.userId,
+      approvedAt: p.now,
+      approvedMaxConcurrency: p.maxConcurrency,
+      approvedDurationMs: p.durationMs,
+      approvedMaxLevels: maxLevels,
+      approvedBaseUrl: ep?.baseUrl ?? null,
+    };
+  }
   const [row] = await db
     .insert(sweepSettings)
-    .values({ endpointId: p.endpointId, enabled: p.enabled, maxConcurrency: p.maxConcurrency, durationMs: p.durationMs, updatedAt: p.now, ...consent })
+    .values({ endpointId: p.endpointId, enabled: p.enabled, maxConcurrency: p.maxConcurrency, durationMs: p.durationMs, maxLevels, updatedAt: p.now, ...consent, ...approval })
     .onConflictDoUpdate({
       target: sweepSettings.endpointId,
-      set: { enabled: p.enabled, maxConcurrency: p.maxConcurrency, durationMs: p.durationMs, updatedAt: p.now, ...consent },
+      set: { enabled: p.enabled, maxConcurrency: p.maxConcurrency, durationMs: p.durationMs, maxLevels, updatedAt: p.now, ...consent, ...approval },
     })
     .returning();
   return row!;
+}
+
+/**
+ * The consent verdict for endpoint `endpointId` now (lib/sweep/sweep-consent: approved endpoint,
+ * owner's consent, admin's consent for the current URL, and `plan` within the limits when given).
+ * `tx` may be a transaction that locked the settings row.
+ */
+export async function getSweepConsentVerdict(db: Pick<Db, 'select'>, endpointId: number, plan?: { concurrencyLevels: readonly number[]; durationMs: number }, lock = false): Promise<SweepConsentVerdict> {
+  const [endpoint] = await db.select({ status: endpoints.status, baseUrl: endpoints.baseUrl }).from(endpoints).where(eq(endpoints.id, endpointId)).limit(1);
+  if (!endpoint) return { ok: false, reason: 'endpoint_not_approved', message: 'the endpoint is gone' };
+  const q = db.select().from(sweepSettings).where(eq(sweepSettings.endpointId, endpointId)).limit(1);
+  const [settings] = lock ? await q.for('update') : await q;
+  return checkSweepConsent(endpoint, settings ?? null, plan);
 }
 
 /** What a sweep request asks for (already checked against the endpoint's limits by lib/sweep). */
@@ -48,17 +78,17 @@ export interface NewSweepRequest extends SweepPlan {
 }
 
 /**
- * Queues a sweep, in one transaction: only when the endpoint's consent row is enabled (locked
- * while inserting, so a concurrent withdrawal wins or waits), and only when no sweep of the
- * endpoint is queued or running (partial unique index). Returns the new row, or why not.
+ * Queues a sweep, in one transaction: only when the consent verdict holds for this plan (the
+ * settings row locked while inserting, so a concurrent withdrawal wins or waits), and only when no
+ * sweep of the endpoint is queued or running (partial unique index). Returns the new row, or why not.
  */
 export async function insertSweepRequest(
   db: Db,
   p: NewSweepRequest,
-): Promise<{ ok: true; sweep: SweepRow } | { ok: false; reason: 'no_consent' | 'already_active'; activeSweepId?: number }> {
+): Promise<{ ok: true; sweep: SweepRow } | { ok: false; reason: SweepRefusal | 'already_active'; message?: string; activeSweepId?: number }> {
   return db.transaction(async (tx) => {
-    const [consent] = await tx.select().from(sweepSettings).where(eq(sweepSettings.endpointId, p.endpointId)).for('update').limit(1);
-    if (!consent?.enabled) return { ok: false as const, reason: 'no_consent' as const };
+    const verdict = await getSweepConsentVerdict(tx, p.endpointId, p, true);
+    if (!verdict.ok) return { ok: false as const, reason: verdict.reason, message: verdict.message };
     const [endpoint] = await tx.select({ gpuCount: endpoints.gpuCount }).from(endpoints).where(eq(endpoints.id, p.endpointId)).limit(1);
     const inserted = await tx
       .insert(sweeps)
@@ -88,17 +118,19 @@ export async function insertSweepRequest(
 }
 
 /**
- * The worker's claim: queued → running, only if the endpoint's consent is still enabled at this
- * moment. Returns the sweep, or null when it is not queued any more (another worker has it, it
- * was cancelled) or consent was withdrawn (the sweep is then marked cancelled).
+ * The worker's claim: queued → running, only if the consent verdict still holds for the sweep's
+ * plan at this moment. Returns the sweep, or null when it is not queued any more (another worker
+ * has it, it was cancelled) or the verdict no longer holds (the sweep is then marked cancelled,
+ * with the reason).
  */
 export async function claimSweep(db: Db, p: { sweepId: number; workerRegion: string; workerVersion: string; now: Date }): Promise<SweepRow | null> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(sweeps).where(eq(sweeps.id, p.sweepId)).for('update').limit(1);
     if (!row || row.status !== 'queued') return null;
-    const [consent] = await tx.select({ enabled: sweepSettings.enabled }).from(sweepSettings).where(eq(sweepSettings.endpointId, row.endpointId)).limit(1);
-    if (!consent?.enabled) {
-      await tx.update(sweeps).set({ status: 'cancelled', finishedAt: p.now, errorMessage: 'consent withdrawn before the sweep started' }).where(eq(sweeps.id, p.sweepId));
+    const verdict = await getSweepConsentVerdict(tx, row.endpointId, row);
+    if (!verdict.ok) {
+      const why = verdict.reason === 'no_owner_consent' ? 'consent withdrawn before the sweep started' : `refused before the sweep started: ${verdict.message}`;
+      await tx.update(sweeps).set({ status: 'cancelled', finishedAt: p.now, errorMessage: why }).where(eq(sweeps.id, p.sweepId));
       return null;
     }
     const [claimed] = await tx
@@ -108,12 +140,6 @@ export async function claimSweep(db: Db, p: { sweepId: number; workerRegion: str
       .returning();
     return claimed ?? null;
   });
-}
-
-/** Whether the endpoint's consent is enabled now (the worker re-checks between levels). */
-export async function isSweepConsentEnabled(db: Db, endpointId: number): Promise<boolean> {
-  const [row] = await db.select({ enabled: sweepSettings.enabled }).from(sweepSettings).where(eq(sweepSettings.endpointId, endpointId)).limit(1);
-  return row?.enabled === true;
 }
 
 /** Live progress of a running sweep. */

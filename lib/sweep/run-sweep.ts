@@ -19,14 +19,21 @@
  * Every stream of every phase is handed to `onStream` as evidence (the result and its timeline).
  *
  * Stopping: an HTTP 429 / rate-limit error stops the level at once (no new requests; in-flight
- * ones finish) and ends the sweep with reason `rate_limited`; a level whose measured success rate
- * is below `minSuccessRate` ends the sweep with `low_success_rate`; `signal` cancels everything
- * (`cancelled`). With `stopOnInvalid`, a level whose event-loop delay made its timing unreliable
- * (p99 above the probe's threshold) ends the sweep with `invalid_measurements`.
+ * ones finish) and ends the sweep with reason `rate_limited`; so does a refusal by the SSRF guard
+ * (`blocked`: the address will not change between requests). Failures of any kind are judged while
+ * the level runs (issue 19, decision 160): `maxConsecutiveFailures` failures in a row end it with
+ * `consecutive_failures`, and more than `maxErrorShare` failures among the last `errorWindow`
+ * results with `error_rate`. After each failure its slot waits (exponential backoff with jitter:
+ * see {@link backoffDelayMs}) before its next request. `maxRequests` bounds the requests of the
+ * whole sweep (`request_budget`). A level whose measured success rate is below `minSuccessRate`
+ * ends the sweep with `low_success_rate`; `signal` cancels everything (`cancelled`). With
+ * `stopOnInvalid`, a level whose event-loop delay made its timing unreliable (p99 above the
+ * probe's threshold) ends the sweep with `invalid_measurements`.
  *
  * Clock: epoch ms from the monotonic clock (performance.timeOrigin + performance.now()), so a
  * window can be compared with another local process's records (the reference server's write log).
  */
+import { setMaxListeners } from 'node:events';
 import { createLoopDelayMonitor, MAX_LOOP_DELAY_P99_MS, type LoopDelayMonitor } from '../probe/loop-delay-monitor';
 import { probeEndpoint } from '../probe/probe-endpoint';
 import type { ProbeRequest, ProbeResult } from '../probe/types';
@@ -52,6 +59,37 @@ export const DEFAULT_SWEEP_WARM_UP_MS = 5_000;
 export const DEFAULT_MIN_SUCCESS_RATE = 0.9;
 /** Longest ramp over which a level's slots start, ms (within the warm-up; see runSweep). */
 export const MAX_RAMP_MS = 1_000;
+/**
+ * Failures in a row (any kind, any phase, in completion order within a level) that end the sweep
+ * (`consecutive_failures`). Five: a healthy endpoint at its consented concurrency rarely fails
+ * five times running; a dead one is left after five requests plus those already in flight.
+ */
+export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 5;
+/** Results (the latest, in completion order within a level) over which the error share is judged. */
+export const DEFAULT_ERROR_WINDOW = 20;
+/**
+ * The error share above which (strictly) the sweep ends (`error_rate`): more than 5 failures among
+ * the last 20 results. Judged once a level has `errorWindow` results; at or below it the level runs on.
+ */
+export const DEFAULT_MAX_ERROR_SHARE = 0.25;
+/** Backoff after a failure: the first wait is drawn from [base/2, base] ms, doubling per failure in a row. */
+export const DEFAULT_BACKOFF_BASE_MS = 100;
+/** Longest backoff wait, ms (before jitter). */
+export const DEFAULT_BACKOFF_MAX_MS = 10_000;
+/** Requests a sweep may send in all (every phase of every level) unless told fewer. */
+export const DEFAULT_MAX_SWEEP_REQUESTS = 20_000;
+
+/**
+ * The wait before a slot's next request after a failure, ms: "equal jitter" exponential backoff
+ * (AWS Architecture Blog, "Exponential Backoff and Jitter", 2015): d = min(maxMs, baseMs ·
+ * 2^(consecutiveFailures − 1)), wait = d/2 + random·d/2, so it is at least d/2 (visible in request
+ * times) and slots that failed together do not retry together. 0 when `consecutiveFailures` ≤ 0.
+ */
+export function backoffDelayMs(consecutiveFailures: number, o: { baseMs: number; maxMs: number; random: () => number }): number {
+  if (consecutiveFailures <= 0) return 0;
+  const d = Math.min(o.maxMs, o.baseMs * 2 ** Math.min(consecutiveFailures - 1, 30));
+  return d / 2 + o.random() * (d / 2);
+}
 
 /** One level's figures plus what the sweep saw while running it. */
 export interface SweepLevelResult extends SweepLevelSummary {
@@ -80,6 +118,8 @@ export interface SweepResult {
   durationMs: number;
   warmUpMs: number;
   minSuccessRate: number;
+  /** Requests started over every level (bounded by `maxRequests`). */
+  requestsStarted: number;
 }
 
 /** Progress events for CLIs and live pages. */
@@ -105,6 +145,16 @@ export interface RunSweepOptions {
   minSuccessRate?: number;
   /** End the sweep at a level whose event-loop delay made it invalid (default false: mark it). */
   stopOnInvalid?: boolean;
+  /** Failures in a row that end the sweep (integer ≥ 1, default DEFAULT_MAX_CONSECUTIVE_FAILURES). */
+  maxConsecutiveFailures?: number;
+  /** Results over which the error share is judged (integer ≥ 1, default DEFAULT_ERROR_WINDOW). */
+  errorWindow?: number;
+  /** Error share in [0, 1] above which the sweep ends (default DEFAULT_MAX_ERROR_SHARE). */
+  maxErrorShare?: number;
+  /** Backoff after failures (defaults DEFAULT_BACKOFF_BASE_MS / DEFAULT_BACKOFF_MAX_MS, Math.random). */
+  backoff?: { baseMs?: number; maxMs?: number; random?: () => number };
+  /** Requests the sweep may start in all (integer ≥ 1, default DEFAULT_MAX_SWEEP_REQUESTS). */
+  maxRequests?: number;
   /** The probe (default probeEndpoint). */
   probe?: (req: ProbeRequest) => Promise<ProbeResult>;
   signal?: AbortSignal;
@@ -117,7 +167,9 @@ export interface RunSweepOptions {
 export const sweepClock = (): number => performance.timeOrigin + performance.now();
 
 /** Checks sweep options; throws RangeError naming the option. */
-export function validateSweepOptions(o: Pick<RunSweepOptions, 'concurrencyLevels' | 'durationMs' | 'warmUpMs' | 'minSuccessRate'>): void {
+export function validateSweepOptions(
+  o: Pick<RunSweepOptions, 'concurrencyLevels' | 'durationMs' | 'warmUpMs' | 'minSuccessRate' | 'maxConsecutiveFailures' | 'errorWindow' | 'maxErrorShare' | 'maxRequests'>,
+): void {
   const levels = o.concurrencyLevels ?? DEFAULT_CONCURRENCY_LEVELS;
   if (levels.length === 0) throw new RangeError('concurrencyLevels must not be empty');
   for (const n of levels) {
@@ -126,6 +178,11 @@ export function validateSweepOptions(o: Pick<RunSweepOptions, 'concurrencyLevels
   if (o.durationMs !== undefined && !(o.durationMs > 0 && Number.isFinite(o.durationMs))) throw new RangeError('durationMs must be a positive number');
   if (o.warmUpMs !== undefined && !(o.warmUpMs >= 0 && Number.isFinite(o.warmUpMs))) throw new RangeError('warmUpMs must be a non-negative number');
   if (o.minSuccessRate !== undefined && !(o.minSuccessRate >= 0 && o.minSuccessRate <= 1)) throw new RangeError('minSuccessRate must be in [0, 1]');
+  if (o.maxErrorShare !== undefined && !(o.maxErrorShare >= 0 && o.maxErrorShare <= 1)) throw new RangeError('maxErrorShare must be in [0, 1]');
+  for (const k of ['maxConsecutiveFailures', 'errorWindow', 'maxRequests'] as const) {
+    const v = o[k];
+    if (v !== undefined && !(Number.isInteger(v) && v >= 1)) throw new RangeError(`${k} must be an integer ≥ 1`);
+  }
 }
 
 /**
@@ -143,11 +200,19 @@ export async function runSweep(options: RunSweepOptions): Promise<SweepResult> {
   const probe = options.probe ?? probeEndpoint;
   const results: SweepLevelResult[] = [];
   let stopReason: SweepStopReason | null = null;
+  const guard: ErrorGuard = {
+    maxConsecutiveFailures: options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES,
+    errorWindow: options.errorWindow ?? DEFAULT_ERROR_WINDOW,
+    maxErrorShare: options.maxErrorShare ?? DEFAULT_MAX_ERROR_SHARE,
+    backoff: { baseMs: options.backoff?.baseMs ?? DEFAULT_BACKOFF_BASE_MS, maxMs: options.backoff?.maxMs ?? DEFAULT_BACKOFF_MAX_MS, random: options.backoff?.random ?? Math.random },
+    maxRequests: options.maxRequests ?? DEFAULT_MAX_SWEEP_REQUESTS,
+    started: 0,
+  };
 
   for (let levelIndex = 0; levelIndex < levels.length; levelIndex++) {
     const concurrency = levels[levelIndex]!;
     options.onProgress?.({ kind: 'level-started', levelIndex, levelCount: levels.length, concurrency });
-    const level = await runLevel({ ...options, concurrency, levelIndex, durationMs, warmUpMs, maxWarmUpMs, objective, probe });
+    const level = await runLevel({ ...options, concurrency, levelIndex, durationMs, warmUpMs, maxWarmUpMs, objective, probe, guard });
     let reason: SweepStopReason | null = level.stopReason;
     if (!reason && level.successRate !== null && level.successRate < minSuccessRate) reason = 'low_success_rate';
     if (!reason && options.stopOnInvalid && !level.valid) reason = 'invalid_measurements';
@@ -167,7 +232,33 @@ export async function runSweep(options: RunSweepOptions): Promise<SweepResult> {
     durationMs,
     warmUpMs,
     minSuccessRate,
+    requestsStarted: guard.started,
   };
+}
+
+/** The sweep's error rules and request budget, shared by its levels. */
+interface ErrorGuard {
+  maxConsecutiveFailures: number;
+  errorWindow: number;
+  maxErrorShare: number;
+  backoff: { baseMs: number; maxMs: number; random: () => number };
+  maxRequests: number;
+  /** requests started so far, every level */
+  started: number;
+}
+
+/** Waits `ms` unless `signal` aborts first. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 interface LevelContext extends RunSweepOptions {
@@ -178,6 +269,7 @@ interface LevelContext extends RunSweepOptions {
   maxWarmUpMs: number;
   objective: LatencyObjective;
   probe: (req: ProbeRequest) => Promise<ProbeResult>;
+  guard: ErrorGuard;
 }
 
 async function runLevel(ctx: LevelContext): Promise<SweepLevelResult> {
@@ -218,35 +310,51 @@ async function runLevel(ctx: LevelContext): Promise<SweepLevelResult> {
     for (const c of tails) c.abort(new Error('the level ended'));
     tails.clear();
   };
-  const onCancel = () => {
+  // Wakes slots sleeping in a ramp or a backoff when the level stops.
+  const stopped = new AbortController();
+  setMaxListeners(0, stopped.signal); // one sleeping slot each
+  const stop = (reason: SweepStopReason) => {
+    if (stopIssuing) return;
     stopIssuing = true;
-    levelStop = 'cancelled';
+    levelStop = reason;
     abortTails();
+    stopped.abort();
+  };
+  const onCancel = () => {
+    stopIssuing = false;
+    stop('cancelled');
+  };
+  // Failures in completion order: the run of failures and the latest `errorWindow` results.
+  const guard = ctx.guard;
+  let consecutiveFailures = 0;
+  const recent: boolean[] = [];
+  let recentFailures = 0;
+  const judge = (failed: boolean): number => {
+    recent.push(failed);
+    if (failed) recentFailures++;
+    if (recent.length > guard.errorWindow && recent.shift()) recentFailures--;
+    consecutiveFailures = failed ? consecutiveFailures + 1 : 0;
+    if (consecutiveFailures >= guard.maxConsecutiveFailures) stop('consecutive_failures');
+    else if (recent.length >= guard.errorWindow && recentFailures / recent.length > guard.maxErrorShare) stop('error_rate');
+    return consecutiveFailures;
   };
   if (ctx.signal?.aborted) onCancel();
   ctx.signal?.addEventListener('abort', onCancel, { once: true });
 
   const rampMs = Math.min(ctx.warmUpMs, MAX_RAMP_MS);
   const runSlot = async (slot: number) => {
-    if (rampMs > 0 && slot > 0) {
-      await new Promise<void>((resolve) => {
-        const onAbort = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          ctx.signal?.removeEventListener('abort', onAbort);
-          resolve();
-        }, (slot * rampMs) / concurrency);
-        ctx.signal?.addEventListener('abort', onAbort, { once: true });
-      });
-    }
+    if (rampMs > 0 && slot > 0) await sleep((slot * rampMs) / concurrency, stopped.signal);
     let first = true;
     while (!stopIssuing) {
       const now = sweepClock();
       const ws = getWindowStart(now);
       const phase: SweepPhase = ws === null || now < ws ? 'warmup' : now < ws + durationMs ? 'measured' : 'tail';
       if (phase === 'tail' && measuredInFlight === 0) break;
+      if (guard.started >= guard.maxRequests) {
+        stop('request_budget');
+        break;
+      }
+      guard.started++;
       const own = new AbortController();
       if (phase === 'tail') tails.add(own);
       if (phase === 'measured') measuredInFlight++;
@@ -265,11 +373,12 @@ async function runLevel(ctx: LevelContext): Promise<SweepLevelResult> {
         measuredInFlight--;
         measuredDone++;
       }
-      if (result.errorKind === 'rate_limited' && !stopIssuing) {
-        stopIssuing = true;
-        levelStop = 'rate_limited';
-        abortTails();
-      }
+      // A stream we cut (tail at the level's end, a stop, a cancel) is not the endpoint's failure.
+      const cutByUs = own.signal.aborted || ctx.signal?.aborted === true;
+      const failed = result.outcome === 'error' && !cutByUs;
+      if (result.errorKind === 'rate_limited') stop('rate_limited');
+      else if (result.errorKind === 'blocked' || result.errorKind === 'invalid_url') stop('blocked');
+      const run = cutByUs ? consecutiveFailures : judge(failed);
       if (first) {
         first = false;
         firstRoundLeft--;
@@ -285,6 +394,7 @@ async function runLevel(ctx: LevelContext): Promise<SweepLevelResult> {
         elapsedMs: doneAt - t0,
         plannedMs: (windowStart ?? minWarmEnd) - t0 + durationMs,
       });
+      if (failed && !stopIssuing) await sleep(backoffDelayMs(run, guard.backoff), stopped.signal);
     }
   };
   try {

@@ -58,8 +58,19 @@ export interface PercentileSet {
   p95: number;
 }
 
-/** Why a sweep stopped before its last level. */
-export type SweepStopReason = 'rate_limited' | 'low_success_rate' | 'invalid_measurements' | 'cancelled';
+/**
+ * Why a sweep stopped before its last level (lib/sweep/run-sweep: rate_limited, blocked,
+ * consecutive_failures, error_rate and request_budget stop a level while it runs; decision 160).
+ */
+export type SweepStopReason =
+  | 'rate_limited'
+  | 'low_success_rate'
+  | 'invalid_measurements'
+  | 'cancelled'
+  | 'blocked'
+  | 'consecutive_failures'
+  | 'error_rate'
+  | 'request_budget';
 
 /** The distribution and rate figures of one level, as computed and as stored (lib/sweep/sweep-view). */
 export interface SweepLevelFigures {

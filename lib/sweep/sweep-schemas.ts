@@ -8,6 +8,7 @@ import { percentilesSchema } from '../api/response-schemas';
 import { ERROR_KINDS } from '../probe/types';
 import { DEFAULT_LATENCY_OBJECTIVE } from './summarize-level';
 import { DEFAULT_CONCURRENCY_LEVELS, DEFAULT_MIN_SUCCESS_RATE, MAX_SWEEP_CONCURRENCY } from './run-sweep';
+import { MAX_SWEEP_LEVELS, MAX_WORKER_SWEEP_CONCURRENCY } from './sweep-consent';
 
 /** Longest steady window per level an owner may set, ms. */
 export const MAX_SWEEP_DURATION_MS = 300_000;
@@ -16,8 +17,14 @@ export const MAX_SWEEP_DURATION_MS = 300_000;
 export const updateSweepSettingsBodySchema = z
   .object({
     enabled: z.boolean().meta({ description: 'Consent to concurrency sweeps of this endpoint (false withdraws it; a running sweep stops after its current level).' }),
-    maxConcurrency: z.number().int().min(1).max(MAX_SWEEP_CONCURRENCY).meta({ description: `Highest concurrency a sweep may reach (1-${MAX_SWEEP_CONCURRENCY}); for shared APIs, within the published rate limit.` }),
+    maxConcurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_WORKER_SWEEP_CONCURRENCY)
+      .meta({ description: `Highest concurrency a sweep may reach (1-${MAX_WORKER_SWEEP_CONCURRENCY}); for shared APIs, within the published rate limit. Sweeps run only within limits an admin consented to.` }),
     durationS: z.number().int().min(5).max(MAX_SWEEP_DURATION_MS / 1000).meta({ description: 'Steady window per level, seconds (5-300).' }),
+    maxLevels: z.number().int().min(1).max(MAX_SWEEP_LEVELS).optional().meta({ description: `Most levels one sweep may run (1-${MAX_SWEEP_LEVELS}, default 9).` }),
   })
   .strict()
   .meta({ id: 'UpdateSweepSettingsBody', description: 'Consent and limits of sweeps of one endpoint.' });
@@ -37,6 +44,36 @@ export const createSweepBodySchema = z
   .meta({ id: 'CreateSweepBody', description: 'A sweep request; levels above the endpoint’s maxConcurrency are refused.' });
 
 const d = (description: string) => ({ description });
+
+/** GET/POST /api/v1/endpoints/{id}/sweep-settings answer. */
+export const sweepSettingsResponseSchema = z
+  .object({
+    endpointId: z.number().int().meta(d('Endpoint id.')),
+    enabled: z.boolean().meta(d('The owner’s (or an admin’s) consent to sweeps.')),
+    maxConcurrency: z.number().int().nullable().meta(d('Requested highest concurrency.')),
+    durationS: z.number().nullable().meta(d('Requested window per level, s.')),
+    maxLevels: z.number().int().nullable().meta(d('Requested most levels per sweep.')),
+    consentedByUserId: z.string().nullable().meta(d('Who enabled sweeps last.')),
+    consentedAt: z.string().nullable().meta(d('When, ISO 8601 UTC.')),
+    adminConsent: z
+      .object({
+        byUserId: z.string().meta(d('The admin who consented.')),
+        at: z.string().nullable().meta(d('When, ISO 8601 UTC.')),
+        maxConcurrency: z.number().int().meta(d('Consented highest concurrency.')),
+        durationS: z.number().meta(d('Consented window per level, s.')),
+        maxLevels: z.number().int().nullable().meta(d('Consented most levels.')),
+        baseUrlMatches: z.boolean().meta(d('False when the endpoint’s URL changed since (a new consent is needed).')),
+      })
+      .nullable()
+      .meta(d('An admin’s consent to limits; null when none.')),
+    sweepsAllowed: z.boolean().meta(d('Whether a sweep may be requested now.')),
+    refusedBecause: z
+      .enum(['endpoint_not_approved', 'no_owner_consent', 'no_admin_consent', 'limits_not_consented', 'url_changed', 'outside_limits'])
+      .nullable()
+      .meta(d('Why not (lib/sweep/sweep-consent); null when allowed.')),
+    refusal: z.string().nullable().meta(d('The same, as a sentence.')),
+  })
+  .meta({ id: 'SweepSettings', description: 'Sweep consent and limits of one endpoint (decision 160).' });
 
 /** One level of a sweep as published. */
 export const sweepLevelSchema = z
@@ -64,7 +101,7 @@ export const sweepLevelSchema = z
       .meta(d('Streams of the level by phase, all kept as evidence.')),
     eventLoopDelayP99Ms: z.number().meta(d('Event-loop delay p99 of the probing process during the level, ms.')),
     valid: z.boolean().meta(d('False when the probing process was too loaded (delay p99 above 20 ms) to trust the timing.')),
-    stopReason: z.string().nullable().meta(d('Set on the level that ended the sweep: rate_limited, low_success_rate, invalid_measurements, cancelled.')),
+    stopReason: z.string().nullable().meta(d('Set on the level that ended the sweep: rate_limited, low_success_rate, invalid_measurements, cancelled, blocked (SSRF guard), consecutive_failures, error_rate, request_budget.')),
   })
   .meta({ id: 'SweepLevel', description: 'Figures of one concurrency level of a sweep.' });
 
@@ -92,7 +129,7 @@ export const sweepSchema = z
       .meta(d('Latency objective of goodput.')),
     minSuccessRate: z.number().meta(d(`Success-rate floor per level; below it the sweep stops (default ${DEFAULT_MIN_SUCCESS_RATE}).`)),
     gpuCount: z.number().int().nullable().meta(d('GPU count the endpoint declared when the sweep ran; null when undeclared.')),
-    stopReason: z.string().nullable().meta(d('Why the sweep ended early: rate_limited (HTTP 429), low_success_rate, invalid_measurements, cancelled.')),
+    stopReason: z.string().nullable().meta(d('Why the sweep ended early: rate_limited (HTTP 429), low_success_rate, invalid_measurements, cancelled, blocked (SSRF guard), consecutive_failures, error_rate, request_budget (decision 160).')),
     stoppedAtConcurrency: z.number().int().nullable().meta(d('The level at which it ended early.')),
     currentConcurrency: z.number().int().nullable().meta(d('Level running now (live progress); null when not running.')),
     streamsDone: z.number().int().meta(d('Streams ended so far (live progress).')),

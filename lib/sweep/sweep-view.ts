@@ -107,14 +107,23 @@ export function buildSweepDetail(sweep: StoredSweep, levels: readonly StoredSwee
 
 /**
  * The levels a sweep request may run: the requested ones (or the defaults) checked against the
- * endpoint's limit. Returns the levels or the reason they are refused (names the field).
+ * endpoint's consented limits (highest concurrency, most levels; lib/sweep/sweep-consent).
+ * Returns the levels or the reason they are refused (names the field). Defaults above the limit
+ * are left out; of the rest, the highest `maxLevels` are kept.
  */
-export function planSweepLevels(requested: readonly number[] | undefined, defaults: readonly number[], maxConcurrency: number): { ok: true; levels: number[] } | { ok: false; message: string } {
+export function planSweepLevels(
+  requested: readonly number[] | undefined,
+  defaults: readonly number[],
+  maxConcurrency: number,
+  maxLevels: number = Number.POSITIVE_INFINITY,
+): { ok: true; levels: number[] } | { ok: false; message: string } {
   if (requested) {
     const over = requested.find((n) => n > maxConcurrency);
     if (over !== undefined) return { ok: false, message: `concurrency: ${over} is above this endpoint's limit of ${maxConcurrency}` };
+    if (requested.length > maxLevels) return { ok: false, message: `concurrency: ${requested.length} levels are more than this endpoint's limit of ${maxLevels}` };
     return { ok: true, levels: [...requested] };
   }
   const levels = defaults.filter((n) => n <= maxConcurrency);
-  return { ok: true, levels: levels.length ? levels : [Math.min(maxConcurrency, defaults[0] ?? 1)] };
+  const kept = levels.length > maxLevels ? levels.slice(levels.length - maxLevels) : levels;
+  return { ok: true, levels: kept.length ? kept : [Math.min(maxConcurrency, defaults[0] ?? 1)] };
 }

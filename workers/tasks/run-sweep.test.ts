@@ -65,13 +65,16 @@ const request = (levels: number[]) => ({
 
 describe('run-sweep task', () => {
   it('never queues a sweep without consent', async () => {
-    expect(await insertSweepRequest(t.db, request([1]))).toEqual({ ok: false, reason: 'no_consent' });
-    await upsertSweepSettings(t.db, { endpointId, enabled: false, maxConcurrency: 8, durationMs: 400, userId: 'owner-1', now: NOW });
-    expect(await insertSweepRequest(t.db, request([1]))).toEqual({ ok: false, reason: 'no_consent' });
+    expect(await insertSweepRequest(t.db, request([1]))).toMatchObject({ ok: false, reason: 'no_owner_consent' });
+    await upsertSweepSettings(t.db, { endpointId, enabled: false, maxConcurrency: 8, durationMs: 400, userId: 'owner-1', now: NOW, adminConsent: true });
+    expect(await insertSweepRequest(t.db, request([1]))).toMatchObject({ ok: false, reason: 'no_owner_consent' });
+    // the owner's consent alone: queued by nobody
+    await upsertSweepSettings(t.db, { endpointId, enabled: true, maxConcurrency: 8, durationMs: 400, userId: 'owner-1', now: NOW });
+    expect(await insertSweepRequest(t.db, request([1]))).toMatchObject({ ok: false, reason: 'no_admin_consent' });
   });
 
   it('runs a consented sweep, stores every level and every stream, one active sweep per endpoint', { timeout: 60_000 }, async () => {
-    await upsertSweepSettings(t.db, { endpointId, enabled: true, maxConcurrency: 8, durationMs: 400, userId: 'owner-1', now: NOW });
+    await upsertSweepSettings(t.db, { endpointId, enabled: true, maxConcurrency: 8, durationMs: 400, userId: 'owner-1', now: NOW, adminConsent: true });
     const queued = await insertSweepRequest(t.db, request([1, 2]));
     expect(queued.ok).toBe(true);
     const sweepId = queued.ok ? queued.sweep.id : 0;
@@ -119,7 +122,7 @@ describe('run-sweep task', () => {
   it('does not run when consent was withdrawn after the request', async () => {
     const queued = await insertSweepRequest(t.db, request([1]));
     expect(queued.ok).toBe(true);
-    await upsertSweepSettings(t.db, { endpointId, enabled: false, maxConcurrency: 8, durationMs: 400, userId: 'admin-1', now: NOW });
+    await upsertSweepSettings(t.db, { endpointId, enabled: false, maxConcurrency: 8, durationMs: 400, userId: 'admin-1', now: NOW, adminConsent: true });
     const r = await runSweepJob(ctx, { sweepId: queued.ok ? queued.sweep.id : 0 });
     expect(r).toEqual({ status: 'skipped', reason: 'not-queued' });
     expect(await getSweep(t.db, queued.ok ? queued.sweep.id : 0)).toMatchObject({ status: 'cancelled' });

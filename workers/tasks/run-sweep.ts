@@ -2,9 +2,13 @@
  * Task: run-sweep (one job per requested sweep; on demand, plus a dispatcher every minute that
  * re-sends jobs for sweeps still queued and fails sweeps whose worker died).
  *
- * A sweep runs only on an endpoint whose owner or an admin consented (sweep_settings.enabled),
- * checked when the sweep is claimed and again before every level: withdrawing consent stops it
- * after the current level. One sweep per endpoint at a time across all workers: the partial unique
+ * A sweep runs only on an approved (active) endpoint whose owner consented and whose limits an
+ * admin consented to for its current URL (lib/sweep/sweep-consent, decision 160), checked when the
+ * sweep is queued, claimed and again before every level: withdrawing consent stops it after the
+ * current level. Failures back off and stop the sweep (lib/sweep/run-sweep); the sweep's requests
+ * are bounded (`maxRequests`) and so are its rows (all successes, at most
+ * MAX_FAILED_STREAM_ROWS_PER_LEVEL failed streams per level, the rest counted). Its streams run on
+ * probe threads, never on the loop that times this worker's scheduled probes. One sweep per endpoint at a time across all workers: the partial unique
  * index on sweeps (queued|running) and the row-locked claim (queued → running) make that hold
  * whatever pg-boss delivers twice. Each level is run by lib/sweep (the probe is a black box,
  * through the same SSRF-guarded fetch as probes); the level's figures and every stream's evidence
@@ -27,8 +31,8 @@ import {
   claimSweep,
   failStaleSweeps,
   finishSweep,
+  getSweepConsentVerdict,
   insertSweepLevel,
-  isSweepConsentEnabled,
   listQueuedSweepIds,
   updateSweepProgress,
   getWorkloadIdBySlug,
@@ -40,7 +44,7 @@ import { encodeTimeline } from '@/lib/probe/timeline-codec';
 import type { FetchLike, ProbeDeadlines, ProbeRequest, ProbeResult } from '@/lib/probe/types';
 import { buildPrompt, getWorkloadOrThrow, HEADLINE_WORKLOAD_SLUG } from '@/lib/probe/workloads';
 import { decryptSecret } from '@/lib/security/secrets';
-import { runSweep, type SweepLevelResult } from '@/lib/sweep/run-sweep';
+import { DEFAULT_MAX_SWEEP_REQUESTS, runSweep, type SweepLevelResult } from '@/lib/sweep/run-sweep';
 import { RUN_SWEEP_QUEUE, runSweepPayloadSchema, sweepJobOptions, type RunSweepPayload } from '@/lib/sweep/sweep-jobs';
 import { EndpointLockTimeoutError, type EndpointLock } from '../endpoint-lock';
 
@@ -51,6 +55,12 @@ import type { SweepStream } from '@/lib/sweep/summarize-level';
 export const DISPATCH_SWEEPS_QUEUE = 'dispatch-sweeps';
 /** A running sweep whose worker has not finished it after this long is failed (ms). */
 export const STALE_SWEEP_MS = 3 * 60 * 60 * 1000;
+/**
+ * Failed streams of one level stored as sweep_streams rows; further failures are only counted
+ * (the level's errorKinds, streams and failedStreamsNotStored). Successful streams are all stored:
+ * they are bounded by the sweep's request budget. Decision 160.
+ */
+export const MAX_FAILED_STREAM_ROWS_PER_LEVEL = 10;
 
 
 export interface SweepTaskContext {
@@ -66,6 +76,10 @@ export interface SweepTaskContext {
   probe?: (req: ProbeRequest) => Promise<ProbeResult>;
   /** Minimum warm-up per level, ms (lib/sweep default when omitted). */
   warmUpMs?: number;
+  /** Requests one sweep may send in all (default lib/sweep DEFAULT_MAX_SWEEP_REQUESTS). */
+  maxRequests?: number;
+  /** Builds the sweep's probe threads (default lib/probe createProbePool; tests wrap it to see where streams ran). */
+  createPool?: typeof createProbePool;
   /** The worker's endpoint lock (workers/endpoint-lock.ts), held for the whole run of a sweep. */
   endpointLock: Pick<EndpointLock, 'runSweep'>;
   /**
@@ -108,10 +122,11 @@ export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayloa
       fetch: ctx.createFetch({ allowPrivate: endpoint.allowPrivate }),
     };
 
-    // Large levels run on probe threads (decision 150): their streams are stamped by loops of their
-    // own, and the scheduled probes this worker runs meanwhile keep an unloaded main loop.
-    const threads = defaultProbeThreads(sweep.concurrencyLevels);
-    pool = !ctx.probe && threads > 0 ? createProbePool({ threads, allowPrivate: endpoint.allowPrivate }) : null;
+    // Every sweep runs on probe threads (decisions 150, 160): its streams are stamped by loops of
+    // their own, and the scheduled probes this worker runs meanwhile keep an unloaded main loop
+    // (a concurrency-16 sweep on the main loop made other endpoints' probes invalid, issue 19).
+    const threads = Math.max(1, defaultProbeThreads(sweep.concurrencyLevels));
+    pool = !ctx.probe && threads > 0 ? (ctx.createPool ?? createProbePool)({ threads, allowPrivate: endpoint.allowPrivate }) : null;
     if (pool) await pool.ready();
     const probe = ctx.probe ?? pool?.probe;
 
@@ -120,14 +135,17 @@ export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayloa
     let progressWrite: Promise<void> = Promise.resolve();
     let levelsRun = 0;
     let lockHeld = false;
+    let requestsLeft = ctx.maxRequests ?? DEFAULT_MAX_SWEEP_REQUESTS;
     const runLevels = async (): Promise<SweepTaskResult> => {
       lockHeld = true;
       for (let levelIndex = 0; levelIndex < sweep.concurrencyLevels.length; levelIndex++) {
         const concurrency = sweep.concurrencyLevels[levelIndex]!;
         if (signal?.aborted) return await end(ctx, sweep.id, 'cancelled', 'cancelled', concurrency, levelsRun, 'the worker stopped');
-        if (!(await isSweepConsentEnabled(ctx.db, sweep.endpointId))) {
-          return await end(ctx, sweep.id, 'cancelled', 'cancelled', concurrency, levelsRun, 'consent withdrawn');
+        const verdict = await getSweepConsentVerdict(ctx.db, sweep.endpointId, sweep);
+        if (!verdict.ok) {
+          return await end(ctx, sweep.id, 'cancelled', 'cancelled', concurrency, levelsRun, verdict.reason === 'no_owner_consent' ? 'consent withdrawn' : verdict.message);
         }
+        if (requestsLeft <= 0) return await end(ctx, sweep.id, 'stopped', 'request_budget', concurrency, levelsRun, null);
         await updateSweepProgress(ctx.db, { sweepId: sweep.id, currentConcurrency: concurrency, streamsDone });
         const streams: SweepStream[] = [];
         const result = await runSweep({
@@ -137,6 +155,7 @@ export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayloa
           warmUpMs: ctx.warmUpMs ?? sweep.warmUpMs,
           objective: { ttftMs: sweep.objectiveTtftMs, tpotMs: sweep.objectiveTpotMs },
           minSuccessRate: sweep.minSuccessRate,
+          maxRequests: requestsLeft,
           probe,
           signal,
           onStream: (s) => {
@@ -150,9 +169,11 @@ export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayloa
           },
         });
         await progressWrite;
+        requestsLeft -= result.requestsStarted;
         const level = result.levels[0];
         if (level) {
-          await insertSweepLevel(ctx.db, { sweepId: sweep.id, level: toLevelRow(levelIndex, level), streams: streams.map(toStreamRow) });
+          const { stored, notStored } = selectStreamRows(streams);
+          await insertSweepLevel(ctx.db, { sweepId: sweep.id, level: { ...toLevelRow(levelIndex, level), failedStreamsNotStored: notStored }, streams: stored.map(toStreamRow) });
           levelsRun++;
         }
         if (result.stopReason) {
@@ -223,6 +244,22 @@ function toLevelRow(levelIndex: number, l: SweepLevelResult) {
     valid: l.valid,
     stopReason: l.stopReason,
   };
+}
+
+/**
+ * The streams of a level stored as rows: every successful one, and the first
+ * MAX_FAILED_STREAM_ROWS_PER_LEVEL failed ones (in completion order); the rest are only counted.
+ */
+export function selectStreamRows(streams: readonly SweepStream[]): { stored: SweepStream[]; notStored: number } {
+  const stored: SweepStream[] = [];
+  let failed = 0;
+  let notStored = 0;
+  for (const s of streams) {
+    if (s.result.outcome === 'success') stored.push(s);
+    else if (failed++ < MAX_FAILED_STREAM_ROWS_PER_LEVEL) stored.push(s);
+    else notStored++;
+  }
+  return { stored, notStored };
 }
 
 function toStreamRow(s: SweepStream): NewSweepStream {

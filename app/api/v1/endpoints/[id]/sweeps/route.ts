@@ -1,5 +1,5 @@
 import { connection } from 'next/server';
-import { getSweep, getSweepSettings, insertSweepRequest } from '@/db/queries/sweeps';
+import { getSweep, getSweepConsentVerdict, insertSweepRequest } from '@/db/queries/sweeps';
 import { getDb } from '@/db/shared';
 import { emptyQuerySchema, idParamSchema } from '@/lib/api/schemas';
 import { DEFAULT_CONCURRENCY_LEVELS, DEFAULT_MIN_SUCCESS_RATE, DEFAULT_SWEEP_WARM_UP_MS } from '@/lib/sweep/run-sweep';
@@ -22,20 +22,20 @@ export const GET = handle(async (request: Request, ctx: { params: Promise<{ id: 
   return jsonRead(request, { endpointId: id, sweeps }, 10);
 });
 
-// POST /api/v1/endpoints/{id}/sweeps – the owner or an admin requests a sweep within the endpoint's consented limits; 201 with the queued sweep.
+// POST /api/v1/endpoints/{id}/sweeps – the owner or an admin requests a sweep of an approved endpoint within the limits its owner requested and an admin consented to; 201 with the queued sweep, 409 naming why not.
 export const POST = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
   const { user, id, db } = await beginEndpointWrite(request, ctx);
   await getSweepEndpointForUser(db, id, user);
   const body = await parseJsonBody(request, createSweepBodySchema);
-  const settings = await getSweepSettings(db, id);
-  if (!settings?.enabled) throw new ApiError('conflict', 'sweeps of this endpoint are not enabled: its owner or an admin must consent first (sweep-settings)');
-  const plan = planSweepLevels(body.concurrency, DEFAULT_CONCURRENCY_LEVELS, settings.maxConcurrency);
+  const consent = await getSweepConsentVerdict(db, id);
+  if (!consent.ok) throw new ApiError('conflict', `${consent.reason}: ${consent.message}`, consent.reason === 'endpoint_not_approved' ? 'id' : 'sweep-settings');
+  const plan = planSweepLevels(body.concurrency, DEFAULT_CONCURRENCY_LEVELS, consent.limits.maxConcurrency, consent.limits.maxLevels);
   if (!plan.ok) throw new ApiError('bad_request', plan.message, 'concurrency');
   const queued = await insertSweepRequest(db, {
     endpointId: id,
     requestedByUserId: user.id,
     concurrencyLevels: plan.levels,
-    durationMs: settings.durationMs,
+    durationMs: consent.limits.durationMs,
     warmUpMs: DEFAULT_SWEEP_WARM_UP_MS,
     maxOutputTokens: body.maxOutputTokens ?? 256,
     objectiveTtftMs: DEFAULT_LATENCY_OBJECTIVE.ttftMs,
@@ -44,7 +44,7 @@ export const POST = handle(async (request: Request, ctx: { params: Promise<{ id:
     now: new Date(),
   });
   if (!queued.ok) {
-    throw new ApiError('conflict', queued.reason === 'already_active' ? `sweep ${queued.activeSweepId} of this endpoint is still queued or running` : 'sweeps of this endpoint are not enabled');
+    throw new ApiError('conflict', queued.reason === 'already_active' ? `sweep ${queued.activeSweepId} of this endpoint is still queued or running` : `${queued.reason}: ${queued.message}`);
   }
   await sendSweepJob(queued.sweep.id);
   const stored = await getSweep(db, queued.sweep.id);

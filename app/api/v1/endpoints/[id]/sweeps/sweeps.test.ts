@@ -5,7 +5,7 @@
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { endpoints, sweeps, users } from '@/db/schema';
+import { endpoints, sweepSettings, sweeps, users } from '@/db/schema';
 import { seedCatalog } from '@/db/seed';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
@@ -92,7 +92,72 @@ describe('sweep consent and requests', () => {
     expect(ok.json).toMatchObject({ enabled: true, maxConcurrency: 4, durationS: 5, consentedByUserId: admin.userId });
   });
 
+  it('refuses a sweep of a pending endpoint (409 naming why), even with every consent given', async () => {
+    await t.db.update(endpoints).set({ status: 'pending' }).where(eq(endpoints.id, owned));
+    try {
+      expect((await consent(admin, owned, { enabled: true, maxConcurrency: 2, durationS: 5 })).res.status).toBe(200);
+      const r = await requestSweep(alice, owned);
+      expect(r.res.status).toBe(409);
+      expect(r.json.error.message).toMatch(/^endpoint_not_approved: the endpoint is pending/);
+      expect(r.json.error.field).toBe('id');
+      // the queueing transaction refuses too (not only the route)
+      expect(await t.db.select().from(sweeps).where(eq(sweeps.endpointId, owned))).toHaveLength(0);
+      for (const status of ['rejected', 'paused', 'inactive'] as const) {
+        await t.db.update(endpoints).set({ status }).where(eq(endpoints.id, owned));
+        expect((await requestSweep(admin, owned)).json.error.message).toMatch(new RegExp(`^endpoint_not_approved: the endpoint is ${status}`));
+      }
+    } finally {
+      await t.db.update(endpoints).set({ status: 'active' }).where(eq(endpoints.id, owned));
+      await t.db.update(sweepSettings).set({ enabled: false, approvedByUserId: null, approvedAt: null, approvedMaxConcurrency: null, approvedDurationMs: null, approvedMaxLevels: null, approvedBaseUrl: null }).where(eq(sweepSettings.endpointId, owned));
+    }
+  });
+
+  it('refuses limits an admin has not consented to: owner-only consent, limits raised above the admin’s, a changed URL', async () => {
+    const own = await consent(alice, owned, { enabled: true, maxConcurrency: 2, durationS: 5 });
+    expect(own.json).toMatchObject({ sweepsAllowed: false, refusedBecause: 'no_admin_consent', adminConsent: null, consentedByUserId: alice.userId });
+    const r1 = await requestSweep(alice, owned);
+    expect(r1.res.status).toBe(409);
+    expect(r1.json.error.message).toMatch(/^no_admin_consent:/);
+    // the admin consents to 2 / 5 s / 9 levels: allowed; who and when recorded
+    const ok = await consent(admin, owned, { enabled: true, maxConcurrency: 2, durationS: 5 });
+    expect(ok.json).toMatchObject({ sweepsAllowed: true, adminConsent: { byUserId: admin.userId, maxConcurrency: 2, durationS: 5, maxLevels: 9, baseUrlMatches: true } });
+    expect(Date.parse(ok.json.adminConsent.at)).toBeGreaterThan(Date.now() - 60_000);
+    // the owner raises each limit (just over the consented one): refused, naming the limit
+    for (const [body, named] of [
+      [{ enabled: true, maxConcurrency: 3, durationS: 5 }, 'maxConcurrency 3 > 2'],
+      [{ enabled: true, maxConcurrency: 2, durationS: 6 }, 'durationS 6 > 5'],
+      [{ enabled: true, maxConcurrency: 2, durationS: 5, maxLevels: 10 }, 'maxLevels 10 > 9'],
+    ] as const) {
+      expect((await consent(alice, owned, body)).json).toMatchObject({ sweepsAllowed: false, refusedBecause: 'limits_not_consented' });
+      const r = await requestSweep(alice, owned);
+      expect(r.res.status).toBe(409);
+      expect(r.json.error.message).toContain(named);
+    }
+    // at the consented limits again (and below them): allowed
+    expect((await consent(alice, owned, { enabled: true, maxConcurrency: 1, durationS: 5 })).json.sweepsAllowed).toBe(true);
+    expect((await consent(alice, owned, { enabled: true, maxConcurrency: 2, durationS: 5 })).json.sweepsAllowed).toBe(true);
+    // a sweep above the consented concurrency is refused naming the field
+    const over = await requestSweep(alice, owned, { concurrency: [1, 4] });
+    expect(over.res.status).toBe(400);
+    expect(over.json.error.field).toBe('concurrency');
+    // the endpoint's URL changes: the admin's consent no longer covers it
+    const [ep] = await t.db.select({ baseUrl: endpoints.baseUrl }).from(endpoints).where(eq(endpoints.id, owned));
+    await t.db.update(endpoints).set({ baseUrl: 'http://127.0.0.1:1/v1' }).where(eq(endpoints.id, owned));
+    try {
+      const moved = await requestSweep(alice, owned);
+      expect(moved.res.status).toBe(409);
+      expect(moved.json.error.message).toMatch(/^url_changed:/);
+    } finally {
+      await t.db.update(endpoints).set({ baseUrl: ep!.baseUrl }).where(eq(endpoints.id, owned));
+    }
+    // a concurrency no worker runs is refused at the edge
+    const huge = await consent(admin, owned, { enabled: true, maxConcurrency: 1024, durationS: 300 });
+    expect(huge.res.status).toBe(400);
+    expect(huge.json.error.fields.map((f: { field: string }) => f.field)).toContain('maxConcurrency');
+  });
+
   it('queues one sweep within the limits, runs it, and publishes it (JSON, CSV, per GPU)', { timeout: 60_000 }, async () => {
+    expect((await consent(admin, owned, { enabled: true, maxConcurrency: 2, durationS: 5 })).res.status).toBe(200);
     const given = await consent(alice, owned, { enabled: true, maxConcurrency: 2, durationS: 5 });
     expect(given.res.status).toBe(200);
     const over = await requestSweep(alice, owned, { concurrency: [1, 4] });
