@@ -65,9 +65,9 @@ export function SweepControl(props: {
     e.preventDefault();
     setError(null);
     setSaved(null);
-    const r = await callApi('POST', `/api/v1/endpoints/${props.endpointId}/sweep-settings`, { enabled, maxConcurrency, durationS });
+    const r = await callApi<{ sweepsAllowed: boolean; refusal: string | null }>('POST', `/api/v1/endpoints/${props.endpointId}/sweep-settings`, { enabled, maxConcurrency, durationS });
     if (!r.ok) return setError(r.error.message);
-    setSaved(enabled ? 'Consent saved.' : 'Consent withdrawn.');
+    setSaved(enabled ? (r.data.sweepsAllowed ? 'Consent saved.' : `Consent saved; sweeps cannot run yet: ${r.data.refusal}`) : 'Consent withdrawn.');
     router.refresh();
   }
   async function requestSweep() {
@@ -83,7 +83,7 @@ export function SweepControl(props: {
       <h2 id="sweeps-heading">Concurrency sweeps</h2>
       <p className="small">
         A sweep holds {levels.join(', ') || '1'} concurrent streams in turn, each level for {durationS} s after a warm-up of at least {props.warmUpS} s (every stream first completes one request), and publishes TPS/user against aggregate throughput.
-        It stops at the first HTTP 429 or when fewer than {Math.round(props.minSuccessRate * 100)}% of a level’s requests succeed. One sweep at a time; it never runs without your consent, and withdrawing consent stops it after the current level.
+        It stops at the first HTTP 429, after repeated failures (backing off between them) or when fewer than {Math.round(props.minSuccessRate * 100)}% of a level’s requests succeed. One sweep at a time; it runs only on an approved endpoint, with your consent and an admin’s consent to these limits, and withdrawing consent stops it after the current level.
         {props.deploymentKind === 'shared' ? ' Shared API: set the highest concurrency within your published rate limit.' : ''}
       </p>
       <form onSubmit={saveSettings} className="form" aria-label="Sweep consent and limits">
@@ -91,7 +91,7 @@ export function SweepControl(props: {
           <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> I consent to concurrency sweeps of this endpoint
         </label>
         <label>
-          Highest concurrency <input type="number" min={1} max={1024} value={maxConcurrency} onChange={(e) => setMaxConcurrency(Number(e.target.value))} />
+          Highest concurrency <input type="number" min={1} max={256} value={maxConcurrency} onChange={(e) => setMaxConcurrency(Number(e.target.value))} />
         </label>
         <label>
           Seconds per level <input type="number" min={5} max={300} value={durationS} onChange={(e) => setDurationS(Number(e.target.value))} />
