@@ -191,6 +191,7 @@ export function formatSummary(args: Pick<ParsedProbeArgs, 'url' | 'protocol' | '
   );
   lines.push(`TPOT          ${r.tpotMs === null ? '—' : `${r.tpotMs.toFixed(2)} ms/token`}`);
   lines.push(`E2E           ${ms(r.e2eMs)}`);
+  if (r.timingBound) lines.push(`error bound   ${formatTimingBound(r.timingBound)}`);
   lines.push(`tokens        ${r.outputTokensReported ?? '—'} reported, ${r.outputTokensO200k} o200k, in ${r.contentChunks} events (${r.bytesReceived} bytes)`);
   const flags = [
     r.flags.tokenCountMismatch ? 'token counts disagree >25%' : '',
@@ -207,6 +208,12 @@ export function formatSummary(args: Pick<ParsedProbeArgs, 'url' | 'protocol' | '
     for (const t of r.timeline) lines.push(`              ${t.atMs.toFixed(1).padStart(9)} ${String(t.tokens).padStart(6)}  ${t.channel}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** "TTFT +0.4 ms, speed ±0.12 %, E2E +0.3 ms" (decision 180); "unknown" for a bound without evidence. */
+function formatTimingBound(b: NonNullable<ProbeResult['timingBound']>): string {
+  const part = (name: string, v: number | null, unit: string, sign: string) => `${name} ${v === null ? 'unknown' : `${sign}${v.toFixed(unit === '%' ? 2 : 1)} ${unit}`}`;
+  return [part('TTFT', b.ttftMs, 'ms', '+'), part('speed', b.speedPct, '%', '±'), part('E2E', b.e2eMs, 'ms', '+')].join(', ');
 }
 
 function preview(text: string): string {

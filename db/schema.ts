@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { EndpointPricing } from '@/lib/catalog/pricing';
+import type { StoredTimingEvidence as MeasurementTimingEvidence } from '@/lib/probe/timing-bound';
 import {
   bigint,
   bigserial,
@@ -180,7 +181,7 @@ export const measurements = pgTable(
      * (JSON paths of non-empty fields the adapter does not know). Decision 061.
      */
     evidence: jsonb('evidence')
-      .$type<{ unrecognizedPaths?: string[]; reasoningTokensReported?: number; reasoningTokensHidden?: number; reasoningWithheld?: true }>()
+      .$type<{ unrecognizedPaths?: string[]; reasoningTokensReported?: number; reasoningTokensHidden?: number; reasoningWithheld?: true; timing?: MeasurementTimingEvidence }>()
       .notNull()
       .default(sql`'{}'::jsonb`),
     /** From a Retry-After header (or an in-band retry hint) of a failed response, ms. */
@@ -204,6 +205,16 @@ export const measurements = pgTable(
      * out of the reported speed basis (decision 065), absent from the o200k count.
      */
     reasoningTokensHidden: integer('reasoning_tokens_hidden'),
+    /**
+     * The error bound (lib/probe/timing-bound.ts, decision 180): TTFT and E2E may be this much too
+     * high (ms; never too low), output speed off by this much either way (%). Null when unknown
+     * (no evidence: not rankable, `timing_uncertain`), when the figure is absent, and on rows
+     * written before the bound existed (their `valid` / `event_loop_stall` still say what they said).
+     * The details (per-stamp lateness, run-queue wait, GC, coalescing) are `evidence.timing`.
+     */
+    ttftBoundMs: doublePrecision('ttft_bound_ms'),
+    e2eBoundMs: doublePrecision('e2e_bound_ms'),
+    speedBoundPct: doublePrecision('speed_bound_pct'),
   },
   (t) => [
     index('measurements_endpoint_time_idx').on(t.endpointId, t.measuredAt),

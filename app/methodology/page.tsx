@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { NOT_RANKABLE_REASONS, type NotRankableReason } from '@/lib/probe/types';
 import { CLEAN_FINISHES, FAILED_FINISHES, FILTERED_FINISHES } from '@/lib/probe/finish-reasons';
+import { TIMING_BOUND_LIMITS } from '@/lib/probe/timing-bound';
 import { MEDIAN_CI_CONFIDENCE, MIN_RANKED_SAMPLES } from '@/lib/ranking/build-leaderboard';
 import { SKETCH_RELATIVE_ACCURACY } from '@/lib/stats/sketch';
 
@@ -15,7 +16,8 @@ const NOT_RANKABLE_REASON_TEXT: Record<NotRankableReason, string> = {
   unrecognized_shape: 'the stream carried text in a field or event the probe does not know (the JSON paths are kept with the measurement), so output may have been missed.',
   token_count_mismatch: 'the provider’s output count (less the reasoning tokens it reports as not streamed) and the o200k_base count of the received text differ by more than 25 %: the count or the text is wrong.',
   buffered_stream: 'the answer was delivered rather than streamed (most tokens in the last event, every token event at one instant, or most tokens in reads of 64 or more tokens each), so there was no generation pace to time.',
-  event_loop_stall: 'the measuring worker’s event loop was delayed beyond 50 ms, so its clock could not be trusted.',
+  event_loop_stall: 'measurements before the error bound existed: the measuring worker’s event-loop delay p99 exceeded 50 ms, so its clock could not be trusted (no longer raised; timing_uncertain replaced it).',
+  timing_uncertain: `the measurement’s own error bound (how late the probe may have noticed the reads that define its first token, last token and end) is unknown or wider than the published accuracy: speed ± ${TIMING_BOUND_LIMITS.speedPct} %, TTFT + ${TIMING_BOUND_LIMITS.ttftMs} ms.`,
   hidden_reasoning_uncounted: 'the counts disagree and the stream withheld reasoning (redacted or undisplayed thinking) without the provider saying how many tokens it was, so the number of streamed tokens cannot be known.',
   unknown_finish: 'the stream stated a finish reason that is neither a clean finish of its protocol nor one naming a failure (the word is kept with the measurement), so we cannot tell whether the generation ended normally.',
 };

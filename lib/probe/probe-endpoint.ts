@@ -27,7 +27,11 @@ import { getAdapter } from './adapters/registry';
 import { buildFailedProbeResult, buildProbeResult, type ProbeAbort } from './build-probe-result';
 import { runInSlice } from './parse-scheduler';
 import { readAndParse } from './stamped-read';
-import { trackRequestTiming } from './request-timing';
+import { trackRequestTiming, type RequestTiming } from './request-timing';
+import { withNotRankableReasons } from './rankability';
+import { gcPauseMsBetween, readRunQueueMs } from './stamp-lateness';
+import { computeTimingBound, isTimingCertain } from './timing-bound';
+import type { StampedReadResult } from './stamped-read';
 import { classifyInStreamError, summarizeErrorText } from './adapters/normalize';
 import { redactProbeText } from './redact';
 import { parseRetryAfterMs, parseRetryHintMs } from './retry-after';
@@ -96,6 +100,7 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
   // Provisional request start: the fetch() call; moved to the moment the headers are written as
   // soon as undici reports it (always before the first response byte).
   const requestTiming = trackRequestTiming();
+  const runQueueAtStart = readRunQueueMs();
   let t0 = performance.now();
   const rebase = () => {
     if (requestTiming.sentAt !== null) t0 = requestTiming.sentAt;
@@ -224,6 +229,9 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
       retryAfterMs: parseRetryAfterMs(response.headers),
     }));
     result.errorMessage = redact(result.errorMessage);
+    // The error bound (decision 180) and, beyond the published accuracy, timing_uncertain (181).
+    const bounded = attachTimingBound(result, parsed, requestTiming, t0, runQueueAtStart);
+    Object.assign(result, bounded);
     // An in-stream rate limit may name its back-off in words ("try again in 2s").
     if (result.errorKind === 'rate_limited' && result.retryAfterMs === null && result.errorMessage) {
       result.retryAfterMs = parseRetryHintMs(result.errorMessage);
@@ -232,6 +240,35 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
   } finally {
     cleanup();
   }
+}
+
+/**
+ * The result with its timing bound (lib/probe/timing-bound.ts) and, when the bound is unknown or
+ * beyond TIMING_BOUND_LIMITS for a successful probe, the reason `timing_uncertain`. Lateness per
+ * stamp comes from the socket reads (RequestTiming.readLateness) and the reader's own stamps; a
+ * content-encoded body ('socket-latest': a decoded chunk may come from an earlier read) has none.
+ */
+function attachTimingBound(result: ProbeResult, parsed: StampedReadResult, timing: RequestTiming, t0: number, runQueueAtStart: number | null): ProbeResult {
+  const lateness = new Map<number, number>();
+  if (parsed.stampSource !== 'socket-latest') {
+    if (parsed.stampSource === 'socket') timing.readStamps.forEach((x, i) => lateness.set(x - t0, timing.readLateness[i] ?? Number.POSITIVE_INFINITY));
+    for (const [x, l] of timing.readerLateness) if (!lateness.has(x - t0)) lateness.set(x - t0, l);
+  }
+  const runQueueNow = readRunQueueMs();
+  const endMs = result.e2eMs ?? result.lastTokenMs ?? performance.now() - t0;
+  const timingBound = computeTimingBound({
+    ttftMs: result.ttftMs,
+    ttfatMs: result.ttfatMs,
+    lastTokenMs: result.lastTokenMs,
+    e2eMs: result.e2eMs,
+    timeline: result.timeline,
+    latenessAt: (atMs) => lateness.get(atMs),
+    startSlackMs: timing.sentAt === null ? null : timing.startSlackMs,
+    runQueueMs: runQueueAtStart === null || runQueueNow === null ? null : runQueueNow - runQueueAtStart,
+    gcPauseMs: gcPauseMsBetween(t0, t0 + endMs),
+  });
+  const withBound = { ...result, timingBound };
+  return isTimingCertain(result, timingBound) ? withBound : withNotRankableReasons(withBound, ['timing_uncertain']);
 }
 
 /** Null when `url` is an absolute http(s) URL, else the reason. */

@@ -17,10 +17,12 @@
  * only this on that path: one performance.now() and the running byte count, pushed into two
  * arrays. The probe later gives every byte it reads from the web stream the arrival time of the
  * read that delivered it, so neither the web stream, nor parsing, nor anything else the process
- * does after the read can move a timestamp.
+ * does after the read can move a timestamp. Each stamp also records how late it may have been
+ * (./stamp-lateness.ts): the measurement's error bound (decision 180).
  */
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { randomUUID } from 'node:crypto';
+import { checkpointNow, holdLatenessEvidence, releaseLatenessEvidence } from './stamp-lateness';
 
 /** Header carrying the probe's tag (harmless to providers; never contains secrets). */
 export const PROBE_TAG_HEADER = 'x-tokenpace-probe';
@@ -43,6 +45,21 @@ export interface RequestTiming {
    */
   readEnds: number[];
   readStamps: number[];
+  /**
+   * How late each read stamp may have been, ms (`readLateness[i]` for `readStamps[i]`; Infinity when
+   * unknown), from this thread's evidence (./stamp-lateness.ts, decision 180).
+   */
+  readLateness: number[];
+  /**
+   * Stamps taken on the reader's clock (fetches that publish no reads, end of body): performance.now()
+   * value → its lateness bound, ms. Filled by ./stamped-read.ts.
+   */
+  readerLateness: Map<number, number>;
+  /**
+   * Request-start stamp → end of the synchronous write that follows it (a microtask after the
+   * sendHeaders message), ms: how early request start may be. Null until sent.
+   */
+  startSlackMs: number | null;
   /** stop tracking (always call, in a finally) */
   dispose(): void;
 }
@@ -104,10 +121,18 @@ function subscribeOnce(): void {
     const match = TAG_PATTERN.exec(m.headers);
     const timing = match ? pending.get(match[1]!) : undefined;
     if (!timing) return;
-    timing.sentAt = performance.now();
+    const sentAt = performance.now();
+    timing.sentAt = sentAt;
+    timing.startSlackMs = null;
+    // undici writes the request right after publishing, in the same synchronous run: the write is
+    // over when this microtask runs (decision 180: request start may be early by at most this).
+    queueMicrotask(() => {
+      if (timing.sentAt === sentAt) timing.startSlackMs = performance.now() - sentAt;
+    });
     // A new hop (redirect) starts a new body: earlier stamps belonged to the previous response.
     timing.readEnds.length = 0;
     timing.readStamps.length = 0;
+    timing.readLateness.length = 0;
     timing.headersAt = null;
     bodyBytes.set(timing, 0);
     const previous = currentRequest.get(timing);
@@ -126,15 +151,17 @@ function subscribeOnce(): void {
     const timing = request ? timingByRequest.get(request) : undefined;
     if (timing) timing.headersAt = performance.now();
   });
-  // The hot path: keep it to a lookup, a clock read and two pushes.
+  // The hot path: a lookup, a clock read, three pushes and one lateness checkpoint (~3 µs).
   diagnosticsChannel.subscribe('undici:request:bodyChunkReceived', (message) => {
     const m = message as { request?: object; chunk?: { length: number } };
     const timing = m.request ? timingByRequest.get(m.request) : undefined;
     if (!timing || !m.chunk) return;
     const end = (bodyBytes.get(timing) ?? 0) + m.chunk.length;
     bodyBytes.set(timing, end);
+    const now = performance.now();
     timing.readEnds.push(end);
-    timing.readStamps.push(performance.now());
+    timing.readStamps.push(now);
+    timing.readLateness.push(checkpointNow(now));
   });
 }
 
@@ -145,7 +172,9 @@ function subscribeOnce(): void {
  */
 export function trackRequestTiming(): RequestTiming {
   subscribeOnce();
+  holdLatenessEvidence();
   const id = randomUUID();
+  let disposed = false;
   const timing: RequestTiming = {
     header: [PROBE_TAG_HEADER, id],
     sentAt: null,
@@ -153,8 +182,13 @@ export function trackRequestTiming(): RequestTiming {
     headersAt: null,
     readEnds: [],
     readStamps: [],
+    readLateness: [],
+    readerLateness: new Map(),
+    startSlackMs: null,
     dispose: () => {
       pending.delete(id);
+      if (!disposed) releaseLatenessEvidence();
+      disposed = true;
     },
   };
   pending.set(id, timing);

@@ -21,6 +21,7 @@
  */
 import { createStreamParser, type ParseStreamOptions, type StreamParseResult, type StreamParserEnd } from './parse-stream';
 import { cancelParse, requestParse, type ParseWork } from './parse-scheduler';
+import { checkpointNow } from './stamp-lateness';
 import type { Protocol, ProbeRecorder } from './types';
 
 /** Read stamps published for this request (see RequestTiming.readEnds / readStamps). */
@@ -29,6 +30,11 @@ export interface ReadStamps {
   readEnds: number[];
   /** performance.now() of each read */
   readStamps: number[];
+  /**
+   * When present, every stamp taken on the reader's clock (no socket stamp, end of body) gets its
+   * lateness bound recorded here (performance.now() → ms; ./stamp-lateness.ts, decision 180).
+   */
+  readerLateness?: Map<number, number>;
 }
 
 /** Inputs of {@link readAndParse}. */
@@ -154,6 +160,7 @@ export function readAndParse(options: StampedReadOptions): StampedRead {
         if (signal.aborted) throw signal.reason ?? new Error('aborted');
         if (next.done) {
           readerDone = { kind: 'eof', atMs: toMs(readerNow) };
+          noteReaderStamp(readerNow);
           break;
         }
         const chunk = next.value;
@@ -177,6 +184,7 @@ export function readAndParse(options: StampedReadOptions): StampedRead {
               // Bytes without a stamp (should not happen: stamps are published before the stream
               // gets the bytes); the reader's own time is then the honest upper bound.
               queue(chunk.subarray(pos - offset), toMs(readerNow));
+              noteReaderStamp(readerNow);
               break;
             }
             const cut = Math.min(ends[stampIndex]!, end);
@@ -186,6 +194,7 @@ export function readAndParse(options: StampedReadOptions): StampedRead {
           }
         } else {
           queue(chunk, toMs(readerNow));
+          noteReaderStamp(readerNow);
         }
         if (recorder) {
           try {
@@ -214,6 +223,11 @@ export function readAndParse(options: StampedReadOptions): StampedRead {
     } else if (next < pieces.length) requestParse(work);
     else parsePending(Number.POSITIVE_INFINITY);
   })();
+
+  function noteReaderStamp(now: number): void {
+    const log = stamps?.readerLateness;
+    if (log && !log.has(now)) log.set(now, checkpointNow(now));
+  }
 
   function queue(chunk: Uint8Array, atMs: number): void {
     pieces.push(chunk);

@@ -4,6 +4,7 @@
  * bench_serving, NVIDIA AIPerf). All times are milliseconds since request start, taken from a
  * monotonic clock (performance.now()).
  */
+import type { TimingBound } from './timing-bound';
 
 /** Wire protocols the probe speaks; one adapter each in lib/probe/adapters/. */
 export const PROTOCOLS = ['openai-chat', 'anthropic-messages', 'bedrock-converse-stream', 'gemini-stream'] as const;
@@ -43,13 +44,17 @@ export type ErrorKind = (typeof ERROR_KINDS)[number];
  *   streamed (decision 065), and the received text (o200k) disagree by >25 %
  * - buffered_stream: the answer was delivered, not streamed: most tokens in the last event, all token events
  *   at one instant, or most tokens in reads of ≥ 64 tokens each (build-probe-result isBulkDelivery); no pace to measure
- * - event_loop_stall: the worker's event loop was too delayed to trust the timing
+ * - event_loop_stall: (no longer raised; rows before decision 181) the worker's event-loop delay p99 exceeded 50 ms
  * - hidden_reasoning_uncounted: the counts disagree and the stream withheld reasoning (redacted or
  *   undisplayed thinking) without reporting how many tokens it was: the gap is explained, but the
  *   visible token count cannot be known (raised instead of token_count_mismatch; decision 065)
  * - unknown_finish: the stream stated a finish reason that is neither a clean finish of its
  *   protocol nor failure-named (lib/probe/finish-reasons.ts, decision 190); the raw word is kept in
  *   `evidence.unknownFinishReason`
+ * - timing_uncertain: the measurement's error bound (ProbeResult.timingBound: how late the stamps
+ *   defining TTFT and speed may have been taken) is unknown or beyond the published accuracy
+ *   (lib/probe/timing-bound TIMING_BOUND_LIMITS; decisions 180, 181). Replaces event_loop_stall,
+ *   which old rows keep.
  */
 export const NOT_RANKABLE_REASONS = [
   'failed',
@@ -59,6 +64,7 @@ export const NOT_RANKABLE_REASONS = [
   'event_loop_stall',
   'hidden_reasoning_uncounted',
   'unknown_finish',
+  'timing_uncertain',
 ] as const;
 export type NotRankableReason = (typeof NOT_RANKABLE_REASONS)[number];
 
@@ -242,4 +248,10 @@ export interface ProbeResult {
    * Bedrock latencyMs...), kept beside, never instead of, the client-measured ones.
    */
   providerMetrics?: Record<string, number>;
+  /**
+   * How wrong TTFT, TTFAT, E2E (ms, only ever too high) and output speed (%, either way) may be,
+   * from the probe process's own evidence (lib/probe/timing-bound.ts, decision 180); absent for a
+   * probe that failed before any stream was read.
+   */
+  timingBound?: TimingBound;
 }

@@ -11,7 +11,8 @@ import { readApiKeyVariable } from '@/lib/env';
 import { judgeFidelityProbe } from '@/lib/fidelity/judge-probe';
 import { computeInterTokenLatency } from '@/lib/probe/inter-token-latency';
 import { probeEndpoint } from '@/lib/probe/probe-endpoint';
-import { withNotRankableReasons } from '@/lib/probe/rankability';
+import { toStoredTimingBound, type TimingBound } from '@/lib/probe/timing-bound';
+import type { ProbeResult } from '@/lib/probe/types';
 import { encodeTimeline } from '@/lib/probe/timeline-codec';
 import type { FetchLike, ProbeDeadlines } from '@/lib/probe/types';
 import type { PromptBuilder } from '@/lib/probe/prompt-builder';
@@ -30,8 +31,8 @@ export interface ProbeTaskContext {
   secretKey: Buffer | null;
   /**
    * Starts one event-loop delay monitor for the span of a probe (lib/probe createLoopDelayMonitor).
-   * Its p99 is stored as event_loop_delay_p99_ms; above its threshold the measurement is kept but
-   * marked invalid and not rankable (decision 132).
+   * Its p99 is stored as event_loop_delay_p99_ms, as evidence: whether the clock can be trusted is
+   * the measurement's own error bound (`timing_uncertain`, decision 181), not this p99.
    */
   monitorLoopDelay: () => LoopDelayMonitor;
   deadlines: ProbeDeadlines;
@@ -64,69 +65,104 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
   const { prompt, promptHash, fidelity } = ctx.promptBuilder
     ? await ctx.promptBuilder.build(spec0, job.slotStart, { fidelity: job.fidelity === true })
     : buildPrompt(spec0, job.slotStart, { fidelity: job.fidelity === true });
-  const measuredAt = ctx.now();
-  const loopMonitor = ctx.monitorLoopDelay();
-  const probed = await probeEndpoint({
-    protocol: endpoint.protocol,
-    url: endpoint.baseUrl,
-    model: endpoint.apiModelId,
-    apiKey,
-    prompt,
-    maxOutputTokens: workload.maxOutputTokens,
-    deadlines: ctx.deadlines,
-    fetch: ctx.createFetch({ allowPrivate: endpoint.allowPrivate }),
-    awsCredentials: endpoint.protocol === 'bedrock-converse-stream' && spec.awsCredentialsAllowed ? resolveAwsCredentials(endpoint.region) : null,
-    signal,
-  });
-  const loop = loopMonitor.stop();
-  const valid = loop.valid;
-  const result = valid ? probed : withNotRankableReasons(probed, ['event_loop_stall']);
-  const itl = computeInterTokenLatency(result.timeline);
-  const judged = judgeFidelityProbe(fidelity, result);
+  const probeOnce = async () => {
+    const measuredAt = ctx.now();
+    const loopMonitor = ctx.monitorLoopDelay();
+    const probed = await probeEndpoint({
+      protocol: endpoint.protocol,
+      url: endpoint.baseUrl,
+      model: endpoint.apiModelId,
+      apiKey,
+      prompt,
+      maxOutputTokens: workload.maxOutputTokens,
+      deadlines: ctx.deadlines,
+      fetch: ctx.createFetch({ allowPrivate: endpoint.allowPrivate }),
+      awsCredentials: endpoint.protocol === 'bedrock-converse-stream' && spec.awsCredentialsAllowed ? resolveAwsCredentials(endpoint.region) : null,
+      signal,
+    });
+    return { measuredAt, result: probed, loop: loopMonitor.stop() };
+  };
+  const write = async (jobKey: string, probed: Awaited<ReturnType<typeof probeOnce>>) => {
+    const { measuredAt, result, loop } = probed;
+    // The clock's verdict is the measurement's own error bound (decision 181): `valid` is false
+    // exactly when it is `timing_uncertain`; the loop-delay p99 is kept as evidence only.
+    const timingUncertain = result.notRankableReasons.includes('timing_uncertain');
+    const bound = toStoredTimingBound(result.timingBound);
+    const itl = computeInterTokenLatency(result.timeline);
+    const judged = judgeFidelityProbe(fidelity, result);
+    return insertMeasurement(ctx.db, {
+      jobKey,
+      endpointId: endpoint.id,
+      workloadId: workload.id,
+      measuredAt,
+      workerRegion: job.region,
+      workerVersion: ctx.workerVersion,
+      outcome: result.outcome,
+      errorKind: result.errorKind,
+      errorMessage: result.errorMessage,
+      httpStatus: result.httpStatus,
+      connectMs: result.connectMs,
+      ttfbMs: result.ttfbMs,
+      ttftMs: result.ttftMs,
+      ttfatMs: result.ttfatMs,
+      e2eMs: result.e2eMs,
+      outputTokensReported: result.outputTokensReported,
+      outputTokensO200k: result.outputTokensO200k,
+      outputTokensPerSecond: result.outputTokensPerSecond,
+      outputTokensPerSecondO200k: result.outputTokensPerSecondO200k,
+      tpotMs: result.tpotMs,
+      contentChunks: result.contentChunks,
+      finishReason: result.finishReason,
+      promptHash,
+      timeline: encodeTimeline(result.timeline),
+      flags: result.flags,
+      valid: !timingUncertain,
+      invalidReason: timingUncertain ? describeTimingUncertain(result.timingBound) : null,
+      eventLoopDelayP99Ms: loop.p99Ms,
+      rankable: result.rankable,
+      notRankableReasons: result.notRankableReasons,
+      evidence: bound.timing ? { ...result.evidence, timing: bound.timing } : result.evidence,
+      ttftBoundMs: bound.ttftBoundMs,
+      e2eBoundMs: bound.e2eBoundMs,
+      speedBoundPct: bound.speedBoundPct,
+      retryAfterMs: result.retryAfterMs === null ? null : Math.round(result.retryAfterMs),
+      itlP50Ms: itl.p50Ms,
+      itlP95Ms: itl.p95Ms,
+      ...judged,
+      // the probe's own figure: the one its speed basis subtracted (decision 065)
+      reasoningTokensHidden: result.reasoningTokensHidden,
+    });
+  };
 
-  const written = await insertMeasurement(ctx.db, {
-    jobKey: job.jobKey,
-    endpointId: endpoint.id,
-    workloadId: workload.id,
-    measuredAt,
-    workerRegion: job.region,
-    workerVersion: ctx.workerVersion,
-    outcome: result.outcome,
-    errorKind: result.errorKind,
-    errorMessage: result.errorMessage,
-    httpStatus: result.httpStatus,
-    connectMs: result.connectMs,
-    ttfbMs: result.ttfbMs,
-    ttftMs: result.ttftMs,
-    ttfatMs: result.ttfatMs,
-    e2eMs: result.e2eMs,
-    outputTokensReported: result.outputTokensReported,
-    outputTokensO200k: result.outputTokensO200k,
-    outputTokensPerSecond: result.outputTokensPerSecond,
-    outputTokensPerSecondO200k: result.outputTokensPerSecondO200k,
-    tpotMs: result.tpotMs,
-    contentChunks: result.contentChunks,
-    finishReason: result.finishReason,
-    promptHash,
-    timeline: encodeTimeline(result.timeline),
-    flags: result.flags,
-    valid,
-    invalidReason: valid ? null : `event-loop delay p99 ${loop.p99Ms.toFixed(1)} ms > ${loop.thresholdP99Ms} ms`,
-    eventLoopDelayP99Ms: loop.p99Ms,
-    rankable: result.rankable,
-    notRankableReasons: result.notRankableReasons,
-    evidence: result.evidence,
-    retryAfterMs: result.retryAfterMs === null ? null : Math.round(result.retryAfterMs),
-    itlP50Ms: itl.p50Ms,
-    itlP95Ms: itl.p95Ms,
-    ...judged,
-    // the probe's own figure: the one its speed basis subtracted (decision 065)
-    reasoningTokensHidden: result.reasoningTokensHidden,
-  });
+  const first = await probeOnce();
+  const written = await write(job.jobKey, first);
+  let result = first.result;
+  // A slot whose measurement failed ONLY on timing is probed once more at once (decision 181):
+  // the first stays as evidence; the second, under its own key, may be ranked.
+  if (written && isOnlyTimingUncertain(result) && !signal?.aborted) {
+    const again = await probeOnce();
+    await write(`${job.jobKey}${TIMING_RETRY_SUFFIX}`, again);
+    result = again.result;
+  }
   if (result.errorKind === 'rate_limited' && result.retryAfterMs !== null) {
     await setEndpointNotBefore(ctx.db, endpoint.id, new Date(ctx.now().getTime() + result.retryAfterMs));
   }
   return { status: written ? 'recorded' : 'duplicate', outcome: result.outcome, errorKind: result.errorKind };
+}
+
+/** Job-key suffix of the one re-probe of a slot whose first measurement failed only on timing. */
+export const TIMING_RETRY_SUFFIX = ':timing-retry';
+
+/** True when the only reason a result is not rankable is its timing bound. */
+export function isOnlyTimingUncertain(result: Pick<ProbeResult, 'notRankableReasons'>): boolean {
+  return result.notRankableReasons.length === 1 && result.notRankableReasons[0] === 'timing_uncertain';
+}
+
+/** The stored invalid_reason of a timing_uncertain measurement. */
+function describeTimingUncertain(bound: TimingBound | undefined): string {
+  if (!bound) return 'timing bound unknown';
+  const v = (x: number | null, unit: string) => (x === null ? 'unknown' : `${x.toFixed(2)} ${unit}`);
+  return `timing bound beyond the published accuracy: TTFT +${v(bound.ttftMs, 'ms')}, speed ±${v(bound.speedPct, '%')}`;
 }
 
 /**

@@ -16,17 +16,26 @@ export interface ExpectDifference {
  * The differences between `r` and `c.expect` ([] when the result matches). Times compare within
  * `c.tolerance_ms`; a null time must be null. Optional extension fields compare only when present;
  * `unrecognized_paths` absent means none may be reported. Pure.
+ *
+ * `timing_uncertain` (decision 181) is the probe saying its clock cannot vouch for this run's
+ * times: unless the case itself expects that reason, it is left out of `rankable` /
+ * `not_rankable_reasons`, and a result carrying it has its time differences excused (a replay on a
+ * busy machine is then right or not rankable for timing, never rankable and wrong). A result
+ * WITHOUT it must hold every time within the tolerance.
  */
 export function compareWithExpect(r: ProbeResult, c: ReplayCase): ExpectDifference[] {
   const e = c.expect;
   const out: ExpectDifference[] = [];
+  const timingExpected = e.not_rankable_reasons?.includes('timing_uncertain') === true;
+  const timingUncertain = r.notRankableReasons.includes('timing_uncertain') && !timingExpected;
+  const reasons = timingUncertain ? r.notRankableReasons.filter((x) => x !== 'timing_uncertain') : r.notRankableReasons;
   const same = (field: string, expected: unknown, actual: unknown) => {
     if (JSON.stringify(expected) !== JSON.stringify(actual)) out.push({ field, expected, actual });
   };
   const time = (field: string, expected: number | null, actual: number | null) => {
     if (expected === null || actual === null) {
       if (expected !== actual) out.push({ field, expected, actual });
-    } else if (Math.abs(actual - expected) > c.tolerance_ms) out.push({ field, expected, actual: Math.round(actual * 10) / 10 });
+    } else if (Math.abs(actual - expected) > c.tolerance_ms && !timingUncertain) out.push({ field, expected, actual: Math.round(actual * 10) / 10 });
   };
   same('outcome', e.outcome, r.outcome);
   same('error_kind', e.error_kind, r.errorKind);
@@ -45,8 +54,8 @@ export function compareWithExpect(r: ProbeResult, c: ReplayCase): ExpectDifferen
   if (e.retry_after_ms !== undefined) same('retry_after_ms', e.retry_after_ms, r.retryAfterMs);
   if (e.token_count_mismatch !== undefined) same('token_count_mismatch', e.token_count_mismatch, r.flags.tokenCountMismatch);
   if (e.buffered !== undefined) same('buffered', e.buffered, r.flags.buffered);
-  if (e.rankable !== undefined) same('rankable', e.rankable, r.rankable);
-  if (e.not_rankable_reasons !== undefined) same('not_rankable_reasons', e.not_rankable_reasons, r.notRankableReasons);
+  if (e.rankable !== undefined) same('rankable', e.rankable, reasons.length === 0);
+  if (e.not_rankable_reasons !== undefined) same('not_rankable_reasons', e.not_rankable_reasons, reasons);
   same('unrecognized_paths', e.unrecognized_paths ?? [], r.evidence.unrecognizedPaths ?? []);
   if (e.error_message_contains !== undefined && !(r.errorMessage ?? '').includes(e.error_message_contains)) {
     out.push({ field: 'error_message_contains', expected: e.error_message_contains, actual: r.errorMessage });
