@@ -89,12 +89,15 @@ describe('tokenpace probe: rankable or not (real process, real server)', () => {
     expect(json.evidence.unrecognizedPaths).toEqual(['choices[0].delta.output_text']);
   });
 
-  it('the same stream with its output in content is rankable at the true speed (within 5 %)', { timeout: 60_000 }, async () => {
+  it('the same stream with its output in content is rankable (unless timing_uncertain) at the true speed (within 5 %)', { timeout: 60_000 }, async () => {
     const { code, stdout } = await cli(probeArgs('/content/v1'));
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
-    expect(json.rankable).toBe(true);
-    expect(json.notRankableReasons).toEqual([]);
+    // Nothing in the stream stops it being ranked; on a busy machine the probe may still decline to
+    // vouch for its clock (timing_uncertain, decision 181), with its bound beside the figures.
+    expect(json.notRankableReasons.filter((r: string) => r !== 'timing_uncertain')).toEqual([]);
+    expect(json.rankable).toBe(json.notRankableReasons.length === 0);
+    expect(json.timingBound).toMatchObject({ evidence: { firstReadEvents: expect.any(Number) } });
     expect(json.outputTokensReported).toBe(TOKENS);
     expect(json.outputTokensO200k).toBe(TOKENS);
     expect(Math.abs(json.outputTokensPerSecond - TRUE_TPS) / TRUE_TPS).toBeLessThan(0.05);

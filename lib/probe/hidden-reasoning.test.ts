@@ -65,7 +65,8 @@ function expectCounts(r: ProbeResult, x: Expected) {
   expect(r.outputTokensReported).toBe(x.outputTokensReported);
   expect(r.reasoningTokensHidden).toBe(x.reasoningTokensHidden);
   expect(r.evidence).toEqual(x.evidence);
-  expect(r.rankable).toBe(x.rankable);
+  // timing_uncertain is the clock's verdict on this run (decision 181), not the counts'.
+  expect(r.notRankableReasons.filter((n) => n !== 'timing_uncertain').length === 0).toBe(x.rankable);
   // Identity: the reported speed is V after the first event's share, over the MEASURED streamed window.
   const windowS = (r.lastTokenMs! - r.ttftMs!) / 1000;
   const vAfter = x.visible - (x.visible * x.firstEventO200k) / x.outputTokensO200k;

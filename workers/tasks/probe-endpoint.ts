@@ -138,8 +138,9 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
   const written = await write(job.jobKey, first);
   let result = first.result;
   // A slot whose measurement failed ONLY on timing is probed once more at once (decision 181):
-  // the first stays as evidence; the second, under its own key, may be ranked.
-  if (written && isOnlyTimingUncertain(result) && !signal?.aborted) {
+  // the first stays as evidence; the second, under its own key, may be ranked. Not a fidelity
+  // probe: its verdict was the point of the slot, and a second one would count the check twice.
+  if (written && isOnlyTimingUncertain(result) && !fidelity && !signal?.aborted) {
     const again = await probeOnce();
     await write(`${job.jobKey}${TIMING_RETRY_SUFFIX}`, again);
     result = again.result;

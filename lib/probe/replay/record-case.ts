@@ -153,8 +153,15 @@ export function expectOf(r: ProbeResult): ReplayExpect {
     retry_after_ms: r.retryAfterMs,
     token_count_mismatch: r.flags.tokenCountMismatch,
     buffered: r.flags.buffered,
-    rankable: r.rankable,
-    not_rankable_reasons: [...r.notRankableReasons],
+    // timing_uncertain is this run's clock verdict (decision 181), not a property of the stream:
+    // a replay is judged on its own bound.
+    rankable: streamReasons(r).length === 0,
+    not_rankable_reasons: streamReasons(r),
     ...(r.evidence.unrecognizedPaths?.length ? { unrecognized_paths: [...r.evidence.unrecognizedPaths] } : {}),
   };
+}
+
+/** The not-rankable reasons a stream itself causes: all but timing_uncertain. */
+function streamReasons(r: ProbeResult): ProbeResult['notRankableReasons'] {
+  return r.notRankableReasons.filter((x) => x !== 'timing_uncertain');
 }
