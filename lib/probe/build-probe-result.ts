@@ -28,7 +28,7 @@ import { getAdapter } from './adapters/registry';
 import { classifyFinish } from './finish-reasons';
 import type { StreamParseResult } from './parse-stream';
 import { listNotRankableReasons } from './rankability';
-import { resolveEventTexts } from './stream-accumulator';
+import { resolveStreamTexts } from './stream-accumulator';
 import { countO200kTokens } from '../tokens/o200k';
 import type { ErrorKind, ProbeEvidence, ProbeResult, Protocol, TimelineEntry, TokenChannel } from './types';
 
@@ -134,7 +134,7 @@ export function buildFailedProbeResult(
  */
 export function buildProbeResult(parsed: StreamParseResult, context: ProbeResultContext): ProbeResult {
   const adapter = getAdapter(context.protocol);
-  const events = resolveEventTexts(parsed.events, adapter.cumulativeText);
+  const { events, toolArguments } = resolveStreamTexts(parsed.events, adapter.cumulativeText);
 
   // Counting happens only now, after the stream: never on the hot path.
   const timeline: TimelineEntry[] = events.map((e) => ({
@@ -144,7 +144,7 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   }));
   const answerText = events.map((e) => e.answer).join('');
   const reasoningText = events.map((e) => e.reasoning).join('');
-  const toolCalls = parsed.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
+  const toolCalls = parsed.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: toolArguments.get(c.key) ?? '' }));
   const outputTokensO200k =
     countO200kTokens(answerText) + countO200kTokens(reasoningText) + toolCalls.reduce((n, c) => n + countO200kTokens(c.arguments), 0);
 

@@ -14,6 +14,8 @@ export interface RecordedEvent {
   reasoning: string;
   /** concatenated tool-argument fragments carried by this event */
   toolArgs: string;
+  /** the same fragments per call (key of AccumulatedToolCall), in order; resolved per call after the stream */
+  toolPieces: Array<{ key: string; text: string }>;
 }
 
 /** A tool call being assembled, in the order calls were opened. */
@@ -88,10 +90,13 @@ export function createStreamAccumulator(onTokenEvent?: (atMs: number) => void): 
     unrecognizedPaths: [],
   };
   const toolsByKey = new Map<string, AccumulatedToolCall>();
+  /** recorded events that preview a block (WireEvent.previewKey), by key */
+  const previews = new Map<string, RecordedEvent>();
 
   const accept = (event: WireEvent, atMs: number) => {
     if (state.terminal) return; // bytes after [DONE] / message_stop in the same read
     let toolArgs = '';
+    const toolPieces: RecordedEvent['toolPieces'] = [];
     for (const delta of event.toolCalls ?? []) {
       let call = toolsByKey.get(delta.key);
       if (!call) {
@@ -99,15 +104,30 @@ export function createStreamAccumulator(onTokenEvent?: (atMs: number) => void): 
         toolsByKey.set(delta.key, call);
         state.toolCalls.push(call);
       }
-      if (delta.id) call.id = delta.id;
+      // The id the call was opened with stays its id (a later fragment's other id is no new call).
+      if (delta.id && call.id === null) call.id = delta.id;
       if (delta.name) call.name = delta.name;
       call.arguments += delta.argumentsDelta;
       toolArgs += delta.argumentsDelta;
+      if (delta.argumentsDelta !== '') toolPieces.push({ key: call.key, text: delta.argumentsDelta });
     }
     const answer = event.answer ?? '';
     const reasoning = event.reasoning ?? '';
+    if (event.replacesPreview !== undefined) {
+      // The text the preview held is repeated by this event: withdraw it (it counts once, here).
+      const preview = previews.get(event.replacesPreview);
+      previews.delete(event.replacesPreview);
+      if (preview) {
+        preview.answer = '';
+        preview.reasoning = '';
+        preview.toolArgs = '';
+        preview.toolPieces = [];
+      }
+    }
     if (answer !== '' || reasoning !== '' || toolArgs !== '') {
-      state.events.push({ atMs, answer, reasoning, toolArgs });
+      const recorded: RecordedEvent = { atMs, answer, reasoning, toolArgs, toolPieces };
+      if (event.previewKey !== undefined) previews.set(event.previewKey, recorded);
+      state.events.push(recorded);
       state.generatedChars += answer.length + reasoning.length + toolArgs.length;
       onTokenEvent?.(atMs);
     }
@@ -136,37 +156,103 @@ export function createStreamAccumulator(onTokenEvent?: (atMs: number) => void): 
 }
 
 /**
- * Resolves cumulative channels (case C10: every chunk repeats the whole text so far).
- * A channel is cumulative when it has at least two non-empty pieces, every piece starts with the
- * previous one, and at least one is strictly longer; each event then keeps only its new suffix.
- * Deciding after the stream (not at the second chunk) means one coincidence cannot flip a normal
- * delta stream. Returns new event objects; events left with no text are dropped (they carried no
- * new token). Pure.
+ * A channel's pieces resolved: each piece's new text (same order as the input) and the channel's
+ * whole text. `json`: the channel is one tool call's arguments.
  */
-export function resolveEventTexts(events: RecordedEvent[], mayBeCumulative: boolean): RecordedEvent[] {
-  if (!mayBeCumulative) return events;
-  const cumulativeAnswer = isCumulative(events.map((e) => e.answer));
-  const cumulativeReasoning = isCumulative(events.map((e) => e.reasoning));
-  if (!cumulativeAnswer && !cumulativeReasoning) return events;
-  let prevAnswer = '';
-  let prevReasoning = '';
-  const out: RecordedEvent[] = [];
-  for (const e of events) {
-    let answer = e.answer;
-    let reasoning = e.reasoning;
-    if (cumulativeAnswer && answer !== '') {
-      const full = answer;
-      answer = full.slice(prevAnswer.length);
-      prevAnswer = full;
-    }
-    if (cumulativeReasoning && reasoning !== '') {
-      const full = reasoning;
-      reasoning = full.slice(prevReasoning.length);
-      prevReasoning = full;
-    }
-    if (answer !== '' || reasoning !== '' || e.toolArgs !== '') out.push({ ...e, answer, reasoning });
+function resolveChannel(pieces: string[], json: boolean): { fresh: string[]; whole: string } {
+  if (isCumulative(pieces)) {
+    let prev = '';
+    const fresh = pieces.map((piece) => {
+      if (piece === '') return '';
+      const added = piece.slice(prev.length);
+      prev = piece;
+      return added;
+    });
+    return { fresh, whole: prev };
   }
-  return out;
+  // Not cumulative as a whole: still, a piece that repeats (or repeats and extends) all the text so
+  // far is a resend, not new text: a trailing whole-message event, a final chunk repeating the whole
+  // arguments. Recognised only when a coincidence is impossible: after at least two earlier pieces
+  // (text), or when the arguments so far are already a complete JSON value (tool calls). Arguments
+  // resent whole as a new complete JSON value replace the earlier value (two JSON values in a row
+  // are never one call's arguments); only the text past their common prefix is new.
+  let acc = '';
+  let earlier = 0;
+  const fresh = pieces.map((piece) => {
+    if (piece === '') return '';
+    const accWhole = json && acc !== '' && isCompleteJson(acc);
+    const repeat = acc !== '' && piece.startsWith(acc) && (earlier >= 2 || accWhole);
+    earlier++;
+    if (repeat) {
+      const added = piece.slice(acc.length);
+      acc = piece;
+      return added;
+    }
+    if (accWhole && isCompleteJson(piece)) {
+      let common = 0;
+      while (common < acc.length && common < piece.length && acc[common] === piece[common]) common++;
+      acc = piece;
+      return piece.slice(common);
+    }
+    acc += piece;
+    return piece;
+  });
+  return { fresh, whole: acc };
+}
+
+/** True when `text` parses as one complete JSON value (tool-call arguments that are already whole). */
+function isCompleteJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves text sent more than once, on every channel (answer, reasoning, and each tool call's
+ * arguments separately; issue 22):
+ * - cumulative channels (case C10: every event repeats the whole text so far): a channel is
+ *   cumulative when it has at least two non-empty pieces, every piece starts with the previous
+ *   one, and at least one is strictly longer; each event then keeps only its new suffix. Deciding
+ *   after the stream (not at the second chunk) means one coincidence cannot flip a delta stream;
+ * - repeats in a delta stream: a piece starting with the whole channel text so far (after two
+ *   earlier pieces, or after arguments that are already complete JSON) keeps only what it adds.
+ * Returns new event objects (events left with no text are dropped: they carried no new token) and
+ * each tool call's resolved arguments by call key. `mayBeCumulative` false turns both rules off. Pure.
+ */
+export function resolveStreamTexts(events: RecordedEvent[], mayBeCumulative: boolean): { events: RecordedEvent[]; toolArguments: Map<string, string> } {
+  const toolArguments = new Map<string, string>();
+  if (!mayBeCumulative) {
+    for (const e of events) for (const p of e.toolPieces) toolArguments.set(p.key, (toolArguments.get(p.key) ?? '') + p.text);
+    return { events, toolArguments };
+  }
+  const answers = resolveChannel(events.map((e) => e.answer), false).fresh;
+  const reasonings = resolveChannel(events.map((e) => e.reasoning), false).fresh;
+  // Tool pieces per call key, resolved per call.
+  const byKey = new Map<string, string[]>();
+  for (const e of events) for (const p of e.toolPieces) byKey.set(p.key, [...(byKey.get(p.key) ?? []), p.text]);
+  const resolvedByKey = new Map<string, string[]>();
+  for (const [key, pieces] of byKey) {
+    const resolved = resolveChannel(pieces, true);
+    resolvedByKey.set(key, resolved.fresh);
+    toolArguments.set(key, resolved.whole);
+  }
+  const cursor = new Map<string, number>();
+  const out: RecordedEvent[] = [];
+  events.forEach((e, i) => {
+    const toolPieces = e.toolPieces.map((p) => {
+      const at = cursor.get(p.key) ?? 0;
+      cursor.set(p.key, at + 1);
+      return { key: p.key, text: resolvedByKey.get(p.key)![at]! };
+    });
+    const toolArgs = toolPieces.map((p) => p.text).join('');
+    const answer = answers[i]!;
+    const reasoning = reasonings[i]!;
+    if (answer !== '' || reasoning !== '' || toolArgs !== '') out.push({ ...e, answer, reasoning, toolArgs, toolPieces: toolPieces.filter((p) => p.text !== '') });
+  });
+  return { events: out, toolArguments };
 }
 
 function isCumulative(pieces: string[]): boolean {

@@ -63,6 +63,16 @@ export interface WireEvent {
    * was generated and is in the output count but was withheld, whether or not a count says how much.
    */
   reasoningWithheld?: boolean;
+  /**
+   * This event's text previews a block (Anthropic content_block_start holding text): it counts,
+   * at this event's time, unless a later event names the same key in `replacesPreview`.
+   */
+  previewKey?: string;
+  /**
+   * This event repeats the text of the preview `previewKey` named (the block's first delta
+   * repeating what its start held): the preview's text is withdrawn, counted once (issue 22).
+   */
+  replacesPreview?: string;
   /** A keep-alive (empty event, ping, trailing noise after completion): never extends any time. */
   keepAlive?: boolean;
   /** Raw finish/stop reason as the provider spelled it (normalised later). */

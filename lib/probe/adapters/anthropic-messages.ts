@@ -20,6 +20,14 @@ import { collectText, emptyText, hasText, type CollectedText } from './content-p
 import { joinUrl, pathEndsWith } from './join-url';
 import { classifyInStreamError, countValue, isRecord, nonEmptyString } from './normalize';
 import { createSseDecoder } from './sse-messages';
+import { listUnknownUsagePaths } from './usage-places';
+
+/**
+ * Where Messages servers put usage: message_start's provisional `message.usage`, message_delta's
+ * `usage`, a whole message's `usage`, and Bedrock's InvokeModelWithResponseStream metrics on
+ * message_stop (`amazon-bedrock-invocationMetrics`, the same count again: not read).
+ */
+const KNOWN_USAGE_PLACES = new Set(['message.usage', 'usage', 'amazon-bedrock-invocationMetrics']);
 
 /** Anthropic API version header value the probe speaks. */
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -45,6 +53,12 @@ interface MessagesDecoderState {
   reasoningStreamed: boolean;
   /** open thinking blocks by index: whether any thinking text arrived in them yet */
   thinkingBlocks: Map<string, boolean>;
+  /**
+   * Text a content_block_start already held, by block index, until the block's first delta: that
+   * delta often repeats it (gateways, issue 22), and then the start's text is withdrawn
+   * (WireEvent.replacesPreview) so it counts once.
+   */
+  pendingStart: Map<string, { channel: 'answer' | 'reasoning'; text: string }>;
 }
 
 /**
@@ -73,23 +87,29 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Mess
       const block = isRecord(data.content_block) ? data.content_block : {};
       const blockType = typeof block.type === 'string' ? block.type : '';
       if (TOOL_BLOCKS.has(blockType)) {
-        // Opens the call (fixes its order, id and name); its arguments come in input_json_delta
-        // (a gateway that sends the whole input here gets it counted once).
+        // Opens the call (fixes its order, id and name); its arguments come in input_json_delta.
+        // A gateway that sends the whole input here too gets it counted once: the deltas replace it.
         const input = isRecord(block.input) && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : '';
         return {
           toolCalls: [{ key: String(data.index), id: nonEmptyString(block.id) ?? null, name: nonEmptyString(block.name) ?? null, argumentsDelta: input }],
+          ...(input !== '' ? { previewKey: `tool-${String(data.index)}` } : {}),
         };
       }
       // Redacted thinking: reasoning generated (and counted in output_tokens) but sent encrypted.
       if (blockType === 'redacted_thinking') return { reasoningWithheld: true };
       if (NON_GENERATED_BLOCKS.has(blockType)) return {};
       if (blockType === 'thinking') state.thinkingBlocks.set(String(data.index), hasText(block.thinking));
-      // A text or thinking block may in principle start with text; it counts like a delta.
+      // A text or thinking block may start with text: it counts at its arrival, unless the
+      // block's first delta repeats it (then the start's copy is withdrawn: counted once).
       if (blockType === 'text' || blockType === 'thinking') {
         const text = emptyText();
-        collectText(blockType === 'text' ? block.text : block.thinking, blockType === 'text' ? 'answer' : 'reasoning', `content_block_start.content_block.${blockType}`, text);
+        const channel = blockType === 'text' ? 'answer' : 'reasoning';
+        collectText(blockType === 'text' ? block.text : block.thinking, channel, `content_block_start.content_block.${blockType}`, text);
+        if (text[channel] !== '') state.pendingStart.set(String(data.index), { channel, text: text[channel] });
         text.unrecognizedPaths.push(...unknownTextPaths(block, `content_block_start.content_block(type=${blockType})`, [...BLOCK_META_KEYS, 'text', 'thinking']));
-        return textEvent(text);
+        const event = textEvent(text);
+        if (text[channel] !== '') event.previewKey = String(data.index);
+        return event;
       }
       return hasText(block) ? { unrecognizedPaths: [`content_block_start.content_block(type=${blockType})`] } : {};
     }
@@ -98,16 +118,24 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Mess
       const deltaType = typeof delta.type === 'string' ? delta.type : '';
       if (deltaType === 'input_json_delta') {
         const json = typeof delta.partial_json === 'string' ? delta.partial_json : '';
-        return json === '' ? {} : { toolCalls: [{ key: String(data.index), argumentsDelta: json }] };
+        if (json === '') return {};
+        // The deltas are the arguments: an input the block's start already held was a preview.
+        return { toolCalls: [{ key: String(data.index), argumentsDelta: json }], replacesPreview: `tool-${String(data.index)}` };
       }
       if (NON_TEXT_DELTAS.has(deltaType)) return {};
       if (deltaType === 'text_delta' || deltaType === 'thinking_delta') {
         const key = deltaType === 'text_delta' ? 'text' : 'thinking';
         const text = emptyText();
-        collectText(delta[key], deltaType === 'text_delta' ? 'answer' : 'reasoning', `content_block_delta.delta.${key}`, text);
+        const channel = deltaType === 'text_delta' ? 'answer' : 'reasoning';
+        collectText(delta[key], channel, `content_block_delta.delta.${key}`, text);
+        const held = state.pendingStart.get(String(data.index));
+        state.pendingStart.delete(String(data.index));
+        const repeatsStart = held !== undefined && held.channel === channel && text[channel].startsWith(held.text);
         if (text.reasoning !== '' && state.thinkingBlocks.has(String(data.index))) state.thinkingBlocks.set(String(data.index), true);
         text.unrecognizedPaths.push(...unknownTextPaths(delta, `content_block_delta.delta(type=${deltaType})`, ['type', key, 'signature', 'citations', 'index']));
-        return textEvent(text);
+        const event = textEvent(text);
+        if (repeatsStart) event.replacesPreview = String(data.index);
+        return event;
       }
       return hasText(delta) ? { unrecognizedPaths: [`content_block_delta.delta(type=${deltaType})`] } : {};
     }
@@ -129,6 +157,7 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Mess
       // A thinking block that closes without any thinking text (only a signature: thinking not
       // displayed) withheld its reasoning.
       const key = String(data.index);
+      state.pendingStart.delete(key);
       const hadText = state.thinkingBlocks.get(key);
       state.thinkingBlocks.delete(key);
       return hadText === false ? { reasoningWithheld: true } : {};
@@ -190,7 +219,7 @@ function textEvent(text: CollectedText): WireEvent {
 /** Adapter for the Anthropic Messages API (and compatible gateways). */
 export const anthropicMessagesAdapter: ProtocolAdapter = {
   protocol: 'anthropic-messages',
-  cumulativeText: false,
+  cumulativeText: true,
   buildRequest(input) {
     let url: string;
     if (pathEndsWith(input.url, '/messages')) url = input.url;
@@ -212,7 +241,7 @@ export const anthropicMessagesAdapter: ProtocolAdapter = {
   },
   createDecoder(sink) {
     let complete = false;
-    const state: MessagesDecoderState = { reasoningStreamed: false, thinkingBlocks: new Map() };
+    const state: MessagesDecoderState = { reasoningStreamed: false, thinkingBlocks: new Map(), pendingStart: new Map() };
     return createSseDecoder(sink, {
       // `[DONE]` is not this protocol's terminal marker: a trailing sentinel never fails the stream.
       doneIsTerminal: false,
@@ -221,6 +250,9 @@ export const anthropicMessagesAdapter: ProtocolAdapter = {
         // A bare `{"error": {...}}` (no type) is an error wherever it appears.
         const type = typeof value.type === 'string' ? value.type : value.error !== undefined ? 'error' : (message.event ?? '');
         const event = interpretEvent(type, value, state);
+        // Usage in a place the Messages protocol does not use is recorded (decision 191).
+        const unknownUsage = listUnknownUsagePaths(value, (p) => KNOWN_USAGE_PLACES.has(p)).map((p) => `${type}.${p}`);
+        if (unknownUsage.length > 0) event.unrecognizedPaths = [...(event.unrecognizedPaths ?? []), ...unknownUsage];
         if (event.reasoning !== undefined && event.reasoning !== '') state.reasoningStreamed = true;
         if (event.finishReason !== undefined || event.complete) complete = true;
         return event;

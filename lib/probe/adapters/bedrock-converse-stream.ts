@@ -22,6 +22,7 @@ import type { ProtocolAdapter, WireEvent } from './adapter';
 import { joinUrl } from './join-url';
 import { collectText, emptyText, hasText } from './content-parts';
 import { classifyInStreamError, countValue, isRecord, nonEmptyString, summarizeErrorText, tryParseJson } from './normalize';
+import { listUnknownUsagePaths } from './usage-places';
 
 /** True for an AWS access key id (long-term AKIA…, temporary ASIA…). */
 export function looksLikeAccessKeyId(value: string): boolean {
@@ -149,7 +150,7 @@ function interpretTextBody(text: string): WireEvent {
 /** Adapter for Amazon Bedrock ConverseStream. */
 export const bedrockConverseStreamAdapter: ProtocolAdapter = {
   protocol: 'bedrock-converse-stream',
-  cumulativeText: false,
+  cumulativeText: true,
   buildRequest(input) {
     const url = joinUrl(input.url, `model/${encodeURIComponent(input.model)}/converse-stream`);
     const body = JSON.stringify({
@@ -206,7 +207,12 @@ export const bedrockConverseStreamAdapter: ProtocolAdapter = {
         if (!isRecord(payload)) {
           return sink({ error: { kind: 'stream_error', message: `unparsable frame payload: ${text.slice(0, 120)}` } }, atMs);
         }
-        sink(interpretFrame(header(':event-type'), payload, state), atMs);
+        const eventType = header(':event-type');
+        const event = interpretFrame(eventType, payload, state);
+        // Usage anywhere but the metadata frame's `usage` is recorded (decision 191).
+        const unknownUsage = listUnknownUsagePaths(payload, (p) => eventType === 'metadata' && p === 'usage').map((p) => `${eventType}.${p}`);
+        if (unknownUsage.length > 0) event.unrecognizedPaths = [...(event.unrecognizedPaths ?? []), ...unknownUsage];
+        sink(event, atMs);
       },
       onError(message, atMs) {
         sink({ error: { kind: 'stream_error', message } }, atMs);

@@ -9,7 +9,8 @@
  *
  * Each element is a GenerateContentResponse: parts with non-empty `text` are answer tokens, or
  * reasoning when `thought: true`; `functionCall` parts are whole tool calls (arguments =
- * JSON of `args`). `finishReason` (STOP, MAX_TOKENS, SAFETY...) marks completion, followed by a
+ * JSON of `args`) or, streamed in pieces (`partialArgs`, `willContinue`), one call assembled from
+ * its pieces (readFunctionCall). `finishReason` (STOP, MAX_TOKENS, SAFETY...) marks completion, followed by a
  * clean end. `usageMetadata` is cumulative: output = candidatesTokenCount + thoughtsTokenCount
  * (thinking tokens are output, as everywhere in Tokenpace), last value wins; thoughtsTokenCount is
  * hidden reasoning when no thought part was streamed (decision 065). An `error` object
@@ -19,23 +20,126 @@
  * Vertex AI hosts (`*aiplatform.googleapis.com`).
  */
 import { createJsonArrayFramer } from '../framing/json-array-framer';
-import type { ProtocolAdapter, StreamDecoder, WireEvent, WireEventSink } from './adapter';
+import type { ProtocolAdapter, StreamDecoder, ToolCallDelta, WireEvent, WireEventSink } from './adapter';
 import { joinUrl } from './join-url';
 import { collectText, emptyText, hasText } from './content-parts';
 import { classifyInStreamError, countValue, isRecord, nonEmptyString, tryParseJson } from './normalize';
 import { createSseDecoder } from './sse-messages';
+import { listUnknownUsagePaths } from './usage-places';
 
 /** Part keys read here or known to carry no generated text. */
 const PART_KEYS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall', 'functionResponse', 'inlineData', 'fileData', 'executableCode', 'codeExecutionResult', 'videoMetadata', 'partMetadata', 'mediaResolution']);
 /** Content keys read here. */
 const CONTENT_KEYS = new Set(['parts', 'role']);
 
+/** FunctionCall keys read here. */
+const FUNCTION_CALL_KEYS = new Set(['name', 'id', 'args', 'partialArgs', 'willContinue']);
+/** PartialArg keys read here. */
+const PARTIAL_ARG_KEYS = new Set(['jsonPath', 'stringValue', 'numberValue', 'boolValue', 'nullValue', 'willContinue']);
+
+/** A function call whose arguments are still streaming (`willContinue: true`, Vertex streamFunctionCallArguments). */
+interface OpenFunctionCall {
+  key: string;
+  /** the arguments assembled so far */
+  args: Record<string, unknown>;
+  /** the jsonPath whose string value continues in the next PartialArg (its willContinue was true) */
+  continuingPath: string | null;
+}
+
 /** Per-stream state of the Gemini decoder. */
 interface GeminiDecoderState {
+  /** the call whose arguments are still streaming, null when none */
+  openCall: OpenFunctionCall | null;
   toolCount: number;
   complete: boolean;
   /** thought parts with text have been streamed (thoughtsTokenCount is then not hidden, decision 065) */
   reasoningStreamed: boolean;
+}
+
+/**
+ * Segments of an RFC 9535 JSON path in the forms PartialArg uses (`$.a.b[0]`, `$['a b']`), or null
+ * when the path has another form (then recorded as unrecognised).
+ */
+function parseJsonPath(path: string): Array<string | number> | null {
+  if (!path.startsWith('$')) return null;
+  const segments: Array<string | number> = [];
+  const pattern = /\.([A-Za-z_][\w-]*)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]|\["((?:[^"\\]|\\.)*)"\]/y;
+  let at = 1;
+  while (at < path.length) {
+    pattern.lastIndex = at;
+    const m = pattern.exec(path);
+    if (!m) return null;
+    segments.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : (m[3] ?? m[4])!));
+    at = pattern.lastIndex;
+  }
+  return segments.length > 0 ? segments : null;
+}
+
+/** Sets `value` at `segments` inside `root`, creating objects and arrays on the way. */
+function setAtPath(root: Record<string, unknown>, segments: Array<string | number>, value: (previous: unknown) => unknown): void {
+  let node: Record<string | number, unknown> = root;
+  segments.forEach((segment, i) => {
+    if (i === segments.length - 1) {
+      node[segment] = value(node[segment]);
+      return;
+    }
+    const next = node[segment];
+    if (typeof next !== 'object' || next === null) node[segment] = typeof segments[i + 1] === 'number' ? [] : {};
+    node = node[segment] as Record<string | number, unknown>;
+  });
+}
+
+/**
+ * One `functionCall` part as a tool-call fragment. A whole call (`args`) opens a call of its own;
+ * a call streamed in pieces (Vertex `streamFunctionCallArguments`: `partialArgs` of
+ * `{jsonPath, stringValue|numberValue|boolValue|nullValue, willContinue}`, the call's
+ * `willContinue: true` until its last part) stays one call, its later parts (no name) continuing
+ * it. Each fragment carries the arguments assembled so far as JSON: the stream core takes a
+ * complete JSON value following another as its replacement, counting only what changed.
+ */
+function readFunctionCall(call: Record<string, unknown>, path: string, state: GeminiDecoderState, unrecognized: string[]): ToolCallDelta | null {
+  for (const [key, value] of Object.entries(call)) {
+    if (!FUNCTION_CALL_KEYS.has(key) && hasText(value)) unrecognized.push(`${path}.${key}`);
+  }
+  const partial = Array.isArray(call.partialArgs) ? call.partialArgs : null;
+  const name = nonEmptyString(call.name);
+  // A part naming a function opens a new call; a nameless part continues the open one.
+  let open = state.openCall;
+  if (open === null || name !== undefined) {
+    open = { key: `gemini-${state.toolCount++}`, args: {}, continuingPath: null };
+  }
+  let argumentsDelta = '';
+  if (partial !== null) {
+    partial.forEach((arg, i) => {
+      if (!isRecord(arg)) return;
+      const argPath = `${path}.partialArgs[${i}]`;
+      for (const [key, value] of Object.entries(arg)) {
+        if (!PARTIAL_ARG_KEYS.has(key) && hasText(value)) unrecognized.push(`${argPath}.${key}`);
+      }
+      const jsonPath = typeof arg.jsonPath === 'string' ? arg.jsonPath : '';
+      const segments = parseJsonPath(jsonPath);
+      if (segments === null) {
+        if (hasText(arg)) unrecognized.push(`${argPath}.jsonPath`);
+        return;
+      }
+      const continues = open.continuingPath === jsonPath;
+      if (typeof arg.stringValue === 'string') {
+        const text = arg.stringValue;
+        setAtPath(open.args, segments, (previous) => (continues && typeof previous === 'string' ? previous + text : text));
+      } else if (typeof arg.numberValue === 'number') setAtPath(open.args, segments, () => arg.numberValue);
+      else if (typeof arg.boolValue === 'boolean') setAtPath(open.args, segments, () => arg.boolValue);
+      else if (arg.nullValue !== undefined) setAtPath(open.args, segments, () => null);
+      open.continuingPath = arg.willContinue === true ? jsonPath : null;
+    });
+    argumentsDelta = Object.keys(open.args).length > 0 ? JSON.stringify(open.args) : '';
+  } else if (isRecord(call.args)) {
+    open.args = { ...call.args };
+    argumentsDelta = JSON.stringify(call.args);
+  } else if (name !== undefined && call.willContinue !== true) {
+    argumentsDelta = '{}';
+  }
+  state.openCall = call.willContinue === true ? open : null;
+  return { key: open.key, id: nonEmptyString(call.id) ?? null, name: name ?? null, argumentsDelta };
 }
 
 function interpretResponse(response: Record<string, unknown>, state: GeminiDecoderState): WireEvent {
@@ -65,13 +169,8 @@ function interpretResponse(response: Record<string, unknown>, state: GeminiDecod
       reasoning += text.reasoning;
       unrecognized.push(...text.unrecognizedPaths);
       if (isRecord(part.functionCall)) {
-        const call = part.functionCall;
-        (event.toolCalls ??= []).push({
-          key: `gemini-${state.toolCount++}`,
-          id: nonEmptyString(call.id) ?? null,
-          name: nonEmptyString(call.name) ?? null,
-          argumentsDelta: JSON.stringify(call.args ?? {}),
-        });
+        const delta = readFunctionCall(part.functionCall, `${path}.functionCall`, state, unrecognized);
+        if (delta) (event.toolCalls ??= []).push(delta);
       }
       for (const [key, value] of Object.entries(part)) {
         if (!PART_KEYS.has(key) && hasText(value)) unrecognized.push(`${path}.${key}`);
@@ -115,13 +214,15 @@ function interpretResponse(response: Record<string, unknown>, state: GeminiDecod
       if (!state.complete) event.outputTokensProvisional = true;
     }
   }
+  // Usage anywhere but usageMetadata is recorded (decision 191).
+  unrecognized.push(...listUnknownUsagePaths(response, (p) => p === 'usageMetadata'));
   if (unrecognized.length > 0) event.unrecognizedPaths = unrecognized;
   return event;
 }
 
 /** Chooses SSE or JSON-array framing from the first non-blank byte, then delegates. */
 function createGeminiDecoder(sink: WireEventSink): StreamDecoder {
-  const state: GeminiDecoderState = { toolCount: 0, complete: false, reasoningStreamed: false };
+  const state: GeminiDecoderState = { openCall: null, toolCount: 0, complete: false, reasoningStreamed: false };
   const handleJson = (text: string, atMs: number) => {
     const parsed = tryParseJson(text);
     if (!isRecord(parsed)) {
@@ -169,7 +270,7 @@ function createGeminiDecoder(sink: WireEventSink): StreamDecoder {
 /** Adapter for Gemini / Vertex AI streamGenerateContent. */
 export const geminiStreamAdapter: ProtocolAdapter = {
   protocol: 'gemini-stream',
-  cumulativeText: false,
+  cumulativeText: true,
   buildRequest(input) {
     const model = input.model.replace(/^models\//, '');
     const target = new URL(joinUrl(input.url, `models/${model}:streamGenerateContent`));

@@ -14,9 +14,11 @@
  *   text is recorded as an unrecognised path (T33);
  * - cumulative servers that repeat all text so far in each chunk (C10): flagged via
  *   `cumulativeText`, resolved by the accumulator after the stream;
- * - tool calls keyed by index, by id without index (F03), continuations without either (T45);
+ * - tool calls keyed by index (a new id without a name on a known index is the same call, S27),
+ *   by id without index (F03), continuations without either (T45);
  * - usage from exactly one source: top-level `usage` (running usage in every chunk → last value,
- *   provisional until the finish, T46), `x_groq.usage` only as fallback (C11, C12, C14); reasoning
+ *   provisional until the finish, T46), else the choice's `usage` (Moonshot, S13), `x_groq.usage`
+ *   only as fallback (C11, C12, C14); usage anywhere else is unrecognised (S15, decision 191); reasoning
  *   tokens counted outside completion_tokens added where total_tokens shows it (F04, T47); the
  *   reasoning count reported as hidden when no reasoning text was streamed (decision 065, T56-T58);
  * - in-band errors: `error` objects (C15), `{"object":"error"}` (T48), `finish_reason: "error"`
@@ -29,6 +31,7 @@ import { collectText, emptyText, hasText } from './content-parts';
 import { joinUrl, pathEndsWith } from './join-url';
 import { classifyInStreamError, countValue, isRecord, nonEmptyString, summarizeErrorText } from './normalize';
 import { createSseDecoder } from './sse-messages';
+import { listUnknownUsagePaths } from './usage-places';
 
 /** Per-stream state of the OpenAI decoder. */
 interface ChatDecoderState {
@@ -42,6 +45,8 @@ interface ChatDecoderState {
   toolIdByIndex: Map<number, string>;
   /** current call key by `index` */
   toolKeyByIndex: Map<number, string>;
+  /** the id a call was opened with, by key */
+  toolIdByKey: Map<string, string>;
   /** the most recently opened call's key (continuations without index or id) */
   lastToolKey: string | null;
   toolCount: number;
@@ -52,7 +57,7 @@ interface ChatDecoderState {
 /** Delta (and choice.message) keys read here; anything else holding text is recorded as unrecognised. */
 const DELTA_KEYS = new Set(['role', 'content', 'reasoning_content', 'reasoning', 'reasoning_details', 'tool_calls', 'function_call', 'refusal', 'annotations', 'name', 'tool_call_id', 'id', 'type', 'index', 'extra_content']);
 /** Choice keys read here or known to carry no generated text. */
-const CHOICE_KEYS = new Set(['index', 'delta', 'message', 'text', 'finish_reason', 'native_finish_reason', 'stop_reason', 'matched_stop', 'logprobs', 'content_filter_results', 'content_filter_result', 'content_filter_offsets', 'error', 'finish_details', 'seed']);
+const CHOICE_KEYS = new Set(['index', 'usage', 'delta', 'message', 'text', 'finish_reason', 'native_finish_reason', 'stop_reason', 'matched_stop', 'logprobs', 'content_filter_results', 'content_filter_result', 'content_filter_offsets', 'error', 'finish_details', 'seed']);
 /** Top-level keys of a chunk that carry no generated text (looked at only when `choices` is missing). */
 const CHUNK_META_KEYS = new Set(['id', 'object', 'created', 'created_at', 'model', 'system_fingerprint', 'service_tier', 'provider', 'usage', 'x_groq', 'error', 'choices', 'type']);
 
@@ -76,8 +81,21 @@ function readDelta(delta: Record<string, unknown>, path: string, event: WireEven
   if (text.reasoning !== '') event.reasoning = (event.reasoning ?? '') + text.reasoning;
   unrecognized.push(...text.unrecognizedPaths);
   for (const [key, value] of Object.entries(delta)) {
-    if (!DELTA_KEYS.has(key) && hasText(value)) unrecognized.push(`${path}.${key}`);
+    if (!DELTA_KEYS.has(key) && hasText(value) && !repeatsText(value, [text.answer, text.reasoning])) unrecognized.push(`${path}.${key}`);
   }
+}
+
+/**
+ * True when every text in `value` together is one of `texts` (non-empty): a field that only
+ * repeats what a known field of the same event said (a gateway's `thinking_blocks` beside
+ * `reasoning_content`, a `text` beside `content`) is the same output given twice, counted once
+ * and not unrecognised (issue 22, decision 191).
+ */
+function repeatsText(value: unknown, texts: string[]): boolean {
+  const collected = emptyText();
+  collectText(value, 'answer', '', collected);
+  const all = collected.answer + collected.reasoning;
+  return all !== '' && texts.some((t) => t !== '' && (t === all || t.trim() === all.trim()));
 }
 
 /**
@@ -100,23 +118,32 @@ function readToolCalls(delta: Record<string, unknown>, state: ChatDecoderState):
     else if (typeof call.index === 'number') {
       const knownId = state.toolIdByIndex.get(call.index);
       const knownKey = state.toolKeyByIndex.get(call.index);
-      // A new id on an index that already has a call is a new call (servers that number every call 0).
-      key = knownKey !== undefined && !(id !== undefined && knownId !== undefined && knownId !== id) ? knownKey : newKey();
+      // The index identifies the call. Only a fragment that opens a call (a new id AND a function
+      // name) on an index that already has one is a new call (servers that number every call 0);
+      // a new id without a name is a later fragment of the same call (issue 22).
+      const opensNew = id !== undefined && knownId !== undefined && knownId !== id && nonEmptyString(fn.name) !== undefined;
+      key = knownKey !== undefined && !opensNew ? knownKey : newKey();
       state.toolKeyByIndex.set(call.index, key);
-      if (id !== undefined) state.toolIdByIndex.set(call.index, id);
+      if (id !== undefined && (opensNew || knownId === undefined)) state.toolIdByIndex.set(call.index, id);
     } else if (id !== undefined) key = newKey();
     else key = state.lastToolKey ?? newKey();
     if (id !== undefined && !state.toolKeyById.has(id)) state.toolKeyById.set(id, key);
+    // Report the id of the fragment that opened the call; a later fragment's other id is not a new identity.
+    if (id !== undefined && state.toolIdByKey.has(key) && state.toolIdByKey.get(key) !== id) {
+      calls.push({ key, name: nonEmptyString(fn.name) ?? null, argumentsDelta: argumentsOf(fn.arguments) });
+      state.lastToolKey = key;
+      continue;
+    }
+    if (id !== undefined && !state.toolIdByKey.has(key)) state.toolIdByKey.set(key, id);
     state.lastToolKey = key;
-    const args = fn.arguments;
-    calls.push({
-      key,
-      id: id ?? null,
-      name: nonEmptyString(fn.name) ?? null,
-      argumentsDelta: typeof args === 'string' ? args : isRecord(args) && Object.keys(args).length > 0 ? JSON.stringify(args) : '',
-    });
+    calls.push({ key, id: id ?? null, name: nonEmptyString(fn.name) ?? null, argumentsDelta: argumentsOf(fn.arguments) });
   }
   return calls;
+}
+
+/** A fragment's argument text: a string as sent, an object as its JSON. */
+function argumentsOf(args: unknown): string {
+  return typeof args === 'string' ? args : isRecord(args) && Object.keys(args).length > 0 ? JSON.stringify(args) : '';
 }
 
 /**
@@ -187,7 +214,7 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
       event.answer = (event.answer ?? '') + choice.text;
     }
     for (const [key, value] of Object.entries(choice)) {
-      if (!CHOICE_KEYS.has(key) && hasText(value)) unrecognized.push(`${path}.${key}`);
+      if (!CHOICE_KEYS.has(key) && hasText(value) && !repeatsText(value, [event.answer ?? '', event.reasoning ?? ''])) unrecognized.push(`${path}.${key}`);
     }
     if (choice.error != null && !event.error) event.error = inBandError(choice.error);
     const finish = nonEmptyString(choice.finish_reason);
@@ -206,8 +233,13 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
     if (texts.length > 0 && typeof chunk.type === 'string' && chunk.type !== '') unrecognized.push(`event:${chunk.type}`);
     else for (const [key] of texts) unrecognized.push(key);
   }
-  const usage = isRecord(chunk.usage) ? chunk.usage : undefined;
+  // Usage where the servers of the field put it: top level (OpenAI, vLLM, SGLang, Groq's
+  // include_usage chunk, SambaNova), inside the choice (Moonshot/Kimi, some gateways), then
+  // `x_groq.usage` as fallback. One source per chunk, in that order (decision 191).
+  const choiceUsage = isRecord(choice) && isRecord(choice.usage) ? choice.usage : undefined;
+  const usage = isRecord(chunk.usage) && outputCount(chunk.usage) !== undefined ? chunk.usage : choiceUsage && outputCount(choiceUsage) !== undefined ? choiceUsage : isRecord(chunk.usage) ? chunk.usage : undefined;
   const usageCount = usage ? outputCount(usage) : undefined;
+  unrecognized.push(...listUnknownUsagePaths(chunk, (p) => p === 'usage' || p === 'x_groq.usage' || /^choices\[\d+\]\.usage$/.test(p)));
   if (usage && usageCount !== undefined) {
     state.topLevelUsageSeen = true;
     event.outputTokensReported = usageCount;
@@ -295,6 +327,7 @@ export const openAiChatAdapter: ProtocolAdapter = {
       toolKeyById: new Map(),
       toolIdByIndex: new Map(),
       toolKeyByIndex: new Map(),
+      toolIdByKey: new Map(),
       lastToolKey: null,
       toolCount: 0,
       reasoningStreamed: false,

@@ -262,6 +262,458 @@ const bedrockHeaders = { status: 200, headers: { 'content-type': 'application/vn
 }
 
 // =====================================================================================
+// Kind 2: usage wherever the servers of the field put it (decision 191); a count in an unknown
+// place is recorded by path and makes the measurement unrankable.
+// =====================================================================================
+{
+  const m = 'kimi-k2-0905-preview';
+  const pieces = ['Moonshot', ' puts', ' usage', ' in', ' the', ' choice', '.'];
+  const text = pieces.join('');
+  const n = o200k(text);
+  add('moonshot-usage-inside-choice', {
+    id: 'S13', kind: 'usage', protocol: 'openai-chat',
+    about: 'Moonshot (Kimi) sends its usage inside the final choice (choices[0].usage), not at the top level. Read there, it is the reported count; ranked on it.',
+    request: { model: m, stream: true }, response: sseHeaders,
+    writes: [
+      w(60, sse(oa(m, { role: 'assistant', content: '' }))),
+      ...chatPieces(m, pieces, 150, 15),
+      w(260, sse(oa(m, {}, 'stop', {}, { usage: { prompt_tokens: 19, completion_tokens: n, total_tokens: 19 + n } }))),
+      w(262, done),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: text, content_chunks: 7, output_tokens_reported: n, ttft_ms: 150, last_token_ms: 240, e2e_ms: 262, rankable: true }),
+  });
+}
+{
+  const m = 'glm-4.6';
+  const pieces = ['Usage', ' beside', ' a', ' null', ' top', ' level', '.'];
+  const text = pieces.join('');
+  const n = o200k(text);
+  add('usage-in-choice-with-null-top-level-usage', {
+    id: 'S14', kind: 'usage', protocol: 'openai-chat',
+    about: 'A server writes "usage": null at the top level of every chunk and the real usage inside the final choice. The null is no report; the choice usage is.',
+    request: { model: m, stream: true }, response: sseHeaders,
+    writes: [
+      ...pieces.map((p, i) => w(100 + i * 20, sse(oa(m, { content: p }, null, { usage: null })))),
+      w(250, sse(oa(m, { content: '' }, 'stop', { usage: null }, { usage: { prompt_tokens: 7, completion_tokens: n, total_tokens: 7 + n } }))),
+      w(251, done),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: text, content_chunks: 7, output_tokens_reported: n, ttft_ms: 100, last_token_ms: 220, e2e_ms: 251, rankable: true }),
+  });
+}
+{
+  const m = 'abab7-chat';
+  const pieces = ['Counts', ' in', ' metadata'];
+  add('usage-in-unknown-place-recorded', {
+    id: 'S15', kind: 'usage', protocol: 'openai-chat',
+    about: 'A gateway puts its usage under metadata.usage, a place no Chat Completions server documents. The probe cannot know whether it is this output\'s report: recorded by path, not rankable, no reported count.',
+    request: { model: m, stream: true }, response: sseHeaders,
+    writes: [...chatPieces(m, pieces, 100, 20), w(200, sse(oa(m, {}, 'stop', { metadata: { usage: { completion_tokens: 3, prompt_tokens: 4 } } }))), w(201, done)],
+    end: 'close',
+    expect: ok({ answer_text: 'Counts in metadata', content_chunks: 3, ttft_ms: 100, last_token_ms: 140, e2e_ms: 201, rankable: false, not_rankable_reasons: ['unrecognized_shape'], unrecognized_paths: ['metadata.usage'] }),
+  });
+}
+{
+  const m = 'claude-haiku-4-5';
+  add('anthropic-usage-inside-delta-unknown-place', {
+    id: 'S16', kind: 'usage', protocol: 'anthropic-messages',
+    about: 'A Messages gateway puts the final output count inside message_delta.delta.usage instead of message_delta.usage. An unknown place: recorded by path, not rankable, no reported count (message_start\'s count is provisional).',
+    request: { model: m, stream: true, max_tokens: 128 }, response: sseHeaders,
+    writes: [
+      w(80, messageStart(m)),
+      w(85, ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } })),
+      w(200, textDelta(0, 'Short')),
+      w(220, textDelta(0, ' reply')),
+      w(230, ev('content_block_stop', { index: 0 })),
+      w(240, ev('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null, usage: { output_tokens: 2 } } })),
+      w(242, ev('message_stop', {})),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: 'Short reply', content_chunks: 2, ttft_ms: 200, last_token_ms: 220, e2e_ms: 242, rankable: false, not_rankable_reasons: ['unrecognized_shape'], unrecognized_paths: ['message_delta.delta.usage'] }),
+  });
+}
+
+// =====================================================================================
+// Kind 3: text sent again is counted once.
+// =====================================================================================
+{
+  const m = 'llama-4-maverick';
+  const pieces = ['Whole', ' message', ' repeated', ' at', ' the', ' end', '.'];
+  const text = pieces.join('');
+  const n = o200k(text);
+  add('trailing-whole-message-chunk-repeats-answer', {
+    id: 'S17', kind: 'content', protocol: 'openai-chat',
+    about: 'After the deltas, a server sends one more chunk whose choice carries the whole answer as `message` (no delta), then usage and [DONE]. The repeat is recognised: the answer counts once, and the repeat is no token event.',
+    request: { model: m, stream: true }, response: sseHeaders,
+    writes: [
+      ...chatPieces(m, pieces, 100, 15),
+      w(300, sse(JSON.stringify({ id: 'chatcmpl-s22', object: 'chat.completion.chunk', model: m, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }] }))),
+      w(302, sse(oa(m, null, null, { usage: { prompt_tokens: 8, completion_tokens: n, total_tokens: 8 + n } }))),
+      w(303, done),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: text, content_chunks: 7, output_tokens_reported: n, ttft_ms: 100, last_token_ms: 190, e2e_ms: 303, rankable: true }),
+  });
+}
+{
+  const m = 'claude-sonnet-4-5';
+  const text = 'Hello world, from a gateway.';
+  add('anthropic-block-start-text-repeated-by-first-delta', {
+    id: 'S18', kind: 'content', protocol: 'anthropic-messages',
+    about: 'A Messages gateway opens the text block with the first text already in content_block_start, and the first text_delta repeats it. Counted once; content_block_start carries no tokens of its own here, so TTFT is the first delta.',
+    request: { model: m, stream: true, max_tokens: 128 }, response: sseHeaders,
+    writes: [
+      w(80, messageStart(m)),
+      w(100, ev('content_block_start', { index: 0, content_block: { type: 'text', text: 'Hello' } })),
+      w(300, textDelta(0, 'Hello')),
+      w(320, textDelta(0, ' world')),
+      w(340, textDelta(0, ', from')),
+      w(360, textDelta(0, ' a gateway.')),
+      w(370, ev('content_block_stop', { index: 0 })),
+      w(380, ev('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: o200k(text) } })),
+      w(382, ev('message_stop', {})),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: text, content_chunks: 4, output_tokens_reported: o200k(text), ttft_ms: 300, last_token_ms: 360, e2e_ms: 382, rankable: true }),
+  });
+}
+{
+  const m = 'claude-opus-4-1';
+  const text = 'Thinking block repeated by its delta.';
+  const thinking = 'First I consider it.';
+  add('anthropic-thinking-block-start-repeated', {
+    id: 'S19', kind: 'content', protocol: 'anthropic-messages',
+    about: 'The same repeat on the thinking channel: content_block_start holds the first thinking text and the first thinking_delta repeats and extends it. Reasoning counted once.',
+    request: { model: m, stream: true, max_tokens: 256 }, response: sseHeaders,
+    writes: [
+      w(80, messageStart(m)),
+      w(90, ev('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: 'First', signature: '' } })),
+      w(200, ev('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: 'First I' } })),
+      w(220, ev('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: ' consider it.' } })),
+      w(230, ev('content_block_delta', { index: 0, delta: { type: 'signature_delta', signature: 'sig' } })),
+      w(235, ev('content_block_stop', { index: 0 })),
+      w(240, ev('content_block_start', { index: 1, content_block: { type: 'text', text: '' } })),
+      w(300, textDelta(1, 'Thinking block')),
+      w(320, textDelta(1, ' repeated by')),
+      w(340, textDelta(1, ' its delta.')),
+      w(350, ev('content_block_stop', { index: 1 })),
+      w(360, ev('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: o200k(text, thinking) } })),
+      w(362, ev('message_stop', {})),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: text, reasoning_text: thinking, content_chunks: 5, output_tokens_reported: o200k(text, thinking), ttft_ms: 200, ttfat_ms: 300, last_token_ms: 340, e2e_ms: 362, rankable: true }),
+  });
+}
+{
+  const text = 'Gemini streams, then repeats the whole text.';
+  const pieces = ['Gemini streams,', ' then repeats', ' the whole', ' text.'];
+  add('gemini-final-chunk-repeats-whole-text', {
+    id: 'S20', kind: 'content', protocol: 'gemini-stream',
+    about: 'A Vertex-fronting gateway ends the stream with one more candidate whose single part repeats the whole answer, with finishReason and usageMetadata. The repeat is recognised and counted once.',
+    request: { model: 'gemini-2.5-flash', path: ':streamGenerateContent?alt=sse' }, response: sseHeaders,
+    writes: [
+      ...pieces.map((p, i) => w(300 + i * 40, gemSse(gem([{ text: p }])))),
+      w(500, gemSse(gem([{ text }], { usageMetadata: { promptTokenCount: 9, candidatesTokenCount: o200k(text), totalTokenCount: 9 + o200k(text) } }, { finishReason: 'STOP' }))),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: text, content_chunks: 4, output_tokens_reported: o200k(text), ttft_ms: 300, last_token_ms: 420, e2e_ms: 500, rankable: true }),
+  });
+}
+{
+  const m = 'deepseek-reasoner';
+  const reasoning = ['The user', ' wants', ' a short', ' answer.'];
+  const answer = ['Yes', '.'];
+  const r = reasoning.join('');
+  add('reasoning-repeated-whole-before-answer', {
+    id: 'S21', kind: 'content', protocol: 'openai-chat',
+    about: 'A server streams reasoning_content deltas, then sends the whole reasoning again in one chunk before the answer. Reasoning counted once; the repeat is no token event.',
+    request: { model: m, stream: true }, response: sseHeaders,
+    writes: [
+      ...chatPieces(m, reasoning, 100, 20, 'reasoning_content'),
+      w(200, sse(oa(m, { reasoning_content: r }))),
+      ...chatPieces(m, answer, 300, 20),
+      w(350, sse(oa(m, {}, 'stop', { usage: { prompt_tokens: 5, completion_tokens: o200k(r, 'Yes.'), total_tokens: 5 + o200k(r, 'Yes.') } }))),
+      w(351, done),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: 'Yes.', reasoning_text: r, content_chunks: 6, output_tokens_reported: o200k(r, 'Yes.'), ttft_ms: 100, ttfat_ms: 300, last_token_ms: 320, e2e_ms: 351, rankable: true }),
+  });
+}
+
+// =====================================================================================
+// Kind 4: cumulative detection on every channel (answer, reasoning, each call's arguments).
+// =====================================================================================
+const call = (index: number, fn: Record<string, unknown>, id?: string) => ({ index, ...(id ? { id, type: 'function' } : {}), function: fn });
+{
+  const m = 'Qwen/Qwen3-Coder-480B';
+  const args = '{"city":"Paris","unit":"celsius"}';
+  const cuts = [8, 16, 24, args.length];
+  add('tool-arguments-resent-whole-every-event', {
+    id: 'S22', kind: 'content', protocol: 'openai-chat',
+    about: 'A tool parser resends the whole argument string so far on every event instead of a delta. Concatenated it is invalid JSON; detected as cumulative per call, the arguments are the last (whole) value.',
+    request: { model: m, stream: true, tools: [{ type: 'function', function: { name: 'get_weather' } }] }, response: sseHeaders,
+    writes: [
+      w(100, sse(oa(m, { role: 'assistant', tool_calls: [call(0, { name: 'get_weather', arguments: '' }, 'call_s22a')] }))),
+      ...cuts.map((c, i) => w(200 + i * 30, sse(oa(m, { tool_calls: [call(0, { arguments: args.slice(0, c) })] })))),
+      w(400, sse(oa(m, {}, 'tool_calls'))),
+      w(401, done),
+    ],
+    end: 'close',
+    expect: ok({ finish_reason: 'tool_calls', answer_text: '', tool_calls: [{ id: 'call_s22a', name: 'get_weather', arguments: args }], content_chunks: 4, ttft_ms: 200, last_token_ms: 290, e2e_ms: 401 }),
+  });
+}
+{
+  const m = 'qwq-32b';
+  const steps = ['Let', 'Let me', 'Let me think', 'Let me think briefly.'];
+  add('reasoning-cumulative-answer-deltas', {
+    id: 'S23', kind: 'content', protocol: 'openai-chat',
+    about: 'A server sends reasoning cumulatively (each chunk\'s `reasoning` holds the whole reasoning so far) while the answer comes as ordinary deltas. Each channel is judged on its own.',
+    request: { model: m, stream: true }, response: sseHeaders,
+    writes: [
+      ...steps.map((r, i) => w(100 + i * 20, sse(oa(m, { reasoning: r })))),
+      ...chatPieces(m, ['Done', ' thinking', '.'], 250, 20),
+      w(320, sse(oa(m, {}, 'stop'))),
+      w(321, done),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: 'Done thinking.', reasoning_text: 'Let me think briefly.', content_chunks: 7, ttft_ms: 100, ttfat_ms: 250, last_token_ms: 290 , e2e_ms: 321 }),
+  });
+}
+{
+  const steps = ['Cumulative', 'Cumulative Gemini', 'Cumulative Gemini text', 'Cumulative Gemini text parts.'];
+  const text = steps[3]!;
+  add('gemini-cumulative-text-parts', {
+    id: 'S24', kind: 'content', protocol: 'gemini-stream',
+    about: 'An OpenAI-to-Gemini bridge emits every candidate with the whole text so far. Cumulative detection applies to every protocol: the answer counts once.',
+    request: { model: 'gemini-2.5-flash', path: ':streamGenerateContent?alt=sse' }, response: sseHeaders,
+    writes: [
+      ...steps.map((t, i) => w(200 + i * 30, gemSse(gem([{ text: t }], i === 3 ? { usageMetadata: { promptTokenCount: 4, candidatesTokenCount: o200k(text), totalTokenCount: 4 + o200k(text) } } : {}, i === 3 ? { finishReason: 'STOP' } : {})))),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: text, content_chunks: 4, output_tokens_reported: o200k(text), ttft_ms: 200, last_token_ms: 290, e2e_ms: 290 }),
+  });
+}
+{
+  const m = 'claude-sonnet-4-5';
+  const args = '{"query":"tokenpace","limit":5}';
+  add('anthropic-input-json-cumulative', {
+    id: 'S25', kind: 'content', protocol: 'anthropic-messages',
+    about: 'A Messages gateway sends each input_json_delta with the whole partial JSON so far. Detected as cumulative for that call: the arguments are valid JSON, counted once.',
+    request: { model: m, stream: true, max_tokens: 128 }, response: sseHeaders,
+    writes: [
+      w(80, messageStart(m)),
+      w(100, ev('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_s25', name: 'search', input: {} } })),
+      ...[10, 22, args.length].map((c, i) => w(200 + i * 25, ev('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: args.slice(0, c) } }))),
+      w(280, ev('content_block_stop', { index: 0 })),
+      w(290, ev('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } })),
+      w(292, ev('message_stop', {})),
+    ],
+    end: 'close',
+    expect: ok({ finish_reason: 'tool_calls', answer_text: '', tool_calls: [{ id: 'toolu_s25', name: 'search', arguments: args }], content_chunks: 3, output_tokens_reported: 20, ttft_ms: 200, last_token_ms: 250, e2e_ms: 292 }),
+  });
+}
+{
+  const m = 'llama3.3';
+  const args = { path: '/tmp/x', mode: 'r' };
+  add('tool-arguments-object-resent-identically', {
+    id: 'S26', kind: 'content', protocol: 'openai-chat',
+    about: 'A server sends the arguments as a whole JSON object and repeats the same tool-call fragment (same index, same object) in the next two chunks. The repeats add nothing: one call, valid JSON, one token event.',
+    request: { model: m, stream: true }, response: sseHeaders,
+    writes: [
+      w(150, sse(oa(m, { role: 'assistant', tool_calls: [call(0, { name: 'read_file', arguments: args }, 'call_s26')] }))),
+      w(170, sse(oa(m, { tool_calls: [call(0, { arguments: args })] }))),
+      w(190, sse(oa(m, { tool_calls: [call(0, { arguments: JSON.stringify(args) })] }))),
+      w(210, sse(oa(m, {}, 'tool_calls'))),
+      w(211, done),
+    ],
+    end: 'close',
+    expect: ok({ finish_reason: 'tool_calls', answer_text: '', tool_calls: [{ id: 'call_s26', name: 'read_file', arguments: JSON.stringify(args) }], content_chunks: 1, ttft_ms: 150, last_token_ms: 150, e2e_ms: 211 }),
+  });
+}
+
+// =====================================================================================
+// Kind 5: tool-call identity. The index identifies a call; a fragment with the same index, no
+// name and a new id is a later fragment of that call.
+// =====================================================================================
+{
+  const m = 'mistral-large-latest';
+  const parts = ['{"ci', 'ty": "Ro', 'me"}'];
+  add('same-index-new-id-no-name-continues-call', {
+    id: 'S27', kind: 'content', protocol: 'openai-chat',
+    about: 'A server stamps every tool-call fragment with a fresh id (same index 0, no function name after the first). The index identifies the call: one call, with the id it was opened with.',
+    request: { model: m, stream: true }, response: sseHeaders,
+    writes: [
+      w(100, sse(oa(m, { role: 'assistant', tool_calls: [call(0, { name: 'get_weather', arguments: '' }, 'call_first')] }))),
+      ...parts.map((p, i) => w(200 + i * 20, sse(oa(m, { tool_calls: [call(0, { arguments: p }, `call_frag_${i}`)] })))),
+      w(300, sse(oa(m, {}, 'tool_calls'))),
+      w(301, done),
+    ],
+    end: 'close',
+    expect: ok({ finish_reason: 'tool_calls', answer_text: '', tool_calls: [{ id: 'call_first', name: 'get_weather', arguments: '{"city": "Rome"}' }], content_chunks: 3, ttft_ms: 200, last_token_ms: 240, e2e_ms: 301 }),
+  });
+}
+{
+  const m = 'moonshot-v1-8k';
+  add('parallel-calls-continuations-with-new-ids', {
+    id: 'S28', kind: 'content', protocol: 'openai-chat',
+    about: 'Two parallel calls (index 0 and 1); the continuation fragments of each carry new ids and no names. Two calls, each with its opening id and its own arguments.',
+    request: { model: m, stream: true }, response: sseHeaders,
+    writes: [
+      w(100, sse(oa(m, { role: 'assistant', tool_calls: [call(0, { name: 'lookup', arguments: '{"q":' }, 'call_a')] }))),
+      w(120, sse(oa(m, { tool_calls: [call(0, { arguments: '"x"}' }, 'chunk_2')] }))),
+      w(140, sse(oa(m, { tool_calls: [call(1, { name: 'lookup', arguments: '{"q":' }, 'call_b')] }))),
+      w(160, sse(oa(m, { tool_calls: [call(1, { arguments: '"y"}' }, 'chunk_4')] }))),
+      w(200, sse(oa(m, {}, 'tool_calls'))),
+      w(201, done),
+    ],
+    end: 'close',
+    expect: ok({ finish_reason: 'tool_calls', answer_text: '', tool_calls: [{ id: 'call_a', name: 'lookup', arguments: '{"q":"x"}' }, { id: 'call_b', name: 'lookup', arguments: '{"q":"y"}' }], content_chunks: 4, ttft_ms: 100, last_token_ms: 160, e2e_ms: 201 }),
+  });
+}
+{
+  const m = 'gemini-2.5-flash';
+  add('index-zero-reused-by-named-calls', {
+    id: 'S29', kind: 'content', protocol: 'openai-chat',
+    about: 'The edge of the identity rule: a server numbers every call index 0, but each new call comes with a new id AND a function name, so each opens a call; a nameless fragment with a new id continues the last one.',
+    request: { model: m, stream: true }, response: sseHeaders,
+    writes: [
+      w(100, sse(oa(m, { role: 'assistant', tool_calls: [call(0, { name: 'a', arguments: '{"n":1' }, 'id_1')] }))),
+      w(120, sse(oa(m, { tool_calls: [call(0, { arguments: '}' }, 'id_1b')] }))),
+      w(140, sse(oa(m, { tool_calls: [call(0, { name: 'b', arguments: '{"n":2}' }, 'id_2')] }))),
+      w(200, sse(oa(m, {}, 'tool_calls'))),
+      w(201, done),
+    ],
+    end: 'close',
+    expect: ok({ finish_reason: 'tool_calls', answer_text: '', tool_calls: [{ id: 'id_1', name: 'a', arguments: '{"n":1}' }, { id: 'id_2', name: 'b', arguments: '{"n":2}' }], content_chunks: 3, ttft_ms: 100, last_token_ms: 140, e2e_ms: 201 }),
+  });
+}
+
+// =====================================================================================
+// Kind 6: Gemini function calls streamed in pieces (partialArgs); unknown part types flagged.
+// =====================================================================================
+const usage = (n: number) => ({ usageMetadata: { promptTokenCount: 30, candidatesTokenCount: n, totalTokenCount: 30 + n } });
+{
+  const fc = (functionCall: Record<string, unknown>) => [{ functionCall }];
+  add('gemini-partial-args-one-call', {
+    id: 'S30', kind: 'protocol', protocol: 'gemini-stream',
+    about: 'Vertex AI with streamFunctionCallArguments: the call opens with its name and willContinue, its arguments arrive as partialArgs (jsonPath, stringValue, willContinue) over several responses, and an empty functionCall ends it. One call, arguments assembled as JSON.',
+    request: { model: 'gemini-3-pro-preview', path: ':streamGenerateContent?alt=sse', toolConfig: { functionCallingConfig: { streamFunctionCallArguments: true } } }, response: sseHeaders,
+    writes: [
+      w(300, gemSse(gem(fc({ name: 'get_weather', willContinue: true })))),
+      w(350, gemSse(gem(fc({ partialArgs: [{ jsonPath: '$.location', stringValue: 'Bos', willContinue: true }], willContinue: true })))),
+      w(380, gemSse(gem(fc({ partialArgs: [{ jsonPath: '$.location', stringValue: 'ton, MA' }], willContinue: true })))),
+      w(410, gemSse(gem(fc({ partialArgs: [{ jsonPath: '$.unit', stringValue: 'celsius' }], willContinue: true })))),
+      w(450, gemSse(gem(fc({})))),
+      w(470, gemSse(gem(null, usage(12), { finishReason: 'STOP' }))),
+    ],
+    end: 'close',
+    expect: ok({ finish_reason: 'stop', answer_text: '', tool_calls: [{ id: null, name: 'get_weather', arguments: '{"location":"Boston, MA","unit":"celsius"}' }], content_chunks: 3, output_tokens_reported: 12, ttft_ms: 350, last_token_ms: 410, e2e_ms: 470 }),
+  });
+}
+{
+  const fc = (functionCall: Record<string, unknown>) => [{ functionCall }];
+  add('gemini-partial-args-two-calls-nested-and-numbers', {
+    id: 'S31', kind: 'protocol', protocol: 'gemini-stream',
+    about: 'Two calls streamed in pieces one after the other: nested paths ($.options.days, $.tags[0]), numberValue and boolValue. A part naming a function opens the next call.',
+    request: { model: 'gemini-3-pro-preview', path: ':streamGenerateContent?alt=sse' }, response: sseHeaders,
+    writes: [
+      w(200, gemSse(gem(fc({ name: 'forecast', willContinue: true, partialArgs: [{ jsonPath: '$.city', stringValue: 'Oslo' }] })))),
+      w(230, gemSse(gem(fc({ partialArgs: [{ jsonPath: '$.options.days', numberValue: 3 }, { jsonPath: '$.options.hourly', boolValue: false }], willContinue: false })))),
+      w(260, gemSse(gem(fc({ name: 'tag', willContinue: true, partialArgs: [{ jsonPath: '$.tags[0]', stringValue: 'cold' }] })))),
+      w(290, gemSse(gem(fc({ partialArgs: [{ jsonPath: "$['note text']", stringValue: 'wrap up' }] })))),
+      w(320, gemSse(gem(null, usage(20), { finishReason: 'STOP' }))),
+    ],
+    end: 'close',
+    expect: ok({
+      finish_reason: 'stop', answer_text: '',
+      tool_calls: [
+        { id: null, name: 'forecast', arguments: '{"city":"Oslo","options":{"days":3,"hourly":false}}' },
+        { id: null, name: 'tag', arguments: '{"tags":["cold"],"note text":"wrap up"}' },
+      ],
+      content_chunks: 4, output_tokens_reported: 20, ttft_ms: 200, last_token_ms: 290, e2e_ms: 320,
+    }),
+  });
+}
+{
+  add('gemini-unknown-part-type-flagged', {
+    id: 'S32', kind: 'protocol', protocol: 'gemini-stream',
+    about: 'A part of a type the probe does not know (`toolCallDelta` holding text) and a functionCall carrying an unknown field with text: flagged as unrecognised with their paths, never dropped silently; not rankable.',
+    request: { model: 'gemini-3-flash', path: ':streamGenerateContent?alt=sse' }, response: sseHeaders,
+    writes: [
+      w(200, gemSse(gem([{ text: 'Known text' }]))),
+      w(240, gemSse(gem([{ toolCallDelta: { name: 'search', argsText: '{"q":"a"}' } }]))),
+      w(280, gemSse(gem([{ functionCall: { name: 'search', args: { q: 'b' }, argsStream: '{"q":"b"}' } }]))),
+      w(320, gemSse(gem(null, usage(9), { finishReason: 'STOP' }))),
+    ],
+    end: 'close',
+    expect: ok({
+      answer_text: 'Known text', tool_calls: [{ id: null, name: 'search', arguments: '{"q":"b"}' }], content_chunks: 2, output_tokens_reported: 9, ttft_ms: 200, last_token_ms: 280, e2e_ms: 320,
+      rankable: false, unrecognized_paths: ['candidates[0].content.parts[0].toolCallDelta', 'candidates[0].content.parts[0].functionCall.argsStream'],
+    }),
+  });
+}
+
+// =====================================================================================
+// Kind 7: the same reasoning (or answer) in two fields is one text.
+// =====================================================================================
+{
+  const m = 'anthropic/claude-sonnet-4-5';
+  const reasoning = ['Check', ' the', ' units', ' first.'];
+  const answer = ['Ten', ' metres', '.'];
+  const n = o200k(reasoning.join(''), answer.join(''));
+  add('litellm-reasoning-content-and-thinking-blocks', {
+    id: 'S33', kind: 'content', protocol: 'openai-chat',
+    about: 'LiteLLM relays Anthropic thinking as reasoning_content and again as thinking_blocks ([{type: thinking, thinking, signature}]) in the same delta. The same text twice is one reasoning text: recognised, counted once, rankable.',
+    request: { model: m, stream: true }, response: sseHeaders,
+    writes: [
+      ...reasoning.map((r, i) => w(100 + i * 20, sse(oa(m, { role: 'assistant', content: '', reasoning_content: r, thinking_blocks: [{ type: 'thinking', thinking: r, signature: i === 3 ? 'EqQBCkYIBx' : null }] })))),
+      ...chatPieces(m, answer, 250, 20),
+      w(320, sse(oa(m, {}, 'stop', { usage: { prompt_tokens: 10, completion_tokens: n, total_tokens: 10 + n } }))),
+      w(321, done),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: answer.join(''), reasoning_text: reasoning.join(''), content_chunks: 7, output_tokens_reported: n, ttft_ms: 100, ttfat_ms: 250, last_token_ms: 290, e2e_ms: 321, rankable: true }),
+  });
+}
+{
+  const m = 'openai/gpt-oss-120b';
+  const reasoning = ['Both', ' fields', ' carry', ' this.'];
+  const answer = ['Once', '.'];
+  const n = o200k(reasoning.join(''), answer.join(''));
+  add('vllm-reasoning-and-reasoning-content-same-text', {
+    id: 'S34', kind: 'content', protocol: 'openai-chat',
+    about: 'vLLM (since the `reasoning` rename) sends the same reasoning text in both `reasoning` and `reasoning_content` of every delta, and a gateway adds `reasoning_text` too. One reasoning text, counted once, rankable.',
+    request: { model: m, stream: true }, response: sseHeaders,
+    writes: [
+      ...reasoning.map((r, i) => w(100 + i * 20, sse(oa(m, { reasoning: r, reasoning_content: r, reasoning_text: r })))),
+      ...chatPieces(m, answer, 250, 20),
+      w(300, sse(oa(m, {}, 'stop', { usage: { prompt_tokens: 10, completion_tokens: n, total_tokens: 10 + n } }))),
+      w(301, done),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: answer.join(''), reasoning_text: reasoning.join(''), content_chunks: 6, output_tokens_reported: n, ttft_ms: 100, ttfat_ms: 250, last_token_ms: 270, e2e_ms: 301, rankable: true }),
+  });
+}
+{
+  const m = 'sonar-pro';
+  const pieces = ['Answer', ' given', ' twice', ' per', ' chunk.'];
+  const text = pieces.join('');
+  add('answer-in-content-and-text-fields', {
+    id: 'S35', kind: 'content', protocol: 'openai-chat',
+    about: 'A server writes each answer piece both as delta.content and as delta.text. The same text in two fields is one answer; a field with DIFFERENT text would stay unrecognised.',
+    request: { model: m, stream: true }, response: sseHeaders,
+    writes: [
+      ...pieces.map((p, i) => w(100 + i * 20, sse(oa(m, { content: p, text: p })))),
+      w(220, sse(oa(m, {}, 'stop', { usage: { prompt_tokens: 3, completion_tokens: o200k(text), total_tokens: 3 + o200k(text) } }))),
+      w(221, done),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: text, content_chunks: 5, output_tokens_reported: o200k(text), ttft_ms: 100, last_token_ms: 180, e2e_ms: 221, rankable: true }),
+  });
+}
+
+// =====================================================================================
 const dir = path.join(__dirname, 'cases');
 for (const { slug, ...c } of cases) writeFileSync(path.join(dir, `${c.id}-${slug}.json`), `${JSON.stringify(c, null, 2)}\n`);
 console.log(`wrote ${cases.length} issue-22 cases to ${dir}`);

@@ -1,0 +1,48 @@
+/**
+ * Token counts wherever a server puts them (issue 22): each adapter reads usage in the places its
+ * protocol's servers use (decision 191) and asks this module for counts anywhere else. A count in
+ * a place the adapter does not know is recorded by JSON path (`evidence.unrecognizedPaths`) and
+ * makes the measurement not rankable, like unknown text: the count the probe read may not be the
+ * provider's report of this output.
+ */
+import { isRecord } from './normalize';
+
+/** Keys naming an output token count, compared lower-cased without `_`. */
+const OUTPUT_COUNT_KEY = /^(completion|output|candidates|generated|generation|response|predicted)tokens?(count)?$|^evalcount$/;
+/** Keys naming a usage report. */
+const USAGE_KEY = /^(usage|usagemetadata|tokenusage|token_usage)$/i;
+
+function hasCount(value: unknown, depth = 0): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (!isRecord(value) || depth > 4) return false;
+  return Object.values(value).some((v) => hasCount(v, depth + 1));
+}
+
+/**
+ * JSON paths of output counts or usage reports inside `value` (rooted at `path`, '' for the
+ * top) that are not at a known place: an object under a usage-named key (`usage`, `usageMetadata`,
+ * `token_usage`) holding numbers, or a number under an output-count key (`completion_tokens`,
+ * `output_tokens`, `candidatesTokenCount`, `generated_tokens`, `eval_count`...). `isKnown(path)`
+ * says whether a path is a place the adapter reads (its subtree is then skipped). Paths use `.key`
+ * and `[i]`, as elsewhere in the evidence. At most 8 paths. Pure.
+ */
+export function listUnknownUsagePaths(value: unknown, isKnown: (path: string) => boolean, path = ''): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, p: string, depth: number) => {
+    if (out.length >= 8 || depth > 12) return;
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => walk(item, `${p}[${i}]`, depth + 1));
+      return;
+    }
+    if (!isRecord(v)) return;
+    for (const [key, child] of Object.entries(v)) {
+      const childPath = p === '' ? key : `${p}.${key}`;
+      if (isKnown(childPath)) continue;
+      if (USAGE_KEY.test(key) && isRecord(child) && hasCount(child)) out.push(childPath);
+      else if (typeof child === 'number' && OUTPUT_COUNT_KEY.test(key.toLowerCase().replace(/_/g, ''))) out.push(childPath);
+      else walk(child, childPath, depth + 1);
+    }
+  };
+  walk(value, path, 0);
+  return out;
+}
