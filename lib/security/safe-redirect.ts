@@ -2,7 +2,9 @@
  * Where to send a browser after sign-in/sign-up (`?next=`): only to a page of this site.
  * The target is resolved the way a browser resolves it (WHATWG URL parsing drops tabs and
  * newlines, turns `\` into `/`, reads `//host` as another host), against the site's origin, and
- * refused unless the result has that same origin. Prefix checks on the raw string are not enough:
+ * refused unless the result has that same origin AND the path handed back resolves to itself there
+ * (normalisation can turn `/.//evil.example` into `//evil.example`, which the browser then follows
+ * off-site; issue 19 finding 2). Prefix checks on the raw string are not enough:
  * `/%09/evil.example` decodes to `/\t/evil.example`, which a browser follows to evil.example.
  */
 
@@ -26,5 +28,17 @@ export function resolveSameOriginPath(next: string | null | undefined, origin: s
   // parser's clean-up of tabs, newlines and backslashes.
   const cleaned = next.replace(/[\t\n\r]/g, '').replace(/\\/g, '/');
   if (!cleaned.startsWith('/') || cleaned.startsWith('//')) return fallback;
-  return `${target.pathname}${target.search}${target.hash}`;
+  // The path we hand back is navigated to again (as a relative reference): normalisation may have
+  // made it scheme-relative (`/.//evil.example` → `//evil.example`, `/a/..//evil` likewise). Keep
+  // it only if it is a single-slash path that resolves to itself on our origin (a fixed point).
+  const path = `${target.pathname}${target.search}${target.hash}`;
+  if (!path.startsWith('/') || path.startsWith('//') || path.startsWith('/\\')) return fallback;
+  let again: URL;
+  try {
+    again = new URL(path, base);
+  } catch {
+    return fallback;
+  }
+  if (again.origin !== base.origin || again.href !== target.href) return fallback;
+  return path;
 }
