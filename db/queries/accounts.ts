@@ -37,12 +37,39 @@ export async function setUserRoleByEmail(db: Db, email: string, role: 'provider'
   });
 }
 
-/** Stores a new personal API token's hash. Returns its id. */
-export async function insertApiToken(db: Db, params: { userId: string; name: string; tokenHash: string; prefix: string }): Promise<{ id: number; createdAt: Date }> {
+/**
+ * Stores a new personal API token's hash unless the user already holds `maxLive` live tokens.
+ * Atomic: the count and the insert run under a per-user transaction lock (pg_advisory_xact_lock),
+ * so parallel creations cannot all see room (issue 19 finding 11). Returns its id, or null at the cap.
+ */
+export async function insertApiToken(
+  db: Db,
+  params: { userId: string; name: string; tokenHash: string; prefix: string; maxLive: number },
+): Promise<{ id: number; createdAt: Date } | null> {
+  const { maxLive, ...values } = params;
   return db.transaction(async (tx) => {
-    const [row] = await tx.insert(apiTokens).values(params).returning({ id: apiTokens.id, createdAt: apiTokens.createdAt });
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`api-tokens:${params.userId}`}, 0))`);
+    const live = await tx.$count(apiTokens, and(eq(apiTokens.userId, params.userId), isNull(apiTokens.revokedAt)));
+    if (live >= maxLive) return null;
+    const [row] = await tx.insert(apiTokens).values(values).returning({ id: apiTokens.id, createdAt: apiTokens.createdAt });
     await insertAuditEvent(tx, { actorUserId: params.userId, action: 'token.create', details: { tokenId: row!.id, prefix: params.prefix } });
     return row!;
+  });
+}
+
+/**
+ * Revokes every live token of the user (after a password reset or an address verification:
+ * issue 19 finding 4), audited with the reason. Returns how many were revoked.
+ */
+export async function revokeAllApiTokens(db: Db, userId: string, reason: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(apiTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
+      .returning({ id: apiTokens.id });
+    if (rows.length) await insertAuditEvent(tx, { actorUserId: userId, action: 'token.revoke_all', details: { reason, tokenIds: rows.map((r) => r.id) } });
+    return rows.length;
   });
 }
 

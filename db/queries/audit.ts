@@ -18,6 +18,7 @@ export type AuditAction =
   | 'admin.revoke'
   | 'token.create'
   | 'token.revoke'
+  | 'token.revoke_all'
   | 'endpoint.pricing';
 
 /** Appends one audit event. `actorUserId` null = the operator's CLI. Never put secrets in `details`. */

@@ -30,6 +30,12 @@ export interface CreateAuthOptions {
   secret: string;
   /** Where verification and reset links go (the server log by default). */
   sendLink?: (kind: 'verify-email' | 'reset-password', email: string, url: string) => void | Promise<void>;
+  /**
+   * Called after a credential of `userId` changed hands or was proven anew: a password reset
+   * (whoever reset it holds the mailbox) or an address verified. The caller revokes what a previous
+   * holder may keep: personal API tokens (issue 19 finding 4). Awaited; an error fails the request.
+   */
+  onCredentialsChanged?: (event: { userId: string; reason: 'password_reset' | 'email_verified' }) => Promise<void>;
 }
 
 /**
@@ -71,12 +77,21 @@ export function createAuth(opts: CreateAuthOptions) {
       sendResetPassword: async ({ user, url }) => {
         await sendLink('reset-password', user.email, url);
       },
+      // Sessions go with a reset (above); API tokens too.
+      onPasswordReset: async ({ user }) => {
+        await opts.onCredentialsChanged?.({ userId: user.id, reason: 'password_reset' });
+      },
     },
     emailVerification: {
       sendOnSignUp: true,
       autoSignInAfterVerification: true,
       sendVerificationEmail: async ({ user, url }) => {
         await sendLink('verify-email', user.email, url);
+      },
+      // Whoever used the account before its address was proven (an attacker who registered it
+      // first) keeps nothing: tokens made before verification are revoked.
+      afterEmailVerification: async (user) => {
+        await opts.onCredentialsChanged?.({ userId: user.id, reason: 'email_verified' });
       },
     },
     user: {

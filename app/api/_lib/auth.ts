@@ -5,7 +5,7 @@
  */
 import { getDb } from '@/db/shared';
 import { accounts, sessions, users, verifications } from '@/db/schema';
-import { findUserByTokenHash, getUserById, type AccountUser } from '@/db/queries/accounts';
+import { findUserByTokenHash, getUserById, revokeAllApiTokens, type AccountUser } from '@/db/queries/accounts';
 import { createAuth, deriveAuthSecret, type Auth } from '@/lib/auth/auth';
 import { hashApiToken, looksLikeApiToken } from '@/lib/auth/api-tokens';
 import { getEnv } from '@/lib/env';
@@ -27,6 +27,9 @@ export function getAuth(): Auth {
       baseURL: publicOrigin(env),
       trustedOrigins: trustedOrigins(env),
       secret: deriveAuthSecret(parseEncryptionKey(env.TOKENPACE_SECRET_KEY)),
+      onCredentialsChanged: async ({ userId, reason }) => {
+        await revokeAllApiTokens(getDb(), userId, reason);
+      },
     });
   }
   return globalForAuth.tokenpaceAuth;

@@ -25,9 +25,8 @@ export const POST = handle(async (request: Request) => {
   if (user.via !== 'session') throw new ApiError('forbidden', 'tokens are created from a signed-in browser session, not with another token');
   const body = await parseJsonBody(request, createTokenBodySchema);
   const db = getDb();
-  const live = (await listApiTokens(db, user.id)).filter((t) => t.revokedAt === null);
-  if (live.length >= MAX_TOKENS) throw new ApiError('conflict', `at most ${MAX_TOKENS} live tokens; revoke one first`);
   const { token, tokenHash, prefix } = generateApiToken();
-  const row = await insertApiToken(db, { userId: user.id, name: body.name, tokenHash, prefix });
+  const row = await insertApiToken(db, { userId: user.id, name: body.name, tokenHash, prefix, maxLive: MAX_TOKENS });
+  if (!row) throw new ApiError('conflict', `at most ${MAX_TOKENS} live tokens; revoke one first`);
   return privateJson({ id: row.id, name: body.name, prefix, createdAt: row.createdAt, token }, 201);
 });
