@@ -5,6 +5,7 @@ import { listEndpoints } from '@/db/queries/catalog';
 import { seedCatalog } from '@/db/seed';
 import { auditEvents, endpoints } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
+import { SEED_ENDPOINTS } from '@/lib/catalog/seed-catalog';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { parsePricingArgs } from './pricing-command';
 
@@ -35,7 +36,12 @@ describe('tokenpace pricing: database', () => {
   it('every endpoint has a pricing field (null until declared); a declaration is stored, shown with its blend and audited', async () => {
     const before = await listEndpoints(t.db);
     expect(before.length).toBeGreaterThanOrEqual(13);
-    for (const e of before) expect(e).toMatchObject({ pricing: null, blendedUsdPerMTokens: null });
+    // the catalog's published prices (with their source and date) are seeded; the rest stay null until declared
+    for (const e of before) {
+      const seeded = SEED_ENDPOINTS.find((s) => s.slug === e.slug);
+      expect(e.pricing, e.slug).toEqual(seeded?.pricing ?? null);
+      if (!e.pricing) expect(e.blendedUsdPerMTokens).toBeNull();
+    }
     const { slug, pricing } = parsePricingArgs([before[0]!.slug, ...ARGS.slice(1)]);
     const id = await setEndpointPricing(t.db, { slug, pricing, actorUserId: null });
     expect(id).toBe(before[0]!.id);

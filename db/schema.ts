@@ -48,6 +48,21 @@ export const models = pgTable('models', {
   name: text('name').notNull(),
   family: text('family'),
   description: text('description'),
+  /** Who made the weights (OpenAI, DeepSeek, Meta, ...); null when undeclared (submissions, calibration). */
+  creator: text('creator'),
+  /**
+   * `open` when the weights are published (anyone may serve them: many providers, one model),
+   * `proprietary` when only its maker's API (and its cloud resellers) serve it; null = undeclared.
+   */
+  weights: text('weights', { enum: ['open', 'proprietary'] }),
+  /**
+   * Identity of the weights (the model card, e.g. https://huggingface.co/openai/gpt-oss-120b): every
+   * endpoint serving these weights, under any provider id or quantisation, belongs to this model
+   * (decision 221). Null when undeclared.
+   */
+  weightsUrl: text('weights_url'),
+  /** When the model was retired from the catalog (kept with its history, no longer probed); null = current. */
+  retiredAt: timestamp('retired_at', { withTimezone: true }),
   /** False for a model proposed by a submission until an admin approves it (kept out of public lists). */
   listed: boolean('listed').notNull().default(true),
   createdAt: createdAt(),
@@ -58,6 +73,8 @@ export const models = pgTable('models', {
  * status: active endpoints are scheduled; `inactive` ones wait for their API key variable;
  * `pending`/`rejected`/`paused`/`deleted` belong to the submission flow (deleted = soft delete by
  * its owner: the row and its measurements stay as evidence, it is no longer listed or probed).
+ * `retired`: a catalog endpoint whose provider retired the model or id: still listed with its history,
+ * never probed (decision 222).
  */
 export const endpoints = pgTable(
   'endpoints',
@@ -88,7 +105,7 @@ export const endpoints = pgTable(
     calibrationTtftMs: doublePrecision('calibration_ttft_ms'),
     /** Permit loopback/private addresses for this endpoint (local calibration only). */
     allowPrivate: boolean('allow_private').notNull().default(false),
-    status: text('status', { enum: ['active', 'inactive', 'pending', 'rejected', 'paused', 'deleted'] })
+    status: text('status', { enum: ['active', 'inactive', 'pending', 'rejected', 'paused', 'deleted', 'retired'] })
       .notNull()
       .default('active'),
     ownerUserId: text('owner_user_id'),
@@ -109,6 +126,14 @@ export const endpoints = pgTable(
     contextWindowTokens: integer('context_window_tokens'),
     /** Declared number of GPUs (accelerators) serving this endpoint; sweeps then also show tokens/s/GPU. Null when undeclared. */
     gpuCount: integer('gpu_count'),
+    /**
+     * Where the catalog read this endpoint's facts (base URL, protocol, API model id, context window):
+     * the provider's own documentation and the date it was read (lib/catalog/catalog-schema). Null for
+     * submitted endpoints (their owner declares them).
+     */
+    catalogSource: jsonb('catalog_source').$type<{ url: string; checkedOn: string } | null>(),
+    /** When the endpoint was retired (status `retired`); null otherwise. The feed dates the leave by it. */
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
     /** Scheduler back-off after 429 Retry-After: no probes before this instant. */
     notBefore: timestamp('not_before', { withTimezone: true }),
     createdAt: createdAt(),

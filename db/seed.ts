@@ -34,7 +34,9 @@ export interface SeedOptions {
 /**
  * Idempotently upserts the seeded catalog (providers, models, workloads, seeded endpoints and the
  * calibration endpoint). Seeded endpoints become `active` when their API key variable (and any URL
- * placeholder) is set, `inactive` otherwise; submitted endpoints are never touched.
+ * placeholder) is set, `inactive` otherwise, `retired` when the catalog says the provider retired the
+ * id; submitted endpoints are never touched. Rows are matched by slug, so an existing install keeps
+ * every endpoint's id and history (a renamed provider id updates `api_model_id` in place).
  * Returns counts of what is in the catalog afterwards.
  */
 export async function seedCatalog(db: Db, opts: SeedOptions): Promise<{ providers: number; endpoints: number; activeEndpoints: number }> {
@@ -47,10 +49,9 @@ export async function seedCatalog(db: Db, opts: SeedOptions): Promise<{ provider
         .onConflictDoUpdate({ target: providers.slug, set: { name: p.name, websiteUrl: p.websiteUrl, kind } });
     }
     for (const m of SEED_MODELS) {
-      await tx
-        .insert(models)
-        .values({ ...m })
-        .onConflictDoUpdate({ target: models.slug, set: { name: m.name, family: m.family, description: m.description } });
+      const values = { slug: m.slug, name: m.name, family: m.family, description: m.description, creator: m.creator, weights: m.weights, weightsUrl: m.weightsUrl, retiredAt: m.retiredOn ? new Date(`${m.retiredOn}T00:00:00Z`) : null };
+      const { slug: _slug, ...set } = values;
+      await tx.insert(models).values(values).onConflictDoUpdate({ target: models.slug, set });
     }
     for (const w of opts.workloads) {
       const name = w.name ?? `${w.category} · ~${w.inputTokensTarget} in / ${w.maxOutputTokens} out`;
@@ -63,6 +64,8 @@ export async function seedCatalog(db: Db, opts: SeedOptions): Promise<{ provider
     for (const e of SEED_ENDPOINTS) {
       const filledUrl = fillUrlTemplate(e.baseUrl, opts.lookupEnv);
       const active = filledUrl !== null && opts.lookupEnv(e.apiKeyEnv) !== null;
+      // A retired id is never probed, whatever keys are set; its row and history stay (decision 222).
+      const status = e.retiredOn ? ('retired' as const) : active ? ('active' as const) : ('inactive' as const);
       const values = {
         slug: e.slug,
         providerId: providerIds.get(e.providerSlug)!,
@@ -78,12 +81,25 @@ export async function seedCatalog(db: Db, opts: SeedOptions): Promise<{ provider
         deploymentKind: e.deploymentKind,
         region: e.region,
         system: e.system,
-        status: active ? ('active' as const) : ('inactive' as const),
+        contextWindowTokens: e.contextWindowTokens,
+        catalogSource: { url: e.source.url, checkedOn: e.source.checkedOn },
+        retiredAt: e.retiredOn ? new Date(`${e.retiredOn}T00:00:00Z`) : null,
+        pricing: e.pricing,
+        status,
       };
       await tx
         .insert(endpoints)
         .values(values)
-        .onConflictDoUpdate({ target: endpoints.slug, set: { ...values, updatedAt: sql`now()` } });
+        .onConflictDoUpdate({
+          target: endpoints.slug,
+          set: {
+            ...values,
+            // The catalog's price replaces a stored one unless the stored one was declared later (an
+            // admin's `tokenpace pricing` after the catalog's date wins; decision 220).
+            pricing: sql`case when excluded.pricing is null then ${endpoints.pricing} when ${endpoints.pricing} is null or (${endpoints.pricing}->>'asOf') <= (excluded.pricing->>'asOf') then excluded.pricing else ${endpoints.pricing} end`,
+            updatedAt: sql`now()`,
+          },
+        });
     }
 
     if (opts.referencePort !== null) {

@@ -31,7 +31,7 @@ export const publicEndpointColumns = {
  * `${models.id}` rendered as an unqualified "id", which bound to the subquery's own endpoints.id:
  * every count was wrong.)
  */
-const publicEndpointCount = sql<number>`(count(${endpoints.id}) filter (where ${endpoints.status} in ('active','inactive','paused')))::int`;
+const publicEndpointCount = sql<number>`(count(${endpoints.id}) filter (where ${endpoints.status} in ('active','inactive','paused','retired')))::int`;
 
 /** Models with their endpoint counts, ordered by name. */
 export async function listModels(db: Db) {
@@ -79,7 +79,7 @@ export async function listProviders(db: Db) {
 
 /** Public (listed) endpoints, optionally of one model or provider. */
 export async function listEndpoints(db: Db, params: { modelSlug?: string; providerSlug?: string } = {}) {
-  const filters = [inArray(endpoints.status, ['active', 'inactive', 'paused'] as const)];
+  const filters = [inArray(endpoints.status, ['active', 'inactive', 'paused', 'retired'] as const)];
   if (params.modelSlug) filters.push(eq(models.slug, params.modelSlug));
   if (params.providerSlug) filters.push(eq(providers.slug, params.providerSlug));
   return db
@@ -98,7 +98,34 @@ export async function getPublicEndpoint(db: Db, id: number) {
     .from(endpoints)
     .innerJoin(providers, eq(providers.id, endpoints.providerId))
     .innerJoin(models, eq(models.id, endpoints.modelId))
-    .where(and(eq(endpoints.id, id), inArray(endpoints.status, ['active', 'inactive', 'paused'] as const)))
+    .where(and(eq(endpoints.id, id), inArray(endpoints.status, ['active', 'inactive', 'paused', 'retired'] as const)))
     .limit(1);
   return rows[0] ?? null;
+}
+
+/**
+ * Listed models with what the home page's comparison filters on: creator, open-weight or
+ * proprietary (`weights`, null when undeclared), weights identity, retirement, and listed endpoint
+ * counts (all, and active = probed now). Models served by a calibration endpoint (our reference
+ * stream) are excluded (table names spelled out in the subquery, see publicEndpointCount). Ordered by name.
+ */
+export async function listComparedModels(db: Db) {
+  return db
+    .select({
+      id: models.id,
+      slug: models.slug,
+      name: models.name,
+      family: models.family,
+      creator: models.creator,
+      weights: models.weights,
+      weightsUrl: models.weightsUrl,
+      retiredAt: models.retiredAt,
+      endpointCount: publicEndpointCount,
+      activeEndpointCount: sql<number>`(count(${endpoints.id}) filter (where ${endpoints.status} = 'active'))::int`,
+    })
+    .from(models)
+    .leftJoin(endpoints, eq(endpoints.modelId, models.id))
+    .where(and(eq(models.listed, true), sql`not exists (select 1 from endpoints c where c.model_id = "models"."id" and c.is_calibration)`))
+    .groupBy(models.id)
+    .orderBy(asc(models.name));
 }

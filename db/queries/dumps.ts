@@ -59,7 +59,7 @@ export async function listPublicEndpointIds(db: Db): Promise<number[]> {
   const rows = await db
     .select({ id: endpoints.id })
     .from(endpoints)
-    .where(inArray(endpoints.status, ['active', 'inactive', 'paused'] as const))
+    .where(inArray(endpoints.status, ['active', 'inactive', 'paused', 'retired'] as const))
     .orderBy(asc(endpoints.id));
   return rows.map((r) => r.id);
 }

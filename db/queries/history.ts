@@ -140,7 +140,7 @@ export async function listModelHistory(
     .from(endpoints)
     .innerJoin(providers, eq(providers.id, endpoints.providerId))
     .innerJoin(models, eq(models.id, endpoints.modelId))
-    .where(and(eq(models.slug, p.modelSlug), inArray(endpoints.status, ['active', 'inactive', 'paused'] as const)))
+    .where(and(eq(models.slug, p.modelSlug), inArray(endpoints.status, ['active', 'inactive', 'paused', 'retired'] as const)))
     .orderBy(asc(providers.name), asc(endpoints.slug));
   if (eps.length === 0) return [];
   const rows = await db

@@ -48,7 +48,7 @@ export async function listLeaderboardEndpoints(db: Db, modelSlug: string): Promi
     .from(endpoints)
     .innerJoin(providers, eq(providers.id, endpoints.providerId))
     .innerJoin(models, eq(models.id, endpoints.modelId))
-    .where(and(eq(models.slug, modelSlug), inArray(endpoints.status, ['active', 'inactive', 'paused'] as const)))
+    .where(and(eq(models.slug, modelSlug), inArray(endpoints.status, ['active', 'inactive', 'paused', 'retired'] as const)))
     .orderBy(asc(endpoints.id));
 }
 

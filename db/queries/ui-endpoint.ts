@@ -146,6 +146,6 @@ export async function listEndpointsCreatedBetween(db: Db, p: { from: Date; to: D
     .from(endpoints)
     .innerJoin(providers, eq(providers.id, endpoints.providerId))
     .innerJoin(models, eq(models.id, endpoints.modelId))
-    .where(and(gte(endpoints.createdAt, p.from), lte(endpoints.createdAt, p.to), inArray(endpoints.status, ['active', 'inactive', 'paused'])))
+    .where(and(gte(endpoints.createdAt, p.from), lte(endpoints.createdAt, p.to), inArray(endpoints.status, ['active', 'inactive', 'paused', 'retired'])))
     .orderBy(desc(endpoints.createdAt));
 }

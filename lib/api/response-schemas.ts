@@ -620,3 +620,64 @@ export const rulesResponseSchema = z
       .meta({ description: 'Requirements, forbidden practices, sweeps, consequences, disputes.' }),
   })
   .meta({ id: 'Rules', description: 'The rules every listed endpoint is held to (/rules).' });
+/** One endpoint standing for its model in the comparison: the model board's figures and the catalog's declared facts. */
+export const comparedEndpointSchema = z
+  .object({
+    id: z.number().int().meta({ description: 'Endpoint id (GET /api/v1/endpoints/{id}).' }),
+    slug: z.string().meta({ description: 'Endpoint slug.' }),
+    provider: z.string().meta({ description: 'Provider name.' }),
+    providerSlug: z.string().meta({ description: 'Provider slug.' }),
+    precision: z.string().nullable().meta({ description: 'Declared precision (FP8, BF16, …); not verified; null when undeclared.' }),
+    hardware: z.string().nullable().meta({ description: 'Declared hardware; not verified.' }),
+    contextWindowTokens: z.number().int().nullable().meta({ description: 'Declared context window, tokens; null when unknown.' }),
+    blendedUsdPerMTokens: z.number().nullable().meta({ description: 'Declared blended price, USD per million tokens (3:1 input:output); null when unknown.' }),
+    rank: z.number().int().meta({ description: 'Rank on the model’s leaderboard.' }),
+    band: z.number().int().nullable().meta({ description: 'Tie band on the model’s leaderboard (1 = best).' }),
+    samples: z.number().int().meta({ description: 'Rankable probes behind the output-speed percentiles.' }),
+    outputTokensPerSecond: percentilesSchema.meta({ description: 'Output speed per user (TPS/user), tokens/s: the model leaderboard entry’s figures.' }),
+    outputTokensPerSecondMedianCi: interval.nullable().meta({ description: '95 % confidence interval of the median TPS/user, tokens/s.' }),
+    ttftMs: percentilesSchema.meta({ description: 'Time to first token, ms.' }),
+    successRate: z.number().nullable().meta({ description: 'Successful probes ÷ probes in the window (fraction).' }),
+    fidelity: z
+      .object({
+        passRate: z.number().meta({ description: 'Fidelity checks passed ÷ judged (fraction).' }),
+        n: z.number().int().meta({ description: 'Judged fidelity checks in the window (count).' }),
+        interval: interval.meta({ description: '95 % Wilson score interval of passRate.' }),
+      })
+      .nullable()
+      .meta({ description: 'Fidelity checks in the window (the board entry’s); null when none ran.' }),
+  })
+  .meta({ id: 'ComparedEndpoint' });
+
+/** One model of the comparison. */
+export const comparedModelSchema = z
+  .object({
+    slug: z.string().meta({ description: 'Model slug (the model= parameter of the leaderboard).' }),
+    name: z.string().meta({ description: 'Model name.' }),
+    family: z.string().nullable().meta({ description: 'Model family, e.g. Qwen3.' }),
+    creator: z.string().nullable().meta({ description: 'Who made the weights.' }),
+    weights: z.enum(['open', 'proprietary']).nullable().meta({ description: 'open (published weights, served by many providers) or proprietary; null when undeclared.' }),
+    retired: z.boolean().meta({ description: 'Retired from the catalog (kept with its history).' }),
+    endpointCount: z.number().int().meta({ description: 'Listed endpoints of the model (any status), count.' }),
+    activeEndpointCount: z.number().int().meta({ description: 'Endpoints probed now (their provider key is set), count.' }),
+    providers: z.array(z.object({ slug: z.string().meta({ description: 'Provider slug.' }), name: z.string().meta({ description: 'Provider name.' }) })).meta({ description: 'Providers with a listed endpoint of the model.' }),
+    maxContextWindowTokens: z.number().int().nullable().meta({ description: 'Largest declared context window among its endpoints, tokens.' }),
+    minBlendedUsdPerMTokens: z.number().nullable().meta({ description: 'Lowest declared blended price among its endpoints, USD per million tokens.' }),
+    snapshotId: z.string().meta({ description: 'snapshotId of the model’s leaderboard answer these figures are copied from (GET /api/v1/snapshots/{id}).' }),
+    asOf: isoTime.meta({ description: 'As-of instant of that leaderboard answer.' }),
+    best: comparedEndpointSchema.nullable().meta({ description: 'The fastest ranked endpoint passing the filters (the first such entry of the model’s board); null when none is ranked.' }),
+  })
+  .meta({ id: 'ComparedModel' });
+
+/** GET /api/v1/model-comparison. */
+export const modelComparisonResponseSchema = z
+  .object({
+    asOf: isoTime.nullable().meta({ description: 'Newest as-of instant of the model answers.' }),
+    workload: z.string().meta({ description: 'Workload slug.' }),
+    window: z.string().meta({ description: 'Window, hours.', example: '72h' }),
+    windowHours: z.number().int().meta({ description: 'Window length, hours.' }),
+    basis: z.string().meta({ description: 'Speed basis (reported or o200k).' }),
+    region: z.string().nullable().meta({ description: 'Worker region filter; null = all regions.' }),
+    items: z.array(comparedModelSchema).meta({ description: 'Models, fastest best endpoint first, then unmeasured ones by name.' }),
+  })
+  .meta({ id: 'ModelComparison' });

@@ -52,6 +52,28 @@ export const leaderboardQuerySchema = z.object({
 });
 export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;
 
+/**
+ * GET /api/v1/model-comparison: every model's fastest endpoint for one workload × window × basis,
+ * live (one leaderboard answer per model; no `at`, so the cost is bounded by the precomputed answers).
+ * Filters pick which endpoints may stand for a model (unknown price or context never passes a bound).
+ */
+export const modelComparisonQuerySchema = z.object({
+  workload: leaderboardQuerySchema.shape.workload,
+  window: windowParam('72h', 24 * 366, 'Window length, hours ("72h") or days ("7d"), as on the leaderboard.'),
+  region: regionSchema,
+  basis: basisSchema,
+  weights: z.enum(['open', 'proprietary']).optional().meta({ description: 'Only open-weight or only proprietary models.' }),
+  provider: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,80}(,[a-z0-9][a-z0-9-]{0,80}){0,49}$/, 'must be provider slugs separated by commas')
+    .optional()
+    .meta({ description: 'Only endpoints of these providers (comma-separated slugs, see /api/v1/providers).', example: 'groq,cerebras' }),
+  maxPrice: z.coerce.number().nonnegative().max(10_000).optional().meta({ description: 'Blended price ceiling, USD per million tokens (3:1 input:output, declared); an endpoint without a declared price never passes.', example: 1 }),
+  minContext: z.coerce.number().int().positive().max(100_000_000).optional().meta({ description: 'Minimum declared context window, tokens; an endpoint without a declared context window never passes.', example: 131072 }),
+  retired: z.enum(['include', 'exclude']).default('exclude').meta({ description: 'Whether retired models are listed.' }),
+});
+export type ModelComparisonQuery = z.infer<typeof modelComparisonQuerySchema>;
+
 /** Path parameter: a positive integer id. */
 export const idParamSchema = z.coerce.number().int().positive().max(2_147_483_647);
 

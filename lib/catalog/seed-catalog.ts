@@ -1,11 +1,14 @@
 /**
- * The seeded catalog: providers named in the May 2025 Llama 4 Maverick claims
- * (../datasets/claims), the model, and one endpoint per provider with its public base URL and
- * API model id. An endpoint is active only when its API key variable is set in the environment.
- * Base URLs and model ids are those the providers document publicly (checked Nov 2026); a
- * provider that renames a model id needs only this file changed.
+ * The seeded catalog, derived from the reviewed data files (lib/catalog/data/*.json, validated by
+ * lib/catalog/catalog-schema): providers, models (one per set of weights, decision 221) and one
+ * endpoint per provider that documents serving a model, each fact with its source URL and date
+ * (decision 220). An endpoint is active only when its provider's API key variable is set; a
+ * provider that renames a model id needs one change (its `apiModelId`) in its data file.
  */
 import type { Protocol } from '@/lib/probe/types';
+import type { EndpointPricing } from './pricing';
+import type { CatalogSource } from './catalog-schema';
+import { CATALOG } from './catalog-data';
 
 export interface SeedProvider {
   slug: string;
@@ -35,57 +38,72 @@ export interface SeedEndpoint {
    * of its system only (decision 073).
    */
   system: string;
+  /** Declared context window, tokens; null = unknown. */
+  contextWindowTokens: number | null;
+  /** Published price with its source and date; null = unknown. */
+  pricing: EndpointPricing | null;
+  /** Where the endpoint's facts were read. */
+  source: CatalogSource;
+  /** Date the provider retired the id (YYYY-MM-DD); the endpoint is then listed as retired and never probed. */
+  retiredOn: string | null;
 }
 
-export const SEED_MODELS = [
-  {
-    slug: 'llama-4-maverick',
-    name: 'Llama 4 Maverick 17B-128E Instruct',
-    family: 'Llama 4',
-    description: 'Meta Llama 4 Maverick: mixture of experts, 17B active parameters, 128 experts, ~400B total.',
-  },
-  {
-    slug: 'tokenpace-reference',
-    name: 'Tokenpace reference stream',
-    family: 'Calibration',
-    description: 'Synthetic stream from the Tokenpace reference server at a configured rate; used to prove measurement accuracy.',
-  },
-] as const;
+/** A seeded model row (models table). `weights`/`creator`/`weightsUrl` are null for the calibration model. */
+export interface SeedModel {
+  slug: string;
+  name: string;
+  family: string;
+  description: string;
+  creator: string | null;
+  weights: 'open' | 'proprietary' | null;
+  weightsUrl: string | null;
+  retiredOn: string | null;
+}
 
-export const SEED_PROVIDERS: SeedProvider[] = [
-  { slug: 'nvidia', name: 'NVIDIA', websiteUrl: 'https://build.nvidia.com' },
-  { slug: 'sambanova', name: 'SambaNova', websiteUrl: 'https://cloud.sambanova.ai' },
-  { slug: 'groq', name: 'Groq', websiteUrl: 'https://groq.com' },
-  { slug: 'amazon-bedrock', name: 'Amazon Bedrock', websiteUrl: 'https://aws.amazon.com/bedrock/' },
-  { slug: 'fireworks', name: 'Fireworks', websiteUrl: 'https://fireworks.ai' },
-  { slug: 'lambda', name: 'Lambda', websiteUrl: 'https://lambda.ai' },
-  { slug: 'kluster-ai', name: 'Kluster.ai', websiteUrl: 'https://kluster.ai' },
-  { slug: 'centml', name: 'CentML', websiteUrl: 'https://centml.ai' },
-  { slug: 'google-vertex', name: 'Google Vertex AI', websiteUrl: 'https://cloud.google.com/vertex-ai' },
-  { slug: 'together', name: 'Together AI', websiteUrl: 'https://together.ai' },
-  { slug: 'deepinfra', name: 'DeepInfra', websiteUrl: 'https://deepinfra.com' },
-  { slug: 'novita', name: 'Novita AI', websiteUrl: 'https://novita.ai' },
-  { slug: 'azure', name: 'Microsoft Azure', websiteUrl: 'https://ai.azure.com' },
+/** The calibration model (a local reference server), not part of the public catalog files. */
+export const CALIBRATION_MODEL: SeedModel = {
+  slug: 'tokenpace-reference',
+  name: 'Tokenpace reference stream',
+  family: 'Calibration',
+  description: 'Synthetic stream from the Tokenpace reference server at a configured rate; used to prove measurement accuracy.',
+  creator: null,
+  weights: null,
+  weightsUrl: null,
+  retiredOn: null,
+};
+
+export const SEED_MODELS: SeedModel[] = [
+  ...CATALOG.models.map((m) => ({ slug: m.slug, name: m.name, family: m.family, description: m.description, creator: m.creator, weights: m.weights, weightsUrl: m.weightsUrl, retiredOn: m.retiredOn ?? null })),
+  CALIBRATION_MODEL,
 ];
+
+export const SEED_PROVIDERS: SeedProvider[] = CATALOG.providers.map((p) => ({ slug: p.slug, name: p.name, websiteUrl: p.websiteUrl }));
+
+/** Provider key variables as the README's key table lists them (provider, variable, what else it needs). */
+export const PROVIDER_KEYS = CATALOG.providers.map((p) => ({ providerSlug: p.slug, provider: p.name, apiKeyEnv: p.apiKeyEnv, note: p.keyNote ?? null }));
 
 const maverick = 'llama-4-maverick';
-const base = { modelSlug: maverick, speculativeDecoding: null, region: null } as const;
 
-export const SEED_ENDPOINTS: SeedEndpoint[] = [
-  { ...base, slug: 'nvidia-nim-llama-4-maverick', system: 'NVIDIA NIM API (build.nvidia.com)', providerSlug: 'nvidia', protocol: 'openai-chat', baseUrl: 'https://integrate.api.nvidia.com/v1', apiModelId: 'meta/llama-4-maverick-17b-128e-instruct', apiKeyEnv: 'NVIDIA_API_KEY', hardware: null, engine: 'NVIDIA NIM (TensorRT-LLM)', precision: null, deploymentKind: 'shared' },
-  { ...base, slug: 'sambanova-llama-4-maverick', system: 'SambaNova Cloud API', providerSlug: 'sambanova', protocol: 'openai-chat', baseUrl: 'https://api.sambanova.ai/v1', apiModelId: 'Llama-4-Maverick-17B-128E-Instruct', apiKeyEnv: 'SAMBANOVA_API_KEY', hardware: 'SambaNova SN40L RDU', engine: null, precision: 'BF16', deploymentKind: 'shared' },
-  { ...base, slug: 'groq-llama-4-maverick', system: 'Groq API', providerSlug: 'groq', protocol: 'openai-chat', baseUrl: 'https://api.groq.com/openai/v1', apiModelId: 'meta-llama/llama-4-maverick-17b-128e-instruct', apiKeyEnv: 'GROQ_API_KEY', hardware: 'Groq LPU', engine: null, precision: null, deploymentKind: 'shared' },
-  { ...base, slug: 'bedrock-llama-4-maverick', system: 'Amazon Bedrock API', providerSlug: 'amazon-bedrock', protocol: 'bedrock-converse-stream', baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com', apiModelId: 'us.meta.llama4-maverick-17b-instruct-v1:0', apiKeyEnv: 'AWS_ACCESS_KEY_ID', hardware: null, engine: null, precision: null, deploymentKind: 'shared', region: 'us-east-1' },
-  { ...base, slug: 'fireworks-llama-4-maverick', system: 'Fireworks API', providerSlug: 'fireworks', protocol: 'openai-chat', baseUrl: 'https://api.fireworks.ai/inference/v1', apiModelId: 'accounts/fireworks/models/llama4-maverick-instruct-basic', apiKeyEnv: 'FIREWORKS_API_KEY', hardware: null, engine: null, precision: null, deploymentKind: 'shared' },
-  { ...base, slug: 'lambda-llama-4-maverick', system: 'Lambda API', providerSlug: 'lambda', protocol: 'openai-chat', baseUrl: 'https://api.lambda.ai/v1', apiModelId: 'llama-4-maverick-17b-128e-instruct-fp8', apiKeyEnv: 'LAMBDA_API_KEY', hardware: null, engine: null, precision: 'FP8', deploymentKind: 'shared' },
-  { ...base, slug: 'kluster-llama-4-maverick', system: 'Kluster.ai API', providerSlug: 'kluster-ai', protocol: 'openai-chat', baseUrl: 'https://api.kluster.ai/v1', apiModelId: 'meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8', apiKeyEnv: 'KLUSTER_API_KEY', hardware: null, engine: null, precision: 'FP8', deploymentKind: 'shared' },
-  { ...base, slug: 'centml-llama-4-maverick', system: 'CentML API', providerSlug: 'centml', protocol: 'openai-chat', baseUrl: 'https://api.centml.com/openai/v1', apiModelId: 'meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8', apiKeyEnv: 'CENTML_API_KEY', hardware: null, engine: null, precision: 'FP8', deploymentKind: 'shared' },
-  { ...base, slug: 'vertex-llama-4-maverick', system: 'Google Vertex AI API', providerSlug: 'google-vertex', protocol: 'openai-chat', baseUrl: 'https://us-east5-aiplatform.googleapis.com/v1/projects/${VERTEX_PROJECT_ID}/locations/us-east5/endpoints/openapi', apiModelId: 'meta/llama-4-maverick-17b-128e-instruct-maas', apiKeyEnv: 'VERTEX_ACCESS_TOKEN', hardware: null, engine: null, precision: null, deploymentKind: 'shared', region: 'us-east5' },
-  { ...base, slug: 'together-llama-4-maverick', system: 'Together AI API', providerSlug: 'together', protocol: 'openai-chat', baseUrl: 'https://api.together.xyz/v1', apiModelId: 'meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8', apiKeyEnv: 'TOGETHER_API_KEY', hardware: null, engine: null, precision: 'FP8', deploymentKind: 'shared' },
-  { ...base, slug: 'deepinfra-llama-4-maverick', system: 'DeepInfra API', providerSlug: 'deepinfra', protocol: 'openai-chat', baseUrl: 'https://api.deepinfra.com/v1/openai', apiModelId: 'meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8', apiKeyEnv: 'DEEPINFRA_API_KEY', hardware: null, engine: null, precision: 'FP8', deploymentKind: 'shared' },
-  { ...base, slug: 'novita-llama-4-maverick', system: 'Novita AI API', providerSlug: 'novita', protocol: 'openai-chat', baseUrl: 'https://api.novita.ai/v3/openai', apiModelId: 'meta-llama/llama-4-maverick-17b-128e-instruct-fp8', apiKeyEnv: 'NOVITA_API_KEY', hardware: null, engine: null, precision: 'FP8', deploymentKind: 'shared' },
-  { ...base, slug: 'azure-llama-4-maverick', system: 'Microsoft Azure AI Foundry API', providerSlug: 'azure', protocol: 'openai-chat', baseUrl: 'https://${AZURE_AI_RESOURCE}.services.ai.azure.com/models', apiModelId: 'Llama-4-Maverick-17B-128E-Instruct-FP8', apiKeyEnv: 'AZURE_AI_API_KEY', hardware: null, engine: null, precision: 'FP8', deploymentKind: 'shared' },
-];
+export const SEED_ENDPOINTS: SeedEndpoint[] = CATALOG.endpoints.map((e) => ({
+  slug: e.slug,
+  providerSlug: e.providerSlug,
+  modelSlug: e.model,
+  protocol: e.protocol,
+  baseUrl: e.baseUrl,
+  apiModelId: e.apiModelId,
+  apiKeyEnv: e.apiKeyEnv,
+  hardware: e.hardware,
+  engine: e.engine,
+  precision: e.precision,
+  speculativeDecoding: e.speculativeDecoding,
+  deploymentKind: e.deploymentKind,
+  region: e.region,
+  system: e.system,
+  contextWindowTokens: e.contextWindowTokens,
+  pricing: e.pricing,
+  source: e.source,
+  retiredOn: e.retiredOn ?? null,
+}));
 
 /**
  * An endpoint an owner can submit (prefilled on /submit?template=slug): declared metadata of a
