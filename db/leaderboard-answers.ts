@@ -7,8 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from './client';
-import { listWindowRegions } from './queries/operations';
-import { listWindowStats } from './window-stats';
+import { loadWindowFigures } from './window-stats';
 import { buildLeaderboard, MEDIAN_CI_CONFIDENCE, MIN_RANKED_SAMPLES } from '@/lib/ranking/build-leaderboard';
 import { SKETCH_RELATIVE_ACCURACY } from '@/lib/stats/sketch';
 import { planWindow, type SpeedBasis } from '@/lib/stats/window-stats';
@@ -41,7 +40,7 @@ const STATISTICS = {
  * strong ETag of the body is `"<snapshotId>"`.
  */
 export async function computeLeaderboardAnswer(db: Db, q: LeaderboardQueryInput, asOf: Date) {
-  const rows = await listWindowStats(db, {
+  const { rows, regions } = await loadWindowFigures(db, {
     modelSlug: q.model,
     workloadSlug: q.workload,
     asOf,
@@ -71,8 +70,7 @@ export async function computeLeaderboardAnswer(db: Db, q: LeaderboardQueryInput,
     },
   }));
   const plan = planWindow(asOf, q.window);
-  // Which worker regions the figures cover: one (region filter) or all that measured (merged).
-  const regions = await listWindowRegions(db, { endpointIds: rows.map((r) => r.endpoint.id), workloadSlug: q.workload, from: plan.start, to: asOf, region: q.region ?? null });
+  // `regions`: which worker regions the figures cover, one (region filter) or all that measured (merged).
   const body = {
     asOf: asOf.toISOString(),
     window: `${q.window}h`,

@@ -16,6 +16,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
@@ -404,6 +405,41 @@ export const precomputedAnswers = pgTable('precomputed_answers', {
   etag: text('etag').notNull(),
   body: text('body').notNull(),
   computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Pre-merged window partials (decision 210, lib/stats/window-partials): per aligned span (10 min,
+ * 1 h, 6 h, 1 day, 7 days, 28 days; `span_minutes`), workload, model and region key (`*` = all
+ * worker regions merged, else one region), one binary body holding every endpoint's counts and
+ * sketches. Built from raw measurements (10 min) and from the span below (the rest) by
+ * db/queries/window-partials; a window at any instant is a few dozen of these plus ≤ 10 minutes of
+ * raw rows. Buckets without probes have no row.
+ */
+export const windowPartials = pgTable(
+  'window_partials',
+  {
+    spanMinutes: integer('span_minutes').notNull(),
+    workloadId: integer('workload_id').notNull().references(() => workloads.id),
+    modelId: integer('model_id').notNull().references(() => models.id),
+    regionKey: text('region_key').notNull(),
+    bucketStart: timestamp('bucket_start', { withTimezone: true }).notNull(),
+    body: bytea('body').notNull(),
+    builtAt: timestamp('built_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.workloadId, t.modelId, t.regionKey, t.spanMinutes, t.bucketStart] })],
+);
+
+/**
+ * The time range [from_at, to_at) whose window partials are complete (one row, id = 1): windows
+ * inside it are answered from partials, others from rollups (decision 210). `to_at` is the
+ * instant the newest build read up to; `version` counts builds (the data version of answers, decision 211).
+ */
+export const windowPartialCoverage = pgTable('window_partial_coverage', {
+  id: smallint('id').primaryKey().default(1),
+  fromAt: timestamp('from_at', { withTimezone: true }).notNull(),
+  toAt: timestamp('to_at', { withTimezone: true }).notNull(),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 // ─── Accounts (better-auth tables; lib/auth/auth.ts maps its models onto these) ───────────────────

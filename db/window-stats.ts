@@ -27,6 +27,9 @@ import {
   type RawWindowRow,
 } from './queries/leaderboard';
 import { toWindowPart } from './queries/rollup-parts';
+import { listWindowRegions } from './queries/operations';
+import { getPartialCoverage, listPartialBodies, type PartialCoverage } from './queries/window-partials';
+import { ALL_REGIONS, decodePartial, FINEST_PARTIAL_MINUTES, planPartials } from '@/lib/stats/window-partials';
 import { sketchOf, toSortedSketch } from '@/lib/stats/sketch';
 import { summariseFidelity } from '@/lib/fidelity/fidelity-summary';
 import {
@@ -369,13 +372,89 @@ function loadRawTail(db: Db, p: { endpointIds: number[]; workloadId: number; fro
   return listRawWindowRows(db, p).then(packRaw);
 }
 
+/** A window's figures per endpoint and the worker regions whose probes they hold (sorted). */
+export interface WindowFigures {
+  rows: LeaderboardRow[];
+  regions: string[];
+  /** 'partials': bounded merges of stored partials + ≤ 10 min of raw rows (decision 210); 'rollups': the fallback */
+  source: 'partials' | 'rollups';
+}
+
+/**
+ * Longest raw edge (ms) a window may read after its last partial: more means the partials are
+ * behind (worker stopped) and the window is answered from rollups instead.
+ */
+const MAX_RAW_EDGE_MS = 2 * HOUR;
+
+/**
+ * The window's figures from pre-merged partials (decision 210): the buckets of planPartials over
+ * [start, P) with P = the 10-minute boundary at or before both asOf and the coverage's end, merged
+ * per endpoint, plus the raw rows of [P, asOf]. Null when the partials do not cover the window
+ * (before the first build or the backfill, or a worker behind by more than MAX_RAW_EDGE_MS).
+ */
+async function loadFromPartials(db: Db, p: LeaderboardParams, coverage: PartialCoverage | null): Promise<WindowFigures | null> {
+  const plan = planWindow(p.asOf, p.windowHours);
+  const asOfMs = p.asOf.getTime();
+  const unit = FINEST_PARTIAL_MINUTES * 60_000;
+  if (!coverage || coverage.fromMs > plan.start.getTime()) return null;
+  const edge = Math.max(plan.start.getTime(), Math.floor(Math.min(asOfMs, coverage.toMs) / unit) * unit);
+  if (asOfMs - edge > MAX_RAW_EDGE_MS) return null;
+  const [eps, workloadId] = await Promise.all([listLeaderboardEndpoints(db, p.modelSlug), getWorkloadId(db, p.workloadSlug)]);
+  if (workloadId === null || eps.length === 0) {
+    return { rows: eps.map((endpoint) => ({ endpoint, ...summarizeWindow([], p.basis) })), regions: [], source: 'partials' };
+  }
+  const ids = eps.map((e) => e.id);
+  const [bodies, rawRows] = await Promise.all([
+    listPartialBodies(db, { workloadId, modelSlug: p.modelSlug, regionKey: p.region ?? ALL_REGIONS, buckets: planPartials(plan.start.getTime(), edge) }),
+    listRawWindowRows(db, { endpointIds: ids, workloadId, from: new Date(edge), to: p.asOf, region: p.region }),
+  ]);
+  const partsOf = new Map<number, WindowPart[]>(ids.map((id) => [id, []]));
+  const regions = new Set<string>();
+  for (const body of bodies) {
+    for (const s of decodePartial(body)) {
+      const list = partsOf.get(s.endpointId);
+      if (!list) continue; // not listed (pending, retired)
+      list.push(s.part);
+      for (const r of s.regions) regions.add(r);
+    }
+  }
+  const raw = packRaw(rawRows);
+  const rowsOf = new Map<number, number[]>(ids.map((id) => [id, []]));
+  for (let j = 0; j < raw.atMs.length; j++) {
+    rowsOf.get(raw.endpointId[j]!)?.push(j);
+    regions.add(raw.region[j]!);
+  }
+  const rows = eps.map((endpoint): LeaderboardRow => ({ endpoint, ...summarizeWindow(partsOf.get(endpoint.id)!, p.basis, raw, rowsOf.get(endpoint.id)!) }));
+  return { rows, regions: [...regions].sort(), source: 'partials' };
+}
+
 /**
  * Per-endpoint window figures for one model and workload over the window of lib/stats/window-stats
- * planWindow ([floorHour(asOf) − W h, asOf]), from rollups plus the raw tail, through the caches.
- * Every listed endpoint of the model appears (n = 0 without probes), ordered by id. `wallNow`
- * (default Date.now()) only decides which buckets may be cached.
+ * planWindow ([floorHour(asOf) − W h, asOf]) and the worker regions they cover: from the window
+ * partials when they cover the window (a bounded number of merges whatever the row count, decision
+ * 210), else from rollups plus the raw tail. Both give bit-identical figures for the same
+ * measurements (sketch merges are exact). Every listed endpoint of the model appears (n = 0 without
+ * probes), ordered by id.
  */
+export async function loadWindowFigures(db: Db, p: LeaderboardParams, wallNow = Date.now()): Promise<WindowFigures> {
+  const fromPartials = await loadFromPartials(db, p, await getPartialCoverage(db));
+  if (fromPartials) return fromPartials;
+  const rows = await listWindowStatsFromRollups(db, p, wallNow);
+  const plan = planWindow(p.asOf, p.windowHours);
+  const regions = await listWindowRegions(db, { endpointIds: rows.map((r) => r.endpoint.id), workloadSlug: p.workloadSlug, from: plan.start, to: p.asOf, region: p.region });
+  return { rows, regions, source: 'rollups' };
+}
+
+/** The per-endpoint figures of {@link loadWindowFigures} (every surface's window figures). */
 export async function listWindowStats(db: Db, p: LeaderboardParams, wallNow = Date.now()): Promise<LeaderboardRow[]> {
+  return (await loadWindowFigures(db, p, wallNow)).rows;
+}
+
+/**
+ * The fallback of {@link loadWindowFigures}: rollups plus the raw tail (also the reference the
+ * partials are tested against). `wallNow` (default Date.now()) only decides which buckets may be cached.
+ */
+export async function listWindowStatsFromRollups(db: Db, p: LeaderboardParams, wallNow = Date.now()): Promise<LeaderboardRow[]> {
   const epsOrPromise = cachedCatalog(db, `endpoints|${p.modelSlug}`, () => listLeaderboardEndpoints(db, p.modelSlug), wallNow);
   const wlOrPromise = cachedCatalog(db, `workload|${p.workloadSlug}`, () => getWorkloadId(db, p.workloadSlug), wallNow);
   const eps = epsOrPromise instanceof Promise ? await epsOrPromise : epsOrPromise;

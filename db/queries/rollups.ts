@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { packSketchJson, SKETCH_LN_GAMMA, SKETCH_VERSION } from '@/lib/stats/sketch';
 import { RAW_ZERO } from '@/lib/stats/window-stats';
+import { rebuildWindowPartials } from './window-partials';
 
 /** Metrics summarised in rollups, by TypeScript name → measurements column. */
 export const ROLLUP_METRICS = {
@@ -56,11 +57,12 @@ export function sketchIndexSql(x: SqlExpr) {
  * lastMeasuredAtMs}} (lib/stats/sketch, mergeable, bucket function `sketch_version`), and excluded
  * {total, byReason} (measurements not rankable, by reason). Percentiles and sketches cover rankable
  * measurements (measurements.rankable: successful, valid, no contradicting flag; decision 060)
- * with the metric present. Buckets without measurements are not written (and
+ * with the metric present. Hourly rebuilds also rebuild the window partials of the range (up to
+ * `wallNow`, default now; db/queries/window-partials). Buckets without measurements are not written (and
  * existing rows are kept: raw data past retention may be gone while its rollups remain).
  * Returns the number of buckets written.
  */
-export async function rebuildRollups(db: Db, params: { granularity: Granularity; from: Date; to: Date }): Promise<number> {
+export async function rebuildRollups(db: Db, params: { granularity: Granularity; from: Date; to: Date; wallNow?: Date }): Promise<number> {
   const g = params.granularity;
   const start = floorBucket(params.from, g);
   const end = ceilBucket(params.to, g);
@@ -69,6 +71,9 @@ export async function rebuildRollups(db: Db, params: { granularity: Granularity;
   for (let t = start.getTime(); t < end.getTime(); t += chunk) {
     written += await rebuildChunk(db, g, new Date(t), new Date(Math.min(t + chunk, end.getTime())));
   }
+  // The window partials of the same range (decision 210) are rebuilt with the hourly buckets, so
+  // every caller that keeps rollups current keeps the partials current too.
+  if (g === 'hour') await rebuildWindowPartials(db, { from: start, to: end, wallNow: params.wallNow });
   return written;
 }
 

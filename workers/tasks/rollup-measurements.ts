@@ -10,12 +10,14 @@
  *
  * Then it upgrades at most `maxStaleDaysPerRun` UTC days of rollups whose sketches predate the
  * current sketch version (decision 070), newest first: rebuilt from raw, or re-keyed where the raw
- * rows are gone. Every run ends by invalidating this process's window caches and sending
+ * rows are gone. The window partials (decision 210) are rebuilt with the hourly buckets, and up to
+ * `maxBackfillDaysPerRun` older days without partials are built. Every run ends by invalidating this process's window caches and sending
  * NOTIFY tokenpace_data_changed, so every other process drops its caches too (db/cache-invalidation).
  */
 import type { Db } from '@/db/client';
 import { floorBucket, getLatestRollupHour, getNewestStaleSketchBucket, getOldestMeasurementTime, rebuildRollups, rekeyStaleSketches } from '@/db/queries/rollups';
 import { notifyDataChanged } from '@/db/cache-invalidation';
+import { getOldestUncoveredMeasurement, getPartialCoverage, rebuildWindowPartials } from '@/db/queries/window-partials';
 import { invalidateWindowCaches } from '@/db/window-stats';
 
 const HOUR = 3600_000;
@@ -27,7 +29,7 @@ const HOUR = 3600_000;
 export async function runRollupJob(
   db: Db,
   now: Date,
-  options: { maxHoursPerRun?: number; maxStaleDaysPerRun?: number } = {},
+  options: { maxHoursPerRun?: number; maxStaleDaysPerRun?: number; maxBackfillDaysPerRun?: number } = {},
 ): Promise<{ from: Date; to: Date; hourBuckets: number; dayBuckets: number; upgradedDays: number }> {
   const maxHours = options.maxHoursPerRun ?? 48;
   const recent = floorBucket(new Date(now.getTime() - 2 * HOUR), 'hour');
@@ -35,13 +37,29 @@ export async function runRollupJob(
   const from = latest && latest < recent ? floorBucket(latest, 'hour') : recent;
   const end = new Date(now.getTime() + 60_000);
   const to = end.getTime() - from.getTime() > maxHours * HOUR ? new Date(from.getTime() + maxHours * HOUR) : end;
-  const hourBuckets = await rebuildRollups(db, { granularity: 'hour', from, to });
+  const hourBuckets = await rebuildRollups(db, { granularity: 'hour', from, to, wallNow: now });
   const dayBuckets = await rebuildRollups(db, { granularity: 'day', from, to });
   const upgradedDays = await upgradeStaleSketches(db, options.maxStaleDaysPerRun ?? 2);
+  await backfillWindowPartials(db, now, options.maxBackfillDaysPerRun ?? 3);
   invalidateWindowCaches(db);
   // Every other process (web instances, other workers) drops its caches too (db/cache-invalidation).
   await notifyDataChanged(db, 'rollup');
   return { from, to, hourBuckets, dayBuckets, upgradedDays };
+}
+
+/**
+ * Extends the window partials' coverage backwards over measurements older than it (an install that
+ * had data before partials existed, decision 210): at most `maxDays` UTC days per run, newest first,
+ * so a year of history is covered within a few hours of minutes without a long run.
+ */
+async function backfillWindowPartials(db: Db, now: Date, maxDays: number): Promise<void> {
+  const coverage = await getPartialCoverage(db);
+  if (!coverage) return;
+  const oldest = await getOldestUncoveredMeasurement(db);
+  if (!oldest) return;
+  const to = new Date(coverage.fromMs);
+  const from = new Date(Math.max(floorBucket(oldest, 'day').getTime(), floorBucket(new Date(coverage.fromMs - maxDays * 24 * HOUR), 'day').getTime()));
+  if (from < to) await rebuildWindowPartials(db, { from, to, wallNow: now });
 }
 
 /** Rebuilds (or re-keys) up to `maxDays` UTC days of rollups with an older sketch version, newest first. */
