@@ -13,7 +13,8 @@
  *   are left out: they are not figures, and the JSON route serves them;
  * - numbers are written as JavaScript prints them (shortest round-trip form, full precision),
  *   booleans as true/false, null/undefined as an empty cell.
- * Cells are quoted per RFC 4180; lines end with CRLF.
+ * Cells are quoted per RFC 4180; lines end with CRLF. Text cells that could start a spreadsheet
+ * formula are neutralised with a leading `'` (OWASP CSV injection rule; see neutraliseFormula).
  */
 import type { z } from 'zod';
 
@@ -105,11 +106,30 @@ export function csvColumnsOf(rowSchema: z.ZodType, omit: readonly string[] = [])
   return out;
 }
 
-/** One RFC 4180 cell. */
+/**
+ * Text that a spreadsheet would read as a formula (CSV/formula injection, OWASP "CSV Injection"):
+ * a cell beginning with `=`, `+`, `-`, `@`, a tab or a carriage return, also after leading spaces
+ * (spreadsheets trim them) and in the full-width forms (＝＋－＠) that some spreadsheets fold.
+ */
+const FORMULA_START = /^[ \u00a0]*[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
+
+/**
+ * Neutralises text cells per the OWASP rule: a text value that could start a formula gets a
+ * leading `'` (and is then quoted like any cell). Only strings: numbers (also negative ones) and
+ * booleans are written as they are. So provider-controlled text (an answer, an error message, a
+ * name) never runs in the reader's spreadsheet (issue 19 finding 7); a consumer recovering the
+ * exact text drops one leading `'` from a cell that starts with `'` followed by one of those
+ * characters. Exported for tests and other writers of CSV.
+ */
+export function neutraliseFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** One RFC 4180 cell, formula-neutralised (see neutraliseFormula). */
 function csvCell(v: unknown): string {
   if (v === null || v === undefined) return '';
-  const s = typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  const s = typeof v === 'string' ? neutraliseFormula(v) : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+  return /[",\r\n']/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** The header line (with CRLF) of the given columns. */
