@@ -9,6 +9,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -79,9 +80,18 @@ function spawnLines(args: string[], env: Record<string, string> = {}): { child: 
   return { child, lines, waitFor };
 }
 
-async function ownerAnswer(httpPort: number): Promise<{ status: number; body: { postmasterPid: number; heldBackendPid: number; endpoints: number } }> {
-  const res = await fetch(`http://127.0.0.1:${httpPort}/`);
-  return { status: res.status, body: await res.json() };
+/** The owner's answer, on a new connection each time (a kept-alive socket the server closed while idle would fail for no fault of the server). */
+function ownerAnswer(httpPort: number): Promise<{ status: number; body: { postmasterPid: number; heldBackendPid: number; endpoints: number } }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port: httpPort, path: '/', agent: false, timeout: 30_000 }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    req.on('timeout', () => req.destroy(new Error('owner did not answer within 30 s')));
+    req.on('error', reject);
+  });
 }
 
 function ownDb(port: number) {
@@ -102,20 +112,21 @@ it('every CLI command that opens the database works on the live install and leav
   await sql`insert into users (id, name, email) values ('live-1', 'Ada', 'ada@example.org')`;
   const [{ slug }] = await sql<{ slug: string }[]>`select slug from endpoints order by id limit 1`;
 
-  const commands: Array<{ args: string[]; expect: RegExp; env?: Record<string, string> }> = [
+  const commands: Array<{ args: string[]; expect: RegExp; env?: Record<string, string>; code?: number }> = [
     { args: ['admin', 'grant', 'ada@example.org'], expect: /ada@example\.org is now an admin/ },
     { args: ['migrate'], expect: /migrations applied/ },
     { args: ['import', 'claims', 'lib/datasets/data/published-claims-2025.json'], expect: /imported \d+ claims/ },
     { args: ['import', 'llmperf', 'lib/datasets/test-fixtures/llmperf/individual'], expect: /imported LLMPerf dataset: \d+ series/ },
     { args: ['pricing', slug, '--input', '0.2', '--output', '0.6', '--source', 'https://example.com/pricing', '--as-of', '2026-11-01'], expect: /pricing declared/ },
-    { args: ['rotate-key'], expect: /re-encrypted \d+ API key/ },
+    // rotate-key would leave the running processes with the old key: refused, nothing changed.
+    { args: ['rotate-key'], expect: /rotate-key: the install is running \(pid \d+: hold-live-install\) and holds the current key; stop it.*Nothing was changed/, code: 1 },
     // The live server's port comes from its postmaster.pid, not from this shell's TOKENPACE_PG_PORT.
     { args: ['admin', 'revoke', 'ada@example.org'], expect: /is now a provider/, env: { TOKENPACE_PG_PORT: String(pgPort + 1) } },
   ];
   for (const c of commands) {
     const r = cli(c.args, c.env);
     expect(r.out, c.args.join(' ')).toMatch(c.expect);
-    expect(r.code, c.args.join(' ')).toBe(0);
+    expect(r.code, c.args.join(' ')).toBe(c.code ?? 0);
     const after = await ownerAnswer(httpPort);
     expect(after.status, `owner after ${c.args.join(' ')}`).toBe(200);
     expect(after.body, `owner after ${c.args.join(' ')}`).toEqual({ ...first.body });
@@ -133,9 +144,15 @@ it('every CLI command that opens the database works on the live install and leav
   holder.child.kill('SIGKILL');
   await new Promise((r) => holder.child.once('exit', r));
   expect(alive(postmasterPid)).toBe(true);
+  const keyBefore = fs.readFileSync(path.join(dataDir, 'secret.key'), 'utf8');
   const recovered = cli(['admin', 'grant', 'ada@example.org']);
   expect(recovered.out).toMatch(/ada@example\.org is now an admin/);
   expect(recovered.code).toBe(0);
+  // With nothing running, rotate-key does its work on a server of its own.
+  const rotated = cli(['rotate-key']);
+  expect(rotated.out).toMatch(/re-encrypted \d+ API key/);
+  expect(rotated.code).toBe(0);
+  expect(fs.readFileSync(path.join(dataDir, 'secret.key'), 'utf8')).not.toBe(keyBefore);
   expect(alive(postmasterPid)).toBe(false);
   // It started its own server for the command and stopped it again: nothing runs, nothing owns it.
   expect(readLivePostmaster(path.join(dataDir, 'pg'))).toBeNull();

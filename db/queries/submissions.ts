@@ -218,8 +218,9 @@ export async function getVerificationTarget(db: Db, id: number) {
 }
 
 /** Stores one verification probe's result. */
-export async function insertVerification(db: Db, row: typeof endpointVerifications.$inferInsert): Promise<void> {
-  await db.insert(endpointVerifications).values(row);
+export async function insertVerification(db: Db, row: typeof endpointVerifications.$inferInsert): Promise<{ id: number }> {
+  const [r] = await db.insert(endpointVerifications).values(row).returning({ id: endpointVerifications.id });
+  return { id: Number(r!.id) };
 }
 
 const verificationColumns = {

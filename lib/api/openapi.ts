@@ -148,6 +148,9 @@ const errorResponse = (description: string, headers?: Record<string, { descripti
   content: { 'application/json': { schema: apiErrorSchema } },
 });
 
+/** Operations that never touch the database, so never answer 503 unavailable. */
+const NO_DATABASE_OPERATIONS = new Set(['ping', 'getOpenApiDocument']);
+
 /** Query parameters naming catalog entries: an unknown one answers 404 naming it. */
 const CATALOG_PARAMS = ['model', 'workload', 'provider'];
 
@@ -160,17 +163,22 @@ function operationObject(op: ApiOperation): ZodOpenApiOperationObject {
         'Cache-Control': { description: `public, max-age=${op.maxAgeSeconds} (snapshots and dump files: immutable)`, schema: { type: 'string' as const } },
         'Access-Control-Allow-Origin': { description: 'Always * (CORS open for reads).', schema: { type: 'string' as const } },
       };
+  // One media type per operation (issue #23 item 6): a JSON operation answers JSON only, so a typed
+  // client (openapi-fetch) types `data` as that JSON; CSV is its own operation on the `.csv` path.
+  // The JSON routes still honour Accept: text/csv, as the description says.
   const content: Record<string, { schema: z.ZodType }> = {};
   if (op.response) content['application/json'] = { schema: op.response };
-  if (op.csv) content['text/csv'] = { schema: z.string().meta({ description: 'RFC 4180 CSV with a header row; each column is the JSON field’s dotted path (the JSON schema gives its unit and source).' }) };
+  else if (op.csv) content['text/csv'] = { schema: z.string().meta({ description: 'RFC 4180 CSV with a header row (UTF-8); each column is the JSON field’s dotted path (the JSON schema gives its unit and source).' }) };
+  const csvTwin = op.response && op.csv ? API_OPERATIONS.find((o) => o.path === `${op.path}.csv`) : undefined;
   if (op.binary) content[op.binary] = { schema: z.string().meta({ description: 'The file’s bytes.', format: 'binary' }) };
   const catalog404 = Object.keys(op.query?.shape ?? {}).some((k) => CATALOG_PARAMS.includes(k));
   return {
     operationId: op.operationId,
     tags: [op.tag],
     summary: op.summary,
-    description: op.description,
-    ...(op.auth ? { security: op.auth === 'session' ? [{ session: [] }] : [{ session: [] }, { bearer: [] }] } : {}),
+    description: csvTwin ? `${op.description} As CSV: ${csvTwin.path} (operation ${csvTwin.operationId}), or this path with Accept: text/csv.` : op.description,
+    // Public operations need no credentials: an explicit empty requirement (OpenAPI 3.1 §4.8.10).
+    security: op.auth ? (op.auth === 'session' ? [{ session: [] }] : [{ session: [] }, { bearer: [] }]) : [],
     requestParams: { ...(op.query ? { query: op.query } : {}), ...(op.pathParams ? { path: op.pathParams } : {}) },
     ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } } : {}),
     responses: {
@@ -184,6 +192,13 @@ function operationObject(op: ApiOperation): ZodOpenApiOperationObject {
         'Retry-After': { description: 'Seconds until the next request is allowed.', schema: { type: 'integer' } },
       }),
       '500': errorResponse('Unexpected server error (details only in the server log).'),
+      ...(NO_DATABASE_OPERATIONS.has(op.operationId)
+        ? {}
+        : {
+            '503': errorResponse('The database is unreachable (error.code "unavailable"); retry after Retry-After seconds.', {
+              'Retry-After': { description: 'Seconds to wait before retrying (5).', schema: { type: 'integer' } },
+            }),
+          }),
     },
   };
 }

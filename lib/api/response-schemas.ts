@@ -487,6 +487,9 @@ export const pingResponseSchema = z.object({ ok: z.literal(true).meta({ descript
 /** The result of one verification probe of a submitted endpoint. */
 export const verificationSchema = z
   .object({
+    id: z.number().int().meta({ description: 'Verification id.' }),
+    endpointId: z.number().int().meta({ description: 'The endpoint it verified.' }),
+    startedAt: isoTime.meta({ description: 'When the verification probe started.' }),
     outcome: z.enum(['success', 'error']).meta({ description: 'Whether the verification probe succeeded.' }),
     errorKind: z.string().nullable().meta({ description: 'Why it failed (same words as Measurement.errorKind); null on success.' }),
     errorMessage: z.string().nullable().meta({ description: 'Short failure detail (never the key); null on success.' }),
@@ -505,6 +508,7 @@ export const submittedEndpointSchema = z
     ...endpointTargetFields,
     hasApiKey: z.boolean().meta({ description: 'Whether an API key is stored (encrypted at rest; never returned).' }),
     ...declaredEndpointFields,
+    system: z.string().nullable().meta({ description: 'The serving system the endpoint is, in the claims’ words (e.g. NVIDIA DGX B200 (8x B200), TensorRT-LLM), as declared by its owner; claims about that system are shown beside it. null when undeclared.' }),
     contact: z.string().nullable().meta({ description: 'Contact of the submitter (shown to admins).' }),
     notes: z.string().nullable().meta({ description: 'Free notes of the submitter.' }),
     pricing: endpointPricingSchema.nullable().meta({ description: 'Declared prices with source URL and date (USD per million tokens); null when none declared.' }),

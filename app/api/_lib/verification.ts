@@ -32,8 +32,12 @@ function getGuardedFetch(): FetchLike {
   return guardedFetch;
 }
 
-/** What the submitter sees of a verification run. */
+/** What the submitter sees of a verification run (lib/api/response-schemas verificationSchema: the same fields as the stored row). */
 export interface VerificationView {
+  id: number;
+  endpointId: number;
+  /** when the probe started (an ISO 8601 string in JSON) */
+  startedAt: Date;
   outcome: 'success' | 'error';
   errorKind: string | null;
   errorMessage: string | null;
@@ -74,7 +78,7 @@ export async function runVerification(
     deadlines: VERIFICATION_DEADLINES,
     fetch,
   });
-  const view: VerificationView = {
+  const view: Omit<VerificationView, 'id' | 'endpointId' | 'startedAt'> = {
     outcome: result.outcome,
     errorKind: result.errorKind,
     // probeEndpoint already redacts the key; redact again (URL-encoded/JSON-escaped spellings too).
@@ -85,6 +89,6 @@ export async function runVerification(
     outputTokens: result.outputTokensReported ?? result.outputTokensO200k,
     outputTokensPerSecond: result.outputTokensPerSecond ?? result.outputTokensPerSecondO200k,
   };
-  await insertVerification(db, { endpointId: target.id, startedAt, ...view });
-  return view;
+  const { id } = await insertVerification(db, { endpointId: target.id, startedAt, ...view });
+  return { id, endpointId: target.id, startedAt, ...view };
 }
