@@ -21,6 +21,7 @@
  * Run: `npm run bench:probe`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { getPriority, setPriority } from 'node:os';
 import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { setFlagsFromString } from 'node:v8';
@@ -32,6 +33,10 @@ import type { SweepStream } from '../lib/sweep/summarize-level';
 import { probeEndpoint } from '../lib/probe/probe-endpoint';
 import type { ProbeRequest, ProbeResult } from '../lib/probe/types';
 import { createGuardedFetch } from '../lib/security/ssrf-guard';
+import { TIMING_BOUND_LIMITS } from '../lib/probe/timing-bound';
+import { compareWithExpect } from '../lib/probe/replay/compare-with-expect';
+import { replayCaseThroughProbe } from '../lib/probe/replay/replay-probe';
+import { CASES_DIR, loadCases } from '../lib/probe/test-support/replay-case';
 import { measureRecordTps, REFERENCE_MODEL_ID, startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../lib/reference-server/reference-server';
 
 const TTFT_MS = 100;
@@ -64,7 +69,7 @@ const COLD = [
   { tps: 10_000, tokens: 2_048 },
 ];
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 20);
-/** `BENCH_PART=accuracy` or `capacity` runs one part (default both). */
+/** `BENCH_PART=accuracy`, `capacity` or `contention` runs one part (default all). */
 const PART = process.env.BENCH_PART ?? 'all';
 
 // ---------------- child: reference servers ----------------
@@ -160,7 +165,13 @@ interface RowErrors {
   ttft: number[];
   speedVsDelivered: number[];
   ttftVsServer: number[];
+  /** per run: would it have been ranked (rankable), and its bound (decision 180; NaN unknown) */
+  ranked: boolean[];
+  speedBoundPct: number[];
+  ttftBoundMs: number[];
 }
+
+const newErrors = (): RowErrors => ({ speed: [], ttft: [], speedVsDelivered: [], ttftVsServer: [], ranked: [], speedBoundPct: [], ttftBoundMs: [] });
 
 function recordErrors(errs: RowErrors, r: ProbeResult, configuredTps: number, delivered: Delivered): void {
   errs.speed.push(((r.outputTokensPerSecondO200k! - configuredTps) / configuredTps) * 100);
@@ -169,6 +180,38 @@ function recordErrors(errs: RowErrors, r: ProbeResult, configuredTps: number, de
   // The probe's TTFT also holds the loopback transit both ways and the server's reading of the
   // request; the server's own TTFT starts once it has read the request.
   errs.ttftVsServer.push(r.ttftMs! - delivered.ttftMs);
+  errs.ranked.push(r.rankable);
+  errs.speedBoundPct.push(r.timingBound?.speedPct ?? Number.NaN);
+  errs.ttftBoundMs.push(r.timingBound?.ttftMs ?? Number.NaN);
+}
+
+/** "Wrong" for the issue-21 targets: speed > 2 % or TTFT > 10 ms from what the server delivered. */
+const WRONG_SPEED_PCT = 2;
+const WRONG_TTFT_MS = 10;
+
+/** Indexes of the runs that would have been ranked. */
+const rankedRuns = (errs: RowErrors) => errs.ranked.flatMap((r, i) => (r ? [i] : []));
+/** Ranked runs that are wrong against the delivered truth. */
+const wrongRanked = (errs: RowErrors) => rankedRuns(errs).filter((i) => Math.abs(errs.speedVsDelivered[i]!) > WRONG_SPEED_PCT || Math.abs(errs.ttftVsServer[i]!) > WRONG_TTFT_MS);
+
+/** rankable share, worst speed (vs delivered) and TTFT (vs server) error among ranked runs. */
+function rankedCells(errs: RowErrors): string[] {
+  const idx = rankedRuns(errs);
+  return [
+    `${idx.length}/${errs.ranked.length}`,
+    idx.length ? pct(worst(idx.map((i) => errs.speedVsDelivered[i]!))) : '—',
+    idx.length ? msf(worst(idx.map((i) => errs.ttftVsServer[i]!))) : '—',
+  ];
+}
+const RANKED_HEADERS = ['rankable', 'worst ranked speed vs delivered', 'worst ranked TTFT vs server'];
+
+/** p50 / p90 / max of a bound over the runs ("unknown" counted apart). */
+function boundCell(values: number[], unit: string): string {
+  const known = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  const unknown = values.length - known.length;
+  if (known.length === 0) return `unknown ×${unknown}`;
+  const q = (p: number) => known[Math.min(known.length - 1, Math.floor(p * known.length))]!;
+  return `${q(0.5).toFixed(2)}/${q(0.9).toFixed(2)}/${known[known.length - 1]!.toFixed(2)} ${unit}${unknown ? ` (+${unknown} unknown)` : ''}`;
 }
 
 const ERROR_HEADERS = [
@@ -236,8 +279,9 @@ function table(headers: string[], rows: string[][]): string {
 async function main(): Promise<void> {
   console.log(`bench:probe — probe vs reference server (separate process), Node ${process.version}\n`);
 
-  if (PART !== 'capacity') await accuracyPart();
-  if (PART !== 'accuracy') await capacityPart();
+  if (PART === 'all' || PART === 'accuracy') await accuracyPart();
+  if (PART === 'all' || PART === 'capacity') await capacityPart();
+  if (PART === 'all' || PART === 'contention') await contentionPart();
   printTargets();
   console.log(
     '\nNotes: "delivered" is the reference server\'s own write log (tokens after the first write ÷ first-to-last write time per stream): ' +
@@ -297,7 +341,7 @@ async function accuracyPart(): Promise<void> {
       const url = accuracy.urls[serverIndex]!;
       await probe(url, a.tokens); // warm-up: connection, JIT
       await serverTruth(accuracy, serverIndex);
-      const errs = { speed: [] as number[], ttft: [] as number[], speedVsDelivered: [] as number[], ttftVsServer: [] as number[] };
+      const errs = newErrors();
       const loopP99: number[] = [];
       for (let run = 0; run < RUNS; run++) {
         const monitor = createLoopDelayMonitor({ resolutionMs: 5 });
@@ -308,7 +352,7 @@ async function accuracyPart(): Promise<void> {
         const [delivered] = await serverTruth(accuracy, serverIndex); // one probe at a time: its own stream
         recordErrors(errs, r, a.tps, delivered!);
       }
-      rows.push([String(a.tps), String(k), String(a.tokens), ...errorCells(errs), `${median(loopP99).toFixed(1)} ms`]);
+      rows.push([String(a.tps), String(k), String(a.tokens), ...errorCells(errs), ...rankedCells(errs), boundCell(errs.speedBoundPct, '%'), `${median(loopP99).toFixed(1)} ms`]);
       if (a.tps === 1_000 || a.tps === 10_000) singleStream.push({ label: `warm ${a.tps} TPS/user × ${k} tok/chunk`, errs });
     }
   }
@@ -316,7 +360,7 @@ async function accuracyPart(): Promise<void> {
     `Accuracy: ${RUNS} sequential probes per row, configured TTFT ${TTFT_MS} ms; speed = (N − first-chunk tokens) ÷ (last − first chunk time), o200k basis.\n` +
       'vs configured: against the server\'s settings; vs delivered: against what its write log shows it did for that very stream (the probe\'s own error).',
   );
-  console.log(table(['TPS/user', 'tok/chunk', 'tokens', ...ERROR_HEADERS, 'loop p99 (median)'], rows));
+  console.log(table(['TPS/user', 'tok/chunk', 'tokens', ...ERROR_HEADERS, ...RANKED_HEADERS, 'speed bound p50/p90/max', 'loop p99 (median)'], rows));
 
   // 1b. Cold processes: every run is a new `tokenpace probe` process (loads tsx, undici, the adapters).
   const coldRows: string[][] = [];
@@ -325,18 +369,18 @@ async function accuracyPart(): Promise<void> {
       const url = accuracy.urls[configs.findIndex((x) => x.tps === c.tps && x.tokensPerChunk === 1)]!;
       const serverIndex = configs.findIndex((x) => x.tps === c.tps && x.tokensPerChunk === 1);
       await serverTruth(accuracy, serverIndex);
-      const errs = { speed: [] as number[], ttft: [] as number[], speedVsDelivered: [] as number[], ttftVsServer: [] as number[] };
+      const errs = newErrors();
       for (let run = 0; run < COLD_RUNS; run++) {
         const r = coldProbe(url, c.tokens);
         if (r.outcome !== 'success' || r.outputTokensPerSecondO200k === null || r.ttftMs === null) throw new Error(`cold probe failed: ${r.errorKind} ${r.errorMessage}`);
         const [delivered] = await serverTruth(accuracy, serverIndex);
         recordErrors(errs, r, c.tps, delivered!);
       }
-      coldRows.push([String(c.tps), '1', String(c.tokens), ...errorCells(errs)]);
+      coldRows.push([String(c.tps), '1', String(c.tokens), ...errorCells(errs), ...rankedCells(errs), boundCell(errs.speedBoundPct, '%')]);
       singleStream.push({ label: `cold ${c.tps} TPS/user × 1 tok/chunk`, errs });
     }
     console.log(`\nCold process: ${COLD_RUNS} runs per row, each a new \`tokenpace probe --json\` process (tsx start included, not timed)`);
-    console.log(table(['TPS/user', 'tok/chunk', 'tokens', ...ERROR_HEADERS], coldRows));
+    console.log(table(['TPS/user', 'tok/chunk', 'tokens', ...ERROR_HEADERS, ...RANKED_HEADERS, 'speed bound p50/p90/max'], coldRows));
   }
   await stopServers(accuracy.child);
 }
@@ -435,6 +479,147 @@ async function capacityPart(): Promise<void> {
       capRows,
     ),
   );
+}
+
+// ---------------- 3. contention (issue 21): busy loops beside the probe ----------------
+const CONTENDED = [
+  { tps: 1_000, tokensPerChunk: 1 },
+  { tps: 1_000, tokensPerChunk: 4 },
+  { tps: 3_000, tokensPerChunk: 1 },
+  { tps: 3_000, tokensPerChunk: 4 },
+];
+const CONTENDED_TOKENS = 256;
+const BUSY_LOOPS = Number(process.env.BENCH_BUSY_LOOPS ?? 3);
+/** Cold `tokenpace probe` processes per contended config (4 configs × 5 = 20 ≥ the issue's 18). */
+const CONTENDED_CLI_RUNS = Number(process.env.BENCH_CONTENDED_CLI_RUNS ?? 5);
+/** Warm in-process probes per contended config. */
+const CONTENDED_WARM_RUNS = Number(process.env.BENCH_CONTENDED_WARM_RUNS ?? 20);
+/** The reference servers' nice value below the probe's: the server above it, so truth stays true. */
+const SERVER_PRIORITY_BOOST = 10;
+
+/** `n` busy loops (child processes) at this process's priority; stop() ends exactly those. */
+function startBusyLoops(n: number): { stop: () => void } {
+  const loops = Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
+  return {
+    stop: () => {
+      for (const l of loops) l.kill('SIGKILL');
+    },
+  };
+}
+
+async function contentionPart(): Promise<void> {
+  const configs: ReferenceServerOptions[] = CONTENDED.map((c) => ({ port: 0, tps: c.tps, ttftMs: TTFT_MS, tokensPerChunk: c.tokensPerChunk, outputTokens: CONTENDED_TOKENS }));
+  const servers = await startServers(configs);
+  const base = getPriority();
+  let serverNice: string;
+  try {
+    setPriority(servers.child.pid!, base - SERVER_PRIORITY_BOOST);
+    serverNice = `nice ${base - SERVER_PRIORITY_BOOST} (probe and loops nice ${base})`;
+  } catch (error) {
+    serverNice = `could not raise (${(error as Error).message}); same as the probe`;
+  }
+  // warm the connections and JIT before the loops start
+  for (const url of servers.urls) await probe(url, CONTENDED_TOKENS);
+  for (let i = 0; i < configs.length; i++) await serverTruth(servers, i);
+  const loops = startBusyLoops(BUSY_LOOPS);
+  const rows: string[][] = [];
+  const all: { engine: string; errs: RowErrors }[] = [];
+  try {
+    for (const engine of ['warm', 'cli'] as const) {
+      const runs = engine === 'warm' ? CONTENDED_WARM_RUNS : CONTENDED_CLI_RUNS;
+      if (runs <= 0) continue;
+      for (let i = 0; i < CONTENDED.length; i++) {
+        const c = CONTENDED[i]!;
+        const errs = newErrors();
+        for (let run = 0; run < runs; run++) {
+          const r = engine === 'warm' ? await probe(servers.urls[i]!, CONTENDED_TOKENS) : coldProbe(servers.urls[i]!, CONTENDED_TOKENS);
+          const [delivered] = await serverTruth(servers, i);
+          if (r.outcome !== 'success' || r.outputTokensPerSecondO200k === null || r.ttftMs === null || !delivered) throw new Error(`contended probe failed: ${r.errorKind} ${r.errorMessage}`);
+          recordErrors(errs, r, c.tps, delivered);
+        }
+        all.push({ engine, errs });
+        const wrong = wrongRanked(errs);
+        rows.push([
+          engine === 'warm' ? 'in-process' : 'tokenpace probe (cold)',
+          String(c.tps),
+          String(c.tokensPerChunk),
+          pct(median(errs.speedVsDelivered)),
+          pct(worst(errs.speedVsDelivered)),
+          msf(median(errs.ttftVsServer)),
+          msf(worst(errs.ttftVsServer)),
+          ...rankedCells(errs),
+          `${wrong.length}`,
+          boundCell(errs.speedBoundPct, '%'),
+          boundCell(errs.ttftBoundMs, 'ms'),
+        ]);
+      }
+    }
+  } finally {
+    loops.stop();
+  }
+  console.log(
+    `\nContention (issue 21): ${BUSY_LOOPS} busy loops (child processes) beside the probe, reference servers at ${serverNice}; ${CONTENDED_TOKENS} tokens, TTFT ${TTFT_MS} ms; ` +
+      `truth = the server's own writes for that very stream. "wrong" = speed > ${WRONG_SPEED_PCT} % or TTFT > ${WRONG_TTFT_MS} ms from the truth; ` +
+      `rankable needs the bound within speed ±${TIMING_BOUND_LIMITS.speedPct} % and TTFT +${TIMING_BOUND_LIMITS.ttftMs} ms (decision 181). Bounds p50/p90/max.`,
+  );
+  console.log(
+    table(
+      ['engine', 'TPS/user', 'tok/chunk', 'speed vs delivered median', 'speed vs delivered worst', 'TTFT vs server median', 'TTFT vs server worst', ...RANKED_HEADERS, 'wrong and rankable', 'speed bound', 'TTFT bound'],
+      rows,
+    ),
+  );
+  const cli = all.filter((a) => a.engine === 'cli');
+  if (cli.length) {
+    const n = cli.reduce((k, a) => k + a.errs.ranked.length, 0);
+    const ranked = cli.reduce((k, a) => k + rankedRuns(a.errs).length, 0);
+    const wrong = cli.reduce((k, a) => k + wrongRanked(a.errs).length, 0);
+    console.log(
+      `${wrong === 0 ? 'met    ' : 'NOT MET'}  contended CLI probes: 0 rankable and wrong — ${wrong} of ${n}\n` +
+        `${ranked * 4 >= n ? 'met    ' : 'NOT MET'}  contended CLI probes: ≥ 1/4 stay rankable — ${ranked} of ${n}`,
+    );
+  }
+  await stopServers(servers.child);
+  await replayedCasesUnderContention();
+}
+
+/** The 26 shared cases (lib/probe/cases.test.ts SHARED_CASE_IDS). */
+const SHARED_CASE_IDS = new Set(['C01', 'C02', 'C03', 'C05B', 'C06', 'C07', 'C08', 'C10', 'C11', 'C12', 'C13', 'C14', 'C15', 'C17', 'C19', 'F01', 'F02', 'F03', 'F04', 'F05', 'F06', 'F07', 'F08', 'F09', 'F10', 'F11']);
+
+/**
+ * The shared cases replayed (lib/probe/replay, real loopback HTTP) with busy loops beside the
+ * probe: each must be right (every field, times within the case's tolerance) or not rankable for
+ * timing; rankable and wrong is the failure. Times are compared strictly here (no excuse).
+ */
+async function replayedCasesUnderContention(): Promise<void> {
+  const cases = loadCases(CASES_DIR).filter((c) => SHARED_CASE_IDS.has(c.id));
+  const loops = startBusyLoops(BUSY_LOOPS);
+  let right = 0;
+  let uncertain = 0;
+  let unranked = 0;
+  let serverLate = 0;
+  const wrong: string[] = [];
+  try {
+    for (const c of cases) {
+      const { result, serverLagMs } = await replayCaseThroughProbe(c);
+      const strict = compareWithExpect({ ...result, notRankableReasons: result.notRankableReasons.filter((x) => x !== 'timing_uncertain') }, c);
+      const timesOnly = strict.every((d) => ['ttft_ms', 'ttfat_ms', 'last_token_ms', 'e2e_ms'].includes(d.field));
+      if (strict.length === 0) right++;
+      else if (result.notRankableReasons.includes('timing_uncertain') && compareWithExpect(result, c).length === 0) uncertain++;
+      // The replay server (in this process) wrote late: the case's times are not what was sent.
+      else if (timesOnly && serverLagMs > c.tolerance_ms) serverLate++;
+      // A failed or otherwise unrankable probe's times never enter a ranking.
+      else if (timesOnly && !result.rankable) unranked++;
+      else wrong.push(`${c.id}: ${strict.map((d) => `${d.field} ${JSON.stringify(d.actual)} vs ${JSON.stringify(d.expected)}`).join('; ')} (replay server late by ${serverLagMs.toFixed(1)} ms)`);
+    }
+  } finally {
+    loops.stop();
+  }
+  console.log(
+    `\nShared cases replayed with ${BUSY_LOOPS} busy loops: ${right} right, ${uncertain} not rankable for timing (timing_uncertain), ` +
+      `${unranked} times off but not rankable for another reason (failed), ${serverLate} with the replay server itself late beyond the tolerance (no truth), ${wrong.length} rankable and wrong, of ${cases.length}`,
+  );
+  for (const w of wrong) console.log(`  wrong: ${w}`);
+  console.log(`${wrong.length === 0 ? 'met    ' : 'NOT MET'}  shared cases with busy loops: each right or not rankable for timing`);
 }
 
 if (process.argv.includes('--serve')) {

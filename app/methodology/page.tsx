@@ -255,7 +255,7 @@ export default function MethodologyPage() {
       <h2 id="schedule">Schedule and regions</h2>
       <p>
         A pg-boss cron (every minute by default, <code>TOKENPACE_PROBE_CRON</code>) enqueues one keyed probe per active endpoint × workload due in that slot (see the cadence above) × worker region; a slot runs once even with many workers or duplicate jobs. Each worker carries a region label (<code>TOKENPACE_WORKER_REGION</code>) stored with every measurement; the leaderboard merges regions unless a <code>region</code> is asked for.
-        After an HTTP 429 the endpoint is not probed again before its Retry-After has passed. A worker watches its own event-loop delay: measurements taken while it exceeded 50 ms are kept but marked invalid and are not ranked.
+        After an HTTP 429 the endpoint is not probed again before its Retry-After has passed. Every measurement carries its own <a href="#error-bound">error bound</a>; one whose bound is beyond the published accuracy is kept but not ranked, and its slot is probed once more at once (not for fidelity probes, whose verdict was the slot's purpose).
         Rollups are refreshed every minute; raw measurements are kept forever unless an operator sets a retention period.
       </p>
 
@@ -300,6 +300,14 @@ export default function MethodologyPage() {
       </ul>
       <p>
         <strong>Token basis.</strong> The ranked output speed counts tokens the way the provider does (its own output count, with reasoning tokens it counts outside the output field added back and reasoning tokens it reports as not streamed taken out: see <a href="#hidden-reasoning">hidden reasoning</a>), but only when that count agrees with the text we received: within 25 % of the o200k_base count of answer, reasoning and tool arguments, final (never the provisional count of a stream cut short), and with every part of the stream understood. When the provider reports no count, the o200k_base count of the received text is used. A measurement whose own flags contradict its count is never ranked on either basis; the o200k figure of every measurement is kept beside it for cross-model comparisons.
+      </p>
+
+      <h3 id="error-bound">The error bound of every measurement</h3>
+      <p>
+        A probe’s times are only as good as the moment its process noticed each read. Every measurement therefore records how late the stamps that define its figures may have been taken, from the probing process’s own evidence: the time its event loop spent blocked waiting for data (libuv’s idle time; while it waits, no byte is pending, so a read’s bytes arrived after the last such wait), the thread’s wait in the CPU run queue (Linux <code>/proc/thread-self/schedstat</code>; a wake-up that waited for a CPU is late by that much), checkpoints every 2 ms and at every read, and how early request start may be (the stamp is taken just before the synchronous write). Everything the thread did between its last wait and the read (our own parsing, GC, other callbacks) counts as possible lateness, so the bound is an upper bound, never an estimate. GC pauses and the events coalesced into the defining reads are kept beside it as evidence.
+      </p>
+      <p>
+        Stamps are only ever late, so the true TTFT, TTFAT and E2E lie between the measured value minus its bound and the measured value (<code>ttftBoundMs</code>, <code>e2eBoundMs</code>). Output speed is off by at most the larger lateness of its first and last token over the span between them, either way (<code>speedBoundPct</code>). A measurement is rankable only when its speed bound is at most <strong>±{TIMING_BOUND_LIMITS.speedPct} %</strong> and its TTFT bound at most <strong>+{TIMING_BOUND_LIMITS.ttftMs} ms</strong>; otherwise, or when the bound is unknown (no run-queue evidence on the platform, a compressed body whose decoded bytes cannot be matched to their reads), it is <code>timing_uncertain</code>. The bounds are published with every measurement (API, CSV, weekly dumps) and on each endpoint’s evidence view.
       </p>
 
       <h2 id="calibration">Calibration</h2>

@@ -86,6 +86,9 @@ const measurementColumns = {
   fidelityDetail: measurements.fidelityDetail,
   answerText: measurements.answerText,
   reasoningTokensHidden: measurements.reasoningTokensHidden,
+  ttftBoundMs: measurements.ttftBoundMs,
+  e2eBoundMs: measurements.e2eBoundMs,
+  speedBoundPct: measurements.speedBoundPct,
 };
 
 /** measurementColumns plus the encoded timeline bytes. */

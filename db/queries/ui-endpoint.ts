@@ -53,6 +53,11 @@ export interface EvidenceListItem {
   outputTokensO200k: number | null;
   contentChunks: number;
   workerRegion: string;
+  /** error bound (decision 180): TTFT may be this much too high, ms; speed off by this much, %; null unknown */
+  ttftBoundMs: number | null;
+  speedBoundPct: number | null;
+  rankable: boolean;
+  notRankableReasons: string[];
   hasTimeline: boolean;
 }
 
@@ -71,6 +76,10 @@ const measurementListColumns = {
   outputTokensO200k: measurements.outputTokensO200k,
   contentChunks: measurements.contentChunks,
   workerRegion: measurements.workerRegion,
+  ttftBoundMs: measurements.ttftBoundMs,
+  speedBoundPct: measurements.speedBoundPct,
+  rankable: measurements.rankable,
+  notRankableReasons: measurements.notRankableReasons,
 };
 
 /**
@@ -106,6 +115,8 @@ export async function getEndpointEvidence(db: Db, p: { endpointId: number; measu
       errorMessage: measurements.errorMessage,
       ttfbMs: measurements.ttfbMs,
       ttfatMs: measurements.ttfatMs,
+      e2eBoundMs: measurements.e2eBoundMs,
+      evidenceJson: measurements.evidence,
       timeline: measurements.timeline,
     })
     .from(measurements)

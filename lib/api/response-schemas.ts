@@ -48,7 +48,7 @@ export const excludedCountsSchema = z
     total: z.number().int().meta({ description: 'Measurements in the window that are not rankable (left out of medians, ranks, tie bands, history and change points), count.' }),
     byReason: z
       .partialRecord(z.enum(NOT_RANKABLE_REASONS), z.number().int().meta({ description: 'Measurements carrying this reason, count.' }))
-      .meta({ description: 'Not-rankable reason (failed, unrecognized_shape, token_count_mismatch, buffered_stream, event_loop_stall, hidden_reasoning_uncounted) → measurements carrying it, count; a measurement may carry several.' }),
+      .meta({ description: 'Not-rankable reason (failed, unrecognized_shape, token_count_mismatch, buffered_stream, event_loop_stall, hidden_reasoning_uncounted, unknown_finish, timing_uncertain) → measurements carrying it, count; a measurement may carry several.' }),
   })
   .meta({ id: 'ExcludedCounts', description: 'Measurements left out of the figures, from measurements.rankable / not_rankable_reasons.' });
 
@@ -275,11 +275,14 @@ export const measurementSchema = z
     promptHash: z.string().nullable().meta({ description: 'SHA-256 (hex) of the prompt sent: probes of one slot share it.' }),
     flags: z.record(z.string(), z.boolean()).meta({ description: 'Quality flags the probe raised (tokenCountMismatch, buffered, unrecognizedShape); JSON text in CSV.' }),
     evidence: z.record(z.string(), z.unknown()).meta({ description: 'What the probe saw that explains a flag, e.g. unrecognizedPaths (JSON paths of values the adapter does not know), reasoningTokensReported / reasoningTokensHidden / reasoningWithheld (hidden reasoning, decision 065); JSON text in CSV.' }),
-    valid: z.boolean().meta({ description: 'False when the worker’s event loop was too delayed to trust the timing (kept, not ranked).' }),
-    invalidReason: z.string().nullable().meta({ description: 'Why valid is false (e.g. the event-loop delay); null when valid.' }),
-    eventLoopDelayP99Ms: z.number().nullable().meta({ description: 'P99 of the worker’s event-loop delay during the probe, ms (monitored by the worker).' }),
+    valid: z.boolean().meta({ description: 'False when the probe could not vouch for its clock: the error bound is unknown or beyond the published accuracy (timing_uncertain, decision 181); before that, when the worker’s event-loop delay p99 exceeded 50 ms (event_loop_stall). Kept, not ranked.' }),
+    invalidReason: z.string().nullable().meta({ description: 'Why valid is false (the timing bound, or on old rows the event-loop delay); null when valid.' }),
+    eventLoopDelayP99Ms: z.number().nullable().meta({ description: 'P99 of the worker’s event-loop delay during the probe, ms (evidence only since decision 181).' }),
+    ttftBoundMs: z.number().nullable().meta({ description: `Error bound of ttftMs, ms: the true TTFT lies in [ttftMs − ttftBoundMs, ttftMs] (stamps are only ever late): how late the first token's read and how early request start may have been stamped, from the probe process's own evidence (loop idle time, run-queue wait, decision 180); null when unknown (then not rankable, timing_uncertain), without a TTFT, or on rows before the bound existed.` }),
+    e2eBoundMs: z.number().nullable().meta({ description: 'Error bound of e2eMs, ms, as ttftBoundMs for the end-of-stream stamp; null when unknown or absent.' }),
+    speedBoundPct: z.number().nullable().meta({ description: 'Error bound of the output speeds, % either way: the larger lateness bound of the first and last token stamps ÷ the span between them (decision 180); rankable needs it ≤ the published accuracy (methodology); null when unknown or without a speed. Details (per-stamp lateness, run-queue wait, GC pauses, coalesced events) in evidence.timing.' }),
     rankable: z.boolean().meta({ description: 'True when the measurement enters medians, ranks, tie bands and history: it succeeded and nothing in it contradicts its figures. The leaderboard’s percentiles are the type-7 percentiles of the rankable measurements in the window.' }),
-    notRankableReasons: z.array(z.enum(NOT_RANKABLE_REASONS)).meta({ description: 'Why rankable is false: failed, unrecognized_shape, token_count_mismatch, buffered_stream, event_loop_stall, hidden_reasoning_uncounted (empty when rankable); `;`-joined in CSV.' }),
+    notRankableReasons: z.array(z.enum(NOT_RANKABLE_REASONS)).meta({ description: 'Why rankable is false: failed, unrecognized_shape, token_count_mismatch, buffered_stream, event_loop_stall (rows before decision 181), hidden_reasoning_uncounted, unknown_finish, timing_uncertain (empty when rankable); `;`-joined in CSV.' }),
     itlP50Ms: z.number().nullable().meta({ description: `Inter-token latency, token-weighted median of this stream: each gap between token-bearing events divided by the tokens the later event carried (chunk-aware; vLLM/AIPerf ITL), ms/token, ${M}; null with fewer than two token-bearing events.` }),
     itlP95Ms: z.number().nullable().meta({ description: `Inter-token latency, token-weighted 95th percentile of this stream (as itlP50Ms), ms/token, ${M}.` }),
     fidelityCheck: z.enum(['arithmetic', 'code_output', 'json_schema', 'nonce_recall']).nullable().meta({ description: 'The fidelity check this probe carried (known arithmetic, known code output, JSON schema, access-code recall; every one also checks a three-part access code spread over the prompt); null for an ordinary probe.' }),

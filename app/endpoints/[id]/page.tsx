@@ -423,9 +423,11 @@ export default async function EndpointPage({ params, searchParams }: { params: P
           </p>
           <TimelineChart id="evidence-timeline" chunks={timeline} ttftMs={evidence.ttftMs} e2eMs={evidence.e2eMs} title={`Tokens received over time, measurement ${evidence.id}`} />
           <dl className="meta">
-            <dt>TTFT</dt><dd>{fmt(evidence.ttftMs, 1)} ms</dd>
-            <dt>Output speed</dt><dd data-metric="evidence-speed">{fmt(evidence.outputTokensPerSecond, 1)} tokens/s</dd>
-            <dt>E2E</dt><dd>{fmt(evidence.e2eMs, 1)} ms</dd>
+            <dt>TTFT</dt><dd>{fmt(evidence.ttftMs, 1)} ms <span className="muted" data-metric="evidence-ttft-bound">{boundText(evidence.ttftBoundMs, 'ms')}</span></dd>
+            <dt>Output speed</dt><dd data-metric="evidence-speed">{fmt(evidence.outputTokensPerSecond, 1)} tokens/s <span className="muted" data-metric="evidence-speed-bound">{boundText(evidence.speedBoundPct, '%')}</span></dd>
+            <dt>E2E</dt><dd>{fmt(evidence.e2eMs, 1)} ms <span className="muted">{boundText(evidence.e2eBoundMs, 'ms')}</span></dd>
+            <dt><Link href="/methodology#error-bound">Error bound</Link></dt>
+            <dd data-metric="evidence-bound">{describeBoundEvidence(evidence.evidenceJson, evidence.rankable, evidence.notRankableReasons)}</dd>
             <dt>Tokens (reported / o200k)</dt><dd>{evidence.outputTokensReported ?? '–'} / {evidence.outputTokensO200k ?? '–'}</dd>
             <dt>Content chunks</dt><dd data-metric="evidence-chunks">{evidence.contentChunks}</dd>
           </dl>
@@ -465,7 +467,7 @@ export default async function EndpointPage({ params, searchParams }: { params: P
         <div className="table-wrap" tabIndex={0} role="region" aria-label="Recent measurements (table)">
           <table data-table="recent">
             <caption className="sr-only">The 25 newest measurements of {endpoint.slug}</caption>
-            <thead><tr><th scope="col">Measured at (UTC)</th><th scope="col">Workload</th><th scope="col">Outcome</th><th scope="col" className="num">TTFT (ms)</th><th scope="col" className="num">TPS/user</th><th scope="col" className="num">E2E (ms)</th><th scope="col" className="num">Tokens (reported / o200k)</th><th scope="col" className="num">Chunks</th><th scope="col">Evidence</th></tr></thead>
+            <thead><tr><th scope="col">Measured at (UTC)</th><th scope="col">Workload</th><th scope="col">Outcome</th><th scope="col" className="num">TTFT (ms)</th><th scope="col" className="num">TPS/user</th><th scope="col" className="num">Bound (TTFT ms / speed %)</th><th scope="col" className="num">E2E (ms)</th><th scope="col" className="num">Tokens (reported / o200k)</th><th scope="col" className="num">Chunks</th><th scope="col">Evidence</th></tr></thead>
             <tbody>
               {recent.map((m) => (
                 <tr key={m.id} data-measurement={m.id} className={evidence?.id === m.id ? 'selected' : undefined}>
@@ -474,6 +476,7 @@ export default async function EndpointPage({ params, searchParams }: { params: P
                   <td className={m.outcome === 'success' ? 'badge-ok' : 'badge-bad'}>{m.outcome === 'success' ? (m.valid ? 'success' : 'success (invalid timing)') : m.errorKind}</td>
                   <td className="num">{fmt(m.ttftMs, 1)}</td>
                   <td className="num">{fmt(m.outputTokensPerSecond, 1)}</td>
+                  <td className="num" data-metric="bound">{m.outcome === 'success' ? `${m.ttftBoundMs === null ? '?' : `+${m.ttftBoundMs.toFixed(1)}`} / ${m.speedBoundPct === null ? '?' : `±${m.speedBoundPct.toFixed(2)}`}` : '–'}</td>
                   <td className="num">{fmt(m.e2eMs)}</td>
                   <td className="num">{m.outputTokensReported ?? '–'} / {m.outputTokensO200k ?? '–'}</td>
                   <td className="num">{m.contentChunks}</td>
@@ -525,4 +528,19 @@ function BinsTable({ bins, unit, id }: { bins: Array<{ from: number; to: number;
       </div>
     </details>
   );
+}
+
+/** "(+0.4 ms)" / "(±0.12 %)" beside a figure: its error bound (decision 180); "(bound unknown)" when none. */
+function boundText(v: number | null | undefined, unit: 'ms' | '%'): string {
+  if (v === null || v === undefined) return '(bound unknown)';
+  return unit === 'ms' ? `(true value up to ${v.toFixed(2)} ms lower)` : `(± ${v.toFixed(2)} %)`;
+}
+
+/** One line on what the bound was made of (evidence.timing) and whether it allowed ranking. */
+function describeBoundEvidence(evidence: unknown, rankable: boolean, reasons: string[]): string {
+  const t = (evidence as { timing?: Record<string, number | null> } | null)?.timing;
+  const verdict = reasons.includes('timing_uncertain') ? 'beyond the published accuracy or unknown: not ranked (timing_uncertain)' : rankable ? 'within the published accuracy' : 'timing within the published accuracy';
+  if (!t) return `no bound recorded (measurement before decision 180, or failed before any stream); ${verdict}`;
+  const ms = (x: number | null | undefined) => (x === null || x === undefined ? 'unknown' : `${x.toFixed(2)} ms`);
+  return `first token read up to ${ms(t.firstTokenLatenessMs)} late, last token up to ${ms(t.lastTokenLatenessMs)}, request start up to ${ms(t.startSlackMs)} early; run-queue wait ${ms(t.runQueueMs)}, GC ${ms(t.gcPauseMs)} over the probe; ${t.firstReadEvents ?? 1} / ${t.lastReadEvents ?? 1} events in the first / last read — ${verdict}`;
 }
