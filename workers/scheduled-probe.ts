@@ -17,7 +17,8 @@ import type { Logger } from '@/lib/observability/logger';
 import type { WorkerMetrics } from '@/lib/observability/metrics';
 import { EndpointLockTimeoutError, EndpointSweepingError, type EndpointLock } from './endpoint-lock';
 import { recordProbeMetrics } from './observe';
-import { probeJobPayloadSchema } from './queues';
+import { probeJobPayloadSchema, probeQueueName } from './queues';
+import type { ProbeRoleTask } from './task';
 import { runProbeJob, type ProbeTaskContext, type ProbeTaskResult } from './tasks/probe-endpoint';
 
 /** What a probe job needs from the worker. */
@@ -74,3 +75,25 @@ export async function runScheduledProbe(deps: ScheduledProbeDeps, job: ProbeQueu
   if (r.status === 'recorded' && r.outcome === 'error') log.info({ jobKey: payload.jobKey, errorKind: r.errorKind }, 'probe failed');
   return r;
 }
+
+/** pg-boss job heartbeat of probe jobs (s, pg-boss minimum 10): a killed worker's probe is failed and retried after this (decision 092). */
+export const PROBE_JOB_HEARTBEAT_SECONDS = 10;
+
+/**
+ * The probe queue's descriptor (workers/task.ts): probe role, the region's `probe-<region>` queue
+ * with job heartbeats; 8 probes at a time per process, one per endpoint (groupConcurrency 1 and the
+ * endpoint lock, decision 141). notifyPollingIntervalSeconds 1: a finished probe does not NOTIFY,
+ * so the next job of the same endpoint group waits for the backstop poll (pg-boss's 30 s default
+ * let a calibration endpoint with 16 probes per slot fall behind, issue 14's grid). batchSize 1:
+ * the one result becomes the job's output (e.g. skipped: endpoint-sweeping).
+ */
+export const probeTask: ProbeRoleTask = {
+  task: 'probe',
+  role: 'probe',
+  description: 'One probe of one endpoint × workload × region × slot, under the endpoint lock.',
+  queue: probeQueueName,
+  queueOptions: { policy: 'standard', notify: true, heartbeatSeconds: PROBE_JOB_HEARTBEAT_SECONDS },
+  workOptions: { localConcurrency: 8, batchSize: 1, groupConcurrency: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 },
+  timed: false, // probes have their own metrics (recordProbeMetrics)
+  run: (deps, job) => runScheduledProbe({ ctx: deps.probe, endpointLock: deps.endpointLock, metrics: deps.metrics, log: deps.log }, job),
+};

@@ -26,7 +26,7 @@ import type { HealthBody } from '@/app/api/health/route';
 import { listLiveWorkers, loadHealthFigures } from '@/db/queries/operations';
 import { assessHealth, DEFAULT_HEALTH_THRESHOLDS } from '@/lib/observability/health';
 import { slotMinutesForCron } from '@/lib/probe/cadence';
-import { probeQueueName, scheduleProbesQueueName } from '@/lib/queues';
+import { QUEUES, probeQueueName, scheduleProbesQueueName } from '@/lib/queues';
 import { stopChildren } from './test-support/stop-children';
 import { runRollupJob } from '@/workers/tasks/rollup-measurements';
 
@@ -50,13 +50,13 @@ function startServer(): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 }
 
-function startWorker(region: string): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts', '--heartbeat-seconds', '1'], {
+function startWorker(region: string, role: 'probe' | 'jobs' = 'probe'): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts', '--role', role, '--heartbeat-seconds', '1'], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: t.url, TOKENPACE_WORKER_REGION: region, TOKENPACE_PROBE_CRON: '* * * * *', TOKENPACE_SECRET_KEY: '' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  child.stderr?.on('data', (d) => process.stderr.write(`[worker ${region}] ${d}`));
+  child.stderr?.on('data', (d) => process.stderr.write(`[worker ${region} ${role}] ${d}`));
   workers.push(child);
   return child;
 }
@@ -98,11 +98,13 @@ async function fireSchedule(boss: PgBoss, region: string, slotStart: string): Pr
 it('regions scale out independently: eu and us measure every slot; after eu is killed, us keeps measuring and health names eu', async () => {
   const eu = startWorker('eu');
   const us = startWorker('us');
+  // Rollups, answers and dumps run in a process of their own (the jobs role); it probes nothing.
+  const jobs = startWorker('eu', 'jobs');
   const boss = new PgBoss({ connectionString: t.url, schema: 'pgboss', schedule: false, supervise: false });
   try {
     await expect
-      .poll(async () => (await listLiveWorkers(t.db, new Date(), 10_000)).map((w) => w.region).sort(), { timeout: 60_000, interval: 250 })
-      .toEqual(['eu', 'us']);
+      .poll(async () => (await listLiveWorkers(t.db, new Date(), 10_000)).map((w) => `${w.region}:${w.role}`).sort(), { timeout: 60_000, interval: 250 })
+      .toEqual(['eu:jobs', 'eu:probe', 'us:probe']);
     await boss.start();
     // Two slots fired for both regions while both run, as their crons would fire them.
     const slots = ['2026-01-01T00:00:00.000Z', '2026-01-01T00:01:00.000Z'];
@@ -128,7 +130,10 @@ it('regions scale out independently: eu and us measure every slot; after eu is k
     const regions = (await (await regionsRoute.GET(new Request('http://localhost:3000/api/v1/regions'))).json()) as { items: Array<{ region: string; liveWorkers: number }> };
     expect(regions.items.filter((r) => r.liveWorkers > 0).map((r) => r.region)).toEqual(['eu', 'us']);
     const body = (await (await health.GET()).json()) as HealthBody;
-    expect(body.workers.map((w) => `${w.region}:${w.pid}`).sort()).toEqual([`eu:${eu.pid}`, `us:${us.pid}`]);
+    expect(body.workers.map((w) => `${w.region}:${w.role}:${w.pid}`).sort()).toEqual([`eu:jobs:${jobs.pid}`, `eu:probe:${eu.pid}`, `us:probe:${us.pid}`]);
+    expect(body.status).toBe('ok');
+    // The jobs process took no probe (every claim above came from a probe process of the region).
+    expect(claims.some((c) => c.worker_id.endsWith(`:${jobs.pid}`))).toBe(false);
     for (const w of body.workers) expect(Date.parse(w.lastHeartbeatAt)).toBeGreaterThan(Date.now() - 60_000);
     expect(body.regions.map((r) => [r.region, r.state, r.liveWorkers])).toEqual([['eu', 'ok', 1], ['us', 'ok', 1]]);
     expect(body.stalledRegions).toEqual([]);
@@ -154,7 +159,7 @@ it('regions scale out independently: eu and us measure every slot; after eu is k
       .poll(async () => {
         const now = new Date();
         const f = await loadHealthFigures(t.db, now, 5_000);
-        const v = assessHealth({ now, queues: f.queues, liveWorkers: f.workers.length, schedules: f.schedules, slotMinutes: slotMinutesForCron, probeQueueName, thresholds });
+        const v = assessHealth({ now, queues: f.queues, liveWorkers: f.workers.length, liveJobsWorkers: f.workers.filter((w) => w.role === 'jobs').length, schedules: f.schedules, slotMinutes: slotMinutesForCron, probeQueueName, thresholds });
         return { status: v.status, stalled: v.stalledRegions, reasons: v.regions.map((r) => `${r.region}:${r.reasons.join('+') || 'ok'}:${r.liveWorkers}`), problems: v.problems };
       }, { timeout: 30_000, interval: 500 })
       .toEqual({ status: 'degraded', stalled: ['eu'], reasons: ['eu:schedule-unclaimed:0', 'us:ok:1'], problems: ['region eu: schedule-unclaimed'] });
@@ -259,7 +264,15 @@ it('two web instances: per-region and merged boards say which regions; both serv
     .toEqual({ sameOnBoth: true, aChanged: true, bChanged: true });
   expect((await board(a, sealed)).entries.some((e) => e.n > 0)).toBe(true);
 
-  // The workers' own scheduled rollups notify every other process too.
-  const workerPids = new Set(workers.map((w) => w.pid));
-  await expect.poll(() => changes.some((c) => c.source === 'rollup' && workerPids.has(c.pid)), { timeout: 90_000, interval: 500 }).toBe(true);
+  // The jobs process's rollups notify every other process too: fire its schedule now (the settable
+  // trigger: the job its cron would send) instead of waiting for a cron minute.
+  const jobsPid = workers.find((w) => w.spawnargs.includes('jobs'))!.pid;
+  const boss = new PgBoss({ connectionString: t.url, schema: 'pgboss', schedule: false, supervise: false });
+  await boss.start();
+  try {
+    await boss.send(QUEUES.rollupMeasurements, {});
+    await expect.poll(() => changes.some((c) => c.source === 'rollup' && c.pid === jobsPid), { timeout: 30_000, interval: 200 }).toBe(true);
+  } finally {
+    await boss.stop({ graceful: false });
+  }
 }, 180_000);

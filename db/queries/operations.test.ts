@@ -21,7 +21,7 @@ afterAll(async () => {
   await t?.drop();
 });
 
-const worker = (id: string, region: string) => ({ workerId: id, pid: 1, host: 'h', region, version: 'v', startedAt: NOW });
+const worker = (id: string, region: string, role = 'probe') => ({ workerId: id, pid: 1, host: 'h', region, role, version: 'v', startedAt: NOW });
 
 it('lists workers with a heartbeat in the last 60 s, newest first; a clean stop removes the row', async () => {
   await upsertWorkerHeartbeat(t.db, worker('h:1', 'eu'), new Date(NOW.getTime() - 5_000), []);
@@ -49,8 +49,12 @@ it('gives the age of the last success per active endpoint, null when none', asyn
   expect(ages.find((a) => a.endpointId === calibration!.id)?.ageSeconds).toBe(90);
 });
 
-it('lists regions with live workers (no rollups yet: zero measurements)', async () => {
+it('lists regions with live probe workers (no rollups yet: zero measurements); a jobs worker is no region\'s prober', async () => {
+  await upsertWorkerHeartbeat(t.db, worker('h:4', 'ap', 'jobs'), new Date(NOW.getTime() - 1_000), []);
+  await upsertWorkerHeartbeat(t.db, worker('h:5', 'eu', 'jobs'), new Date(NOW.getTime() - 1_000), []);
+  expect((await listLiveWorkers(t.db, NOW, 60_000)).find((w) => w.workerId === 'h:4')).toMatchObject({ role: 'jobs', region: 'ap' });
   const regions = await listRegions(t.db, NOW);
+  expect(regions.find((r) => r.region === 'ap')).toBeUndefined();
   const us = regions.find((r) => r.region === 'us');
   expect(us).toMatchObject({ liveWorkers: 1 });
   const eu = regions.find((r) => r.region === 'eu');

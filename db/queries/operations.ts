@@ -16,6 +16,8 @@ export interface WorkerIdentity {
   pid: number;
   host: string;
   region: string;
+  /** Process role: 'probe' or 'jobs' (workers/task.ts). */
+  role: string;
   version: string;
   startedAt: Date;
 }
@@ -25,7 +27,7 @@ export async function upsertWorkerHeartbeat(db: Db, worker: WorkerIdentity, now:
   await db
     .insert(workerHeartbeats)
     .values({ ...worker, lastHeartbeatAt: now, metrics })
-    .onConflictDoUpdate({ target: workerHeartbeats.workerId, set: { lastHeartbeatAt: now, metrics, version: worker.version } });
+    .onConflictDoUpdate({ target: workerHeartbeats.workerId, set: { lastHeartbeatAt: now, metrics, version: worker.version, role: worker.role } });
 }
 
 /** Deletes a worker's heartbeat row (clean shutdown), and rows silent for more than a day. */
@@ -40,6 +42,8 @@ export interface LiveWorker {
   pid: number;
   host: string;
   region: string;
+  /** 'probe' (times probes) or 'jobs' (rollups, answers, dumps, sweep dispatch). */
+  role: string;
   version: string;
   startedAt: string;
   lastHeartbeatAt: string;
@@ -53,6 +57,7 @@ export async function listLiveWorkers(db: Db, now: Date, maxAgeMs: number): Prom
       pid: workerHeartbeats.pid,
       host: workerHeartbeats.host,
       region: workerHeartbeats.region,
+      role: workerHeartbeats.role,
       version: workerHeartbeats.version,
       startedAt: workerHeartbeats.startedAt,
       lastHeartbeatAt: workerHeartbeats.lastHeartbeatAt,
@@ -135,7 +140,7 @@ export interface RegionFigures {
 
 /**
  * Every worker region that has measurements (from the hourly rollups: one small scan, no raw rows)
- * or a live worker, sorted by name. `now` bounds the 7-day count and worker liveness (60 s).
+ * or a live probe worker (jobs workers probe nothing and do not count), sorted by name. `now` bounds the 7-day count and worker liveness (60 s).
  */
 export async function listRegions(db: Db, now: Date): Promise<RegionFigures[]> {
   const since = new Date(now.getTime() - 7 * 86_400_000).toISOString();
@@ -147,7 +152,7 @@ export async function listRegions(db: Db, now: Date): Promise<RegionFigures[]> {
       from measurement_rollups where granularity = 'hour' group by worker_region
     ), live as (
       select region, count(*)::int as live from ${workerHeartbeats}
-      where last_heartbeat_at >= ${new Date(now.getTime() - LIVE_WORKER_MAX_AGE_MS).toISOString()}::timestamptz group by region
+      where role = 'probe' and last_heartbeat_at >= ${new Date(now.getTime() - LIVE_WORKER_MAX_AGE_MS).toISOString()}::timestamptz group by region
     )
     select coalesce(m.region, l.region) as region, coalesce(m.measurements, 0) as measurements,
       coalesce(m.recent, 0) as recent, m.last_at, coalesce(l.live, 0) as live
@@ -190,7 +195,7 @@ export async function listWindowRegions(db: Db, p: { endpointIds: number[]; work
  * One region's probe schedule as pg-boss holds it (queue `schedule-probes-<region>`, workers/queues.ts):
  * its cron, when it last fired (a job created), when a worker of the region last finished a firing,
  * how long the oldest firing that is due has waited unclaimed (s, 0 when none waits), when the
- * region's probe queue last received a job, and its live workers (heartbeat at most `liveMaxAgeMs` old).
+ * region's probe queue last received a job, and its live probe workers (heartbeat at most `liveMaxAgeMs` old).
  */
 export interface RegionSchedule {
   region: string;
@@ -220,7 +225,7 @@ export async function listRegionSchedules(db: Db, now: Date, liveMaxAgeMs: numbe
       (select max(j.completed_on) from pgboss.job j where j.name = s.name and j.state = 'completed') as completed,
       (select min(j.start_after) from pgboss.job j where j.name = s.name and j.state in ('created', 'retry') and j.start_after <= ${nowIso}::timestamptz) as oldest_due,
       (select max(j.created_on) from pgboss.job j where j.name = ${p.probeQueuePrefix} || substr(s.name, ${p.prefix.length + 1})) as probe_job,
-      (select count(*)::int from ${workerHeartbeats} h where h.region = substr(s.name, ${p.prefix.length + 1}) and h.last_heartbeat_at >= ${liveSince}::timestamptz) as live
+      (select count(*)::int from ${workerHeartbeats} h where h.role = 'probe' and h.region = substr(s.name, ${p.prefix.length + 1}) and h.last_heartbeat_at >= ${liveSince}::timestamptz) as live
     from pgboss.schedule s
     where starts_with(s.name, ${p.prefix})
     order by 1`);

@@ -10,8 +10,8 @@ function region(name: string, over: Partial<HealthRegionSchedule> = {}): HealthR
   return { region: name, cron: '* * * * *', lastFiredAt: ago(20), lastCompletedAt: ago(19), waitingSeconds: 0, lastProbeJobAt: ago(19), liveWorkers: 1, ...over };
 }
 
-function judge(schedules: HealthRegionSchedule[], queues: HealthQueueFigures[] = [], liveWorkers = 1) {
-  return assessHealth({ now: NOW, queues, liveWorkers, schedules, slotMinutes: slotMinutesForCron, probeQueueName });
+function judge(schedules: HealthRegionSchedule[], queues: HealthQueueFigures[] = [], liveWorkers = 2, liveJobsWorkers = 1) {
+  return assessHealth({ now: NOW, queues, liveWorkers, liveJobsWorkers, schedules, slotMinutes: slotMinutesForCron, probeQueueName });
 }
 
 describe('assessHealth', () => {
@@ -53,7 +53,12 @@ describe('assessHealth', () => {
   });
 
   it('no live worker at all: degraded', () => {
-    expect(judge([region('eu')], [], 0)).toMatchObject({ status: 'degraded', problems: ['no live worker'] });
+    expect(judge([region('eu')], [], 0, 0)).toMatchObject({ status: 'degraded', problems: ['no live worker'] });
     expect(judge([], [], 0).status).toBe('degraded');
+  });
+
+  it('probe workers but no jobs worker: degraded (rollups and answers stand still)', () => {
+    expect(judge([region('eu')], [], 1, 0)).toMatchObject({ status: 'degraded', stalledRegions: [], problems: ['no live jobs worker: rollups, answers and dumps stand still'] });
+    expect(judge([region('eu')], [], 2, 1).status).toBe('ok');
   });
 });

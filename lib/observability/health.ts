@@ -73,12 +73,15 @@ export interface HealthVerdict {
 /**
  * Judges the figures at `now`. `slotMinutes(cron)` gives a schedule's slot length (lib/probe/cadence
  * slotMinutesForCron); `probeQueueName(region)` its probe queue (lib/queues.ts). No live
- * worker at all is `degraded` too (nothing probes, nothing rolls up).
+ * worker at all is `degraded` too (nothing probes, nothing rolls up), and so is no live worker of
+ * the jobs role (`liveJobsWorkers` 0: rollups, precomputed answers and dumps stand still while
+ * probes go on; decision 251).
  */
 export function assessHealth(input: {
   now: Date;
   queues: HealthQueueFigures[];
   liveWorkers: number;
+  liveJobsWorkers: number;
   schedules: HealthRegionSchedule[];
   slotMinutes: (cron: string) => number;
   probeQueueName: (region: string) => string;
@@ -101,7 +104,7 @@ export function assessHealth(input: {
   const otherLagging = input.queues.filter((q) => q.queue.startsWith(input.probeQueueName('')) && !scheduled.has(q.queue) && q.lagSeconds > th.probeQueueLagSeconds);
   const stalledRegions = regions.filter((r) => r.state === 'stalled').map((r) => r.region);
   const problems = [
-    ...(input.liveWorkers === 0 ? ['no live worker'] : []),
+    ...(input.liveWorkers === 0 ? ['no live worker'] : input.liveJobsWorkers === 0 ? ['no live jobs worker: rollups, answers and dumps stand still'] : []),
     ...regions.filter((r) => r.state === 'stalled').map((r) => `region ${r.region}: ${r.reasons.join(', ')}`),
     ...otherLagging.map((q) => `queue ${q.queue}: oldest due job waited ${Math.round(q.lagSeconds)} s`),
   ];

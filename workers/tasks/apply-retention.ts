@@ -1,5 +1,5 @@
 /**
- * Task: apply-retention (daily at 03:17 UTC, workers/schedule.ts). Off unless the operator sets
+ * Task: apply-retention (daily at 03:17 UTC, its descriptor, workers/tasks/index.ts). Off unless the operator sets
  * TOKENPACE_RAW_RETENTION_DAYS: raw measurements are evidence and are kept forever by default.
  * When set to N (≥ 7), measurements of UTC days that ended more than N days ago are deleted one
  * day at a time, each day's hourly and daily rollups being rebuilt from raw right before its rows
@@ -9,6 +9,8 @@
  */
 import type { Db } from '@/db/client';
 import { deleteMeasurementsInRange, floorBucket, getOldestMeasurementTime, rebuildRollups } from '@/db/queries/rollups';
+import { QUEUES } from '@/lib/queues';
+import type { JobsRoleTask } from '../task';
 
 const DAY = 86400_000;
 
@@ -34,3 +36,19 @@ export async function runRetentionJob(db: Db, now: Date, retentionDays: number |
   }
   return { days, deleted };
 }
+
+/** The descriptor (workers/task.ts): jobs role, daily at 03:17 UTC, policy singleton. */
+export const applyRetentionTask: JobsRoleTask = {
+  task: 'retention',
+  role: 'jobs',
+  description: 'Delete raw measurements older than TOKENPACE_RAW_RETENTION_DAYS after re-rolling their days (does nothing when unset, the default).',
+  queue: () => QUEUES.applyRetention,
+  queueOptions: { policy: 'singleton' },
+  schedule: { cron: () => '17 3 * * *', data: () => ({}) },
+  timed: true,
+  run: async (deps) => {
+    const r = await runRetentionJob(deps.db, deps.now(), deps.env.TOKENPACE_RAW_RETENTION_DAYS ?? null);
+    if (r.days.length > 0) deps.log.info({ deleted: r.deleted, days: r.days }, 'retention applied');
+    return r;
+  },
+};

@@ -1,5 +1,5 @@
 /**
- * Task: precompute-answers (after every rollup run, and every minute as a fallback; workers/schedule.ts).
+ * Task: precompute-answers (after every rollup run, and every minute as a fallback; its descriptor, workers/tasks/index.ts).
  * Computes the most-read leaderboard answers once per change instead of once per request: every
  * listed model × scheduled workload × {24 h, 72 h, 7 d} × {reported, o200k} basis, all regions, as
  * of the current minute, through the same engine the web uses on demand (db/leaderboard-answers),
@@ -12,16 +12,15 @@
  * database waits included) and in CPU time of this process (`maxAnswerCpuMs`: an upper bound of the
  * longest synchronous slice one answer can cause, since its CPU work is split by its awaits).
  */
-import type { PgBoss } from 'pg-boss';
 import type { Db } from '@/db/client';
 import { computeLeaderboardAnswer, liveLeaderboardKey } from '@/db/leaderboard-answers';
 import { listPrecomputeTargets, savePrecomputedAnswers, type PrecomputedAnswer } from '@/db/queries/precomputed-answers';
 import type { NewSnapshot } from '@/db/queries/snapshots';
-import type { WorkerMetrics } from '@/lib/observability/metrics';
 import type { SpeedBasis } from '@/lib/stats/window-stats';
-import { observeTask } from '../observe';
+import { QUEUES } from '@/lib/queues';
+import type { JobsRoleTask } from '../task';
 
-export const PRECOMPUTE_ANSWERS_QUEUE = 'precompute-answers';
+export const PRECOMPUTE_ANSWERS_QUEUE = QUEUES.precomputeAnswers;
 
 /** Windows (hours) read most: the default 72 h and the two the pages offer beside it. */
 export const PRECOMPUTED_WINDOWS_HOURS = [24, 72, 168] as const;
@@ -63,12 +62,20 @@ export async function runPrecomputeAnswersJob(db: Db, now: Date): Promise<{ asOf
 }
 
 /**
- * Registers the queue (policy `stately`: at most one queued and one active, so the rollup job's
- * trigger and the cron collapse) and its work handler, timed as task "precompute-answers".
+ * The descriptor (workers/task.ts): jobs role (never in a probe process: 192 answers took 14.4 s of
+ * every minute at 1M rows, issue 24), every minute and after every rollup run; policy `stately`
+ * (at most one queued and one active, so the rollup's trigger and the cron collapse).
  */
-export async function registerPrecomputeWork(boss: PgBoss, db: Db, metrics: WorkerMetrics): Promise<void> {
-  await boss.createQueue(PRECOMPUTE_ANSWERS_QUEUE, { policy: 'stately' });
-  await boss.work(PRECOMPUTE_ANSWERS_QUEUE, observeTask(metrics, 'precompute-answers', async () => {
-    await runPrecomputeAnswersJob(db, new Date());
-  }));
-}
+export const precomputeAnswersTask: JobsRoleTask = {
+  task: 'precompute-answers',
+  role: 'jobs',
+  description: 'Compute the most-read leaderboard answers (listed model × scheduled workload × 24h/72h/7d × basis) as of the minute and store their bytes + ETag.',
+  queue: () => QUEUES.precomputeAnswers,
+  queueOptions: { policy: 'stately' },
+  schedule: { cron: () => '* * * * *', data: () => ({}) },
+  timed: true,
+  run: async (deps) => {
+    const r = await runPrecomputeAnswersJob(deps.db, deps.now());
+    return { asOf: r.asOf.toISOString(), answers: r.answers, ms: Math.round(r.ms), maxAnswerMs: Math.round(r.maxAnswerMs) };
+  },
+};

@@ -1,5 +1,5 @@
 /**
- * Task: rollup-measurements (every minute, workers/schedule.ts).
+ * Task: rollup-measurements (every minute, its descriptor, workers/tasks/index.ts).
  * Recomputes from raw measurements the hourly buckets from the newest existing hourly rollup (or
  * the oldest measurement, on a fresh database) up to now, but never fewer than the last two hours,
  * and the daily buckets of the days those hours touch. Recomputing whole buckets (instead of adding
@@ -19,6 +19,8 @@ import { floorBucket, getLatestRollupHour, getNewestStaleSketchBucket, getOldest
 import { notifyDataChanged } from '@/db/cache-invalidation';
 import { getOldestUncoveredMeasurement, getPartialCoverage, rebuildWindowPartials } from '@/db/queries/window-partials';
 import { invalidateWindowCaches } from '@/db/window-stats';
+import { QUEUES } from '@/lib/queues';
+import type { JobsRoleTask } from '../task';
 
 const HOUR = 3600_000;
 
@@ -78,3 +80,22 @@ async function upgradeStaleSketches(db: Db, maxDays: number): Promise<number> {
   }
   return days;
 }
+
+/**
+ * The descriptor (workers/task.ts): jobs role, every minute, policy singleton. After each run the
+ * most-read answers are recomputed once (precompute-answers, decision 120; a queued one collapses).
+ */
+export const rollupMeasurementsTask: JobsRoleTask = {
+  task: 'rollup',
+  role: 'jobs',
+  description: 'Refresh hourly and daily rollups for buckets that received measurements since the last run.',
+  queue: () => QUEUES.rollupMeasurements,
+  queueOptions: { policy: 'singleton' },
+  schedule: { cron: () => '* * * * *', data: () => ({}) },
+  timed: true,
+  run: async (deps) => {
+    const r = await runRollupJob(deps.db, deps.now());
+    await deps.boss.send(QUEUES.precomputeAnswers, {});
+    return { from: r.from.toISOString(), to: r.to.toISOString(), hourBuckets: r.hourBuckets, dayBuckets: r.dayBuckets, upgradedDays: r.upgradedDays };
+  },
+};

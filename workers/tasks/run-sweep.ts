@@ -46,13 +46,15 @@ import { buildPrompt, getWorkloadOrThrow, HEADLINE_WORKLOAD_SLUG } from '@/lib/p
 import { decryptSecret } from '@/lib/security/secrets';
 import { DEFAULT_MAX_SWEEP_REQUESTS, runSweep, type SweepLevelResult } from '@/lib/sweep/run-sweep';
 import { RUN_SWEEP_QUEUE, runSweepPayloadSchema, sweepJobOptions, type RunSweepPayload } from '@/lib/sweep/sweep-jobs';
+import { QUEUES } from '@/lib/queues';
 import { EndpointLockTimeoutError, type EndpointLock } from '../endpoint-lock';
+import type { ProbeRoleTask } from '../task';
 
 export { RUN_SWEEP_QUEUE };
 import type { SweepStream } from '@/lib/sweep/summarize-level';
 
-/** Queue of the dispatcher (cron, every minute). */
-export const DISPATCH_SWEEPS_QUEUE = 'dispatch-sweeps';
+/** Queue of the dispatcher (cron, every minute; workers/tasks/dispatch-sweeps.ts). */
+export const DISPATCH_SWEEPS_QUEUE = QUEUES.dispatchSweeps;
 /** A running sweep whose worker has not finished it after this long is failed (ms). */
 export const STALE_SWEEP_MS = 3 * 60 * 60 * 1000;
 /**
@@ -311,23 +313,22 @@ export async function dispatchSweeps(db: Db, boss: Pick<PgBoss, 'send'>, now: Da
 }
 
 /**
- * Registers the sweep queues on a worker: the run-sweep work (one sweep at a time per worker
- * process: a sweep's streams need the whole event loop), the dispatcher every minute, and one
- * dispatch at start.
+ * The descriptor (workers/task.ts): probe role (a sweep is measurement: its streams need the
+ * probe's clock, and it holds the same endpoint lock as probes), one sweep at a time per process.
+ * Jobs come from the web (a request) and from the dispatcher (workers/tasks/dispatch-sweeps.ts).
  */
-export async function registerSweepWork(boss: PgBoss, ctx: SweepTaskContext): Promise<void> {
-  await boss.createQueue(RUN_SWEEP_QUEUE, { policy: 'standard' });
-  await boss.createQueue(DISPATCH_SWEEPS_QUEUE, { policy: 'singleton' });
-  await boss.schedule(DISPATCH_SWEEPS_QUEUE, '* * * * *', {});
-  await boss.work(RUN_SWEEP_QUEUE, { localConcurrency: 1, batchSize: 1 }, async (jobs) => {
-    for (const job of jobs) {
-      const payload = runSweepPayloadSchema.parse(job.data);
-      const r = await runSweepJob(ctx, payload, job.signal);
-      if (r.status !== 'skipped') console.log(`[worker] sweep ${payload.sweepId}: ${r.status}${r.stopReason ? ` (${r.stopReason})` : ''}, ${r.levels} levels`);
-    }
-  });
-  await boss.work(DISPATCH_SWEEPS_QUEUE, async () => {
-    await dispatchSweeps(ctx.db, boss, ctx.now());
-  });
-  await dispatchSweeps(ctx.db, boss, ctx.now());
-}
+export const runSweepTask: ProbeRoleTask = {
+  task: 'run-sweep',
+  role: 'probe',
+  description: 'Run one consented concurrency sweep (levels 1..N) under the endpoint lock.',
+  queue: () => RUN_SWEEP_QUEUE,
+  queueOptions: { policy: 'standard' },
+  workOptions: { localConcurrency: 1, batchSize: 1 },
+  timed: false, // sweeps have their own metric (tokenpace_sweep_duration_seconds)
+  run: async (deps, job) => {
+    const payload = runSweepPayloadSchema.parse(job.data);
+    const r = await runSweepJob(deps.sweep, payload, job.signal);
+    if (r.status !== 'skipped') deps.log.info({ sweepId: payload.sweepId, status: r.status, stopReason: r.stopReason, levels: r.levels }, 'sweep finished');
+    return r;
+  },
+};

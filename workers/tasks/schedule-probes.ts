@@ -13,8 +13,9 @@ import { createHash } from 'node:crypto';
 import type { PgBoss } from 'pg-boss';
 import type { Db } from '@/db/client';
 import { listDueProbeTargets, listRecentFidelityPairs } from '@/db/queries/probe-targets';
-import { isFidelityProbe, listDueWorkloadSlugs } from '@/lib/probe/cadence';
-import { buildProbeJobKey, probeQueueName, type ProbeJobPayload } from '../queues';
+import { isFidelityProbe, listDueWorkloadSlugs, slotMinutesForCron } from '@/lib/probe/cadence';
+import { buildProbeJobKey, probeQueueName, scheduleProbesPayloadSchema, scheduleProbesQueueName, type ProbeJobPayload } from '../queues';
+import type { ProbeRoleTask } from '../task';
 
 /** Slot start: `now` floored to the slot length (minutes), as an ISO string. */
 export function slotStartFor(now: Date, slotMinutes = 1): string {
@@ -80,3 +81,34 @@ export async function scheduleProbes(
   }
   return { enqueued, targets, fidelity };
 }
+
+/**
+ * The descriptor (workers/task.ts): probe role, the region's own schedule queue (policy `short`: one
+ * keyless firing waits at most; decision 250), fired by the probe cron and once at worker start. A
+ * firing may carry `slotStart` to schedule that slot now (the settable trigger). Its output in
+ * pgboss.job is what it enqueued.
+ */
+export const scheduleProbesTask: ProbeRoleTask = {
+  task: 'schedule-probes',
+  role: 'probe',
+  description: 'Fan out one keyed probe job per active endpoint × due workload for this region and slot.',
+  queue: scheduleProbesQueueName,
+  queueOptions: { policy: 'short', notify: true },
+  schedule: { cron: (env) => env.TOKENPACE_PROBE_CRON, data: (region) => ({ region }) },
+  atStart: (region) => ({ region }),
+  timed: true,
+  run: async (deps, job) => {
+    const payload = scheduleProbesPayloadSchema.parse(job.data);
+    // This queue is this region's alone: another region's payload here is a bug, not a firing to drop.
+    if (payload.region !== deps.region) throw new Error(`schedule job for region "${payload.region}" in the queue of region "${deps.region}"`);
+    const r = await scheduleProbes(deps.db, deps.boss, {
+      region: deps.region,
+      now: payload.slotStart ? new Date(payload.slotStart) : deps.now(),
+      expireInSeconds: deps.probeJobExpireSeconds,
+      slotMinutes: slotMinutesForCron(deps.env.TOKENPACE_PROBE_CRON),
+      fidelityFraction: deps.env.TOKENPACE_FIDELITY_FRACTION,
+    });
+    if (r.enqueued > 0) deps.log.info({ enqueued: r.enqueued, targets: r.targets, region: deps.region }, 'scheduled probes');
+    return r;
+  },
+};

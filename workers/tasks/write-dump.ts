@@ -1,5 +1,5 @@
 /**
- * Task: write-dump (weekly, Mondays 00:05 UTC, workers/schedule.ts; also once at every worker start,
+ * Task: write-dump (weekly, Mondays 00:05 UTC, its descriptor, workers/tasks/index.ts; also once at every worker start,
  * so the first dump exists from the first start). Writes the public data dump of the last complete
  * UTC week [Monday 00:00 − 7 d, Monday 00:00): every measurement of every public endpoint, one CSV
  * line each, with exactly the columns of /api/v1/endpoints/{id}/measurements.csv (the one flattener
@@ -20,9 +20,11 @@ import { csvColumnsOf, csvHeaderLine, csvRowLine } from '@/lib/api/csv';
 import { dumpPaths } from '@/lib/api/dump-paths';
 import { publishMeasurement } from '@/lib/api/publish-measurement';
 import { measurementSchema } from '@/lib/api/response-schemas';
+import { QUEUES } from '@/lib/queues';
+import type { JobsRoleTask } from '../task';
 
 /** Queue of this task (policy singleton: one dump at a time). */
-export const WRITE_DUMP_QUEUE = 'write-dump';
+export const WRITE_DUMP_QUEUE = QUEUES.writeDump;
 
 const DAY = 86400_000;
 const CHUNK_BYTES = 1024 * 1024;
@@ -110,3 +112,20 @@ export async function writeDump(db: Db, period: { fromAt: Date; untilAt: Date },
 export async function runWriteDumpJob(db: Db, now: Date): Promise<{ dump: DumpRow; created: boolean }> {
   return writeDump(db, lastCompleteWeek(now));
 }
+
+/** The descriptor (workers/task.ts): jobs role, Mondays 00:05 UTC and once at start (idempotent per week). */
+export const writeDumpTask: JobsRoleTask = {
+  task: 'write-dump',
+  role: 'jobs',
+  description: 'Write the public data dump of the last complete UTC week (gzip CSV of every measurement + manifest + SHA-256).',
+  queue: () => QUEUES.writeDump,
+  queueOptions: { policy: 'singleton' },
+  schedule: { cron: () => '5 0 * * 1', data: () => ({}) },
+  atStart: () => ({}),
+  timed: true,
+  run: async (deps) => {
+    const r = await runWriteDumpJob(deps.db, deps.now());
+    if (r.created) deps.log.info({ dumpId: r.dump.id, from: r.dump.fromAt.toISOString(), rows: r.dump.rows, bytes: r.dump.bytes, sha256: r.dump.sha256 }, 'weekly dump written');
+    return { dumpId: r.dump.id, created: r.created };
+  },
+};

@@ -13,7 +13,7 @@ export interface HealthBody {
   /** Kept for older monitors: true unless the database is unreachable. */
   ok: boolean;
   /**
-   * ok: all fine; degraded: serving, but no live worker, or a region's schedule has not produced
+   * ok: all fine; degraded: serving, but no live worker, no live jobs worker, or a region's schedule has not produced
    * probes (`stalledRegions`, lib/observability/health.ts); unavailable: database down (503).
    */
   status: 'ok' | 'degraded' | 'unavailable';
@@ -27,7 +27,7 @@ export interface HealthBody {
   database: { state: 'up' | 'down'; latencyMs: number | null; error?: string };
   /** Per pg-boss queue: queued and active jobs, lag of the oldest due job in seconds. */
   queues: QueueFigures[];
-  /** Workers with a heartbeat in the last 60 s: pid, host, region, version, startedAt, lastHeartbeatAt (ISO). */
+  /** Workers with a heartbeat in the last 60 s: pid, host, region, role (probe|jobs), version, startedAt, lastHeartbeatAt (ISO). */
   workers: LiveWorker[];
 }
 
@@ -40,7 +40,7 @@ export async function GET(): Promise<Response> {
     const db = getDb();
     const { queues, workers, schedules } = await withTimeout(loadHealthFigures(db, now), DATABASE_TIMEOUT_MS);
     const latencyMs = Math.round((performance.now() - t0) * 10) / 10;
-    const verdict = assessHealth({ now, queues, liveWorkers: workers.length, schedules, slotMinutes: slotMinutesForCron, probeQueueName });
+    const verdict = assessHealth({ now, queues, liveWorkers: workers.length, liveJobsWorkers: workers.filter((w) => w.role === 'jobs').length, schedules, slotMinutes: slotMinutesForCron, probeQueueName });
     const body: HealthBody = {
       ok: true,
       status: verdict.status,
