@@ -37,7 +37,10 @@ function log(line: string): void {
 export async function runStartCommand(argv: string[]): Promise<number> {
   const t0 = performance.now();
   const env = getEnv();
-  const skipBuild = argv.includes('--no-build');
+  // --dev (`npm run dev`): Next's dev server (compiles on request, reloads a page change without a
+  // build) instead of `next build` + `next start`; the workers run as in production.
+  const dev = argv.includes('--dev');
+  const skipBuild = dev || argv.includes('--no-build');
   const dataDir = path.resolve(env.TOKENPACE_DATA_DIR);
   fs.mkdirSync(dataDir, { recursive: true });
   const runFile = new RunFile(dataDir);
@@ -105,7 +108,10 @@ export async function runStartCommand(argv: string[]): Promise<number> {
     }
 
     if (!skipBuild) await buildWebIfNeeded();
-    const web = new Supervised('web', () => spawnWatched(process.execPath, [...webPreloads(), path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(env.PORT)], { ...childEnv, NODE_ENV: 'production' }, 'web'), onExit);
+    const next = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+    const web = new Supervised('web', () => dev
+      ? spawnWatched(process.execPath, [...webPreloads(), next, 'dev', '-p', String(env.PORT)], { ...childEnv, NODE_ENV: 'development', NEXT_TELEMETRY_DISABLED: '1', TOKENPACE_NEXT_DIST_DIR: process.env.TOKENPACE_NEXT_DIST_DIR || '.next-dev' }, 'web')
+      : spawnWatched(process.execPath, [...webPreloads(), next, 'start', '-p', String(env.PORT)], { ...childEnv, NODE_ENV: 'production' }, 'web'), onExit);
     // Probes in a process that does nothing else; the heavy bookkeeping in another (decision 251).
     const worker = new Supervised('worker', () => spawnTsx(['workers/main.ts', '--role', 'probe'], childEnv, 'worker'), onExit);
     const jobs = new Supervised('jobs', () => spawnTsx(['workers/main.ts', '--role', 'jobs'], childEnv, 'jobs'), onExit);
