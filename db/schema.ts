@@ -10,6 +10,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   customType,
   doublePrecision,
   index,
@@ -828,4 +829,61 @@ export const signingKeys = pgTable(
     validUntil: timestamp('valid_until', { withTimezone: true }),
   },
   (t) => [uniqueIndex('signing_keys_one_current_idx').on(sql`(true)`).where(sql`${t.validUntil} is null`)],
+);
+
+/**
+ * Disputes (decision 232): an endpoint's owner or an admin contests a measurement, a window or a
+ * change point with a reason and evidence; an admin accepts, rejects or annotates it. An accepted
+ * dispute with `exclude` leaves the measurements it covers out of every figure (reason `disputed`)
+ * without touching them: measurements stay append-only. Public, with its outcome.
+ */
+export const disputes = pgTable(
+  'disputes',
+  {
+    id: serial('id').primaryKey(),
+    endpointId: integer('endpoint_id').notNull().references(() => endpoints.id),
+    openedByUserId: text('opened_by_user_id').references(() => users.id),
+    scope: text('scope', { enum: ['measurement', 'window', 'change_point'] }).notNull(),
+    /** the disputed measurement (scope measurement) */
+    measurementId: bigint('measurement_id', { mode: 'number' }),
+    /** the covered period [from, until): the measurement's instant, the window, or the days around a change point */
+    fromAt: timestamp('from_at', { withTimezone: true }).notNull(),
+    untilAt: timestamp('until_at', { withTimezone: true }).notNull(),
+    reason: text('reason').notNull(),
+    evidence: text('evidence'),
+    links: jsonb('links').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    status: text('status', { enum: ['open', 'accepted', 'rejected', 'annotated'] }).notNull().default('open'),
+    exclude: boolean('exclude').notNull().default(false),
+    resolution: text('resolution'),
+    resolvedByUserId: text('resolved_by_user_id').references(() => users.id),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('disputes_endpoint_idx').on(t.endpointId, t.fromAt),
+    check('disputes_period_check', sql`${t.untilAt} > ${t.fromAt}`),
+    check('disputes_measurement_check', sql`(${t.scope} = 'measurement') = (${t.measurementId} is not null)`),
+    check('disputes_exclude_check', sql`not ${t.exclude} or ${t.status} = 'accepted'`),
+  ],
+);
+
+/**
+ * Annotations of windows (decision 232): an admin's note on a period, of one endpoint or of all
+ * (`endpoint_id` null, e.g. "our eu worker lost its network 10:00-10:40"), optionally of one worker
+ * region; shown on history charts and in the API so a dip that was ours is not read as the provider's.
+ */
+export const annotations = pgTable(
+  'annotations',
+  {
+    id: serial('id').primaryKey(),
+    endpointId: integer('endpoint_id').references(() => endpoints.id),
+    workerRegion: text('worker_region'),
+    fromAt: timestamp('from_at', { withTimezone: true }).notNull(),
+    untilAt: timestamp('until_at', { withTimezone: true }).notNull(),
+    text: text('text').notNull(),
+    disputeId: integer('dispute_id').references(() => disputes.id),
+    createdByUserId: text('created_by_user_id').references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('annotations_period_idx').on(t.fromAt), check('annotations_period_check', sql`${t.untilAt} > ${t.fromAt}`)],
 );

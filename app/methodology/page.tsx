@@ -19,6 +19,7 @@ const NOT_RANKABLE_REASON_TEXT: Record<NotRankableReason, string> = {
   event_loop_stall: 'measurements before the error bound existed: the measuring worker’s event-loop delay p99 exceeded 50 ms, so its clock could not be trusted (no longer raised; timing_uncertain replaced it).',
   timing_uncertain: `the measurement’s own error bound (how late the probe may have noticed the reads that define its first token, last token and end) is unknown or wider than the published accuracy: speed ± ${TIMING_BOUND_LIMITS.speedPct} %, TTFT + ${TIMING_BOUND_LIMITS.ttftMs} ms.`,
   hidden_reasoning_uncounted: 'the counts disagree and the stream withheld reasoning (redacted or undisplayed thinking) without the provider saying how many tokens it was, so the number of streamed tokens cannot be known.',
+  disputed: 'an admin accepted a dispute (of the endpoint’s owner or our own) that this measurement should not count, for example an outage of our worker region; the measurement is kept unchanged and the dispute, with its reason, is public on the endpoint page and in the API.',
   unknown_finish: 'the stream stated a finish reason that is neither a clean finish of its protocol nor one naming a failure (the word is kept with the measurement), so we cannot tell whether the generation ended normally.',
 };
 

@@ -19,7 +19,12 @@ export type AuditAction =
   | 'token.create'
   | 'token.revoke'
   | 'token.revoke_all'
-  | 'endpoint.pricing';
+  | 'endpoint.pricing'
+  | 'dispute.open'
+  | 'dispute.accept'
+  | 'dispute.reject'
+  | 'dispute.annotate'
+  | 'annotation.create';
 
 /** Appends one audit event. `actorUserId` null = the operator's CLI. Never put secrets in `details`. */
 export async function insertAuditEvent(

@@ -4,6 +4,7 @@
  * time range with their sketch bucket indexes computed by Postgres (the same function as the
  * rollups, so a raw row and a rollup bucket put a value in the same sketch bucket).
  */
+import { notRankableReasonsSql, rankableSql } from './disputes';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { endpoints, measurementRollups, models, providers, workloads } from '../schema';
@@ -115,9 +116,9 @@ export async function listRawWindowRows(
   const toOp = p.toExclusive ? sql`<` : sql`<=`;
   const regionFilter = p.region ? sql`and m.worker_region = ${p.region}` : sql``;
   const endpointFilter = p.endpointIds ? sql`m.endpoint_id = any(${`{${p.endpointIds.join(',')}}`}::int[]) and` : sql``;
-  const bin = (col: string) => sql`case when m.outcome = 'success' and m.valid and m.rankable then ${sketchIndexSql(sql.raw(`m.${col}`))} end`;
+  const bin = (col: string) => sql`case when m.outcome = 'success' and m.valid and ${rankableSql('m')} then ${sketchIndexSql(sql.raw(`m.${col}`))} end`;
   return (await db.execute(sql`
-    select m.endpoint_id, m.worker_region, m.outcome, m.error_kind, m.not_rankable_reasons,
+    select m.endpoint_id, m.worker_region, m.outcome, m.error_kind, ${notRankableReasonsSql('m')} as not_rankable_reasons,
            floor(extract(epoch from m.measured_at) * 1000)::float8 as at_ms,
            m.output_tokens_per_second as speed, m.output_tokens_per_second_o200k as speed_o200k, m.ttft_ms, m.ttfat_ms, m.e2e_ms,
            ${bin('output_tokens_per_second')} as speed_bin, ${bin('output_tokens_per_second_o200k')} as speed_o200k_bin,

@@ -1,3 +1,4 @@
+import { notRankableReasonsSql, rankableSql } from './disputes';
 import { and, asc, eq, gte, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { endpoints, measurements, probeSlots, workloads } from '../schema';
@@ -77,8 +78,9 @@ const measurementColumns = {
   valid: measurements.valid,
   invalidReason: measurements.invalidReason,
   eventLoopDelayP99Ms: measurements.eventLoopDelayP99Ms,
-  rankable: measurements.rankable,
-  notRankableReasons: measurements.notRankableReasons,
+  // accepted, excluding disputes applied (decision 232): the API says what the figures used
+  rankable: sql<boolean>`${rankableSql('measurements')}`,
+  notRankableReasons: sql<string[]>`${notRankableReasonsSql('measurements')}`,
   itlP50Ms: measurements.itlP50Ms,
   itlP95Ms: measurements.itlP95Ms,
   fidelityCheck: sql<'arithmetic' | 'code_output' | 'json_schema' | 'nonce_recall' | null>`${measurements.fidelityCheck}`,

@@ -1,3 +1,4 @@
+import { notRankableReasonsSql, rankableSql } from './disputes';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { packSketchJson, SKETCH_LN_GAMMA, SKETCH_VERSION } from '@/lib/stats/sketch';
@@ -99,7 +100,7 @@ async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date): Promi
   const rows = (await db.execute(sql`
     with base as (
       select date_trunc(${unit}, m.measured_at, 'UTC') as bucket_start, m.endpoint_id, m.workload_id, m.worker_region,
-             m.outcome, m.valid, m.rankable, m.not_rankable_reasons, m.error_kind, m.measured_at,
+             m.outcome, m.valid, ${rankableSql('m')} as rankable, ${notRankableReasonsSql('m')} as not_rankable_reasons, m.error_kind, m.measured_at,
              m.ttft_ms, m.ttfat_ms, m.e2e_ms, m.output_tokens_per_second, m.output_tokens_per_second_o200k,
              m.itl_p50_ms, m.itl_p95_ms, m.fidelity_passed
       from measurements m

@@ -3,13 +3,14 @@
  * Window figures (percentiles, counts) are NOT computed here: they come from the window engine
  * through the leaderboard answers (app/_components/endpoint-window, decision 070).
  */
+import { rankableSql } from './disputes';
 import { and, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { endpoints, measurements, models, providers, workloads } from '../schema';
 import { measurementWindow } from './window-filters';
 
 /** Measurements that enter the figures: rankable (successful, valid, nothing contradicting; decision 060). */
-const ok = sql`${measurements.outcome} = 'success' and ${measurements.valid} and ${measurements.rankable}`;
+const ok = sql`${measurements.outcome} = 'success' and ${measurements.valid} and ${rankableSql('measurements')}`;
 
 /**
  * Output speeds (tokens/s) and TTFTs (ms) of an endpoint's rankable probes for one

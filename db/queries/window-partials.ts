@@ -11,6 +11,7 @@
  * - Buckets without measurements are not written and existing rows are kept (raw rows past
  *   retention may be gone while their partials remain, as with rollups).
  */
+import { notRankableReasonsSql, rankableSql } from './disputes';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { sketchIndexSql } from './rollups';
@@ -88,12 +89,12 @@ async function listRawPartialRows(db: Db, from: Date, to: Date): Promise<RawPart
     itlP95Ms: 'itl_p95_ms',
   };
   const bins = sql.join(
-    WINDOW_METRICS.map((m, i) => sql`case when m.outcome = 'success' and m.valid and m.rankable then ${sketchIndexSql(sql.raw(`m.${cols[m]}`))} end as ${sql.identifier(`b${i}`)}`),
+    WINDOW_METRICS.map((m, i) => sql`case when m.outcome = 'success' and m.valid and ${rankableSql('m')} then ${sketchIndexSql(sql.raw(`m.${cols[m]}`))} end as ${sql.identifier(`b${i}`)}`),
     sql`, `,
   );
   const rows = (await db.execute(sql`
     select m.workload_id, e.model_id, m.endpoint_id, m.worker_region, floor(extract(epoch from m.measured_at) * 1000)::float8 as at_ms,
-           m.outcome, m.error_kind, m.not_rankable_reasons, m.fidelity_passed, ${bins}
+           m.outcome, m.error_kind, ${notRankableReasonsSql('m')} as not_rankable_reasons, m.fidelity_passed, ${bins}
     from measurements m join endpoints e on e.id = m.endpoint_id
     where m.workload_id = any(array(select id from workloads))
       and m.measured_at >= ${from.toISOString()}::timestamptz and m.measured_at < ${to.toISOString()}::timestamptz

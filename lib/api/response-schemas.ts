@@ -4,6 +4,7 @@
  * contract test (app/api/v1/openapi.test.ts) validates real answers against the document.
  * Units are in field names (…Ms milliseconds, …PerSecond tokens/s) and repeated in descriptions.
  */
+import { annotationSchema, disputeSchema } from './dispute-schemas';
 import { z } from 'zod';
 import { endpointPricingSchema } from '@/lib/catalog/pricing';
 import { ERROR_KINDS, NOT_RANKABLE_REASONS } from '@/lib/probe/types';
@@ -337,6 +338,8 @@ export const dumpManifestSchema = z
     order: z.string().meta({ description: 'Row order of the file.' }),
     rankableRule: z.string().meta({ description: 'Which rows enter published figures.' }),
     columns: z.array(z.object({ name: z.string().meta({ description: 'Column name: the JSON field’s dotted path.' }), description: z.string().meta({ description: 'Meaning, unit and source of the column.' }) })).meta({ description: 'Every column in file order.' }),
+    disputes: z.array(disputeSchema).optional().meta({ description: 'Disputes overlapping the period, as known when the dump was written (decision 232; later ones: /api/v1/disputes). Rows they exclude have rankable false with reason disputed.' }),
+    annotations: z.array(annotationSchema).optional().meta({ description: 'Annotations overlapping the period, as known when the dump was written.' }),
     createdAt: isoTime.meta({ description: 'When the dump was written.' }),
     signature: embeddedSignatureSchema.optional(),
   })

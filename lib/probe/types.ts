@@ -65,6 +65,8 @@ export const NOT_RANKABLE_REASONS = [
   'hidden_reasoning_uncounted',
   'unknown_finish',
   'timing_uncertain',
+  // Not a probe's finding: an accepted dispute excluded it (decision 232; applied where figures read rows).
+  'disputed',
 ] as const;
 export type NotRankableReason = (typeof NOT_RANKABLE_REASONS)[number];
 

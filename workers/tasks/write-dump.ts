@@ -9,6 +9,8 @@
  * Memory stays flat: rows are read 2,000 at a time per endpoint (keyset on the endpoint-time index)
  * and gzip output is written as it is produced. Decision 077.
  */
+import { listAnnotations, listDisputes } from '@/db/queries/disputes';
+import { publishAnnotation, publishDispute } from '@/lib/api/publish-dispute';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -88,6 +90,9 @@ export async function writeDump(db: Db, period: { fromAt: Date; untilAt: Date },
       await flush();
     });
     const sha256 = gzHash.digest('hex');
+    // Disputes and annotations known when the dump was written (decision 232); later ones are in the API.
+    const disputed = (await listDisputes(tx, { limit: 10_000 })).filter((d) => d.fromAt < period.untilAt && d.untilAt > period.fromAt);
+    const notes = await listAnnotations(tx, { from: period.fromAt, until: period.untilAt, limit: 10_000 });
     const manifest = {
       format: 'tokenpace-measurements-dump/1',
       id: dumpId,
@@ -102,6 +107,8 @@ export async function writeDump(db: Db, period: { fromAt: Date; untilAt: Date },
       rankableRule:
         'Published percentiles (leaderboard, history) are type-7 percentiles of the rows with rankable = true in the window; measurements of public endpoints only; from ≤ measuredAt < until.',
       columns: columns.map((c) => ({ name: c.name, description: c.description ?? '' })),
+      disputes: disputed.map(publishDispute),
+      annotations: notes.map(publishAnnotation),
       createdAt: new Date().toISOString(),
     };
     return { rows, bytes, sha256, manifest };

@@ -35,6 +35,8 @@ const DEFAULT_LIMITS = {
   resetEmail: { points: 5, durationSeconds: 60 * 60 },
   /** Endpoint submissions and edits (each runs a verification probe) per account. */
   submission: { points: 20, durationSeconds: 60 * 60 },
+  /** Disputes opened and annotations written, per account (decision 232). */
+  dispute: { points: 20, durationSeconds: 60 * 60 },
   /** Requests authenticated by one personal API token. */
   tokenUse: { points: 120, durationSeconds: 60 },
 } satisfies Record<string, LimitSpec>;

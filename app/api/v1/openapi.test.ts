@@ -15,7 +15,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedCatalog } from '@/db/seed';
 import { eq } from 'drizzle-orm';
-import { endpoints, measurements, sweepLevels, sweeps, workloads } from '@/db/schema';
+import { annotations, disputes, endpoints, measurements, sweepLevels, sweeps, workloads } from '@/db/schema';
 import { importClaimsFile } from '@/db/import/claims';
 import { importLlmperfDir, LLMPERF_DATASET_SLUG } from '@/db/import/llmperf';
 import { rebuildRollups } from '@/db/queries/rollups';
@@ -58,6 +58,11 @@ const ROUTES: Record<string, () => Promise<unknown>> = {
   '/api/v1/dumps': () => import('./dumps/route'),
   '/api/v1/signing-keys': () => import('./signing-keys/route'),
   '/api/v1/rules': () => import('./rules/route'),
+  '/api/v1/disputes': () => import('./disputes/route'),
+  '/api/v1/disputes.csv': () => import('./disputes.csv/route'),
+  '/api/v1/annotations': () => import('./annotations/route'),
+  '/api/v1/endpoints/{id}/disputes': () => import('./endpoints/[id]/disputes/route'),
+  '/api/v1/disputes/{id}/resolution': () => import('./disputes/[id]/resolution/route'),
   '/api/v1/dumps/{id}/manifest.json': () => import('./dumps/[id]/manifest.json/route'),
   '/api/v1/dumps/{id}/measurements.csv.gz': () => import('./dumps/[id]/measurements.csv.gz/route'),
   '/api/v1/submissions': () => import('./submissions/route'),
@@ -160,6 +165,12 @@ beforeAll(async () => {
   placeholders.endpointId = String(chosen[0]!.id);
   const [firstMeasurement] = await t.db.select({ id: measurements.id }).from(measurements).where(eq(measurements.endpointId, chosen[0]!.id)).limit(1);
   placeholders.measurementId = String(firstMeasurement!.id);
+  // one accepted dispute with its annotation (decision 232), before the dump so the manifest carries it
+  const [dispute] = await t.db
+    .insert(disputes)
+    .values({ endpointId: chosen[0]!.id, scope: 'window', fromAt: new Date(NOW - 9 * 86400_000), untilAt: new Date(NOW - 8 * 86400_000), reason: 'our worker region lost its network', status: 'accepted', resolution: 'confirmed by our logs', resolvedAt: new Date(NOW - 7 * 86400_000) })
+    .returning({ id: disputes.id });
+  await t.db.insert(annotations).values({ endpointId: chosen[0]!.id, fromAt: new Date(NOW - 9 * 86400_000), untilAt: new Date(NOW - 8 * 86400_000), text: 'Dispute accepted: confirmed by our logs', disputeId: dispute!.id });
   placeholders.dumpId = String((await writeDump(t.db, lastCompleteWeek(new Date(NOW)))).dump.id);
   // one finished sweep of that endpoint (issue 15) for the sweep routes
   const pct = (m: number) => ({ p5: 0.9 * m, p25: 0.95 * m, p50: m, p75: 1.05 * m, p95: 1.1 * m });
