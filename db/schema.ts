@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { EndpointPricing } from '@/lib/catalog/pricing';
 import type { StoredTimingEvidence as MeasurementTimingEvidence } from '@/lib/probe/timing-bound';
+import type { DeliveredEvidence } from '@/lib/reference-server/delivery-report';
 import {
   bigint,
   bigserial,
@@ -208,7 +209,7 @@ export const measurements = pgTable(
      * (JSON paths of non-empty fields the adapter does not know). Decision 061.
      */
     evidence: jsonb('evidence')
-      .$type<{ unrecognizedPaths?: string[]; reasoningTokensReported?: number; reasoningTokensHidden?: number; reasoningWithheld?: true; timing?: MeasurementTimingEvidence }>()
+      .$type<{ unrecognizedPaths?: string[]; reasoningTokensReported?: number; reasoningTokensHidden?: number; reasoningWithheld?: true; timing?: MeasurementTimingEvidence; delivered?: DeliveredEvidence }>()
       .notNull()
       .default(sql`'{}'::jsonb`),
     /** From a Retry-After header (or an in-band retry hint) of a failed response, ms. */

@@ -12,6 +12,10 @@ import { CalibrationSweep } from '@/app/_components/calibration-sweep';
 import { EmptyState } from '@/app/_components/empty-state';
 import { fmt, fmtUtc } from '@/app/_components/format';
 import { TimeSeriesChart } from '@/app/_components/time-series-chart';
+import { listCalibrationDeliveries } from '@/db/queries/calibration-delivery';
+import { percentile } from '@/lib/stats/percentiles';
+import { summarizeCalibrationSplit } from '@/lib/reference-server/delivery-report';
+import { CalibrationBadge, CalibrationSplitFigures } from '@/app/_components/calibration-badge';
 
 export const metadata: Metadata = { title: 'Calibration' };
 
@@ -32,6 +36,10 @@ export default async function CalibrationPage() {
   const perWorkload = await Promise.all(scheduled.map((w) => getLeaderboardAnswer(db, leaderboardQuerySchema.parse({ model: 'tokenpace-reference', workload: w.slug }))));
   const cal = endpoints.filter((e) => e.isCalibration);
   const now = new Date();
+  const windowFrom = new Date(now.getTime() - 72 * 3600_000);
+  const splits = await Promise.all(
+    cal.map(async (e) => summarizeCalibrationSplit(await listCalibrationDeliveries(db, { endpointId: e.id, from: windowFrom, to: now, limit: 5_000 }), (v) => percentile(v, 50))),
+  );
   const histories = await Promise.all(cal.map((e) => listEndpointHistory(db, { endpointId: e.id, workloadSlug: 'prose-1k', granularity: 'hour', from: new Date(now.getTime() - 24 * 3600_000), to: now, region: null })));
   return (
     <>
@@ -39,7 +47,15 @@ export default async function CalibrationPage() {
       <p className="lead">
         Tokenpace runs a reference server that streams tokens at a known rate and TTFT. It is scheduled and probed exactly like a provider endpoint; the difference between configured and measured figures is the measurement error of the whole pipeline (scheduler, network stack, parser, clock).
       </p>
+      <CalibrationBadge answer={answer} split={splits[0] ?? null} />
       <CalibrationPanel answer={answer} />
+      <h2 id="delivered">Probe error and server lateness, apart (last 72 h)</h2>
+      <p className="muted">
+        The reference server reports what it really sent for every stream (its own write times). <strong>Probe error</strong> is the measured figure against that delivered truth, over rankable measurements; <strong>server lateness</strong> is the delivered figure against the configured one, over every stream: a server that fell behind is not a probe that mis-measured.
+      </p>
+      {cal.map((e, i) => (
+        <CalibrationSplitFigures key={e.id} slug={e.slug} split={splits[i]!} />
+      ))}
       <h2>Error by workload (last 72 h)</h2>
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Calibration error by workload (table)">
         <table data-table="calibration-workloads">

@@ -312,7 +312,7 @@ export default function MethodologyPage() {
       </p>
 
       <h2 id="calibration">Calibration</h2>
-      <p>A reference server streams at a configured output speed and TTFT. It is scheduled and probed like any endpoint and shown apart, with the difference between configured and measured values as our measurement error.</p>
+      <p>A reference server streams at a configured output speed and TTFT. It is scheduled and probed like any endpoint and shown apart. It also reports what it really sent for every stream (its own write times, fetched after the probe by the stream’s id), so calibration shows two figures apart: the <strong>probe error</strong>, measured against what was delivered (rankable measurements only), and the <strong>server lateness</strong>, delivered against configured. A reference server that falls behind on a busy machine is not a probe that mis-measured.</p>
 
       <h2 id="sweeps">Sweeps: aggregate throughput and goodput</h2>
       <p>

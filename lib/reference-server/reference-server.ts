@@ -27,6 +27,11 @@
  * therefore run at min(tps, C/N) each and the server at min(N·tps, C) in total: a known true
  * curve for sweeps (lib/sweep). Without `capacityTps` every stream runs at `tps`.
  *
+ * Delivery reports (decision 182): every stream's real write times are kept (the last 512) and
+ * served at `GET /v1/tokenpace/deliveries/{id}`, the id being the `x-tokenpace-stream-id` header,
+ * so that calibration can compare the probe with what was delivered and the server with its
+ * configuration, apart. `slowdownFactor` makes a deliberately late server for tests.
+ *
  * Write log (`recordWrites`): the server's own record of each stream (arrival, assigned rate, time
  * and tokens of every content write), the ground truth that sweep tests compare with. Times are
  * epoch ms from the monotonic clock (performance.timeOrigin + performance.now()).
@@ -62,7 +67,39 @@ export interface ReferenceServerOptions {
    * and `Retry-After: 1`, like an engine with a full queue or a rate-limited API. Omitted: no limit.
    */
   maxOpenStreams?: number;
+  /**
+   * A deliberately slowed server (tests of calibration, decision 182): chunks after the first come
+   * this many times later than the configured rate says (integer or not, ≥ 1, default 1), while the
+   * server still claims the configured rate. Its delivery report shows the truth.
+   */
+  slowdownFactor?: number;
 }
+
+/**
+ * What the server really sent for one stream (decision 182), served at
+ * `GET /v1/tokenpace/deliveries/{id}` (id = the completion id, also the `x-tokenpace-stream-id`
+ * response header) for the last {@link DELIVERY_LOG_SIZE} streams: the truth a calibration probe is
+ * compared with, apart from what the server was configured to do.
+ */
+export interface DeliveryReport {
+  id: string;
+  /** configured rate and TTFT */
+  configuredTps: number;
+  configuredTtftMs: number;
+  /** first content write − request read, ms (the server's own clock) */
+  deliveredTtftMs: number | null;
+  /** tokens after the first content write ÷ first-to-last content write, tokens/s (measureRecordTps) */
+  deliveredTps: number | null;
+  /** content writes and tokens written */
+  writes: number;
+  tokens: number;
+  completed: boolean;
+}
+
+/** Streams whose delivery report the server keeps (oldest dropped first). */
+export const DELIVERY_LOG_SIZE = 512;
+/** Response header naming the stream's id (the key of its delivery report). */
+export const STREAM_ID_HEADER = 'x-tokenpace-stream-id';
 
 /**
  * The server's own record of one stream. Times are epoch ms on the monotonic clock
@@ -156,6 +193,10 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   const maxOpenStreams = options.maxOpenStreams ?? Number.POSITIVE_INFINITY;
   if (options.maxOpenStreams !== undefined && (!Number.isInteger(maxOpenStreams) || maxOpenStreams < 1)) throw new RangeError('maxOpenStreams must be an integer ≥ 1');
   const log: ReferenceStreamRecord[] = [];
+  const slowdown = options.slowdownFactor ?? 1;
+  if (!(slowdown >= 1) || !Number.isFinite(slowdown)) throw new RangeError('slowdownFactor must be a number ≥ 1');
+  /** Delivery records of the last DELIVERY_LOG_SIZE streams, by id (always kept, bounded). */
+  const deliveries = new Map<string, ReferenceStreamRecord>();
 
   const streams = new Set<ActiveStream>();
   const sockets = new Set<Socket>();
@@ -240,16 +281,16 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     const openStreams = streams.size + 1;
     const assignedTps = capacityTps === undefined ? tps : Math.min(tps, capacityTps / openStreams);
     const id = `chatcmpl-ref-${++sequence}`;
-    const record: ReferenceStreamRecord | null = options.recordWrites
-      ? { id, openedAt: performance.timeOrigin + readAt, openStreams, assignedTps, writeAt: [], writeTokens: [], completed: false }
-      : null;
-    if (record) log.push(record);
+    const record: ReferenceStreamRecord = { id, openedAt: performance.timeOrigin + readAt, openStreams, assignedTps, writeAt: [], writeTokens: [], completed: false };
+    if (options.recordWrites) log.push(record);
+    deliveries.set(id, record);
+    if (deliveries.size > DELIVERY_LOG_SIZE) deliveries.delete(deliveries.keys().next().value!);
     const s: ActiveStream = {
       res,
       firstAt: readAt + options.ttftMs,
       firstWrittenAt: null,
       record,
-      msPerToken: 1000 / assignedTps,
+      msPerToken: (1000 / assignedTps) * slowdown,
       perChunk,
       total,
       sent: 0,
@@ -262,7 +303,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       created: Math.floor(Date.now() / 1000),
     };
     req.socket.setNoDelay(true);
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', [STREAM_ID_HEADER]: id });
     res.write(chunk(s, '{"role":"assistant","content":""}', null));
     res.on('close', () => streams.delete(s));
     streams.add(s);
@@ -278,6 +319,13 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
       req.resume();
       return sendJson(res, 200, { object: 'list', data: [{ id: REFERENCE_MODEL_ID, object: 'model', created: 0, owned_by: 'tokenpace' }] });
+    }
+    const delivery = /^\/(?:v1\/)?tokenpace\/deliveries\/([A-Za-z0-9-]{1,64})$/.exec(path);
+    if (req.method === 'GET' && delivery) {
+      req.resume();
+      const r = deliveries.get(delivery[1]!);
+      if (!r) return sendJson(res, 404, { error: { message: `no delivery record for ${delivery[1]}`, type: 'not_found' } });
+      return sendJson(res, 200, reportOf(r, options.ttftMs));
     }
     if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions')) {
       const parts: Buffer[] = [];
@@ -316,6 +364,21 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       log.length = 0;
     },
     openStreams: () => streams.size,
+  };
+}
+
+/** The public report of one stream record (see {@link DeliveryReport}). */
+function reportOf(r: ReferenceStreamRecord, configuredTtftMs: number): DeliveryReport {
+  return {
+    id: r.id,
+    // the rate this stream was given (the configured tps, or its share of capacityTps)
+    configuredTps: r.assignedTps,
+    configuredTtftMs,
+    deliveredTtftMs: r.writeAt.length > 0 ? r.writeAt[0]! - r.openedAt : null,
+    deliveredTps: measureRecordTps(r),
+    writes: r.writeAt.length,
+    tokens: r.writeTokens.reduce((n, t) => n + t, 0),
+    completed: r.completed,
   };
 }
 

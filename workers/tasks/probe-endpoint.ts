@@ -12,6 +12,7 @@ import { judgeFidelityProbe } from '@/lib/fidelity/judge-probe';
 import { computeInterTokenLatency } from '@/lib/probe/inter-token-latency';
 import { probeEndpoint } from '@/lib/probe/probe-endpoint';
 import { toStoredTimingBound, type TimingBound } from '@/lib/probe/timing-bound';
+import { createStreamIdCapture, fetchDeliveryReport } from '@/lib/reference-server/delivery-report';
 import type { ProbeResult } from '@/lib/probe/types';
 import { encodeTimeline } from '@/lib/probe/timeline-codec';
 import type { FetchLike, ProbeDeadlines } from '@/lib/probe/types';
@@ -68,6 +69,9 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
   const probeOnce = async () => {
     const measuredAt = ctx.now();
     const loopMonitor = ctx.monitorLoopDelay();
+    // Calibration endpoints: the reference server's report of what it really sent (decision 182).
+    const streamId = endpoint.isCalibration ? createStreamIdCapture() : null;
+    const fetch = ctx.createFetch({ allowPrivate: endpoint.allowPrivate });
     const probed = await probeEndpoint({
       protocol: endpoint.protocol,
       url: endpoint.baseUrl,
@@ -76,14 +80,18 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
       prompt,
       maxOutputTokens: workload.maxOutputTokens,
       deadlines: ctx.deadlines,
-      fetch: ctx.createFetch({ allowPrivate: endpoint.allowPrivate }),
+      fetch,
       awsCredentials: endpoint.protocol === 'bedrock-converse-stream' && spec.awsCredentialsAllowed ? resolveAwsCredentials(endpoint.region) : null,
       signal,
+      ...(streamId ? { recorder: streamId.recorder } : {}),
     });
-    return { measuredAt, result: probed, loop: loopMonitor.stop() };
+    const loop = loopMonitor.stop();
+    const id = streamId?.id();
+    const delivered = id ? await fetchDeliveryReport(fetch, endpoint.baseUrl, id) : null;
+    return { measuredAt, result: probed, loop, delivered };
   };
   const write = async (jobKey: string, probed: Awaited<ReturnType<typeof probeOnce>>) => {
-    const { measuredAt, result, loop } = probed;
+    const { measuredAt, result, loop, delivered } = probed;
     // The clock's verdict is the measurement's own error bound (decision 181): `valid` is false
     // exactly when it is `timing_uncertain`; the loop-delay p99 is kept as evidence only.
     const timingUncertain = result.notRankableReasons.includes('timing_uncertain');
@@ -121,7 +129,7 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
       eventLoopDelayP99Ms: loop.p99Ms,
       rankable: result.rankable,
       notRankableReasons: result.notRankableReasons,
-      evidence: bound.timing ? { ...result.evidence, timing: bound.timing } : result.evidence,
+      evidence: { ...result.evidence, ...(bound.timing ? { timing: bound.timing } : {}), ...(delivered ? { delivered } : {}) },
       ttftBoundMs: bound.ttftBoundMs,
       e2eBoundMs: bound.e2eBoundMs,
       speedBoundPct: bound.speedBoundPct,

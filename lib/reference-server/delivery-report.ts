@@ -1,0 +1,140 @@
+/**
+ * Calibration against what was really sent (decision 182): the reference server's delivery report
+ * of one stream, fetched after the probe through the same guarded fetch, and the two figures it
+ * separates — the probe's error (measured vs delivered) and the server's lateness (delivered vs
+ * configured). A calibration measurement 13 % slow used to read as our error; when the server
+ * itself fell behind, the report says so.
+ */
+import { z } from 'zod';
+import { STREAM_ID_HEADER } from './reference-server';
+
+/** The report as the server serves it (lib/reference-server DeliveryReport); unknown keys dropped. */
+export const deliveryReportSchema = z.object({
+  id: z.string(),
+  configuredTps: z.number().positive(),
+  configuredTtftMs: z.number().nonnegative(),
+  deliveredTtftMs: z.number().nullable(),
+  deliveredTps: z.number().positive().nullable(),
+  writes: z.number().int().nonnegative(),
+  tokens: z.number().int().nonnegative(),
+  completed: z.boolean(),
+});
+export type DeliveryReportBody = z.infer<typeof deliveryReportSchema>;
+
+/** What a calibration measurement keeps of the report: `measurements.evidence.delivered`. */
+export interface DeliveredEvidence {
+  /** tokens/s and ms the server really delivered (its own write times) */
+  tps: number | null;
+  ttftMs: number | null;
+  /** what it was configured to deliver (for this stream) */
+  configuredTps: number;
+  configuredTtftMs: number;
+}
+
+/** Captures the stream id header of a probe's response (a ProbeRecorder that ignores the bytes). */
+export function createStreamIdCapture(): { recorder: { onResponse(status: number, headers: Headers): void; onBytes(): void }; id(): string | null } {
+  let id: string | null = null;
+  return {
+    recorder: {
+      onResponse: (_status, headers) => {
+        const v = headers.get(STREAM_ID_HEADER);
+        id = v && /^[A-Za-z0-9-]{1,64}$/.test(v) ? v : null;
+      },
+      onBytes: () => {},
+    },
+    id: () => id,
+  };
+}
+
+/**
+ * Fetches the delivery report of stream `streamId` from the reference server at `baseUrl` (the
+ * endpoint's OpenAI base URL, …/v1). Null when the server has none or answers anything else
+ * (a calibration endpoint that is not our reference server): never throws.
+ */
+export async function fetchDeliveryReport(
+  fetch: (input: string, init?: RequestInit) => Promise<Response>,
+  baseUrl: string,
+  streamId: string,
+  timeoutMs = 2_000,
+): Promise<DeliveredEvidence | null> {
+  try {
+    const res = await fetch(`${baseUrl.replace(/\/+$/, '')}/tokenpace/deliveries/${encodeURIComponent(streamId)}`, { signal: AbortSignal.timeout(timeoutMs) });
+    if (!res.ok) return null;
+    const text = await res.text();
+    if (text.length > 4096) return null;
+    const parsed = deliveryReportSchema.safeParse(JSON.parse(text));
+    if (!parsed.success || parsed.data.id !== streamId) return null;
+    const r = parsed.data;
+    return { tps: r.deliveredTps, ttftMs: r.deliveredTtftMs, configuredTps: r.configuredTps, configuredTtftMs: r.configuredTtftMs };
+  } catch {
+    return null;
+  }
+}
+
+/** The two calibration figures of one measurement; null where a side is missing. */
+export interface CalibrationSplit {
+  /** (measured − delivered) ÷ delivered × 100: the probe's own error, % */
+  probeSpeedErrorPct: number | null;
+  /** measured TTFT − delivered TTFT, ms (includes the loopback round trip) */
+  probeTtftErrorMs: number | null;
+  /** (delivered − configured) ÷ configured × 100: the server falling behind (negative) or ahead, % */
+  serverSpeedLatenessPct: number | null;
+  /** delivered TTFT − configured TTFT, ms */
+  serverTtftLatenessMs: number | null;
+}
+
+/** Splits one measurement's calibration error into probe error and server lateness. Pure. */
+export function splitCalibrationError(measured: { tps: number | null; ttftMs: number | null }, delivered: DeliveredEvidence): CalibrationSplit {
+  const d = delivered;
+  return {
+    probeSpeedErrorPct: measured.tps !== null && d.tps ? ((measured.tps - d.tps) / d.tps) * 100 : null,
+    probeTtftErrorMs: measured.ttftMs !== null && d.ttftMs !== null ? measured.ttftMs - d.ttftMs : null,
+    serverSpeedLatenessPct: d.tps ? ((d.tps - d.configuredTps) / d.configuredTps) * 100 : null,
+    serverTtftLatenessMs: d.ttftMs !== null ? d.ttftMs - d.configuredTtftMs : null,
+  };
+}
+
+/** Medians of the split over a window's calibration measurements (see {@link summarizeCalibrationSplit}). */
+export interface CalibrationSplitSummary {
+  /** measurements with a delivery report */
+  n: number;
+  /** of them rankable (the probe's timing vouched for) */
+  rankable: number;
+  /** medians over the rankable ones: the probe's own error (measured vs delivered) */
+  probeSpeedErrorPct: number | null;
+  probeTtftErrorMs: number | null;
+  /** the worst probe speed error among the rankable ones, % (signed) */
+  worstRankedProbeSpeedErrorPct: number | null;
+  /** medians over all with a report: the server's lateness (delivered vs configured) */
+  serverSpeedLatenessPct: number | null;
+  serverTtftLatenessMs: number | null;
+}
+
+/**
+ * Summarises calibration measurements into the two figures, apart: probe error over rankable
+ * measurements (an unrankable one is not a published figure), server lateness over every measured
+ * stream (it is the server's record either way). Medians are lib/stats percentile(…, 50), the one
+ * definition every surface uses. Pure.
+ */
+export function summarizeCalibrationSplit(
+  rows: readonly { tps: number | null; ttftMs: number | null; rankable: boolean; delivered: DeliveredEvidence | null | undefined }[],
+  median: (values: number[]) => number,
+): CalibrationSplitSummary {
+  const withReport = rows.filter((r) => r.delivered);
+  const splits = withReport.map((r) => ({ rankable: r.rankable, ...splitCalibrationError(r, r.delivered!) }));
+  const ranked = splits.filter((s) => s.rankable);
+  const med = (xs: (number | null)[]) => {
+    const v = xs.filter((x): x is number => x !== null && Number.isFinite(x));
+    return v.length ? median(v) : null;
+  };
+  const rankedSpeed = ranked.map((s) => s.probeSpeedErrorPct).filter((x): x is number => x !== null);
+  return {
+    n: withReport.length,
+    rankable: ranked.length,
+    probeSpeedErrorPct: med(ranked.map((s) => s.probeSpeedErrorPct)),
+    probeTtftErrorMs: med(ranked.map((s) => s.probeTtftErrorMs)),
+    worstRankedProbeSpeedErrorPct: rankedSpeed.length ? rankedSpeed.reduce((w, x) => (Math.abs(x) > Math.abs(w) ? x : w), 0) : null,
+    serverSpeedLatenessPct: med(splits.map((s) => s.serverSpeedLatenessPct)),
+    serverTtftLatenessMs: med(splits.map((s) => s.serverTtftLatenessMs)),
+  };
+}
