@@ -543,6 +543,12 @@ export const endpointSubmissions = pgTable(
     proposedModel: boolean('proposed_model').notNull().default(false),
     /** True when the submitter named a provider that was not in the catalog. */
     proposedProvider: boolean('proposed_provider').notNull().default(false),
+    /**
+     * How the provider name is backed (lib/security/provider-claim, decision 162): new_provider,
+     * verified_domain (verified email at the provider's website domain), unverified (an admin must
+     * link it to approve), admin_linked (an admin did, recorded in the audit log).
+     */
+    providerClaim: text('provider_claim', { enum: ['new_provider', 'verified_domain', 'unverified', 'admin_linked'] }).notNull().default('unverified'),
     submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     reviewedByUserId: text('reviewed_by_user_id').references(() => users.id),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { latinSkeleton } from '@/lib/security/display-names';
+import { judgeProviderClaim, type ProviderClaim } from '@/lib/security/provider-claim';
 import type { EndpointPricing } from '@/lib/catalog/pricing';
 import type { Db } from '../client';
 import { endpoints, endpointSubmissions, endpointVerifications, measurements, models, providers, users } from '../schema';
@@ -98,8 +99,22 @@ export async function createSubmission(db: Db, s: NewSubmission, maxPending: num
 
     const providerSlug = providerSlugOf(s.providerName);
     let proposedProvider = false;
-    let [provider] = await tx.select({ id: providers.id, slug: providers.slug }).from(providers).where(eq(providers.slug, providerSlug)).limit(1);
-    if (!provider) {
+    let providerClaim: ProviderClaim = 'new_provider';
+    let [provider] = await tx.select({ id: providers.id, slug: providers.slug, websiteUrl: providers.websiteUrl }).from(providers).where(eq(providers.slug, providerSlug)).limit(1);
+    if (provider) {
+      // An existing provider: attached only as a claim, proven by a verified address at its domain
+      // or linked by an admin at review (decision 162).
+      // An account that created the provider, or was linked to it or proved it before, keeps it.
+      const [earlier] = await tx
+        .select({ claim: endpointSubmissions.providerClaim })
+        .from(endpointSubmissions)
+        .innerJoin(endpoints, eq(endpoints.id, endpointSubmissions.endpointId))
+        .where(and(eq(endpointSubmissions.ownerUserId, s.ownerUserId), eq(endpoints.providerId, provider.id), inArray(endpointSubmissions.providerClaim, ['new_provider', 'verified_domain', 'admin_linked'])))
+        .limit(1);
+      const [owner] = await tx.select({ email: users.email, emailVerified: users.emailVerified }).from(users).where(eq(users.id, s.ownerUserId)).limit(1);
+      const judged = owner ? judgeProviderClaim({ email: owner.email, emailVerified: owner.emailVerified, websiteUrl: provider.websiteUrl }) : 'unverified';
+      providerClaim = judged === 'verified_domain' ? judged : earlier ? 'admin_linked' : 'unverified';
+    } else {
       // A new name whose Latin reading is an existing provider's slug is a look-alike (e.g. all-Cyrillic "Ѕсаlе").
       const skeleton = latinSkeleton(s.providerName);
       const skeletonSlug = skeleton ? slugify(skeleton) : '';
@@ -112,7 +127,7 @@ export async function createSubmission(db: Db, s: NewSubmission, maxPending: num
         .insert(providers)
         .values({ slug: providerSlug, name: s.providerName, kind: 'provider', listed: false })
         .onConflictDoUpdate({ target: providers.slug, set: { slug: sql`excluded.slug` } })
-        .returning({ id: providers.id, slug: providers.slug });
+        .returning({ id: providers.id, slug: providers.slug, websiteUrl: providers.websiteUrl });
     }
 
     let modelId = s.modelId;
@@ -153,8 +168,8 @@ export async function createSubmission(db: Db, s: NewSubmission, maxPending: num
         pricing: s.pricing ?? null,
       })
       .returning({ id: endpoints.id });
-    await tx.insert(endpointSubmissions).values({ endpointId: endpoint!.id, ownerUserId: s.ownerUserId, proposedModel: s.modelId === null, proposedProvider });
-    await insertAuditEvent(tx, { actorUserId: s.ownerUserId, action: 'endpoint.submit', endpointId: endpoint!.id, details: { proposedModel: s.modelId === null, proposedProvider } });
+    await tx.insert(endpointSubmissions).values({ endpointId: endpoint!.id, ownerUserId: s.ownerUserId, proposedModel: s.modelId === null, proposedProvider, providerClaim });
+    await insertAuditEvent(tx, { actorUserId: s.ownerUserId, action: 'endpoint.submit', endpointId: endpoint!.id, details: { proposedModel: s.modelId === null, proposedProvider, providerClaim } });
     return { endpointId: endpoint!.id, slug };
   });
 }
@@ -182,6 +197,8 @@ export const privateEndpointColumns = {
   rejectionReason: endpointSubmissions.rejectionReason,
   /** Version of the submission (1 at submission, +1 per owner edit); reviews name it. */
   revision: endpointSubmissions.revision,
+  /** How the provider name is backed (decision 162). */
+  providerClaim: endpointSubmissions.providerClaim,
   submittedAt: endpointSubmissions.submittedAt,
   reviewedAt: endpointSubmissions.reviewedAt,
   createdAt: endpoints.createdAt,
@@ -303,7 +320,7 @@ export async function listOwnedEndpoints(db: Db, params: { ownerUserId: string; 
 /** Pending submissions for the admin review queue, oldest first, with the submitter's email and latest verification. */
 export async function listReviewQueue(db: Db) {
   const rows = await db
-    .select({ ...privateEndpointColumns, ownerEmail: users.email, proposedModel: endpointSubmissions.proposedModel, proposedProvider: endpointSubmissions.proposedProvider })
+    .select({ ...privateEndpointColumns, ownerEmail: users.email, ownerEmailVerified: users.emailVerified, proposedModel: endpointSubmissions.proposedModel, proposedProvider: endpointSubmissions.proposedProvider })
     .from(endpoints)
     .innerJoin(endpointSubmissions, eq(endpointSubmissions.endpointId, endpoints.id))
     .innerJoin(providers, eq(providers.id, endpoints.providerId))
@@ -319,6 +336,7 @@ export async function listReviewQueue(db: Db) {
 export type ReviewOutcome =
   | { status: 'active' | 'rejected' }
   | { status: null; reason: 'not_pending' }
+  | { status: null; reason: 'provider_unverified' }
   | { status: null; reason: 'stale'; currentRevision: number };
 
 /**
@@ -331,20 +349,23 @@ export type ReviewOutcome =
  */
 export async function reviewSubmission(
   db: Db,
-  p: { endpointId: number; adminUserId: string; decision: 'approve' | 'reject'; reason: string | null; revision: number },
+  p: { endpointId: number; adminUserId: string; decision: 'approve' | 'reject'; reason: string | null; revision: number; linkProvider?: boolean },
 ): Promise<ReviewOutcome> {
   return db.transaction(async (tx) => {
     const status = p.decision === 'approve' ? 'active' : 'rejected';
     const now = new Date();
     // Lock the endpoint row first: an owner's edit (which also updates it) waits or has committed.
     const [current] = await tx
-      .select({ status: endpoints.status, revision: endpointSubmissions.revision })
+      .select({ status: endpoints.status, revision: endpointSubmissions.revision, providerClaim: endpointSubmissions.providerClaim })
       .from(endpoints)
       .innerJoin(endpointSubmissions, eq(endpointSubmissions.endpointId, endpoints.id))
       .where(eq(endpoints.id, p.endpointId))
       .for('update', { of: endpoints });
     if (!current || current.status !== 'pending') return { status: null, reason: 'not_pending' };
     if (current.revision !== p.revision) return { status: null, reason: 'stale', currentRevision: current.revision };
+    // An unproven claim to an existing provider is approved only when the admin links it (decision 162).
+    const linking = p.decision === 'approve' && current.providerClaim === 'unverified';
+    if (linking && !p.linkProvider) return { status: null, reason: 'provider_unverified' };
     const rows = await tx
       .update(endpoints)
       .set({ status, updatedAt: now })
@@ -354,7 +375,7 @@ export async function reviewSubmission(
     if (!row) return { status: null, reason: 'not_pending' };
     await tx
       .update(endpointSubmissions)
-      .set({ reviewedAt: now, reviewedByUserId: p.adminUserId, rejectionReason: p.decision === 'reject' ? p.reason : null })
+      .set({ reviewedAt: now, reviewedByUserId: p.adminUserId, rejectionReason: p.decision === 'reject' ? p.reason : null, ...(linking ? { providerClaim: 'admin_linked' as const } : {}) })
       .where(eq(endpointSubmissions.endpointId, p.endpointId));
     if (p.decision === 'approve') {
       await tx.update(providers).set({ listed: true }).where(eq(providers.id, row.providerId));
@@ -365,7 +386,7 @@ export async function reviewSubmission(
       action: p.decision === 'approve' ? 'endpoint.approve' : 'endpoint.reject',
       endpointId: p.endpointId,
       reason: p.reason,
-      details: { revision: p.revision },
+      details: { revision: p.revision, ...(linking ? { providerClaim: 'admin_linked' } : {}) },
     });
     return { status };
   });

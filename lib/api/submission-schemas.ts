@@ -80,7 +80,7 @@ const baseUrl = z
 
 /** What each body field means (OpenAPI descriptions; the same words as the submit form). */
 const FIELD_DESCRIPTIONS: Record<string, string> = {
-  provider: 'Provider display name (2–80 characters); an existing provider is matched by name or slug, a new one waits for review.',
+  provider: 'Provider display name (2–80 characters); an existing provider is matched by name or slug (its name is claimed only with a verified email at its website’s domain, or an admin’s link at review), a new one waits for review.',
   model: 'Slug of a listed model (see /api/v1/models); give this or proposedModel.',
   proposedModel: 'Name of a model not in the catalog (waits for review); give this or model.',
   baseUrl: 'Absolute http(s) base URL the probe calls, without credentials (≤ 2048 characters).',
@@ -102,6 +102,7 @@ const FIELD_DESCRIPTIONS: Record<string, string> = {
   decision: 'approve (→ active, probed on schedule) or reject.',
   reason: 'Why (required to reject; ≤ 1000 characters).',
   revision: 'The submission revision the decision was made on (from the endpoint record); 409 if the submitter changed it since.',
+  linkProvider: 'Approve an endpoint whose submitter has not proven they speak for the existing provider it names (no verified email at its domain): true links it to that provider, recorded as the admin’s link (decision 162). Without it such an approval answers 409.',
   name: 'A name to recognise the token by (≤ 80 characters).',
 };
 
@@ -192,6 +193,7 @@ export const reviewEndpointBodySchema = z
     decision: z.enum(['approve', 'reject'], { error: 'approve or reject' }),
     reason: z.preprocess(emptyToUndefined, line(1000).optional()),
     revision: z.number({ error: 'the revision you reviewed (a whole number)' }).int('a whole number').min(1, 'at least 1'),
+    linkProvider: z.boolean({ error: 'true or false' }).optional(),
   }))
   .strict()
   .superRefine((v, ctx) => {

@@ -26,11 +26,12 @@ export default async function AdminPage() {
               <dt>Submitted by</dt><dd>{e.ownerEmail} (contact: {e.contact})</dd>
               <dt>Target</dt><dd><code>{e.protocol}</code> {e.baseUrl} · model id <code>{e.apiModelId}</code> · {e.hasApiKey ? 'API key stored' : 'no API key'}</dd>
               <dt>Declared</dt><dd>{[e.hardware, e.engine, e.precision, e.speculativeDecoding ? `${e.speculativeDecoding}${e.draftLength ? ` (draft ${e.draftLength})` : ''}` : null, e.deploymentKind, e.region].filter(Boolean).join(' · ') || '–'}</dd>
+              <dt>Provider claim</dt><dd data-provider-claim={e.providerClaim}>{e.providerClaim === 'new_provider' ? 'new provider (reviewed as new)' : e.providerClaim === 'verified_domain' ? `verified: ${e.ownerEmail} is a verified address at the provider’s domain` : `UNVERIFIED: nothing shows ${e.ownerEmail}${e.ownerEmailVerified ? '' : ' (address not verified)'} speaks for ${e.provider}; approving links it to ${e.provider}`}</dd>
               {e.proposedModel || e.proposedProvider ? <><dt>New to the catalog</dt><dd>{[e.proposedProvider ? `provider "${e.provider}"` : null, e.proposedModel ? `model "${e.model}"` : null].filter(Boolean).join(', ')}</dd></> : null}
               {e.notes ? <><dt>Notes</dt><dd>{e.notes}</dd></> : null}
             </dl>
             <VerificationResult v={e.verification} />
-            <ReviewActions id={e.id} label={label} revision={e.revision} />
+            <ReviewActions id={e.id} label={label} revision={e.revision} linkProvider={e.providerClaim === 'unverified'} />
           </section>
         );
       })}

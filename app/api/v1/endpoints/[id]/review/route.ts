@@ -7,7 +7,7 @@ import { requireAdmin } from '@/app/api/_lib/auth';
 import { assertSameOrigin, parseJsonBody, privateJson } from '@/app/api/_lib/body';
 import { ApiError, handle, parseParam } from '@/app/api/_lib/respond';
 
-// POST /api/v1/endpoints/{id}/review – an admin approves (→ active, scheduled) or rejects (with reason) a pending endpoint at the revision reviewed (409 if it changed since); logged in the audit table.
+// POST /api/v1/endpoints/{id}/review – an admin approves (→ active, scheduled) or rejects (with reason) a pending endpoint at the revision reviewed (409 if it changed since; 409 naming linkProvider when its claim to an existing provider is unproven and not linked); logged in the audit table.
 export const POST = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
   await connection();
   assertSameOrigin(request);
@@ -16,7 +16,10 @@ export const POST = handle(async (request: Request, ctx: { params: Promise<{ id:
   const body = await parseJsonBody(request, reviewEndpointBodySchema);
   const db = getDb();
   if (!(await getSubmittedEndpoint(db, id))) throw new ApiError('not_found', `endpoint ${id} not found`, 'id');
-  const outcome = await reviewSubmission(db, { endpointId: id, adminUserId: admin.id, decision: body.decision, reason: body.reason ?? null, revision: body.revision });
+  const outcome = await reviewSubmission(db, { endpointId: id, adminUserId: admin.id, decision: body.decision, reason: body.reason ?? null, revision: body.revision, linkProvider: body.linkProvider });
+  if (outcome.status === null && outcome.reason === 'provider_unverified') {
+    throw new ApiError('conflict', `linkProvider: the submitter has not proven they speak for this provider (no verified email at its website's domain); approve with linkProvider: true to link the endpoint to it yourself`, 'linkProvider');
+  }
   if (outcome.status === null && outcome.reason === 'stale') {
     throw new ApiError('conflict', `revision: the submitter changed endpoint ${id} since revision ${body.revision} (now ${outcome.currentRevision}); review it again`, 'revision');
   }
