@@ -22,7 +22,7 @@
  */
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { randomUUID } from 'node:crypto';
-import { checkpointNow, holdLatenessEvidence, releaseLatenessEvidence } from './stamp-lateness';
+import { checkpointNow, holdLatenessEvidence, measureStartSlackMs, releaseLatenessEvidence } from './stamp-lateness';
 
 /** Header carrying the probe's tag (harmless to providers; never contains secrets). */
 export const PROBE_TAG_HEADER = 'x-tokenpace-probe';
@@ -127,7 +127,7 @@ function subscribeOnce(): void {
     // undici writes the request right after publishing, in the same synchronous run: the write is
     // over when this microtask runs (decision 180: request start may be early by at most this).
     queueMicrotask(() => {
-      if (timing.sentAt === sentAt) timing.startSlackMs = performance.now() - sentAt;
+      if (timing.sentAt === sentAt) timing.startSlackMs = measureStartSlackMs(sentAt);
     });
     // A new hop (redirect) starts a new body: earlier stamps belonged to the previous response.
     timing.readEnds.length = 0;

@@ -137,9 +137,20 @@ export function checkpointNow(nowMs: number = performance.now()): number {
  * Replaces this thread's readings (tests that need a known verdict: lib/probe/test-support/
  * injected-lateness.ts); null restores the real ones. Starts a fresh tracker either way.
  */
-export function setThreadClockSource(source: ((nowMs: number) => ThreadClockReading) | null): void {
+export function setThreadClockSource(source: ((nowMs: number) => ThreadClockReading) | null, startSlack: number | null = null): void {
   clockSource = source ?? readThreadClock;
+  injectedStartSlackMs = source ? startSlack : null;
   threadTracker = createLatenessTracker();
+}
+
+let injectedStartSlackMs: number | null = null;
+
+/**
+ * How early a request-start stamp taken at `sentAtMs` may be: the time until now (called in a
+ * microtask after the synchronous write). Injected evidence may fix it (tests).
+ */
+export function measureStartSlackMs(sentAtMs: number): number {
+  return injectedStartSlackMs ?? performance.now() - sentAtMs;
 }
 
 // ---------------- ticker and GC evidence while probes run ----------------

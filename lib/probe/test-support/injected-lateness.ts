@@ -1,13 +1,13 @@
 /**
  * Known timing evidence for tests whose verdict must not depend on the machine (decision 180):
  * `injectLateness('quiet')` makes every stamp provably on time (the thread slept up to each one, no
- * run-queue wait); `'unknown'` gives no run-queue evidence (as on a platform without schedstat),
+ * run-queue wait, request start 0.05 ms early at most); `'unknown'` gives no run-queue evidence (as on a platform without schedstat),
  * so every successful probe is `timing_uncertain`. `restoreLateness()` returns to the real readings.
  */
 import { setThreadClockSource, type ThreadClockReading } from '../stamp-lateness';
 
 export function injectLateness(kind: 'quiet' | 'unknown'): void {
-  setThreadClockSource((nowMs): ThreadClockReading => ({ nowMs, idleMs: nowMs, runQueueMs: kind === 'quiet' ? 0 : null }));
+  setThreadClockSource((nowMs): ThreadClockReading => ({ nowMs, idleMs: nowMs, runQueueMs: kind === 'quiet' ? 0 : null }), kind === 'quiet' ? 0.05 : null);
 }
 
 export function restoreLateness(): void {
