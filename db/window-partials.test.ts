@@ -9,7 +9,7 @@ import { seedCatalog } from './seed';
 import { endpoints, workloads } from './schema';
 import { insertMeasurement } from './queries/measurements';
 import { rebuildRollups } from './queries/rollups';
-import { getPartialCoverage, rebuildWindowPartials } from './queries/window-partials';
+import { extendCoverageToOrigin, getPartialCoverage, rebuildWindowPartials } from './queries/window-partials';
 import { listWindowRegions } from './queries/operations';
 import { invalidateWindowCaches, listWindowStatsFromRollups, loadWindowFigures, type LeaderboardParams } from './window-stats';
 import { planWindow } from '@/lib/stats/window-stats';
@@ -110,6 +110,19 @@ describe('window figures from partials', () => {
     const got = await loadWindowFigures(t.db, p, NOW.getTime());
     expect(got.source).toBe('rollups');
     expect(got.rows.some((r) => r.n > 0)).toBe(true);
+  });
+
+  it('the coverage reaches back to the epoch only when nothing lies before it', async () => {
+    const before = (await getPartialCoverage(t.db))!.fromMs;
+    const old = FIRST - 20 * DAY;
+    await add(ids[0]!, old, 777_777, mulberry32(9));
+    expect(await extendCoverageToOrigin(t.db)).toBe(false);
+    await t.db.execute(sql`delete from measurements where job_key like ${`wp:${ids[0]}:${old}:%`}`);
+    expect(await extendCoverageToOrigin(t.db)).toBe(true);
+    expect((await getPartialCoverage(t.db))!.fromMs).toBe(0);
+    expect(before).toBeGreaterThan(0);
+    // the 30-day window of the previous test now comes from partials, with the same figures
+    await expectSame(params(NOW.getTime() - 1000, 24 * 30, 'o200k', null));
   });
 
   it('late data is folded in by the next rebuild of its range; an unchanged rebuild rewrites nothing', async () => {

@@ -17,7 +17,7 @@
 import type { Db } from '@/db/client';
 import { floorBucket, getLatestRollupHour, getNewestStaleSketchBucket, getOldestMeasurementTime, rebuildRollups, rekeyStaleSketches } from '@/db/queries/rollups';
 import { notifyDataChanged } from '@/db/cache-invalidation';
-import { getOldestUncoveredMeasurement, getPartialCoverage, rebuildWindowPartials } from '@/db/queries/window-partials';
+import { extendCoverageToOrigin, getOldestUncoveredMeasurement, getPartialCoverage, rebuildWindowPartials } from '@/db/queries/window-partials';
 import { invalidateWindowCaches } from '@/db/window-stats';
 import { QUEUES } from '@/lib/queues';
 import type { JobsRoleTask } from '../task';
@@ -58,7 +58,12 @@ async function backfillWindowPartials(db: Db, now: Date, maxDays: number): Promi
   const coverage = await getPartialCoverage(db);
   if (!coverage) return;
   const oldest = await getOldestUncoveredMeasurement(db);
-  if (!oldest) return;
+  if (!oldest) {
+    // Nothing older to build: the partials are complete back to the beginning of time, unless
+    // rollups of older buckets exist whose raw rows are gone (retention) — those stay on rollups.
+    if (coverage.fromMs > 0) await extendCoverageToOrigin(db);
+    return;
+  }
   const to = new Date(coverage.fromMs);
   const from = new Date(Math.max(floorBucket(oldest, 'day').getTime(), floorBucket(new Date(coverage.fromMs - maxDays * 24 * HOUR), 'day').getTime()));
   if (from < to) await rebuildWindowPartials(db, { from, to, wallNow: now });
