@@ -8,7 +8,7 @@
  * Caches (per database handle, so test databases never share entries), all dropped at once by
  * {@link invalidateWindowCaches} (called by the rollup job after a rebuild; cross-instance
  * invalidation can call it on a NOTIFY):
- * - rollup buckets (hour, day) and 6-hour blocks merged from hours: sealed ones (ended ≥ 10 min
+ * - rollup buckets (hour, day) and 6-hour blocks merged from hours: sealed ones (ended ≥ SEALED_AFTER_MS
  *   ago, so the per-minute rollup job has folded in every late probe) for 5 minutes, newer ones
  *   2 s (de-duplicates simultaneous requests only);
  * - sealed raw hours (for `at=` answers); the current hour's raw tail is always queried;
@@ -34,6 +34,7 @@ import { sketchOf, toSortedSketch } from '@/lib/stats/sketch';
 import { summariseFidelity } from '@/lib/fidelity/fidelity-summary';
 import {
   RAW_SKIP,
+  SEALED_AFTER_MS,
   exactWindowPercentiles,
   medianInterval,
   mergeWindowParts,
@@ -66,7 +67,6 @@ export interface LeaderboardParams {
 const HOUR = 3600_000;
 const DAY = 86400_000;
 const BLOCK = 6 * HOUR;
-const SEAL_AFTER_MS = 10 * 60_000;
 const CACHE_TTL_MS = 5 * 60_000;
 const UNSEALED_TTL_MS = 2_000;
 const CACHE_MAX_ENTRIES = 20_000;
@@ -233,7 +233,7 @@ function loadRollupBuckets(db: Db, granularity: 'hour' | 'day', workloadId: numb
       continue;
     }
     const d = deferred<BucketEntry>();
-    const sealed = s.getTime() + size + SEAL_AFTER_MS <= wallNow;
+    const sealed = s.getTime() + size + SEALED_AFTER_MS <= wallNow;
     const slot: Slot<BucketEntry> = { promise: d.promise, expires: wallNow + (sealed ? CACHE_TTL_MS : UNSEALED_TTL_MS) };
     d.promise.then((v) => (slot.value = v)).catch(() => {});
     cache.set(key, slot);
@@ -276,7 +276,7 @@ function loadBlocks(db: Db, workloadId: number, starts: Date[], wallNow: number)
   const cache = cachesOf(db).buckets;
   let pending = false;
   const out = starts.map((s): BucketEntry | Promise<BucketEntry> => {
-    const sealed = s.getTime() + BLOCK + SEAL_AFTER_MS <= wallNow;
+    const sealed = s.getTime() + BLOCK + SEALED_AFTER_MS <= wallNow;
     const r = cached(cache, `block|${workloadId}|${s.getTime()}`, wallNow, sealed ? CACHE_TTL_MS : UNSEALED_TTL_MS, () => {
       const hours = Array.from({ length: 6 }, (_, h) => new Date(s.getTime() + h * HOUR));
       return Promise.resolve(loadRollupBuckets(db, 'hour', workloadId, hours, wallNow)).then(mergeEntries);
@@ -325,7 +325,7 @@ function loadRun(db: Db, workloadId: number, p: { days: Date[] } | { hours: Date
   const ends = 'days' in p ? p.days.map((d) => d.getTime() + DAY) : [...p.hours.map((h) => h.getTime() + HOUR), ...p.blocks.map((b) => b.getTime() + BLOCK)];
   const from = Math.min(...starts.map((d) => d.getTime()));
   const to = Math.max(...ends);
-  const sealed = to + SEAL_AFTER_MS <= wallNow;
+  const sealed = to + SEALED_AFTER_MS <= wallNow;
   const key = `run|${'days' in p ? 'd' : 'h'}|${workloadId}|${from}|${to}`;
   return cached(cachesOf(db).buckets as unknown as Map<string, Slot<RunEntry>>, key, wallNow, sealed ? CACHE_TTL_MS : UNSEALED_TTL_MS, async () => {
     if ('days' in p) return toRun(await loadRollupBuckets(db, 'day', workloadId, p.days, wallNow));
@@ -358,11 +358,11 @@ function packRaw(rows: RawWindowRow[]): RawRows {
 }
 
 /**
- * Raw rows of the tail [hourStart, asOf]: a sealed hour (ended ≥ 10 min ago) is read once for all
+ * Raw rows of the tail [hourStart, asOf]: a sealed hour (ended ≥ SEALED_AFTER_MS ago) is read once for all
  * endpoints and regions and cached; the current hour is queried each time.
  */
 function loadRawTail(db: Db, p: { endpointIds: number[]; workloadId: number; from: Date; to: Date; region: string | null }, wallNow: number): RawRows | Promise<RawRows> {
-  if (p.from.getTime() + HOUR + SEAL_AFTER_MS <= wallNow) {
+  if (p.from.getTime() + HOUR + SEALED_AFTER_MS <= wallNow) {
     const cache = cachesOf(db).raw;
     if (cache.size > RAW_CACHE_MAX_HOURS) cache.clear();
     return cached(cache, `${p.workloadId}|${p.from.getTime()}`, wallNow, CACHE_TTL_MS, () =>

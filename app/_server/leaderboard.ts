@@ -23,6 +23,7 @@ import { getPrecomputedAnswer, getPrecomputedVersion, type PrecomputedAnswer } f
 import { getSnapshot, saveSnapshots, type NewSnapshot } from '@/db/queries/snapshots';
 import { namedWindowCache } from '@/db/window-stats';
 import type { LeaderboardQuery } from '@/lib/api/schemas';
+import { isSealed } from '@/lib/stats/window-stats';
 
 /** One leaderboard answer object (snapshotId first, then the body's fields). */
 export type LeaderboardAnswer = ComputedLeaderboardAnswer['answer'];
@@ -44,7 +45,6 @@ export interface ServedAnswer {
 export const PRECOMPUTED_MAX_AGE_MS = 150_000;
 const VERSION_CHECK_MS = 2_000;
 const ANSWER_CACHE_MAX = 5_000;
-const SEALED_AFTER_MS = 15 * 60_000;
 const SNAPSHOT_FLUSH_MS = 100;
 const SNAPSHOT_BATCH_MAX = 500;
 
@@ -231,7 +231,7 @@ function computeOnDemand(db: Db, q: LeaderboardQuery, asOf: Date, live: boolean,
   const cache = namedWindowCache<string, ServedAnswer | Promise<ServedAnswer>>(db, 'leaderboard-answers');
   const hit = cache.get(key);
   if (hit) return hit;
-  const cacheable = live || asOf.getTime() + SEALED_AFTER_MS <= now.getTime();
+  const cacheable = live || isSealed(asOf.getTime(), now.getTime());
   const work = computeLeaderboardAnswer(db, q, asOf).then(({ answer, body }) => {
     queueSnapshot(db, { id: answer.snapshotId, kind: 'leaderboard', query: { ...q, window: `${q.window}h`, asOf: answer.asOf }, body });
     return servedOf(answer, body, answer.snapshotId, asOf, 'computed');

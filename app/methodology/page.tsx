@@ -7,6 +7,7 @@ import { CLEAN_FINISHES, FAILED_FINISHES, FILTERED_FINISHES } from '@/lib/probe/
 import { TIMING_BOUND_LIMITS } from '@/lib/probe/timing-bound';
 import { MEDIAN_CI_CONFIDENCE, MIN_RANKED_SAMPLES } from '@/lib/ranking/build-leaderboard';
 import { SKETCH_RELATIVE_ACCURACY } from '@/lib/stats/sketch';
+import { SEALED_AFTER_MS } from '@/lib/stats/window-stats';
 
 export const metadata: Metadata = { title: 'Methodology' };
 
@@ -186,7 +187,7 @@ export default function MethodologyPage() {
           Only successful probes with valid timing count.
         </li>
         <li>
-          <strong>Windows.</strong> The leaderboard uses the last 72 hours by default: the 72 whole UTC hours before the current hour, plus the current hour up to the moment of the answer. Whole hours are read from hourly and daily rollups; the current hour from the raw measurements.
+          <strong>Windows.</strong> The leaderboard uses the last 72 hours by default: the 72 whole UTC hours before the current hour, plus the current hour up to the moment of the answer. The window is answered from pre-merged partial sketches of aligned spans (10 minutes, 1 hour, 6 hours, 1 day, 7 days, 28 days, UTC) — a few dozen of them for any window at any second — plus the raw measurements of its last few minutes; merging is exact, so this gives the same figures as merging the hourly rollups. A board as of an instant more than {Math.round(SEALED_AFTER_MS / 60_000)} minutes ago is final: every probe of its window has been folded in, and it never changes.
         </li>
         <li>
           <strong>Accuracy.</strong> Rollups keep, per hour and day, a mergeable log-bucket sketch of each metric (DDSketch-style buckets, relative accuracy {pct(SKETCH_RELATIVE_ACCURACY)}). A window’s percentiles come from merging those sketches, and each is within {pct(SKETCH_RELATIVE_ACCURACY)} of the exact type-7 percentile of the same raw values; counts (n, successes, samples, failures by kind, measurements left out by reason) are exact. Only rankable measurements enter the sketches. One engine computes every window figure, so the leaderboard, its CSV and snapshots, history, endpoint and compare pages, embeds and share images show the identical number for the same endpoint, window and workload (a day of history is the 24 h window of that day). The raw measurements stay available for anyone who wants to recompute.

@@ -40,6 +40,20 @@ export const SPEED_METRIC_OF_BASIS: Readonly<Record<SpeedBasis, 'outputTokensPer
   o200k: 'outputTokensPerSecondO200k',
 };
 
+/**
+ * How long after an instant its data is final (ms): every probe measured before it has been
+ * written (probe deadlines are ≤ 5 min) and folded in by the per-minute rollup and partials
+ * rebuild (which rebuilds the last two hours every run). A window ending this long ago — a
+ * rollup bucket, a partial, a past `at=` answer — is sealed: its answer never changes, so it is
+ * cached for good (strong ETag, immutable). The one definition (decision 211).
+ */
+export const SEALED_AFTER_MS = 15 * 60_000;
+
+/** True when data up to `endMs` is final at wall time `nowMs` ({@link SEALED_AFTER_MS}). */
+export function isSealed(endMs: number, nowMs: number): boolean {
+  return endMs + SEALED_AFTER_MS <= nowMs;
+}
+
 /** Confidence level of the median intervals behind the tie bands. */
 export const MEDIAN_CI_CONFIDENCE = 0.95;
 

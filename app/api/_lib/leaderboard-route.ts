@@ -1,6 +1,7 @@
 import { connection } from 'next/server';
 import { getDb } from '@/db/shared';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
+import { isSealed, SEALED_AFTER_MS } from '@/lib/stats/window-stats';
 import { getLeaderboardAnswerWithBody } from '@/app/_server/leaderboard';
 import { leaderboardAnswerSchema, leaderboardEntrySchema } from '@/lib/api/response-schemas';
 import { requireCatalogSlugs } from './public-reads';
@@ -11,10 +12,14 @@ import { signedJsonRead } from './signed-read';
  * Cache lifetime of a board, fitted to the rollup cadence (one new answer per minute, precomputed a
  * few seconds after the minute): a live board is fresh until its successor is expected (asOf + 60 s
  * + 10 s for the rollup and precompute jobs), then may be served stale for a minute while a cache
- * revalidates; a past board (`at=`) no longer changes once its window has sealed.
+ * revalidates; a past board (`at=`) no longer changes once its window has sealed (SEALED_AFTER_MS):
+ * then `max-age` a year, `immutable`.
  */
 function cachePolicyOf(at: string | undefined, asOf: Date, now = Date.now()): CachePolicy {
-  if (at) return { maxAgeSeconds: 86_400, staleWhileRevalidateSeconds: 86_400 };
+  // A sealed past board is final (decision 211): cached for good, revalidated by its strong ETag.
+  if (at && isSealed(asOf.getTime(), now)) return { maxAgeSeconds: 31_536_000, immutable: true };
+  // A recent one may still take late probes: fresh until it seals, then immutable.
+  if (at) return { maxAgeSeconds: Math.max(1, Math.ceil((asOf.getTime() + SEALED_AFTER_MS - now) / 1000)), staleWhileRevalidateSeconds: 60 };
   const fresh = Math.round((asOf.getTime() + 70_000 - now) / 1000);
   return { maxAgeSeconds: Math.min(60, Math.max(1, fresh)), staleWhileRevalidateSeconds: 60 };
 }

@@ -47,6 +47,26 @@ const get = (path: string, headers: Record<string, string> = {}) => fetch(`${ser
 const snapshotRows = async (ids: string[]) =>
   (await t.sql<{ id: string; n: number }[]>`select id, count(*)::int as n from snapshots where id = any(${ids}) group by id`).reduce((m, r) => m.set(r.id, r.n), new Map<string, number>());
 
+describe('past boards are immutable once sealed (decision 211)', () => {
+  it('at= older than SEALED_AFTER_MS: a year, immutable; just younger: fresh until it seals', async () => {
+    const { SEALED_AFTER_MS } = await import('@/lib/stats/window-stats');
+    const cc = async (agoMs: number) => {
+      const at = new Date(Math.floor((Date.now() - agoMs) / 1000) * 1000).toISOString();
+      const r = await get(`/api/v1/leaderboard?model=llama-4-maverick&workload=prose-1k&at=${at}`);
+      expect(r.status).toBe(200);
+      await r.arrayBuffer();
+      return r.headers.get('cache-control') ?? '';
+    };
+    expect(await cc(3 * 3600_000)).toBe('public, max-age=31536000, s-maxage=31536000, immutable');
+    expect(await cc(SEALED_AFTER_MS + 2_000)).toContain('immutable');
+    const young = await cc(SEALED_AFTER_MS - 30_000);
+    expect(young).not.toContain('immutable');
+    const maxAge = Number(/max-age=(\d+)/.exec(young)![1]);
+    expect(maxAge).toBeGreaterThanOrEqual(1);
+    expect(maxAge).toBeLessThanOrEqual(31);
+  });
+});
+
 describe('snapshots: identical answers share one row, written off the request path', () => {
   it('60 concurrent requests (two instances) for 4 distinct answers store exactly 4 rows, each citable at once', async () => {
     const { getLeaderboardAnswerWithBody, flushSnapshots } = await import('@/app/_server/leaderboard');
