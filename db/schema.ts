@@ -87,7 +87,7 @@ export const endpoints = pgTable(
     providerId: integer('provider_id').notNull().references(() => providers.id),
     modelId: integer('model_id').notNull().references(() => models.id),
     protocol: text('protocol', {
-      enum: ['openai-chat', 'anthropic-messages', 'bedrock-converse-stream', 'gemini-stream'],
+      enum: ['openai-chat', 'openai-responses', 'anthropic-messages', 'bedrock-converse-stream', 'gemini-stream'],
     }).notNull(),
     baseUrl: text('base_url').notNull(),
     apiModelId: text('api_model_id').notNull(),

@@ -21,6 +21,7 @@ const NOT_RANKABLE_REASON_TEXT: Record<NotRankableReason, string> = {
   timing_uncertain: `the measurement’s own error bound (how late the probe may have noticed the reads that define its first token, last token and end) is unknown or wider than the published accuracy: speed ± ${TIMING_BOUND_LIMITS.speedPct} %, TTFT + ${TIMING_BOUND_LIMITS.ttftMs} ms.`,
   hidden_reasoning_uncounted: 'the counts disagree and the stream withheld reasoning (redacted or undisplayed thinking) without the provider saying how many tokens it was, so the number of streamed tokens cannot be known.',
   disputed: 'an admin accepted a dispute (of the endpoint’s owner or our own) that this measurement should not count, for example an outage of our worker region; the measurement is kept unchanged and the dispute, with its reason, is public on the endpoint page and in the API.',
+  sequence_broken: 'the protocol numbers its events (the Responses API’s sequence_number) and the numbers skipped, repeated or went backwards, so events may be missing or out of order.',
   unknown_finish: 'the stream stated a finish reason that is neither a clean finish of its protocol nor one naming a failure (the word is kept with the measurement), so we cannot tell whether the generation ended normally.',
 };
 
@@ -287,6 +288,17 @@ export default function MethodologyPage() {
       </ul>
       <p>
         A finish set by a content filter ({[...FILTERED_FINISHES].join(', ')}) is a failure (<code>stream_error</code>): the provider cut a benign prompt’s answer short, so no generation of the requested length took place. A finish whose word names an abort, error, failure, cancellation, timeout, interruption, exception, disconnect, crash or overload (vLLM’s <code>abort</code>, a gateway’s <code>network_error</code>; also {[...FAILED_FINISHES].join(', ')}) is a failure of that kind (<code>rate_limited</code> when it names a rate limit), even when usage and <code>[DONE]</code> follow. Any other finish is kept with the measurement, which is then not rankable (<code>unknown_finish</code>). For the Responses API the finish is the response’s status: <code>completed</code> (tool_calls when it output function calls), <code>incomplete</code> with its reason (<code>max_output_tokens</code> → length), <code>failed</code> and <code>error</code> events are failures.
+      </p>
+
+      <h2 id="protocols">Protocols and what counts as a token</h2>
+      <p>
+        Every protocol is measured by the same definitions: TTFT is the first event carrying answer, reasoning or tool-call argument text; TTFAT the first answer or tool-call event; output speed and counts use the same events. Per protocol, the token-bearing events are: OpenAI Chat Completions, a chunk whose delta has content, reasoning or tool-call arguments; Anthropic Messages, a <code>content_block_delta</code> with text, thinking or <code>input_json_delta</code>; Bedrock ConverseStream, a <code>contentBlockDelta</code> frame; Gemini, a response with a text, thought or function-call part (function calls streamed in pieces through <code>partialArgs</code> are assembled into one call).
+      </p>
+      <p>
+        <strong>OpenAI Responses API</strong> (<code>openai-responses</code>): <code>response.output_text.delta</code> and <code>response.refusal.delta</code> are answer; <code>response.reasoning_text.delta</code> and <code>response.reasoning_summary_text.delta</code> are reasoning; <code>response.function_call_arguments.delta</code> carries the arguments of the call opened by <code>response.output_item.added</code>. The <code>.done</code> events and the final response repeat what was streamed and are not counted again. The stream ends with <code>response.completed</code> or <code>response.incomplete</code> (there is no <code>[DONE]</code>); <code>response.failed</code> and <code>error</code> events are failures. The reported output count is <code>response.usage.output_tokens</code>; <code>output_tokens_details.reasoning_tokens</code> not streamed as text are hidden reasoning (generated inside TTFT). Every event carries a <code>sequence_number</code>: a gap, repeat or step backwards means events may be missing, and the measurement is not ranked (<code>sequence_broken</code>).
+      </p>
+      <p>
+        Text sent again is counted once on every protocol and channel: a chunk repeating everything streamed so far (cumulative streams), a trailing whole message, a block start whose text the first delta repeats, arguments resent whole, the same reasoning in two fields. Usage is read where each protocol’s servers put it (top level, inside the choice, <code>x_groq.usage</code>, the final chunk, <code>message_delta</code>, <code>usageMetadata</code>, Bedrock <code>metadata</code>, <code>response.usage</code>); a count anywhere else is recorded and the measurement not ranked. A tool call is identified by its index: a later fragment with a new id but no function name continues it.
       </p>
 
       <h2 id="rankability">Rankable measurements</h2>

@@ -201,7 +201,7 @@ const endpointNameFields = {
 };
 /** What the probe calls. */
 const endpointTargetFields = {
-  protocol: z.string().meta({ description: 'openai-chat, anthropic-messages, bedrock-converse-stream or gemini-stream.' }),
+  protocol: z.string().meta({ description: 'openai-chat, openai-responses, anthropic-messages, bedrock-converse-stream or gemini-stream.' }),
   baseUrl: z.string().meta({ description: 'Base URL the probe calls.' }),
   apiModelId: z.string().meta({ description: 'Model id sent to the provider’s API.' }),
 };

@@ -84,7 +84,7 @@ const FIELD_DESCRIPTIONS: Record<string, string> = {
   model: 'Slug of a listed model (see /api/v1/models); give this or proposedModel.',
   proposedModel: 'Name of a model not in the catalog (waits for review); give this or model.',
   baseUrl: 'Absolute http(s) base URL the probe calls, without credentials (≤ 2048 characters).',
-  protocol: 'Wire protocol: openai-chat, anthropic-messages, bedrock-converse-stream or gemini-stream.',
+  protocol: 'Wire protocol: openai-chat, openai-responses, anthropic-messages, bedrock-converse-stream or gemini-stream.',
   apiModelId: 'Model id sent to the API (≤ 200 characters).',
   apiKey: 'API key (printable ASCII, 8–4096 characters); stored encrypted, never returned. PATCH: null removes it.',
   region: 'Declared serving region (≤ 80 characters).',

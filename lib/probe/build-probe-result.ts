@@ -241,6 +241,7 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   if (reported !== null && parsed.reasoningTokensReported !== null) evidence.reasoningTokensReported = parsed.reasoningTokensReported;
   if (reasoningTokensHidden !== null) evidence.reasoningTokensHidden = reasoningTokensHidden;
   if (parsed.reasoningWithheld) evidence.reasoningWithheld = true;
+  if (parsed.sequenceIssues.length > 0) evidence.sequenceIssues = [...parsed.sequenceIssues];
   if (finish.verdict === 'unknown' && parsed.finishReasonRaw !== null) evidence.unknownFinishReason = parsed.finishReasonRaw.slice(0, 100);
   const notRankableReasons = listNotRankableReasons({ outcome: success ? 'success' : 'error', flags, evidence });
 

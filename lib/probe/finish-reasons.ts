@@ -64,7 +64,7 @@ const CHAT_CLEAN: Record<string, CleanFinish> = {
 };
 
 /** The clean finishes of each protocol (lower-cased words) and what they normalise to. */
-export const CLEAN_FINISHES: Readonly<Record<string, Readonly<Record<string, CleanFinish>>>> = {
+export const CLEAN_FINISHES: Readonly<Record<Protocol, Readonly<Record<string, CleanFinish>>>> = {
   'openai-chat': CHAT_CLEAN,
   'openai-responses': { completed: 'stop', max_output_tokens: 'length' },
   'anthropic-messages': { end_turn: 'stop', stop_sequence: 'stop', pause_turn: 'stop', max_tokens: 'length', model_context_window_exceeded: 'length', tool_use: 'tool_calls' },
@@ -113,9 +113,9 @@ const RATE_LIMIT_WORD = /rate[\s_-]?limit|throttl|too[\s_-]?many[\s_-]?requests|
 export function classifyFinish(protocol: Protocol, raw: string | null | undefined, opts: { hasToolCalls?: boolean } = {}): FinishVerdict {
   if (raw == null || raw.trim() === '') return { verdict: 'none' };
   const word = raw.trim().toLowerCase();
-  const clean = CLEAN_FINISHES[protocol]?.[word];
+  const clean = CLEAN_FINISHES[protocol][word];
   if (clean !== undefined) {
-    return { verdict: 'clean', finishReason: clean === 'stop' && (protocol as string) === 'openai-responses' && opts.hasToolCalls ? 'tool_calls' : clean };
+    return { verdict: 'clean', finishReason: clean === 'stop' && protocol === 'openai-responses' && opts.hasToolCalls ? 'tool_calls' : clean };
   }
   if (FILTERED_FINISHES.has(word)) {
     return { verdict: 'failed', errorKind: 'stream_error', message: `finish "${raw.trim()}": the provider's content filter ended the generation` };

@@ -28,6 +28,7 @@ export function listNotRankableReasons(
   }
   if (result.flags.buffered) present.add('buffered_stream');
   if (result.evidence?.unknownFinishReason !== undefined) present.add('unknown_finish');
+  if ((result.evidence?.sequenceIssues?.length ?? 0) > 0) present.add('sequence_broken');
   if (extra.eventLoopStall) present.add('event_loop_stall');
   return NOT_RANKABLE_REASONS.filter((r) => present.has(r));
 }

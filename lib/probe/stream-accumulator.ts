@@ -55,6 +55,8 @@ export interface StreamAccumulation {
   generatedChars: number;
   /** JSON paths of unrecognised non-empty values, each once, first-seen order, at most MAX_UNRECOGNIZED_PATHS */
   unrecognizedPaths: string[];
+  /** breaks in the protocol's event numbering (WireEvent.sequenceIssue), at most MAX_UNRECOGNIZED_PATHS */
+  sequenceIssues: string[];
 }
 
 /** At most this many distinct unrecognised paths are kept per stream (evidence, not a dump). */
@@ -88,6 +90,7 @@ export function createStreamAccumulator(onTokenEvent?: (atMs: number) => void): 
     providerMetrics: {},
     generatedChars: 0,
     unrecognizedPaths: [],
+    sequenceIssues: [],
   };
   const toolsByKey = new Map<string, AccumulatedToolCall>();
   /** recorded events that preview a block (WireEvent.previewKey), by key */
@@ -147,6 +150,7 @@ export function createStreamAccumulator(onTokenEvent?: (atMs: number) => void): 
     for (const path of event.unrecognizedPaths ?? []) {
       if (state.unrecognizedPaths.length < MAX_UNRECOGNIZED_PATHS && !state.unrecognizedPaths.includes(path)) state.unrecognizedPaths.push(path);
     }
+    if (event.sequenceIssue !== undefined && state.sequenceIssues.length < MAX_UNRECOGNIZED_PATHS) state.sequenceIssues.push(event.sequenceIssue);
     if (event.terminal) {
       state.terminal = true;
       state.terminalAtMs = atMs;

@@ -7,7 +7,7 @@
 import type { TimingBound } from './timing-bound';
 
 /** Wire protocols the probe speaks; one adapter each in lib/probe/adapters/. */
-export const PROTOCOLS = ['openai-chat', 'anthropic-messages', 'bedrock-converse-stream', 'gemini-stream'] as const;
+export const PROTOCOLS = ['openai-chat', 'openai-responses', 'anthropic-messages', 'bedrock-converse-stream', 'gemini-stream'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 
 /**
@@ -51,6 +51,9 @@ export type ErrorKind = (typeof ERROR_KINDS)[number];
  * - unknown_finish: the stream stated a finish reason that is neither a clean finish of its
  *   protocol nor failure-named (lib/probe/finish-reasons.ts, decision 190); the raw word is kept in
  *   `evidence.unknownFinishReason`
+ * - sequence_broken: the protocol numbers its events (Responses API `sequence_number`) and the
+ *   numbers had a gap, a repeat or went backwards: events may be missing or reordered (evidence
+ *   `sequenceIssues`; decision 192)
  * - timing_uncertain: the measurement's error bound (ProbeResult.timingBound: how late the stamps
  *   defining TTFT and speed may have been taken) is unknown or beyond the published accuracy
  *   (lib/probe/timing-bound TIMING_BOUND_LIMITS; decisions 180, 181). Replaces event_loop_stall,
@@ -67,6 +70,7 @@ export const NOT_RANKABLE_REASONS = [
   'timing_uncertain',
   // Not a probe's finding: an accepted dispute excluded it (decision 232; applied where figures read rows).
   'disputed',
+  'sequence_broken',
 ] as const;
 export type NotRankableReason = (typeof NOT_RANKABLE_REASONS)[number];
 
@@ -179,6 +183,8 @@ export interface ProbeEvidence {
   reasoningWithheld?: true;
   /** A finish reason that is neither clean nor failure-named, as the provider spelled it (at most 100 characters; decision 190). */
   unknownFinishReason?: string;
+  /** Breaks in the protocol's own event numbering, e.g. `gap 4→6`, `repeat 7`, `backwards 9→8` (at most 20; decision 192). */
+  sequenceIssues?: string[];
 }
 
 /** Everything one probe observed. Success and failure have the same shape; absent values are null. */

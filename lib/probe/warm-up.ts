@@ -35,6 +35,11 @@ function sampleStreams(): Record<Protocol, Uint8Array[]> {
       text('data: {"choices":[{"index":0,"delta":{"content":"Warm"}}]}\n\ndata: {"choices":[{"index":0,"delta":{"content":" up"},"finish_reason":"stop"}]}\n\n'),
       text('data: {"choices":[],"usage":{"completion_tokens":2}}\n\ndata: [DONE]\n\n'),
     ],
+    'openai-responses': [
+      text('event: response.created\ndata: {"type":"response.created","sequence_number":0,"response":{"status":"in_progress"}}\n\n'),
+      text('event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":1,"item_id":"m","output_index":0,"content_index":0,"delta":"Warm"}\n\n'),
+      text('event: response.completed\ndata: {"type":"response.completed","sequence_number":2,"response":{"status":"completed","usage":{"output_tokens":1}}}\n\n'),
+    ],
     'anthropic-messages': [
       text('event: message_start\ndata: {"type":"message_start","message":{"usage":{"output_tokens":1}}}\n\n'),
       text('event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Warm"}}\n\n'),

@@ -12,6 +12,13 @@
  * max_tokens cut the answer, else `stop`), a usage chunk (choices: []) with completion_tokens,
  * and `data: [DONE]`. `GET /v1/models` lists the one model.
  *
+ * Responses API variant (decision 192): `POST /v1/responses` (also `/responses`) streams the same
+ * tokens on the same schedule as Responses events: response.created, response.in_progress,
+ * output_item.added and content_part.added at once, one `response.output_text.delta` per content
+ * chunk, then output_text.done, content_part.done, output_item.done and `response.completed`
+ * (`response.incomplete` with reason max_output_tokens when the request's max_output_tokens cut
+ * the answer) carrying usage.output_tokens; every event numbered by sequence_number; no [DONE].
+ *
  * One scheduler loop serves every open stream: it sleeps with setTimeout until ~1 ms before the
  * next due chunk, then spins with setImmediate, writing all chunks that are due (several due
  * chunks of one stream go out in one write; the SSE events stay separate).
@@ -124,7 +131,7 @@ export interface ReferenceStreamRecord {
 
 /** A running reference server. */
 export interface ReferenceServer {
-  /** OpenAI base URL, e.g. http://127.0.0.1:8787/v1 (append /chat/completions) */
+  /** OpenAI base URL, e.g. http://127.0.0.1:8787/v1 (append /chat/completions, or /responses for the Responses API) */
   url: string;
   port: number;
   /** Stops accepting, ends open streams, resolves when closed. */
@@ -168,6 +175,12 @@ interface ActiveStream {
   /** content chunks written */
   chunksSent: number;
   finish: 'stop' | 'length';
+  /** wire format: Chat Completions chunks or Responses API events */
+  wire: 'chat' | 'responses';
+  /** Responses events written so far (their sequence_number) */
+  seq: number;
+  /** Responses: the answer text so far (for the `.done` events) */
+  text: string;
   /** Token texts streamed before the reference words: the correct reply to a fidelity prompt (lib/fidelity), else empty. */
   prefix: readonly string[];
   id: string;
@@ -204,6 +217,40 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   let timer: ReturnType<typeof setTimeout> | null = null;
   let spinning = false;
 
+  /** One Responses API event, numbered. */
+  const responsesEvent = (s: ActiveStream, type: string, fields: Record<string, unknown>) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: s.seq++, ...fields })}\n\n`;
+  const responseObject = (s: ActiveStream, status: string, extra: Record<string, unknown> = {}) => ({
+    id: s.id,
+    object: 'response',
+    created_at: s.created,
+    status,
+    model: s.model,
+    output: [],
+    ...extra,
+  });
+  const itemId = (s: ActiveStream) => `msg_${s.id}`;
+  const responsesStart = (s: ActiveStream) =>
+    responsesEvent(s, 'response.created', { response: responseObject(s, 'in_progress') }) +
+    responsesEvent(s, 'response.in_progress', { response: responseObject(s, 'in_progress') }) +
+    responsesEvent(s, 'response.output_item.added', { output_index: 0, item: { id: itemId(s), type: 'message', status: 'in_progress', role: 'assistant', content: [] } }) +
+    responsesEvent(s, 'response.content_part.added', { item_id: itemId(s), output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+  const responsesEnd = (s: ActiveStream) => {
+    const part = { type: 'output_text', text: s.text, annotations: [] };
+    const item = { id: itemId(s), type: 'message', status: 'completed', role: 'assistant', content: [part] };
+    const usage = { input_tokens: 0, input_tokens_details: { cached_tokens: 0 }, output_tokens: s.total, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: s.total };
+    // In order: each event takes the next sequence_number when it is formatted.
+    const done =
+      responsesEvent(s, 'response.output_text.done', { item_id: itemId(s), output_index: 0, content_index: 0, text: s.text }) +
+      responsesEvent(s, 'response.content_part.done', { item_id: itemId(s), output_index: 0, content_index: 0, part }) +
+      responsesEvent(s, 'response.output_item.done', { output_index: 0, item });
+    const final =
+      s.finish === 'length'
+        ? responsesEvent(s, 'response.incomplete', { response: responseObject(s, 'incomplete', { output: [item], incomplete_details: { reason: 'max_output_tokens' }, usage }) })
+        : responsesEvent(s, 'response.completed', { response: responseObject(s, 'completed', { output: [item], usage }) });
+    return done + final;
+  };
+
   const chunk = (s: ActiveStream, delta: string, finish: string | null) =>
     `data: {"id":"${s.id}","object":"chat.completion.chunk","created":${s.created},"model":${JSON.stringify(s.model)},"choices":[{"index":0,"delta":${delta},"logprobs":null,"finish_reason":${finish === null ? 'null' : `"${finish}"`}}]}\n\n`;
 
@@ -229,7 +276,10 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
         s.sent += n;
         s.chunksSent++;
         if (s.firstWrittenAt === null) s.firstWrittenAt = now;
-        out += chunk(s, `{"content":${JSON.stringify(text)}}`, null);
+        if (s.wire === 'responses') {
+          s.text += text;
+          out += responsesEvent(s, 'response.output_text.delta', { item_id: itemId(s), output_index: 0, content_index: 0, delta: text, logprobs: [] });
+        } else out += chunk(s, `{"content":${JSON.stringify(text)}}`, null);
       }
       if (s.record && s.sent > sentBefore) {
         s.record.writeAt.push(performance.timeOrigin + now);
@@ -237,9 +287,12 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       }
       if (s.sent >= s.total) {
         if (s.record) s.record.completed = true;
-        out += chunk(s, '{}', s.finish);
-        out += `data: {"id":"${s.id}","object":"chat.completion.chunk","created":${s.created},"model":${JSON.stringify(s.model)},"choices":[],"usage":{"prompt_tokens":0,"completion_tokens":${s.total},"total_tokens":${s.total}}}\n\n`;
-        out += 'data: [DONE]\n\n';
+        if (s.wire === 'responses') out += responsesEnd(s);
+        else {
+          out += chunk(s, '{}', s.finish);
+          out += `data: {"id":"${s.id}","object":"chat.completion.chunk","created":${s.created},"model":${JSON.stringify(s.model)},"choices":[],"usage":{"prompt_tokens":0,"completion_tokens":${s.total},"total_tokens":${s.total}}}\n\n`;
+          out += 'data: [DONE]\n\n';
+        }
         s.res.end(out);
         streams.delete(s);
         continue;
@@ -260,9 +313,9 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     }
   };
 
-  const handleCompletion = (req: IncomingMessage, res: ServerResponse, body: string) => {
+  const handleCompletion = (req: IncomingMessage, res: ServerResponse, body: string, wire: 'chat' | 'responses') => {
     const readAt = performance.now();
-    let request: { model?: unknown; messages?: unknown; max_tokens?: unknown; max_completion_tokens?: unknown; stream?: unknown };
+    let request: { model?: unknown; messages?: unknown; input?: unknown; max_tokens?: unknown; max_completion_tokens?: unknown; max_output_tokens?: unknown; stream?: unknown };
     try {
       request = JSON.parse(body || '{}');
     } catch {
@@ -271,7 +324,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     if (request.stream !== true) {
       return sendJson(res, 400, { error: { message: 'the reference server only streams: send "stream": true', type: 'invalid_request_error' } });
     }
-    const limitRaw = request.max_tokens ?? request.max_completion_tokens;
+    const limitRaw = wire === 'responses' ? request.max_output_tokens : (request.max_tokens ?? request.max_completion_tokens);
     const limit = typeof limitRaw === 'number' && Number.isInteger(limitRaw) && limitRaw >= 1 ? limitRaw : Number.POSITIVE_INFINITY;
     const total = Math.min(outputTokens, limit);
     if (streams.size >= maxOpenStreams) {
@@ -280,7 +333,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     }
     const openStreams = streams.size + 1;
     const assignedTps = capacityTps === undefined ? tps : Math.min(tps, capacityTps / openStreams);
-    const id = `chatcmpl-ref-${++sequence}`;
+    const id = `${wire === 'responses' ? 'resp' : 'chatcmpl'}-ref-${++sequence}`;
     const record: ReferenceStreamRecord = { id, openedAt: performance.timeOrigin + readAt, openStreams, assignedTps, writeAt: [], writeTokens: [], completed: false };
     if (options.recordWrites) log.push(record);
     deliveries.set(id, record);
@@ -296,15 +349,19 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       sent: 0,
       chunksSent: 0,
       finish: limit <= outputTokens ? 'length' : 'stop',
+      wire,
+      seq: 0,
+      text: '',
       // The reference server knows the fidelity tasks: it answers them correctly (calibration proves the check end to end).
-      prefix: answerFidelityTokens(request.messages) ?? [],
+      // A Responses `input` is a string or a list of messages, read like Chat messages.
+      prefix: answerFidelityTokens(wire === 'responses' ? (typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input) : request.messages) ?? [],
       id,
       model: typeof request.model === 'string' && request.model !== '' ? request.model : REFERENCE_MODEL_ID,
       created: Math.floor(Date.now() / 1000),
     };
     req.socket.setNoDelay(true);
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', [STREAM_ID_HEADER]: id });
-    res.write(chunk(s, '{"role":"assistant","content":""}', null));
+    res.write(wire === 'responses' ? responsesStart(s) : chunk(s, '{"role":"assistant","content":""}', null));
     res.on('close', () => streams.delete(s));
     streams.add(s);
     if (timer) {
@@ -327,10 +384,11 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       if (!r) return sendJson(res, 404, { error: { message: `no delivery record for ${delivery[1]}`, type: 'not_found' } });
       return sendJson(res, 200, reportOf(r, options.ttftMs));
     }
-    if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions')) {
+    const wire = path === '/v1/chat/completions' || path === '/chat/completions' ? 'chat' : path === '/v1/responses' || path === '/responses' ? 'responses' : null;
+    if (req.method === 'POST' && wire !== null) {
       const parts: Buffer[] = [];
       req.on('data', (b: Buffer) => parts.push(b));
-      req.on('end', () => handleCompletion(req, res, Buffer.concat(parts).toString('utf8')));
+      req.on('end', () => handleCompletion(req, res, Buffer.concat(parts).toString('utf8'), wire));
       return;
     }
     req.resume();

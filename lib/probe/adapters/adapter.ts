@@ -73,6 +73,8 @@ export interface WireEvent {
    * repeating what its start held): the preview's text is withdrawn, counted once (issue 22).
    */
   replacesPreview?: string;
+  /** A break in the protocol's own event numbering (`gap 4→6`, `repeat 7`, `backwards 9→8`): evidence, decision 192. */
+  sequenceIssue?: string;
   /** A keep-alive (empty event, ping, trailing noise after completion): never extends any time. */
   keepAlive?: boolean;
   /** Raw finish/stop reason as the provider spelled it (normalised later). */

@@ -7,9 +7,11 @@ import { anthropicMessagesAdapter } from './anthropic-messages';
 import { bedrockConverseStreamAdapter } from './bedrock-converse-stream';
 import { geminiStreamAdapter } from './gemini-stream';
 import { openAiChatAdapter } from './openai-chat';
+import { openAiResponsesAdapter } from './openai-responses';
 
 const ADAPTERS: Record<Protocol, ProtocolAdapter> = {
   'openai-chat': openAiChatAdapter,
+  'openai-responses': openAiResponsesAdapter,
   'anthropic-messages': anthropicMessagesAdapter,
   'bedrock-converse-stream': bedrockConverseStreamAdapter,
   'gemini-stream': geminiStreamAdapter,

@@ -714,6 +714,242 @@ const usage = (n: number) => ({ usageMetadata: { promptTokenCount: 30, candidate
 }
 
 // =====================================================================================
+// Kind 8: the OpenAI Responses API (decision 192).
+// =====================================================================================
+/** A Responses stream writer: numbers every event (sequence_number), `skip` leaves numbers out. */
+function responsesStream() {
+  let seq = 0;
+  return (type: string, fields: Record<string, unknown> = {}, opts: { skip?: number; seq?: number } = {}) => {
+    seq += opts.skip ?? 0;
+    const n = opts.seq ?? seq++;
+    return `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: n, ...fields })}\n\n`;
+  };
+}
+const resp = (status: string, extra: Record<string, unknown> = {}) => ({ id: 'resp_s22', object: 'response', created_at: 1764500000, status, model: 'gpt-5-mini', output: [], ...extra });
+const textDeltaR = (delta: string, item = 'msg_1') => ({ item_id: item, output_index: 1, content_index: 0, delta, logprobs: [] });
+const responsesUsage = (output: number, reasoning = 0, cached = 0) => ({ input_tokens: 20, input_tokens_details: { cached_tokens: cached }, output_tokens: output, output_tokens_details: { reasoning_tokens: reasoning }, total_tokens: 20 + output });
+{
+  const e = responsesStream();
+  const summary = ['**Planning**', ' the reply', ' briefly.'];
+  const answer = ['Paris', ' is', ' the', ' capital', '.'];
+  const r = summary.join('');
+  const a = answer.join('');
+  const n = o200k(r, a);
+  add('responses-reasoning-summary-and-text', {
+    id: 'S36', kind: 'protocol', protocol: 'openai-responses',
+    about: 'OpenAI Responses API: response.created and in_progress, a reasoning item whose summary streams as response.reasoning_summary_text.delta, then the message as response.output_text.delta; the .done events and the final response repeat the text and are not counted; response.completed carries usage (output_tokens, reasoning_tokens, cached_tokens). No [DONE].',
+    request: { model: 'gpt-5-mini', stream: true, input: 'What is the capital of France?', reasoning: { summary: 'auto' } }, response: sseHeaders,
+    writes: [
+      w(40, e('response.created', { response: resp('in_progress') }) + e('response.in_progress', { response: resp('in_progress') })),
+      w(300, e('response.output_item.added', { output_index: 0, item: { id: 'rs_1', type: 'reasoning', summary: [] } }) + e('response.reasoning_summary_part.added', { item_id: 'rs_1', output_index: 0, summary_index: 0, part: { type: 'summary_text', text: '' } })),
+      ...summary.map((t, i) => w(400 + i * 20, e('response.reasoning_summary_text.delta', { item_id: 'rs_1', output_index: 0, summary_index: 0, delta: t }))),
+      w(470, e('response.reasoning_summary_text.done', { item_id: 'rs_1', output_index: 0, summary_index: 0, text: r }) + e('response.output_item.done', { output_index: 0, item: { id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: r }] } })),
+      w(480, e('response.output_item.added', { output_index: 1, item: { id: 'msg_1', type: 'message', status: 'in_progress', role: 'assistant', content: [] } }) + e('response.content_part.added', { item_id: 'msg_1', output_index: 1, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } })),
+      ...answer.map((t, i) => w(600 + i * 15, e('response.output_text.delta', textDeltaR(t)))),
+      w(700, e('response.output_text.done', { item_id: 'msg_1', output_index: 1, content_index: 0, text: a }) + e('response.content_part.done', { item_id: 'msg_1', output_index: 1, content_index: 0, part: { type: 'output_text', text: a, annotations: [] } })),
+      w(705, e('response.output_item.done', { output_index: 1, item: { id: 'msg_1', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: a, annotations: [] }] } })),
+      w(720, e('response.completed', { response: resp('completed', { output: [{ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: a }] }], usage: responsesUsage(n, o200k(r), 8) }) })),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: a, reasoning_text: r, content_chunks: 8, output_tokens_reported: n, reasoning_tokens_hidden: 0, ttft_ms: 400, ttfat_ms: 600, last_token_ms: 660, e2e_ms: 720, rankable: true }),
+  });
+}
+{
+  const e = responsesStream();
+  const answer = ['Hidden', ' reasoning', ' came', ' first', '.'];
+  const a = answer.join('');
+  add('responses-hidden-reasoning-tokens', {
+    id: 'S37', kind: 'usage', protocol: 'openai-responses',
+    about: 'A reasoning model over the Responses API without summaries: reasoning happens before the first text (inside TTFT) and only usage.output_tokens_details.reasoning_tokens says so. Those tokens are hidden (decision 065): speed on the visible tokens, rankable.',
+    request: { model: 'o4-mini', stream: true }, response: sseHeaders,
+    writes: [
+      w(30, e('response.created', { response: resp('in_progress') })),
+      w(1500, e('response.output_item.added', { output_index: 0, item: { id: 'rs_1', type: 'reasoning', summary: [] } }) + e('response.output_item.done', { output_index: 0, item: { id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'gAAAAB' } })),
+      w(1510, e('response.output_item.added', { output_index: 1, item: { id: 'msg_1', type: 'message', role: 'assistant', content: [] } })),
+      ...answer.map((t, i) => w(1600 + i * 20, e('response.output_text.delta', textDeltaR(t)))),
+      w(1720, e('response.output_text.done', { item_id: 'msg_1', output_index: 1, content_index: 0, text: a })),
+      w(1730, e('response.completed', { response: resp('completed', { usage: responsesUsage(192 + o200k(a), 192) }) })),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: a, content_chunks: 5, output_tokens_reported: 192 + o200k(a), reasoning_tokens_hidden: 192, ttft_ms: 1600, last_token_ms: 1680, e2e_ms: 1730, rankable: true }),
+  });
+}
+{
+  const e = responsesStream();
+  const args = '{"location":"Paris","unit":"c"}';
+  add('responses-function-call-arguments', {
+    id: 'S38', kind: 'protocol', protocol: 'openai-responses',
+    about: 'A function call over the Responses API: output_item.added opens it (call_id, name), response.function_call_arguments.delta carries the arguments, .done repeats them (not counted). Status completed with a function call output is finish tool_calls.',
+    request: { model: 'gpt-4.1', stream: true, tools: [{ type: 'function', name: 'get_weather' }] }, response: sseHeaders,
+    writes: [
+      w(20, e('response.created', { response: resp('in_progress') })),
+      w(200, e('response.output_item.added', { output_index: 0, item: { id: 'fc_1', type: 'function_call', call_id: 'call_abc', name: 'get_weather', arguments: '', status: 'in_progress' } })),
+      ...[args.slice(0, 12), args.slice(12, 22), args.slice(22)].map((t, i) => w(300 + i * 20, e('response.function_call_arguments.delta', { item_id: 'fc_1', output_index: 0, delta: t }))),
+      w(380, e('response.function_call_arguments.done', { item_id: 'fc_1', output_index: 0, arguments: args }) + e('response.output_item.done', { output_index: 0, item: { id: 'fc_1', type: 'function_call', call_id: 'call_abc', name: 'get_weather', arguments: args, status: 'completed' } })),
+      w(400, e('response.completed', { response: resp('completed', { output: [{ id: 'fc_1', type: 'function_call', call_id: 'call_abc', name: 'get_weather', arguments: args }], usage: responsesUsage(o200k(args)) }) })),
+    ],
+    end: 'close',
+    expect: ok({ finish_reason: 'tool_calls', answer_text: '', tool_calls: [{ id: 'call_abc', name: 'get_weather', arguments: args }], content_chunks: 3, output_tokens_reported: o200k(args), ttft_ms: 300, last_token_ms: 340, e2e_ms: 400 }),
+  });
+}
+{
+  const e = responsesStream();
+  const answer = ['Cut', ' at', ' the', ' budget'];
+  const a = answer.join('');
+  add('responses-incomplete-max-output-tokens', {
+    id: 'S39', kind: 'errors', protocol: 'openai-responses',
+    about: 'The output budget ran out: response.incomplete with incomplete_details.reason max_output_tokens. A clean finish (length), with usage.',
+    request: { model: 'gpt-4.1-mini', stream: true, max_output_tokens: 4 }, response: sseHeaders,
+    writes: [
+      w(20, e('response.created', { response: resp('in_progress') })),
+      ...answer.map((t, i) => w(150 + i * 10, e('response.output_text.delta', textDeltaR(t)))),
+      w(200, e('response.incomplete', { response: resp('incomplete', { incomplete_details: { reason: 'max_output_tokens' }, usage: responsesUsage(4) }) })),
+    ],
+    end: 'close',
+    expect: ok({ finish_reason: 'length', answer_text: a, content_chunks: 4, output_tokens_reported: 4, ttft_ms: 150, last_token_ms: 180, e2e_ms: 200, rankable: true }),
+  });
+}
+{
+  const e = responsesStream();
+  add('responses-incomplete-content-filter', {
+    id: 'S40', kind: 'errors', protocol: 'openai-responses',
+    about: 'response.incomplete with reason content_filter: the filter cut the answer, not a clean finish: an error (decision 190).',
+    request: { model: 'gpt-4.1-mini', stream: true }, response: sseHeaders,
+    writes: [
+      w(20, e('response.created', { response: resp('in_progress') })),
+      w(150, e('response.output_text.delta', textDeltaR('Well'))),
+      w(170, e('response.output_text.delta', textDeltaR(', the'))),
+      w(200, e('response.incomplete', { response: resp('incomplete', { incomplete_details: { reason: 'content_filter' }, usage: responsesUsage(3) }) })),
+    ],
+    end: 'close',
+    expect: failed({ answer_text: 'Well, the', content_chunks: 2, output_tokens_reported: 3, ttft_ms: 150, last_token_ms: 170, e2e_ms: 200, error_message_contains: 'content filter' }),
+  });
+}
+{
+  const e = responsesStream();
+  add('responses-failed-server-error', {
+    id: 'S41', kind: 'errors', protocol: 'openai-responses',
+    about: 'response.failed after partial text, its response.error naming a server error: stream_error with the message kept.',
+    request: { model: 'gpt-5', stream: true }, response: sseHeaders,
+    writes: [
+      w(20, e('response.created', { response: resp('in_progress') })),
+      w(250, e('response.output_text.delta', textDeltaR('Partial'))),
+      w(270, e('response.output_text.delta', textDeltaR(' answer'))),
+      w(400, e('response.failed', { response: resp('failed', { error: { code: 'server_error', message: 'The model failed to generate a response.' } }) })),
+    ],
+    end: 'close',
+    expect: failed({ answer_text: 'Partial answer', content_chunks: 2, ttft_ms: 250, last_token_ms: 270, e2e_ms: 400, error_message_contains: 'failed to generate' }),
+  });
+}
+{
+  const e = responsesStream();
+  add('responses-error-event-rate-limit', {
+    id: 'S42', kind: 'errors', protocol: 'openai-responses',
+    about: 'An `error` event (type error, code rate_limit_exceeded) inside the 200 stream: rate_limited, even though the connection then closes cleanly.',
+    request: { model: 'gpt-5', stream: true }, response: sseHeaders,
+    writes: [
+      w(20, e('response.created', { response: resp('in_progress') })),
+      w(100, e('response.output_text.delta', textDeltaR('Hi'))),
+      w(150, e('error', { code: 'rate_limit_exceeded', message: 'Rate limit reached for requests', param: null })),
+    ],
+    end: 'close',
+    expect: failed({ error_kind: 'rate_limited', answer_text: 'Hi', content_chunks: 1, ttft_ms: 100, last_token_ms: 100, e2e_ms: 150, error_message_contains: 'Rate limit' }),
+  });
+}
+{
+  const e = responsesStream();
+  const answer = ['Some', ' events', ' are', ' missing', '.'];
+  const a = answer.join('');
+  add('responses-sequence-number-gap', {
+    id: 'S43', kind: 'protocol', protocol: 'openai-responses',
+    about: 'sequence_number jumps by three between two deltas (two events missing): events may have been lost or reordered by a proxy. Kept, not rankable (sequence_broken).',
+    request: { model: 'gpt-5-nano', stream: true }, response: sseHeaders,
+    writes: [
+      w(20, e('response.created', { response: resp('in_progress') })),
+      w(100, e('response.output_text.delta', textDeltaR(answer[0]!))),
+      w(120, e('response.output_text.delta', textDeltaR(answer[1]!))),
+      w(140, e('response.output_text.delta', textDeltaR(answer[2]!), { skip: 2 })),
+      w(160, e('response.output_text.delta', textDeltaR(answer[3]!))),
+      w(180, e('response.output_text.delta', textDeltaR(answer[4]!))),
+      w(200, e('response.completed', { response: resp('completed', { usage: responsesUsage(o200k(a)) }) })),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: a, content_chunks: 5, output_tokens_reported: o200k(a), ttft_ms: 100, last_token_ms: 180, e2e_ms: 200, rankable: false, not_rankable_reasons: ['sequence_broken'] }),
+  });
+}
+{
+  const e = responsesStream();
+  add('responses-cut-before-completed', {
+    id: 'S44', kind: 'errors', protocol: 'openai-responses',
+    about: 'The connection closes after text deltas, before any terminal event (response.completed / incomplete / failed). The Responses API has no [DONE]: without a terminal event the stream was cut: stream_error.',
+    request: { model: 'gpt-5', stream: true }, response: sseHeaders,
+    writes: [
+      w(20, e('response.created', { response: resp('in_progress') })),
+      w(100, e('response.output_text.delta', textDeltaR('Half'))),
+      w(120, e('response.output_text.delta', textDeltaR(' an answer'))),
+    ],
+    end: 'close',
+    expect: failed({ answer_text: 'Half an answer', content_chunks: 2, ttft_ms: 100, last_token_ms: 120, e2e_ms: 120 }),
+  });
+}
+{
+  const e = responsesStream();
+  const reasoning = ['We', ' need', ' to', ' answer', '.'];
+  const answer = ['Four', '.'];
+  const r = reasoning.join('');
+  const a = answer.join('');
+  const n = o200k(r, a);
+  add('vllm-responses-reasoning-text-deltas', {
+    id: 'S45', kind: 'protocol', protocol: 'openai-responses',
+    about: 'vLLM\'s /v1/responses with a gpt-oss model streams raw reasoning as response.reasoning_text.delta (then the answer as output_text.delta) and counts it in output_tokens_details.reasoning_tokens: streamed, so nothing hidden; rankable.',
+    request: { model: 'openai/gpt-oss-20b', stream: true }, response: sseHeaders,
+    writes: [
+      w(20, e('response.created', { response: resp('in_progress') })),
+      w(25, e('response.output_item.added', { output_index: 0, item: { id: 'rs_v', type: 'reasoning', content: [] } })),
+      ...reasoning.map((t, i) => w(100 + i * 10, e('response.reasoning_text.delta', { item_id: 'rs_v', output_index: 0, content_index: 0, delta: t }))),
+      w(160, e('response.reasoning_text.done', { item_id: 'rs_v', output_index: 0, content_index: 0, text: r })),
+      ...answer.map((t, i) => w(200 + i * 10, e('response.output_text.delta', textDeltaR(t)))),
+      w(230, e('response.completed', { response: resp('completed', { usage: responsesUsage(n, o200k(r)) }) })),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: a, reasoning_text: r, content_chunks: 7, output_tokens_reported: n, reasoning_tokens_hidden: 0, ttft_ms: 100, ttfat_ms: 200, last_token_ms: 210, e2e_ms: 230, rankable: true }),
+  });
+}
+{
+  const e = responsesStream();
+  const a = 'The whole answer arrived in one done event, never as deltas.';
+  add('responses-done-event-without-deltas', {
+    id: 'S46', kind: 'content', protocol: 'openai-responses',
+    about: 'A compatible server sends no output_text.delta at all, only output_text.done with the whole text. Its text counts (once), as one event: delivered, not streamed (buffered_stream).',
+    request: { model: 'local-model', stream: true }, response: sseHeaders,
+    writes: [
+      w(20, e('response.created', { response: resp('in_progress') })),
+      w(500, e('response.output_text.done', { item_id: 'msg_1', output_index: 0, content_index: 0, text: a })),
+      w(510, e('response.completed', { response: resp('completed', { output: [{ id: 'msg_1', type: 'message', content: [{ type: 'output_text', text: a }] }], usage: responsesUsage(o200k(a)) }) })),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: a, content_chunks: 1, output_tokens_reported: o200k(a), ttft_ms: 500, last_token_ms: 500, e2e_ms: 510, rankable: false, not_rankable_reasons: ['buffered_stream'] }),
+  });
+}
+{
+  const e = responsesStream();
+  add('responses-unknown-event-with-text', {
+    id: 'S47', kind: 'protocol', protocol: 'openai-responses',
+    about: 'Text arrives in an event type the probe does not know (response.output_text_annotation.delta with a delta). Recorded as event:<type>, not rankable; the known text still counts.',
+    request: { model: 'gpt-5', stream: true }, response: sseHeaders,
+    writes: [
+      w(20, e('response.created', { response: resp('in_progress') })),
+      w(100, e('response.output_text.delta', textDeltaR('Known'))),
+      w(120, e('response.output_text_annotation.delta', { item_id: 'msg_1', delta: ' unknown text' })),
+      w(140, e('response.output_text.delta', textDeltaR(' text'))),
+      w(160, e('response.completed', { response: resp('completed', { usage: responsesUsage(2) }) })),
+    ],
+    end: 'close',
+    expect: ok({ answer_text: 'Known text', content_chunks: 2, output_tokens_reported: 2, ttft_ms: 100, last_token_ms: 140, e2e_ms: 160, rankable: false, not_rankable_reasons: ['unrecognized_shape'], unrecognized_paths: ['event:response.output_text_annotation.delta'] }),
+  });
+}
+
+// =====================================================================================
 const dir = path.join(__dirname, 'cases');
 for (const { slug, ...c } of cases) writeFileSync(path.join(dir, `${c.id}-${slug}.json`), `${JSON.stringify(c, null, 2)}\n`);
 console.log(`wrote ${cases.length} issue-22 cases to ${dir}`);
