@@ -89,9 +89,18 @@ export const datasetSlugSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,80}$/, '
 export const datasetSlugPathSchema = z.object({ slug: datasetSlugSchema.meta({ description: 'Dataset slug (see /api/v1/datasets).', example: 'llmperf-leaderboard-2024-01' }) });
 
 /** Opaque keyset cursor of a measurement page: `<measured_at in µs since epoch>.<id>`. */
+/** Largest cursor instant: 9999-12-31T23:59:59.999999Z in µs (what the database's timestamps hold and more). */
+const MAX_CURSOR_MICROS = 253_402_300_799_999_999n;
 const measurementCursorSchema = z
   .string()
+  .max(40, 'must be the nextCursor of a previous page')
   .regex(/^\d{1,19}\.\d{1,19}$/, 'must be the nextCursor of a previous page')
+  // Digits that parse but overflow the database's bigint/timestamp would be a 500 (issue 19 #10).
+  .refine((v) => {
+    if (!/^\d{1,19}\.\d{1,19}$/.test(v)) return true; // the regex above reports it
+    const [micros, id] = v.split('.');
+    return BigInt(micros!) <= MAX_CURSOR_MICROS && Number(id) >= 1 && Number(id) <= Number.MAX_SAFE_INTEGER;
+  }, 'must be the nextCursor of a previous page (out of range)')
   .transform((v) => {
     const [micros, id] = v.split('.');
     return { measuredAtMicros: micros!, id: Number(id) };
