@@ -158,6 +158,7 @@ async function main(): Promise<void> {
       const text = await (await fetch(`${base}/metrics`)).text();
       const webMatch = `instance="${os.hostname()}:${run.children.web}"`;
       const workerMatch = `worker_id="${os.hostname()}:${run.children.worker}"`;
+      const jobsMatch = `worker_id="${os.hostname()}:${run.children.jobs}"`;
       const fig = (pid: number | null | undefined, match: string | null): ProcessFigures => ({
         rssMb: rssMb(pid),
         heapUsedMb: match ? round1((metricValue(text, 'tokenpace_nodejs_heap_size_used_bytes', match) ?? NaN) / 1048576) : null,
@@ -166,6 +167,7 @@ async function main(): Promise<void> {
       return {
         web: fig(run.children.web, webMatch),
         worker: fig(run.children.worker, workerMatch),
+        jobs: fig(run.children.jobs, jobsMatch),
         reference: fig(run.children.reference, null),
         postgres: { rssMb: postgresRssMb(run.children.postgres), heapUsedMb: null, handles: null },
       };
