@@ -205,6 +205,24 @@ function rankedCells(errs: RowErrors): string[] {
 }
 const RANKED_HEADERS = ['rankable', 'worst ranked speed vs delivered', 'worst ranked TTFT vs server'];
 
+/**
+ * Runs whose error against the delivered truth lies within their own bound (speed: |err| ≤ bound;
+ * TTFT: err ≤ bound + 1 ms of loopback transit and request reading the bound does not cover): the
+ * bound's soundness, whatever the load. Unknown bounds are not counted.
+ */
+function withinBoundCell(errs: RowErrors): string {
+  let known = 0;
+  let within = 0;
+  errs.ranked.forEach((_r, i) => {
+    const s = errs.speedBoundPct[i]!;
+    const t = errs.ttftBoundMs[i]!;
+    if (!Number.isFinite(s) || !Number.isFinite(t)) return;
+    known++;
+    if (Math.abs(errs.speedVsDelivered[i]!) <= s && errs.ttftVsServer[i]! <= t + 1) within++;
+  });
+  return `${within}/${known}`;
+}
+
 /** p50 / p90 / max of a bound over the runs ("unknown" counted apart). */
 function boundCell(values: number[], unit: string): string {
   const known = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
@@ -549,6 +567,7 @@ async function contentionPart(): Promise<void> {
           msf(worst(errs.ttftVsServer)),
           ...rankedCells(errs),
           `${wrong.length}`,
+          withinBoundCell(errs),
           boundCell(errs.speedBoundPct, '%'),
           boundCell(errs.ttftBoundMs, 'ms'),
         ]);
@@ -564,7 +583,7 @@ async function contentionPart(): Promise<void> {
   );
   console.log(
     table(
-      ['engine', 'TPS/user', 'tok/chunk', 'speed vs delivered median', 'speed vs delivered worst', 'TTFT vs server median', 'TTFT vs server worst', ...RANKED_HEADERS, 'wrong and rankable', 'speed bound', 'TTFT bound'],
+      ['engine', 'TPS/user', 'tok/chunk', 'speed vs delivered median', 'speed vs delivered worst', 'TTFT vs server median', 'TTFT vs server worst', ...RANKED_HEADERS, 'wrong and rankable', 'error within its bound', 'speed bound', 'TTFT bound'],
       rows,
     ),
   );
