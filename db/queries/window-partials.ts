@@ -320,8 +320,8 @@ export async function getOldestUncoveredMeasurement(db: Db): Promise<Date | null
 }
 
 /**
- * Moves the coverage's start to the Unix epoch when no measurement and no rollup bucket lies before
- * it (windows reaching back before the first probe are then answered from partials too).
+ * Moves the coverage's start to the Unix epoch when no measurement and no hourly rollup bucket lies
+ * before it (a day bucket starts at its day's midnight but holds only the same measurements) (windows reaching back before the first probe are then answered from partials too).
  * Returns whether it moved.
  */
 export async function extendCoverageToOrigin(db: Db): Promise<boolean> {
@@ -329,7 +329,7 @@ export async function extendCoverageToOrigin(db: Db): Promise<boolean> {
     update window_partial_coverage c set from_at = 'epoch'::timestamptz, updated_at = now()
     where c.id = 1 and c.from_at > 'epoch'::timestamptz
       and not exists (select 1 from measurements m where m.measured_at < c.from_at)
-      and not exists (select 1 from measurement_rollups r where r.bucket_start < c.from_at)
+      and not exists (select 1 from measurement_rollups r where r.granularity = 'hour' and r.bucket_start < c.from_at)
     returning 1`)) as unknown as unknown[];
   return rows.length > 0;
 }
