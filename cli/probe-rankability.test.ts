@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceWord } from '../lib/reference-server/reference-words';
 
 /** The stream: TOKENS one-token events at a fixed interval → true speed 1000 / INTERVAL_MS tokens/s. */
 const TOKENS = 40;
@@ -48,7 +49,8 @@ beforeAll(async () => {
           return;
         }
         const field = unknownField && i < TOKENS - 1 ? 'output_text' : 'content';
-        res.write(chunk({ [field]: ' hello' }));
+        // Varied one-token words: a repeated word is a generation loop (degenerate_output, decision 171).
+        res.write(chunk({ [field]: referenceWord(i) }));
         i++;
         // Scheduled against t0 so timer drift never accumulates.
         setTimeout(next, Math.max(0, t0 + 200 + i * INTERVAL_MS - performance.now()));

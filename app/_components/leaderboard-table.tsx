@@ -84,7 +84,7 @@ export function LeaderboardTable({
             const claim = claims.filter((c) => c.providerSlug === e.endpoint.providerSlug);
             return (
               <tr key={e.endpoint.id} data-endpoint={e.endpoint.slug} data-endpoint-id={e.endpoint.id}>
-                <td data-metric="rank">{e.rank === null ? <span className="muted">unranked</span> : e.tiedWith.length > 0 ? `${e.rank} (tied)` : e.rank}</td>
+                <td data-metric="rank">{e.rank === null ? <span className="muted" data-not-ranked={e.notRankedReason ?? undefined}>{e.notRankedReason === 'fidelity_below_bound' ? 'unranked: fails fidelity checks' : 'unranked'}</span> : e.tiedWith.length > 0 ? `${e.rank} (tied)` : e.rank}</td>
                 <td>
                   <Link href={`/endpoints/${e.endpoint.id}`}>{e.endpoint.provider}</Link>{' '}
                   <span className="muted small">{e.endpoint.slug}</span>

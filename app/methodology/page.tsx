@@ -16,13 +16,17 @@ const NOT_RANKABLE_REASON_TEXT: Record<NotRankableReason, string> = {
   failed: 'the probe did not succeed; it counts in the success rate instead.',
   unrecognized_shape: 'the stream carried text in a field or event the probe does not know (the JSON paths are kept with the measurement), so output may have been missed.',
   token_count_mismatch: 'the provider’s output count (less the reasoning tokens it reports as not streamed) and the o200k_base count of the received text differ by more than 25 %: the count or the text is wrong.',
-  buffered_stream: 'the answer was delivered rather than streamed (most tokens in the last event, every token event at one instant, or most tokens in reads of 64 or more tokens each), so there was no generation pace to time.',
+  buffered_stream: 'the answer was delivered rather than streamed (most tokens in the last event, or every token event at one instant), so there was no generation pace to time.',
   event_loop_stall: 'measurements before the error bound existed: the measuring worker’s event-loop delay p99 exceeded 50 ms, so its clock could not be trusted (no longer raised; timing_uncertain replaced it).',
   timing_uncertain: `the measurement’s own error bound (how late the probe may have noticed the reads that define its first token, last token and end) is unknown or wider than the published accuracy: speed ± ${TIMING_BOUND_LIMITS.speedPct} %, TTFT + ${TIMING_BOUND_LIMITS.ttftMs} ms.`,
   hidden_reasoning_uncounted: 'the counts disagree and the stream withheld reasoning (redacted or undisplayed thinking) without the provider saying how many tokens it was, so the number of streamed tokens cannot be known.',
   disputed: 'an admin accepted a dispute (of the endpoint’s owner or our own) that this measurement should not count, for example an outage of our worker region; the measurement is kept unchanged and the dispute, with its reason, is public on the endpoint page and in the API.',
   sequence_broken: 'the protocol numbers its events (the Responses API’s sequence_number) and the numbers skipped, repeated or went backwards, so events may be missing or out of order.',
   unknown_finish: 'the stream stated a finish reason that is neither a clean finish of its protocol nor one naming a failure (the word is kept with the measurement), so we cannot tell whether the generation ended normally.',
+  implausible_delivery: 'the timing could not come from generation (see plausible delivery): a wait before the first token more than 4 times the stream’s own span from first to last token (beyond what prefilling the prompt can take), so the answer was held and then released; or a first token followed by a gap more than 8 times the stream’s own pace per token after it (clock padding: the TTFT clock was stopped by a token that was not the start of the output; the real start is kept with the measurement).',
+  fidelity_failed: 'the probe carried a fidelity check and its answer failed it (wrong result, or the access code spread over the prompt missing): a number for an answer that is not an answer is not ranked.',
+  degenerate_output: 'the text is not an answer: more than 75 % of its word 4-grams repeat an earlier one (a generation loop), or letters and digits are fewer than 20 % of its characters (whitespace and punctuation).',
+  repeated_answer: 'the answer is the same text (case and spacing aside) as a recent answer of the same endpoint to a different prompt: a canned reply, not generation.',
 };
 
 /** One metric's entry; `id` is the stable anchor every metric name on the site links to. */

@@ -167,3 +167,29 @@ export async function getMeasurement(db: Db, id: number) {
     .limit(1);
   return rows[0] ?? null;
 }
+
+/** How many of an endpoint's latest measurements the repeated-answer rule looks at. */
+export const REPEATED_ANSWER_LOOKBACK = 200;
+
+/**
+ * Whether one of the endpoint's latest REPEATED_ANSWER_LOOKBACK measurements (within 7 days before
+ * `before`) carries the same answer key (`evidence.answerSha256`, lib/probe/plausible-output
+ * hashAnswerText) for a different prompt (prompt_hash): the `repeated_answer` rule (decision 171).
+ * Bounded: reads at most the lookback rows through measurements_endpoint_time_idx.
+ */
+export async function hasRepeatedAnswer(db: Db, p: { endpointId: number; answerSha256: string; promptHash: string; before: Date }): Promise<boolean> {
+  const since = new Date(p.before.getTime() - 7 * 86_400_000);
+  const recent = db
+    .select({ answer: sql<string | null>`${measurements.evidence}->>'answerSha256'`.as('answer'), promptHash: measurements.promptHash })
+    .from(measurements)
+    .where(and(eq(measurements.endpointId, p.endpointId), gte(measurements.measuredAt, since), lte(measurements.measuredAt, p.before)))
+    .orderBy(sql`${measurements.measuredAt} desc`)
+    .limit(REPEATED_ANSWER_LOOKBACK)
+    .as('recent');
+  const rows = await db
+    .select({ one: sql<number>`1` })
+    .from(recent)
+    .where(and(eq(recent.answer, p.answerSha256), sql`${recent.promptHash} is distinct from ${p.promptHash}`))
+    .limit(1);
+  return rows.length > 0;
+}

@@ -8,6 +8,7 @@ import { annotationSchema, disputeSchema } from './dispute-schemas';
 import { z } from 'zod';
 import { endpointPricingSchema } from '@/lib/catalog/pricing';
 import { ERROR_KINDS, NOT_RANKABLE_REASONS } from '@/lib/probe/types';
+import { FIDELITY_RANK_MIN_PASS_RATE, NOT_RANKED_REASONS } from '@/lib/ranking/build-leaderboard';
 
 const isoTime = z.string().meta({ format: 'date-time', description: 'ISO 8601 instant (UTC).', example: '2026-11-28T12:00:00.000Z' });
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ description: 'UTC calendar day.', example: '2026-11-28' });
@@ -49,7 +50,7 @@ export const excludedCountsSchema = z
     total: z.number().int().meta({ description: 'Measurements in the window that are not rankable (left out of medians, ranks, tie bands, history and change points), count.' }),
     byReason: z
       .partialRecord(z.enum(NOT_RANKABLE_REASONS), z.number().int().meta({ description: 'Measurements carrying this reason, count.' }))
-      .meta({ description: 'Not-rankable reason (failed, unrecognized_shape, token_count_mismatch, buffered_stream, event_loop_stall, hidden_reasoning_uncounted, unknown_finish, timing_uncertain) → measurements carrying it, count; a measurement may carry several.' }),
+      .meta({ description: `Not-rankable reason (${NOT_RANKABLE_REASONS.join(', ')}) → measurements carrying it, count; a measurement may carry several.` }),
   })
   .meta({ id: 'ExcludedCounts', description: 'Measurements left out of the figures, from measurements.rankable / not_rankable_reasons.' });
 
@@ -110,6 +111,10 @@ export const leaderboardEntrySchema = z
       })
       .nullable()
       .meta({ description: 'Fidelity checks in the window (known arithmetic, code output, JSON schema, access-code recall over the whole prompt); null when no check ran.' }),
+    notRankedReason: z
+      .enum(NOT_RANKED_REASONS)
+      .nullable()
+      .meta({ description: `Why the entry is unranked: fidelity_below_bound (the 95 % Wilson upper bound of the window’s fidelity pass rate is below ${FIDELITY_RANK_MIN_PASS_RATE}: answers that are not answers are not ranked), too_few_samples (fewer than 3 rankable measurements); null when ranked.` }),
   })
   .meta({ id: 'LeaderboardEntry' });
 
@@ -283,7 +288,7 @@ export const measurementSchema = z
     e2eBoundMs: z.number().nullable().meta({ description: 'Error bound of e2eMs, ms, as ttftBoundMs for the end-of-stream stamp; null when unknown or absent.' }),
     speedBoundPct: z.number().nullable().meta({ description: 'Error bound of the output speeds, % either way: the larger lateness bound of the first and last token stamps ÷ the span between them (decision 180); rankable needs it ≤ the published accuracy (methodology); null when unknown or without a speed. Details (per-stamp lateness, run-queue wait, GC pauses, coalesced events) in evidence.timing.' }),
     rankable: z.boolean().meta({ description: 'True when the measurement enters medians, ranks, tie bands and history: it succeeded and nothing in it contradicts its figures. The leaderboard’s percentiles are the type-7 percentiles of the rankable measurements in the window.' }),
-    notRankableReasons: z.array(z.enum(NOT_RANKABLE_REASONS)).meta({ description: 'Why rankable is false: failed, unrecognized_shape, token_count_mismatch, buffered_stream, event_loop_stall (rows before decision 181), hidden_reasoning_uncounted, unknown_finish, timing_uncertain (empty when rankable); `;`-joined in CSV.' }),
+    notRankableReasons: z.array(z.enum(NOT_RANKABLE_REASONS)).meta({ description: `Why rankable is false: ${NOT_RANKABLE_REASONS.join(', ')} (empty when rankable); \`;\`-joined in CSV.` }),
     itlP50Ms: z.number().nullable().meta({ description: `Inter-token latency, token-weighted median of this stream: each gap between token-bearing events divided by the tokens the later event carried (chunk-aware; vLLM/AIPerf ITL), ms/token, ${M}; null with fewer than two token-bearing events.` }),
     itlP95Ms: z.number().nullable().meta({ description: `Inter-token latency, token-weighted 95th percentile of this stream (as itlP50Ms), ms/token, ${M}.` }),
     fidelityCheck: z.enum(['arithmetic', 'code_output', 'json_schema', 'nonce_recall']).nullable().meta({ description: 'The fidelity check this probe carried (known arithmetic, known code output, JSON schema, access-code recall; every one also checks a three-part access code spread over the prompt); null for an ordinary probe.' }),

@@ -27,40 +27,21 @@
 import { getAdapter } from './adapters/registry';
 import { classifyFinish } from './finish-reasons';
 import type { StreamParseResult } from './parse-stream';
+import { judgeDelivery } from './plausible-delivery';
+import { listDegenerateRules } from './plausible-output';
 import { listNotRankableReasons } from './rankability';
 import { resolveStreamTexts } from './stream-accumulator';
 import { countO200kTokens } from '../tokens/o200k';
 import type { ErrorKind, ProbeEvidence, ProbeResult, Protocol, TimelineEntry, TokenChannel } from './types';
 
 /**
- * Tokens that arrived at one instant (one socket read: its events share one arrival time) beyond
- * which they were delivered in bulk, not streamed as generated: 64 tokens is 64 ms of generation at
- * 1,000 TPS/user, in a single write, far beyond the few tokens per chunk streaming servers send.
+ * True when the answer was delivered rather than streamed (reason `buffered_stream`): most tokens in
+ * the last event, or every token event at one instant. Rule `whole_answer` of the plausible-delivery
+ * model (./plausible-delivery.ts, decision 170), which replaced the fixed 64-tokens-per-read rule:
+ * the other ways a delivery cannot be generation are judged there on the stream's own rates and gaps.
  */
-export const BULK_READ_TOKENS = 64;
-
-/**
- * True when the answer was delivered rather than streamed, so its timeline holds no generation
- * pace (reason `buffered_stream`): (a) most tokens came in the last event (one final body), or
- * (b) several token events all arrived at one instant (no span at all), or (c) most tokens came in
- * reads of at least BULK_READ_TOKENS tokens each (a whole answer sent as thousands of SSE events in
- * one write reaches the client as a few large reads: it would otherwise read as tens of thousands
- * of tok/s). Counts are o200k tokens of the timeline.
- */
-export function isBulkDelivery(timeline: readonly TimelineEntry[], eventTokenSum: number): boolean {
-  if (eventTokenSum < 2) return false;
-  const last = timeline[timeline.length - 1];
-  if ((last?.tokens ?? 0) > eventTokenSum / 2) return true;
-  if (timeline.length >= 2 && timeline[0]!.atMs === last!.atMs) return true;
-  let bulkTokens = 0;
-  for (let i = 0; i < timeline.length; ) {
-    let j = i;
-    let tokens = 0;
-    while (j < timeline.length && timeline[j]!.atMs === timeline[i]!.atMs) tokens += timeline[j++]!.tokens;
-    if (tokens >= BULK_READ_TOKENS) bulkTokens += tokens;
-    i = j;
-  }
-  return bulkTokens > eventTokenSum / 2;
+export function isBulkDelivery(timeline: readonly TimelineEntry[]): boolean {
+  return judgeDelivery(timeline).wholeAnswer;
 }
 
 /** A reported count further than this fraction from the o200k count raises tokenCountMismatch. */
@@ -81,6 +62,11 @@ export interface ProbeResultContext {
   /** set when a deadline or the caller aborted the request */
   abort: ProbeAbort | null;
   retryAfterMs?: number | null;
+  /**
+   * Size of the prompt sent, tokens (an estimate is fine): the prefill allowance of the
+   * hold-then-burst rule (./plausible-delivery.ts). Omitted: 0, no allowance.
+   */
+  inputTokens?: number;
 }
 
 /**
@@ -234,7 +220,10 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   const tokenCountMismatch =
     visibleReported !== null &&
     (outputTokensO200k === 0 ? visibleReported !== 0 : Math.abs(visibleReported - outputTokensO200k) > TOKEN_COUNT_MISMATCH_RATIO * outputTokensO200k);
-  const buffered = isBulkDelivery(timeline, eventTokenSum);
+  // Reasoning the provider counted but did not stream was generated during the wait before the
+  // first token (decision 065): it explains that much of the hold at the stream's own rate.
+  const delivery = judgeDelivery(timeline, context.inputTokens ?? 0, reasoningTokensHidden ?? 0);
+  const buffered = eventTokenSum >= 2 && delivery.wholeAnswer;
   const flags = { tokenCountMismatch, buffered, unrecognizedShape: parsed.unrecognizedPaths.length > 0 };
   const evidence: ProbeEvidence = {};
   if (parsed.unrecognizedPaths.length > 0) evidence.unrecognizedPaths = [...parsed.unrecognizedPaths];
@@ -243,6 +232,11 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   if (parsed.reasoningWithheld) evidence.reasoningWithheld = true;
   if (parsed.sequenceIssues.length > 0) evidence.sequenceIssues = [...parsed.sequenceIssues];
   if (finish.verdict === 'unknown' && parsed.finishReasonRaw !== null) evidence.unknownFinishReason = parsed.finishReasonRaw.slice(0, 100);
+  if (success && !buffered && delivery.evidence) evidence.delivery = delivery.evidence;
+  if (success) {
+    const degenerate = listDegenerateRules(`${answerText}\n${reasoningText}`.trim());
+    if (degenerate.length > 0) evidence.degenerate = degenerate;
+  }
   const notRankableReasons = listNotRankableReasons({ outcome: success ? 'success' : 'error', flags, evidence });
 
   return {

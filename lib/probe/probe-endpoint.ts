@@ -227,6 +227,8 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
       connectMs,
       abort,
       retryAfterMs: parseRetryAfterMs(response.headers),
+      // ~4 characters per token: the prefill allowance of the plausible-delivery model needs only its size.
+      inputTokens: Math.ceil(req.prompt.length / 4),
     }));
     result.errorMessage = redact(result.errorMessage);
     // The error bound (decision 180) and, beyond the published accuracy, timing_uncertain (181).

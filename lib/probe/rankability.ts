@@ -30,6 +30,9 @@ export function listNotRankableReasons(
   if (result.evidence?.unknownFinishReason !== undefined) present.add('unknown_finish');
   if ((result.evidence?.sequenceIssues?.length ?? 0) > 0) present.add('sequence_broken');
   if (extra.eventLoopStall) present.add('event_loop_stall');
+  // Decision 170 (./plausible-delivery.ts) and 171 (./plausible-output.ts).
+  if ((result.evidence?.delivery?.rules.length ?? 0) > 0) present.add('implausible_delivery');
+  if ((result.evidence?.degenerate?.length ?? 0) > 0) present.add('degenerate_output');
   return NOT_RANKABLE_REASONS.filter((r) => present.has(r));
 }
 

@@ -42,8 +42,8 @@ export type ErrorKind = (typeof ERROR_KINDS)[number];
  *   not know (paths in `evidence.unrecognizedPaths`): output may have been missed
  * - token_count_mismatch: the provider's output count, less the reasoning tokens it reports as not
  *   streamed (decision 065), and the received text (o200k) disagree by >25 %
- * - buffered_stream: the answer was delivered, not streamed: most tokens in the last event, all token events
- *   at one instant, or most tokens in reads of ≥ 64 tokens each (build-probe-result isBulkDelivery); no pace to measure
+ * - buffered_stream: the answer was delivered, not streamed: most tokens in the last event, or all token
+ *   events at one instant (./plausible-delivery.ts rule `whole_answer`); no pace to measure
  * - event_loop_stall: (no longer raised; rows before decision 181) the worker's event-loop delay p99 exceeded 50 ms
  * - hidden_reasoning_uncounted: the counts disagree and the stream withheld reasoning (redacted or
  *   undisplayed thinking) without reporting how many tokens it was: the gap is explained, but the
@@ -58,6 +58,16 @@ export type ErrorKind = (typeof ERROR_KINDS)[number];
  *   defining TTFT and speed may have been taken) is unknown or beyond the published accuracy
  *   (lib/probe/timing-bound TIMING_BOUND_LIMITS; decisions 180, 181). Replaces event_loop_stall,
  *   which old rows keep.
+ * - implausible_delivery: the timing could not come from generation (./plausible-delivery.ts, decision
+ *   170): a hold before the first token far longer than the stream's own span (hold then burst), or
+ *   a first token followed by a gap far above the stream's own per-token pace (clock padding);
+ *   which rule in `evidence.delivery`
+ * - fidelity_failed: the probe carried a fidelity check (lib/fidelity) and its answer failed it
+ *   (added by the worker / CLI, which know the expected answer; decision 171)
+ * - degenerate_output: the text is not an answer (./plausible-output.ts): repeated n-grams, mostly
+ *   whitespace or punctuation; which rule in `evidence.degenerate`
+ * - repeated_answer: the same answer text as a recent measurement of the same endpoint that was
+ *   sent a different prompt (added by the worker, which sees the endpoint's recent samples)
  */
 export const NOT_RANKABLE_REASONS = [
   'failed',
@@ -71,6 +81,10 @@ export const NOT_RANKABLE_REASONS = [
   // Not a probe's finding: an accepted dispute excluded it (decision 232; applied where figures read rows).
   'disputed',
   'sequence_broken',
+  'implausible_delivery',
+  'fidelity_failed',
+  'degenerate_output',
+  'repeated_answer',
 ] as const;
 export type NotRankableReason = (typeof NOT_RANKABLE_REASONS)[number];
 
@@ -185,6 +199,24 @@ export interface ProbeEvidence {
   unknownFinishReason?: string;
   /** Breaks in the protocol's own event numbering, e.g. `gap 4→6`, `repeat 7`, `backwards 9→8` (at most 20; decision 192). */
   sequenceIssues?: string[];
+  /** Delivery rules the stream broke, with the ratios behind them (./plausible-delivery.ts). */
+  delivery?: DeliveryEvidence;
+  /** Degenerate-output rules the text broke (./plausible-output.ts). */
+  degenerate?: string[];
+  /** SHA-256 hex of the normalised answer + reasoning text (repeated_answer compares these). */
+  answerSha256?: string;
+}
+
+/** Evidence of the plausible-delivery rules (./plausible-delivery.ts): each ratio and the rules broken. */
+export interface DeliveryEvidence {
+  /** rules broken: `hold_then_burst`, `clock_padding` */
+  rules: string[];
+  /** (TTFT − prefill allowance) ÷ span from first to last token; null when not judged */
+  holdRatio: number | null;
+  /** first gap per token ÷ the stream's median per-token gap after it; null when not judged */
+  paddingRatio: number | null;
+  /** arrival of the second token delivery (the real start of output when clock_padding), ms */
+  secondDeliveryMs: number | null;
 }
 
 /** Everything one probe observed. Success and failure have the same shape; absent values are null. */

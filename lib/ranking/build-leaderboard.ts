@@ -45,6 +45,31 @@ export interface LeaderboardEntry<E extends { id: number }> {
   itlMs: WindowStats['itlMs'];
   /** fidelity checks of the window: pass rate, n, 95 % Wilson interval; null when none ran */
   fidelity: WindowStats['fidelity'];
+  /**
+   * Why the entry is unranked (rank null): `fidelity_below_bound` (the window's fidelity pass rate
+   * is confidently below FIDELITY_RANK_MIN_PASS_RATE: its Wilson 95 % upper bound is under it),
+   * `too_few_samples` (fewer than MIN_RANKED_SAMPLES rankable measurements); null when ranked.
+   */
+  notRankedReason: NotRankedReason | null;
+}
+
+/** Why a whole endpoint is left out of a window's ranking (the entry is still listed). */
+export const NOT_RANKED_REASONS = ['fidelity_below_bound', 'too_few_samples'] as const;
+export type NotRankedReason = (typeof NOT_RANKED_REASONS)[number];
+
+/**
+ * An endpoint whose fidelity checks in the window pass confidently less often than this (95 %
+ * Wilson upper bound below it) is not ranked for that window (decision 171): its speed is the speed
+ * of answers that are not answers. Three failed checks of three (upper bound 0.56) suffice; a good
+ * model's rare miss never qualifies (9 of 10: upper bound 0.98). A ratio of the endpoint's own
+ * verdicts, so the only way under it is to answer correctly. MLPerf Endpoints (2026) likewise gates
+ * performance results on accuracy.
+ */
+export const FIDELITY_RANK_MIN_PASS_RATE = 0.8;
+
+/** True when the window's fidelity verdicts bar the endpoint from the ranking. */
+export function isFidelityBelowBound(fidelity: WindowStats['fidelity']): boolean {
+  return fidelity !== null && fidelity.interval.high < FIDELITY_RANK_MIN_PASS_RATE;
 }
 
 /** Minimum successful samples before an endpoint is ranked (fewer are listed, unranked). */
@@ -55,14 +80,15 @@ export const MIN_RANKED_SAMPLES = 3;
  * order-statistic 95 % interval (lib/stats/window-stats medianInterval).
  * Success rate: Wilson (1927) score interval. Tie bands: lib/stats/tie-bands (leader-anchored).
  * @param rows one per endpoint (see db/window-stats.ts); endpoints with fewer than
- *   MIN_RANKED_SAMPLES speed samples are listed after the ranked ones with rank/band null
+ *   MIN_RANKED_SAMPLES speed samples, or whose fidelity is below the bound
+ *   (isFidelityBelowBound), are listed after the ranked ones with rank/band null and notRankedReason
  * @returns entries, ranked ones first (best first), then unranked by median then id
  */
 export function buildLeaderboard<E extends { id: number }>(rows: WindowStatsRow<E>[]): LeaderboardEntry<E>[] {
   const cis = new Map<number, { median: number; low: number; high: number }>();
   for (const r of rows) {
     const ci = r.outputTokensPerSecondMedianCi;
-    if (r.samples >= MIN_RANKED_SAMPLES && r.outputTokensPerSecond && ci) cis.set(r.endpoint.id, { median: r.outputTokensPerSecond.p50, low: ci.low, high: ci.high });
+    if (r.samples >= MIN_RANKED_SAMPLES && r.outputTokensPerSecond && ci && !isFidelityBelowBound(r.fidelity)) cis.set(r.endpoint.id, { median: r.outputTokensPerSecond.p50, low: ci.low, high: ci.high });
   }
   const ranked = rankWithTieBands(
     [...cis.entries()].map(([id, ci]) => ({ id, ...ci })),
@@ -94,6 +120,7 @@ export function buildLeaderboard<E extends { id: number }>(rows: WindowStatsRow<
       excluded: r.excluded,
       itlMs: r.itlMs,
       fidelity: r.fidelity,
+      notRankedReason: rk ? null : isFidelityBelowBound(r.fidelity) ? 'fidelity_below_bound' : 'too_few_samples',
     };
   });
   return entries.sort((a, b) => {

@@ -8,7 +8,9 @@
  * output speed (Artificial Analysis; 1/TPOT of vLLM bench_serving) — so a correct probe measures
  * `tps` and `ttftMs`. Chunk j is due at ttft + (tokens after the first chunk up to j) / tps,
  * scheduled by absolute time from the request, so timer lateness never accumulates. Every token is
- * one o200k token (./reference-words.ts). Then a finish chunk (`length` when the request's
+ * one o200k token (./reference-words.ts), starting at a point of the word sequence chosen by a hash
+ * of the prompt, so different prompts get different answers (the same answer to different prompts
+ * is `repeated_answer`, decision 171). Then a finish chunk (`length` when the request's
  * max_tokens cut the answer, else `stop`), a usage chunk (choices: []) with completion_tokens,
  * and `data: [DONE]`. `GET /v1/models` lists the one model.
  *
@@ -45,7 +47,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { answerFidelityTokens } from '../fidelity/answer-task';
+import { createHash } from 'node:crypto';
+import { answerFidelityTokens, promptFromChatMessages } from '../fidelity/answer-task';
 import { referenceWord } from './reference-words';
 
 /** Options of {@link startReferenceServer}. */
@@ -157,6 +160,11 @@ export function measureRecordTps(record: ReferenceStreamRecord): number | null {
   return span > 0 ? (tokens / span) * 1000 : null;
 }
 
+/** Where a prompt's answer starts in the reference word sequence (SHA-256 of the prompt, 24 bits). */
+function promptWordOffset(prompt: string): number {
+  return createHash('sha256').update(prompt).digest().readUIntBE(0, 3);
+}
+
 /** Model id the server reports. */
 export const REFERENCE_MODEL_ID = 'tokenpace-reference';
 
@@ -183,6 +191,8 @@ interface ActiveStream {
   text: string;
   /** Token texts streamed before the reference words: the correct reply to a fidelity prompt (lib/fidelity), else empty. */
   prefix: readonly string[];
+  /** offset into the reference word sequence, from the prompt: a different prompt gets a different answer (repeated_answer, decision 171) */
+  wordOffset: number;
   id: string;
   model: string;
   created: number;
@@ -272,7 +282,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       while (s.sent < s.total && dueAt(s, s.chunksSent + 1) <= now) {
         const n = Math.min(s.perChunk, s.total - s.sent);
         let text = '';
-        for (let k = 0; k < n; k++) text += s.prefix[s.sent + k] ?? referenceWord(s.sent + k);
+        for (let k = 0; k < n; k++) text += s.prefix[s.sent + k] ?? referenceWord(s.wordOffset + s.sent + k);
         s.sent += n;
         s.chunksSent++;
         if (s.firstWrittenAt === null) s.firstWrittenAt = now;
@@ -355,6 +365,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       // The reference server knows the fidelity tasks: it answers them correctly (calibration proves the check end to end).
       // A Responses `input` is a string or a list of messages, read like Chat messages.
       prefix: answerFidelityTokens(wire === 'responses' ? (typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input) : request.messages) ?? [],
+      wordOffset: promptWordOffset(promptFromChatMessages(wire === 'responses' ? (typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input) : request.messages)),
       id,
       model: typeof request.model === 'string' && request.model !== '' ? request.model : REFERENCE_MODEL_ID,
       created: Math.floor(Date.now() / 1000),

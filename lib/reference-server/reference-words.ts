@@ -14,7 +14,17 @@ export const REFERENCE_WORDS: readonly string[] = [
   ' way', ' end', ' still', ' never',
 ];
 
-/** The reference text's i-th token (0-based); deterministic, varied so output looks like text. */
+/**
+ * The reference text's i-th token (0-based); deterministic, and varied like text: the index is a
+ * mixed hash of i (the murmur3 finaliser), so word n-grams do not recur in a short cycle (a cyclic
+ * sequence repeats its 4-grams and is degenerate output, lib/probe/plausible-output.ts).
+ */
 export function referenceWord(i: number): string {
-  return REFERENCE_WORDS[(i * 7 + Math.floor(i / REFERENCE_WORDS.length)) % REFERENCE_WORDS.length]!;
+  let h = (i + 0x9e3779b9) | 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return REFERENCE_WORDS[(h >>> 0) % REFERENCE_WORDS.length]!;
 }

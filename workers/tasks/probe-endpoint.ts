@@ -5,17 +5,19 @@
  * endpoint's next slot back. The API key is decrypted here and nowhere else, and never logged.
  */
 import type { Db } from '@/db/client';
-import { claimProbeSlot, insertMeasurement, setEndpointNotBefore } from '@/db/queries/measurements';
+import { claimProbeSlot, hasRepeatedAnswer, insertMeasurement, setEndpointNotBefore } from '@/db/queries/measurements';
 import { getProbeSpec } from '@/db/queries/probe-targets';
 import { readApiKeyVariable } from '@/lib/env';
 import { judgeFidelityProbe } from '@/lib/fidelity/judge-probe';
 import { computeInterTokenLatency } from '@/lib/probe/inter-token-latency';
 import { probeEndpoint } from '@/lib/probe/probe-endpoint';
+import { hashAnswerText } from '@/lib/probe/plausible-output';
+import { withNotRankableReasons } from '@/lib/probe/rankability';
 import { toStoredTimingBound, type TimingBound } from '@/lib/probe/timing-bound';
 import { createStreamIdCapture, fetchDeliveryReport } from '@/lib/reference-server/delivery-report';
 import type { ProbeResult } from '@/lib/probe/types';
 import { encodeTimeline } from '@/lib/probe/timeline-codec';
-import type { FetchLike, ProbeDeadlines } from '@/lib/probe/types';
+import type { FetchLike, NotRankableReason, ProbeDeadlines } from '@/lib/probe/types';
 import type { PromptBuilder } from '@/lib/probe/prompt-builder';
 import { buildPrompt } from '@/lib/probe/workloads';
 import type { LoopDelayMonitor } from '@/lib/probe/loop-delay-monitor';
@@ -91,13 +93,22 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
     return { measuredAt, result: probed, loop, delivered };
   };
   const write = async (jobKey: string, probed: Awaited<ReturnType<typeof probeOnce>>) => {
-    const { measuredAt, result, loop, delivered } = probed;
+    const { measuredAt, loop, delivered } = probed;
+    const judged = judgeFidelityProbe(fidelity, probed.result);
+    // Answers must be answers (decision 171): a failed fidelity check, or the same answer as a recent
+    // one of this endpoint to a different prompt, is not rankable.
+    const r0 = probed.result;
+    const answerSha256 = r0.outcome === 'success' ? hashAnswerText([r0.answerText, r0.reasoningText, ...r0.toolCalls.map((c) => c.arguments)].join('\n')) : null;
+    const extraReasons: NotRankableReason[] = [];
+    if (judged.fidelityPassed === false) extraReasons.push('fidelity_failed');
+    if (answerSha256 && (await hasRepeatedAnswer(ctx.db, { endpointId: endpoint.id, answerSha256, promptHash, before: measuredAt }))) extraReasons.push('repeated_answer');
+    const marked = withNotRankableReasons(r0, extraReasons);
+    const result = answerSha256 ? { ...marked, evidence: { ...marked.evidence, answerSha256 } } : marked;
     // The clock's verdict is the measurement's own error bound (decision 181): `valid` is false
     // exactly when it is `timing_uncertain`; the loop-delay p99 is kept as evidence only.
     const timingUncertain = result.notRankableReasons.includes('timing_uncertain');
     const bound = toStoredTimingBound(result.timingBound);
     const itl = computeInterTokenLatency(result.timeline);
-    const judged = judgeFidelityProbe(fidelity, result);
     return insertMeasurement(ctx.db, {
       jobKey,
       endpointId: endpoint.id,

@@ -123,7 +123,7 @@ export default async function ModelPage({ params, searchParams }: { params: Para
           <tbody>
             {answer.entries.map((e) => (
               <tr key={e.endpoint.id} data-endpoint={e.endpoint.slug}>
-                <td>{e.rank === null ? <span className="muted">unranked</span> : `${e.rank}${e.tiedWith.length ? ' (tied)' : ''}`}</td>
+                <td>{e.rank === null ? <span className="muted" data-not-ranked={e.notRankedReason ?? undefined}>{e.notRankedReason === 'fidelity_below_bound' ? 'unranked: fails fidelity checks' : 'unranked'}</span> : `${e.rank}${e.tiedWith.length ? ' (tied)' : ''}`}</td>
                 <td><Link href={`/endpoints/${e.endpoint.id}`}>{e.endpoint.slug}</Link></td>
                 <td><Link href={`/providers/${e.endpoint.providerSlug}`}>{e.endpoint.provider}</Link></td>
                 <td className="num">{fmt(e.outputTokensPerSecond?.p50, 1)}</td>

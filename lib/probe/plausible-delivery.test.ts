@@ -1,0 +1,142 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { HOLD_FLOOR_MS, HOLD_RATIO, MIN_HOLD_TOKENS, PADDING_FLOOR_MS, PADDING_RATIO, PREFILL_DECODE_RATIO, judgeDelivery } from './plausible-delivery';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { probeEndpoint } from './probe-endpoint';
+import type { ProbeRequest, TimelineEntry } from './types';
+import { createGuardedFetch } from '../security/ssrf-guard';
+import { REFERENCE_MODEL_ID, startReferenceServer } from '../reference-server/reference-server';
+
+const entry = (atMs: number, tokens = 1): TimelineEntry => ({ atMs, tokens, channel: 'answer' });
+/** `n` deliveries of `k` tokens, the first at `firstMs`, then one every `gapMs`. */
+const steady = (firstMs: number, n: number, gapMs: number, k = 1) => Array.from({ length: n }, (_, i) => entry(firstMs + i * gapMs, k));
+const rules = (t: TimelineEntry[], inputTokens = 0) => judgeDelivery(t, inputTokens).evidence?.rules ?? [];
+
+describe('plausible delivery: streams real servers send stay plausible', () => {
+  it('one token per event at 5,000 tok/s, 4 per event at 5,000 tok/s, TensorRT-LLM stream_interval 50 at 1,000 tok/s, speculative 1-4 per step', () => {
+    expect(rules(steady(20, 1024, 0.2))).toEqual([]);
+    expect(rules(steady(20, 256, 0.8, 4))).toEqual([]);
+    // stream_interval: the first token alone at once, then 50 tokens every 50 ms (1,000 tok/s).
+    expect(rules([entry(200), ...steady(250, 6, 50, 50)])).toEqual([]);
+    // speculative decoding: a step every 4 ms accepting 1-4 draft tokens.
+    const spec = Array.from({ length: 120 }, (_, i) => entry(150 + i * 4, 1 + ((i * 7) % 4)));
+    expect(rules(spec)).toEqual([]);
+    // a long prompt's prefill: 100k input tokens, 5 s TTFT, then 256 tokens at 1,000 tok/s.
+    expect(rules(steady(5_000, 256, 1), 100_000)).toEqual([]);
+    // whole-answer rules keep their meaning
+    expect(judgeDelivery(steady(20, 500, 1)).wholeAnswer).toBe(false);
+    expect(judgeDelivery([entry(100, 2), entry(101, 40)]).wholeAnswer).toBe(true);
+    expect(judgeDelivery([entry(100, 3), entry(100, 4)]).wholeAnswer).toBe(true);
+    expect(judgeDelivery([entry(100, 1)]).wholeAnswer).toBe(false);
+  });
+
+  it('a busy reader merging events into one read changes nothing: the rules use time per token', () => {
+    // 5,000 tok/s, but our loop stalled 30 ms right after the first token: 150 tokens in one read.
+    const merged = [entry(20), entry(50, 150), ...steady(50.2, 100, 0.2)];
+    expect(rules(merged)).toEqual([]);
+  });
+});
+
+describe('plausible delivery: the issue-20 table rows', () => {
+  it('held 2 s, then 250 one-token events 0.5 ms apart: hold_then_burst (also with a 1k-token prompt allowance)', () => {
+    const t = steady(2_003, 250, 0.5);
+    expect(rules(t)).toEqual(['hold_then_burst']);
+    expect(rules(t, 1_000)).toEqual(['hold_then_burst']);
+    expect(judgeDelivery(t).figures.holdRatio).toBeGreaterThan(15);
+  });
+  it('63 tokens per event every 1 ms after generating them (256 tokens at 100 tok/s = 2.56 s): hold_then_burst', () => {
+    expect(rules([...steady(2_560, 4, 1, 63), entry(2_564, 4)], 1_000)).toEqual(['hold_then_burst']);
+  });
+  it('one word at once, a 1.5 s pause, then a stream at 100 tok/s: clock_padding, with the real start kept', () => {
+    const t = [entry(1), ...steady(1_501, 255, 10)];
+    const v = judgeDelivery(t);
+    expect(v.evidence?.rules).toEqual(['clock_padding']);
+    expect(v.evidence?.secondDeliveryMs).toBe(1_501);
+  });
+  it('one word, a 1.5 s pause, then the 150 tokens a 100 tok/s generation made meanwhile at once: not padding (generation ran from the first token)', () => {
+    expect(rules([entry(1), entry(1_501, 150), ...steady(1_511, 100, 10)])).toEqual([]);
+    // ... but fewer tokens than the pause at the stream's pace could make is padding again
+    expect(rules([entry(1), entry(1_501, 18), ...steady(1_511, 100, 10)])).toEqual(['clock_padding']);
+  });
+});
+
+describe('plausible delivery: every threshold just under, at and just over', () => {
+  const S = 100; // span of 101 one-token deliveries 1 ms apart
+  const withTtft = (ttft: number) => steady(ttft, 101, 1);
+  it(`hold_then_burst: TTFT − prefill − ${HOLD_FLOOR_MS} ms must exceed ${HOLD_RATIO} × span`, () => {
+    const edge = HOLD_RATIO * S + HOLD_FLOOR_MS;
+    expect(rules(withTtft(edge - 1))).toEqual([]);
+    expect(rules(withTtft(edge))).toEqual([]);
+    expect(rules(withTtft(edge + 1))).toEqual(['hold_then_burst']);
+    // the prefill allowance: inputTokens ÷ (4 × 1 tok/ms) = 250 ms for 1,000 input tokens
+    const allowance = 1_000 / (PREFILL_DECODE_RATIO * 1);
+    expect(rules(withTtft(edge + allowance - 1), 1_000)).toEqual([]);
+    expect(rules(withTtft(edge + allowance + 1), 1_000)).toEqual(['hold_then_burst']);
+    // a reply of fewer than MIN_HOLD_TOKENS tokens after the first has no span to judge
+    expect(rules(steady(300, MIN_HOLD_TOKENS, 1))).toEqual([]);
+    expect(rules(steady(300, MIN_HOLD_TOKENS + 1, 1))).toEqual(['hold_then_burst']);
+  });
+  it(`clock_padding: first gap per token ≥ ${PADDING_RATIO} × the pace after it, and ≥ ${PADDING_FLOOR_MS} ms`, () => {
+    const padded = (gap: number, pace: number) => [entry(100), ...steady(100 + gap, 200, pace)];
+    expect(rules(padded(PADDING_RATIO * 5 - 0.1, 5))).toEqual([]);
+    expect(rules(padded(PADDING_RATIO * 5, 5))).toEqual(['clock_padding']);
+    expect(rules(padded(PADDING_RATIO * 5 + 0.1, 5))).toEqual(['clock_padding']);
+    // below the noise floor a first gap is never padding, whatever the ratio
+    expect(rules(padded(PADDING_FLOOR_MS - 0.1, 0.5))).toEqual([]);
+    expect(rules(padded(PADDING_FLOOR_MS, 0.5))).toEqual(['clock_padding']);
+  });
+});
+
+describe('bulk delivery over real HTTP (guarded fetch, socket read stamps)', () => {
+  const servers: Server[] = [];
+  const closers: Array<() => Promise<void>> = [];
+  const fetch = createGuardedFetch({ allowPrivate: true });
+  afterAll(async () => {
+    for (const s of servers) s.close();
+    for (const c of closers) await c();
+    await fetch.dispatcher.close();
+  });
+  const request = (url: string, maxOutputTokens: number): ProbeRequest => ({
+    protocol: 'openai-chat',
+    url,
+    model: REFERENCE_MODEL_ID,
+    apiKey: null,
+    prompt: 'bulk',
+    maxOutputTokens,
+    deadlines: { ttftMs: 10_000, idleMs: 10_000, totalMs: 30_000, maxBytes: 16 * 1024 * 1024 },
+    fetch,
+  });
+
+  it('a whole answer written as 3,000 SSE events in one write is not rankable (buffered_stream or hold_then_burst), whatever speed its reads suggest', async () => {
+    const events = Array.from({ length: 3000 }, () => `data: {"choices":[{"index":0,"delta":{"content":" word"},"finish_reason":null}]}\n\n`).join('');
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        // The generation happened before the first byte: the answer leaves in one write.
+        setTimeout(() => res.end(`${events}data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n`), 200);
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const r = await probeEndpoint(request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, 3000));
+    expect(r.outcome).toBe('success');
+    expect(r.outputTokensO200k).toBe(3000);
+    expect(r.rankable).toBe(false);
+    // One read: no span at all (buffered); a few TCP reads: 200 ms of hold before a span of a
+    // millisecond or two (the fixed 64-tokens-per-read rule this replaced caught it by size).
+    if (r.flags.buffered) expect(r.notRankableReasons).toContain('buffered_stream');
+    else expect(r.notRankableReasons).toContain('implausible_delivery');
+  });
+
+  it('a fast real stream (reference server, 5,000 TPS/user, 1 token per event) stays rankable', async () => {
+    const server = await startReferenceServer({ port: 0, tps: 5_000, ttftMs: 20, outputTokens: 1024 });
+    closers.push(() => server.close());
+    const r = await probeEndpoint(request(server.url, 1024));
+    expect(r.outcome).toBe('success');
+    expect(r.flags.buffered).toBe(false);
+    // ranked unless the probe declines to vouch for its clock on a busy machine (decision 181)
+    expect(r.notRankableReasons.filter((n) => n !== 'timing_uncertain')).toEqual([]);
+    expect(r.tpotMs).not.toBeNull();
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * Plausible delivery (decision 170): could this stream's timing come from generation? One model,
+ * judged on rates and gaps relative to the stream's OWN statistics, never on event sizes or on an
+ * absolute speed, because real servers batch legitimately: TensorRT-LLM's `stream_interval` sends
+ * dozens of tokens per event at a steady rate, speculative decoding (EAGLE, Medusa, MTP) emits 2-4
+ * tokens per step, and a busy client merges several events into one socket read.
+ *
+ * Terms. A *delivery* is one socket read: the timeline entries that share one arrival time
+ * (events merged by the network or by our read loop are one delivery). t_0 … t_m are the deliveries'
+ * times, k_j their o200k tokens; the *span* S = t_m − t_0; R = (Σ_{j≥1} k_j) ÷ S is the published
+ * output speed; u_j = (t_j − t_{j−1}) ÷ k_j is delivery j's time per token (merging two deliveries
+ * keeps u unchanged, which is why the rules use u and not raw gaps).
+ *
+ * Rules:
+ * - `whole_answer` (reason buffered_stream): most tokens in the last event, or every token event at
+ *   one instant. There is no pace to measure.
+ * - `hold_then_burst` (reason implausible_delivery): the wait before the first token, less what
+ *   prefilling the prompt can take, is more than HOLD_RATIO × the stream's own span (plus the
+ *   HOLD_FLOOR_MS noise floor). A server that generates the answer during a hold and then releases
+ *   it fast publishes R = N ÷ S while the request's duration only supports N ÷ (TTFT + S): the
+ *   claim can exceed what the whole request proves by at most (1 + HOLD_RATIO + prefill share)×, and
+ *   the hold shows as TTFT. The prefill allowance is inputTokens ÷ (PREFILL_DECODE_RATIO × R): a
+ *   prompt token never costs more compute than a generated one (prefill processes the same FLOPs
+ *   per token, in parallel), and engines prefill several times faster per token than they decode;
+ *   reasoning the provider reports as generated but not streamed (decision 065) adds its tokens at
+ *   the stream's own rate.
+ *   Judged from MIN_HOLD_TOKENS tokens after the first delivery. A hold INSIDE the span is not a rule: it lengthens S and can only lower the published speed.
+ * - `clock_padding` (reason implausible_delivery): a first delivery followed by a gap far above the
+ *   stream's own pace after it, so the TTFT clock stopped at a token that was not the start of the
+ *   output: u_1 ≥ PADDING_RATIO × (token-weighted median of u_j, j ≥ 2), with the first gap at
+ *   least PADDING_FLOOR_MS, below which timer and scheduling noise (and the error bound the probe
+ *   publishes) cannot tell a pad from a step. The real start of output (the second delivery) is
+ *   kept in the evidence. A pause followed by the tokens generated meanwhile in one delivery
+ *   (u_1 at the stream's pace) is not padding: those tokens prove generation ran from the first
+ *   token on (it is also what our own reader shows after a stall), only their delivery was late.
+ *
+ * Why an attacker cannot sit just under a rule: every bound is a ratio to the same stream's own
+ * figures, so sitting under it means behaving like generation. Under `hold_then_burst` a hold is
+ * at most HOLD_RATIO spans long, so holding buys at most that factor over the rate the whole
+ * request proves, paid for in published TTFT; under `clock_padding` a pad can shave at most
+ * PADDING_RATIO steps of the stream's own pace (or the noise floor) off TTFT.
+ *
+ * Sources: MLPerf Endpoints rules (2026) forbid padding "to stop the clock" and response caching;
+ * Artificial Analysis' output speed is measured after the first chunk (the window these rules protect);
+ * TensorRT-LLM `stream_interval`, vLLM/SGLang speculative decoding for the legitimate batching.
+ */
+import type { DeliveryEvidence, TimelineEntry } from './types';
+
+/** Largest (TTFT − prefill allowance − floor) ÷ span a stream may show (hold then burst). */
+export const HOLD_RATIO = 4;
+/** Prefill allowance: inputTokens ÷ (this × the stream's own output speed). */
+export const PREFILL_DECODE_RATIO = 4;
+/** Holds within this many ms beyond HOLD_RATIO spans are timing noise, never a rule, ms. */
+export const HOLD_FLOOR_MS = 25;
+/**
+ * Fewest tokens after the first delivery for the hold rule: a reply of a few tokens (a short
+ * fidelity reply, "Short and clear answer.") has no span to speak of, and its TTFT is its latency.
+ */
+export const MIN_HOLD_TOKENS = 16;
+/** Largest first-gap ÷ the stream's own pace after it (clock padding). */
+export const PADDING_RATIO = 8;
+/** A first gap shorter than this is never padding (timer and scheduling noise), ms. */
+export const PADDING_FLOOR_MS = 25;
+
+/** What {@link judgeDelivery} found. */
+export interface DeliveryVerdict {
+  /** `whole_answer` → buffered_stream */
+  wholeAnswer: boolean;
+  /** `hold_then_burst` / `clock_padding` → implausible_delivery; null when the stream broke none */
+  evidence: DeliveryEvidence | null;
+  /** all ratios, also when no rule broke (for tests and the CLI) */
+  figures: DeliveryEvidence;
+}
+
+interface Delivery {
+  atMs: number;
+  tokens: number;
+}
+
+/** Timeline entries with tokens merged by arrival time (one socket read = one delivery). */
+export function groupDeliveries(timeline: readonly TimelineEntry[]): Delivery[] {
+  const out: Delivery[] = [];
+  for (const e of timeline) {
+    if (e.tokens <= 0) continue;
+    const last = out[out.length - 1];
+    if (last && last.atMs === e.atMs) last.tokens += e.tokens;
+    else out.push({ atMs: e.atMs, tokens: e.tokens });
+  }
+  return out;
+}
+
+/** Token-weighted median of values (each value counted `weight` times); null when empty. */
+function weightedMedian(items: Array<{ value: number; weight: number }>): number | null {
+  const sorted = items.filter((i) => i.weight > 0).sort((a, b) => a.value - b.value);
+  const total = sorted.reduce((n, i) => n + i.weight, 0);
+  if (total === 0) return null;
+  let seen = 0;
+  for (const i of sorted) {
+    seen += i.weight;
+    if (seen >= total / 2) return i.value;
+  }
+  return sorted[sorted.length - 1]!.value;
+}
+
+/**
+ * Judges one stream's delivery. `timeline`: the probe's token events (ms since request start,
+ * o200k tokens); `inputTokens`: the prompt's size in tokens (an estimate is fine; 0 when unknown,
+ * which gives no prefill allowance); `hiddenTokens`: reasoning tokens the provider reports it
+ * generated without streaming (decision 065), generated during the hold at the stream's own rate.
+ * Pure; never throws.
+ */
+export function judgeDelivery(timeline: readonly TimelineEntry[], inputTokens = 0, hiddenTokens = 0): DeliveryVerdict {
+  const eventTokens = timeline.reduce((n, t) => n + t.tokens, 0);
+  const lastEvent = timeline[timeline.length - 1];
+  const wholeAnswer =
+    eventTokens >= 2 && (((lastEvent?.tokens ?? 0) > eventTokens / 2) || (timeline.length >= 2 && timeline[0]!.atMs === lastEvent!.atMs));
+
+  const d = groupDeliveries(timeline);
+  const figures: DeliveryEvidence = { rules: [], holdRatio: null, paddingRatio: null, secondDeliveryMs: d[1]?.atMs ?? null };
+  if (d.length >= 2) {
+    const spanMs = d[d.length - 1]!.atMs - d[0]!.atMs;
+    const after = d.slice(1).reduce((n, x) => n + x.tokens, 0);
+    if (spanMs > 0 && after > 0) {
+      const ratePerMs = after / spanMs;
+      const prefillMs = Math.max(0, inputTokens) / (PREFILL_DECODE_RATIO * ratePerMs);
+      const hiddenMs = Math.max(0, hiddenTokens) / ratePerMs;
+      const holdMs = d[0]!.atMs - prefillMs - hiddenMs;
+      figures.holdRatio = holdMs / spanMs;
+      if (after >= MIN_HOLD_TOKENS && holdMs - HOLD_FLOOR_MS > HOLD_RATIO * spanMs) figures.rules.push('hold_then_burst');
+    }
+  }
+  if (d.length >= 4) {
+    const firstGap = d[1]!.atMs - d[0]!.atMs;
+    const u1 = firstGap / d[1]!.tokens;
+    const rest = d.slice(2).map((x, i) => ({ gap: x.atMs - d[i + 1]!.atMs, tokens: x.tokens }));
+    const pace = weightedMedian(rest.map((r) => ({ value: r.gap / r.tokens, weight: r.tokens })));
+    if (pace !== null && pace > 0) {
+      figures.paddingRatio = u1 / pace;
+      if (firstGap >= PADDING_FLOOR_MS && u1 / pace >= PADDING_RATIO) figures.rules.push('clock_padding');
+    }
+  }
+  return { wholeAnswer, evidence: figures.rules.length > 0 ? figures : null, figures };
+}
