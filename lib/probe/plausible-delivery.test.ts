@@ -6,6 +6,7 @@ import { probeEndpoint } from './probe-endpoint';
 import type { ProbeRequest, TimelineEntry } from './types';
 import { createGuardedFetch } from '../security/ssrf-guard';
 import { REFERENCE_MODEL_ID, startReferenceServer } from '../reference-server/reference-server';
+import { referenceWord } from '../reference-server/reference-words';
 
 const entry = (atMs: number, tokens = 1): TimelineEntry => ({ atMs, tokens, channel: 'answer' });
 /** `n` deliveries of `k` tokens, the first at `firstMs`, then one every `gapMs`. */
@@ -108,13 +109,14 @@ describe('bulk delivery over real HTTP (guarded fetch, socket read stamps)', () 
   });
 
   it('a whole answer written as 3,000 SSE events in one write is not rankable (buffered_stream or hold_then_burst), whatever speed its reads suggest', async () => {
-    const events = Array.from({ length: 3000 }, () => `data: {"choices":[{"index":0,"delta":{"content":" word"},"finish_reason":null}]}\n\n`).join('');
+    // Varied words, so only the delivery rules can object (a repeated word is degenerate_output).
+    const events = Array.from({ length: 3000 }, (_, i) => `data: {"choices":[{"index":0,"delta":{"content":${JSON.stringify(referenceWord(i))}},"finish_reason":null}]}\n\n`).join('');
     const server = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        // The generation happened before the first byte: the answer leaves in one write.
-        setTimeout(() => res.end(`${events}data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n`), 200);
+        // The generation happened before the first byte (1 s at 3,000 tok/s): the answer leaves in one write.
+        setTimeout(() => res.end(`${events}data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n`), 1_000);
       });
     });
     servers.push(server);
@@ -123,8 +125,8 @@ describe('bulk delivery over real HTTP (guarded fetch, socket read stamps)', () 
     expect(r.outcome).toBe('success');
     expect(r.outputTokensO200k).toBe(3000);
     expect(r.rankable).toBe(false);
-    // One read: no span at all (buffered); a few TCP reads: 200 ms of hold before a span of a
-    // millisecond or two (the fixed 64-tokens-per-read rule this replaced caught it by size).
+    // One read: no span at all (buffered); a few TCP reads: 1 s of hold before a span of a few ms
+    // (tens on a loaded machine), far over 4 spans (the 64-tokens-per-read rule it replaced caught it by size).
     if (r.flags.buffered) expect(r.notRankableReasons).toContain('buffered_stream');
     else expect(r.notRankableReasons).toContain('implausible_delivery');
   });

@@ -224,7 +224,8 @@ describe('hidden reasoning', () => {
       const { timing: _timing, ...evidence } = m.evidence as Record<string, unknown>;
       expect({ reasons: m.notRankableReasons.filter((n) => n !== 'timing_uncertain'), evidence }).toEqual({
         reasons: [],
-        evidence: { reasoningTokensReported: 60, reasoningTokensHidden: 60 },
+        // answerSha256: the repeated-answer key of every successful answer (decision 171)
+        evidence: { reasoningTokensReported: 60, reasoningTokensHidden: 60, answerSha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
       });
       expect(m.rankable).toBe(m.notRankableReasons.length === 0);
       const summary = await getHiddenReasoning(t.db, { endpointId: e!.id, workloadSlug: 'prose-100', from: new Date(Date.now() - 60_000), to: new Date(Date.now() + 1000) });
