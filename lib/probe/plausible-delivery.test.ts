@@ -128,7 +128,7 @@ describe('bulk delivery over real HTTP (guarded fetch, socket read stamps)', () 
     // One read: no span at all (buffered); a few TCP reads: 1 s of hold before a span of a few ms
     // (tens on a loaded machine), far over 4 spans (the 64-tokens-per-read rule it replaced caught it by size).
     if (r.flags.buffered) expect(r.notRankableReasons).toContain('buffered_stream');
-    else expect(r.notRankableReasons).toContain('implausible_delivery');
+    else expect(r.evidence.delivery?.rules.length).toBeGreaterThan(0);
   });
 
   it('a fast real stream (reference server, 5,000 TPS/user, 1 token per event) stays rankable', async () => {

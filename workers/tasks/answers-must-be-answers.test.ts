@@ -18,6 +18,7 @@ import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { answerFidelityPrompt } from '@/lib/fidelity/answer-task';
 import { startAnsweringServer, type AnsweringServer } from '@/lib/fidelity/test-support/answering-server';
+import { injectLateness, restoreLateness } from '@/lib/probe/test-support/injected-lateness';
 import type { FetchLike } from '@/lib/probe/types';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { referenceWord } from '@/lib/reference-server/reference-words';
@@ -53,6 +54,9 @@ async function probe(endpointSlug: string, workloadSlug: string, slotStart: stri
 }
 
 beforeAll(async () => {
+  // Answers are the subject here, not the clock: quiet timing evidence (decision 180), so rankability
+  // does not depend on this machine's load.
+  injectLateness('quiet');
   t = await createTestDatabase();
   reference = await startReferenceServer({ port: 0, tps: 2000, ttftMs: 5, tokensPerChunk: 2, outputTokens: 120 });
   await seedCatalog(t.db, { workloads: SEED_WORKLOADS, lookupEnv: () => null, referencePort: reference.port });
@@ -70,6 +74,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  restoreLateness();
   await closeFetches(fetches);
   await reference?.close();
   for (const s of servers) await s.close();
