@@ -38,7 +38,8 @@ export async function runStartCommand(argv: string[]): Promise<number> {
   const t0 = performance.now();
   const env = getEnv();
   // --dev (`npm run dev`): Next's dev server (compiles on request, reloads a page change without a
-  // build) instead of `next build` + `next start`; the workers run as in production.
+  // build) instead of `next build` + `next start`; the workers run as in production. Next 16 keeps
+  // the dev server's output in <distDir>/dev, apart from the production build (tsconfig includes it).
   const dev = argv.includes('--dev');
   const skipBuild = dev || argv.includes('--no-build');
   const dataDir = path.resolve(env.TOKENPACE_DATA_DIR);
@@ -110,7 +111,7 @@ export async function runStartCommand(argv: string[]): Promise<number> {
     if (!skipBuild) await buildWebIfNeeded();
     const next = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
     const web = new Supervised('web', () => dev
-      ? spawnWatched(process.execPath, [...webPreloads(), next, 'dev', '-p', String(env.PORT)], { ...childEnv, NODE_ENV: 'development', NEXT_TELEMETRY_DISABLED: '1', TOKENPACE_NEXT_DIST_DIR: process.env.TOKENPACE_NEXT_DIST_DIR || '.next-dev' }, 'web')
+      ? spawnWatched(process.execPath, [...webPreloads(), next, 'dev', '-p', String(env.PORT)], { ...childEnv, NODE_ENV: 'development', NEXT_TELEMETRY_DISABLED: '1' }, 'web')
       : spawnWatched(process.execPath, [...webPreloads(), next, 'start', '-p', String(env.PORT)], { ...childEnv, NODE_ENV: 'production' }, 'web'), onExit);
     // Probes in a process that does nothing else; the heavy bookkeeping in another (decision 251).
     const worker = new Supervised('worker', () => spawnTsx(['workers/main.ts', '--role', 'probe'], childEnv, 'worker'), onExit);
