@@ -204,11 +204,14 @@ function resolveChannel(pieces: string[], json: boolean): { fresh: string[]; who
   return { fresh, whole: acc };
 }
 
-/** True when `text` parses as one complete JSON value (tool-call arguments that are already whole). */
+/**
+ * True when `text` parses as one complete JSON object or array (tool-call arguments that are
+ * already whole). Scalars do not count: argument deltas such as `1` then `2` are pieces of `12`.
+ */
 function isCompleteJson(text: string): boolean {
   try {
-    JSON.parse(text);
-    return true;
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null;
   } catch {
     return false;
   }
