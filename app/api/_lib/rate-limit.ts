@@ -39,6 +39,10 @@ const DEFAULT_LIMITS = {
   dispute: { points: 20, durationSeconds: 60 * 60 },
   /** Requests authenticated by one personal API token. */
   tokenUse: { points: 120, durationSeconds: 60 },
+  /** Password checks of a signed-in session (verify-password, change-password, delete-user) per client IP. */
+  passwordCheckIp: { points: 30, durationSeconds: 60 },
+  /** Failed password checks per session (a stolen session cookie guessing its password; issue 19 #9). */
+  passwordCheckSession: { points: 10, durationSeconds: 15 * 60 },
 } satisfies Record<string, LimitSpec>;
 
 export type LimitName = keyof typeof DEFAULT_LIMITS | 'publicRead';
@@ -120,6 +124,17 @@ export async function consumeLimit(name: LimitName, key: string): Promise<void> 
     }
     throw res;
   }
+}
+
+/**
+ * Gives back one point of `key` consumed by consumeLimit (rate-limiter-flexible `reward`): for an
+ * attempt that, as its answer showed, never reached what the limit guards (a sign-in refused for its
+ * Origin never checked a password, issue 19 #8). Store failures propagate.
+ */
+export async function refundLimit(name: LimitName, key: string): Promise<void> {
+  const spec = specOf(name);
+  if (!spec) return;
+  await limiterOf(name, spec).reward(key.slice(0, 300), 1);
 }
 
 /**

@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { toNextJsHandler } from 'better-auth/next-js';
 import { connection } from 'next/server';
 import { getAuth } from '@/app/api/_lib/auth';
 import { decodeUtf8, parseJsonObject, readBodyBytes } from '@/app/api/_lib/body';
-import { clientAddress, consumeLimit, RateLimitedError } from '@/app/api/_lib/rate-limit';
+import { clientAddress, consumeLimit, RateLimitedError, refundLimit } from '@/app/api/_lib/rate-limit';
 import { ApiError, apiError } from '@/app/api/_lib/respond';
 import { checkDisplayName } from '@/lib/security/display-names';
 import { untrustedOriginMessage } from '@/lib/security/public-origin';
@@ -49,17 +50,51 @@ function normaliseSignUpName(body: Record<string, unknown>): void {
   body.name = checked.value;
 }
 
-/** Applies the limits of the path to this client address and parsed body. */
-async function limitAuthRequest(path: string, ip: string, body: Record<string, unknown>): Promise<void> {
+/** Paths where a signed-in session checks its password (each guess must be limited: issue 19 #9). */
+const PASSWORD_CHECK_PATHS = new Set(['/verify-password', '/change-password', '/delete-user']);
+
+/** The session cookie's value (the per-session key of password checks), or '' when none. */
+function sessionKey(request: Request): string {
+  const m = /tokenpace[._-]session_token=([^;]+)/.exec(request.headers.get('cookie') ?? '');
+  return m ? createHash('sha256').update(m[1]!).digest('hex') : '';
+}
+
+/**
+ * Applies the limits of the path to this client address and parsed body. Returns the per-account
+ * limit it consumed (the email's or the session's), to be refunded when the answer shows the
+ * attempt never reached the password check.
+ */
+async function limitAuthRequest(path: string, ip: string, body: Record<string, unknown>, request: Request): Promise<{ name: 'signInEmail' | 'passwordCheckSession'; key: string } | null> {
   if (path === '/sign-in/email') {
     await consumeLimit('signInIp', ip);
-    await consumeLimit('signInEmail', emailKey(body));
+    const key = emailKey(body);
+    await consumeLimit('signInEmail', key);
+    return { name: 'signInEmail', key };
+  } else if (PASSWORD_CHECK_PATHS.has(path)) {
+    await consumeLimit('passwordCheckIp', ip);
+    const key = sessionKey(request);
+    if (!key) return null; // better-auth answers 401 without a session; the IP limit holds
+    await consumeLimit('passwordCheckSession', key);
+    return { name: 'passwordCheckSession', key };
   } else if (path === '/sign-up/email') {
     await consumeLimit('signUpIp', ip);
   } else if (path === '/request-password-reset' || path === '/send-verification-email') {
     await consumeLimit('resetIp', ip);
     await consumeLimit('resetEmail', emailKey(body));
   }
+  return null;
+}
+
+/**
+ * Whether better-auth's answer shows a password was checked and was wrong: sign-in 401, the
+ * session's checks 400 INVALID_PASSWORD. Anything else (a foreign Origin's 403, a bad body, a
+ * success) did not guess a password, and its point is refunded (issue 19 #8).
+ */
+async function failedPasswordCheck(path: string, res: Response): Promise<boolean> {
+  if (path === '/sign-in/email') return res.status === 401;
+  if (res.status !== 400) return false;
+  const body = (await res.clone().json().catch(() => null)) as { code?: string } | null;
+  return body?.code === 'INVALID_PASSWORD';
 }
 
 async function run(request: Request, method: 'GET' | 'POST'): Promise<Response> {
@@ -67,10 +102,11 @@ async function run(request: Request, method: 'GET' | 'POST'): Promise<Response> 
   const handler = toNextJsHandler(getAuth());
   if (method === 'GET') return handler.GET(request);
   let forwarded: Request;
+  let counted: Awaited<ReturnType<typeof limitAuthRequest>>;
+  const path = new URL(request.url).pathname.replace(/^\/api\/auth/, '');
   try {
-    const path = new URL(request.url).pathname.replace(/^\/api\/auth/, '');
     const body = await readAuthBody(request);
-    await limitAuthRequest(path, clientAddress(request), body);
+    counted = await limitAuthRequest(path, clientAddress(request), body, request);
     if (path === '/sign-up/email') normaliseSignUpName(body);
     // better-auth gets the very object the limits were keyed on, as JSON.
     const headers = new Headers(request.headers);
@@ -83,7 +119,9 @@ async function run(request: Request, method: 'GET' | 'POST'): Promise<Response> 
     if (err instanceof ApiError) return apiError(err.code, err.message, err.field);
     throw err;
   }
-  return explainOriginRefusal(await handler.POST(forwarded));
+  const res = await handler.POST(forwarded);
+  if (counted && !(await failedPasswordCheck(path, res))) await refundLimit(counted.name, counted.key);
+  return explainOriginRefusal(res);
 }
 
 /**
