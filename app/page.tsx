@@ -16,22 +16,36 @@ import { SORT_KEYS, type SortDir, type SortKey } from './_components/leaderboard
 import { LeaderboardPickers } from './_components/pickers';
 import { RegionCoverage } from './_components/region-coverage';
 import { listRegionNames } from './_server/regions';
+import { ModelComparisonHome } from './_components/model-comparison-home';
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
 const one = (v: string | string[] | undefined) => (typeof v === 'string' ? v : undefined);
 
-export const metadata: Metadata = { title: 'Leaderboard' };
+export const metadata: Metadata = { title: 'Models compared' };
 
 /**
- * Home: the model leaderboard. Model, workload, window and region pickers live in the URL (?model=…&workload=
- * …&window=72h&region=eu; no region = all regions merged; ?sort=ttft&dir=asc keeps a table sort; ?at=ISO
- * pins the board to an instant). The board says which worker regions it covers.
- * Ranking chart, TTFT-vs-speed scatter, sortable table, claims as markers, calibration badge.
+ * Home. Without `model`: every model compared by its fastest endpoint (app/_components/
+ * model-comparison-home, issue 27). With `?model=slug`: that model's board (below), one click from
+ * the comparison.
  */
 export default async function HomePage({ searchParams }: { searchParams: Search }) {
   await connection();
   const sp = await searchParams;
+  if (one(sp.model) === undefined) {
+    const flat = Object.fromEntries(Object.entries(sp).map(([k, v]) => [k, one(v)]));
+    return <ModelComparisonHome db={getDb()} sp={flat} />;
+  }
+  return <ModelBoard sp={sp} />;
+}
+
+/**
+ * A model's board: the model leaderboard. Model, workload, window and region pickers live in the URL (?model=…&workload=
+ * …&window=72h&region=eu; no region = all regions merged; ?sort=ttft&dir=asc keeps a table sort; ?at=ISO
+ * pins the board to an instant). The board says which worker regions it covers.
+ * Ranking chart, TTFT-vs-speed scatter, sortable table, claims as markers, calibration badge.
+ */
+async function ModelBoard({ sp }: { sp: Record<string, string | string[] | undefined> }) {
   // An empty region (the picker's "All regions") means merged.
   const parsed = leaderboardQuerySchema.safeParse({ model: one(sp.model), workload: one(sp.workload), window: one(sp.window), at: one(sp.at), region: one(sp.region) || undefined });
   const q = parsed.success ? parsed.data : leaderboardQuerySchema.parse({});
@@ -59,6 +73,7 @@ export default async function HomePage({ searchParams }: { searchParams: Search 
   const embedUrl = `${publicOrigin()}/embed/leaderboard?${new URLSearchParams({ model: q.model, workload: q.workload, window: windowParam }).toString()}`;
   return (
     <>
+      <p className="muted small"><Link href="/">All models compared</Link></p>
       <div className="page-head">
         <div>
           <h1>Output speed per user: {model?.name ?? q.model}</h1>

@@ -10,6 +10,7 @@
  *   tokenpace migrate                       apply migrations to DATABASE_URL (or the embedded server)
  *   tokenpace admin grant|revoke <email>    give or take the admin role of an account
  *   tokenpace pricing <slug> --input --output --source --as-of   declare an endpoint's prices (admin)
+ *   tokenpace budget [--provider S] [--cron C] [--json]   the catalog's probe budget per day (requests, tokens, cost)
  *   tokenpace verify <url|file> [--keys K]  check the signatures of a snapshot, board, manifest or dump
  *   tokenpace rotate-signing-key            retire the signing key and create a new one (old keys stay published)
  * Exit codes: 0 ok, 1 failure, 2 bad usage.
@@ -29,6 +30,7 @@ commands:
   rotate-key --new-key-file <path>        re-encrypt stored API keys under a new key
   admin grant <email>                     make an existing account an admin (admin revoke <email> undoes it)
   pricing <endpoint-slug> --input USD --output USD [--cached USD] --source URL --as-of YYYY-MM-DD   declare prices per M tokens (--clear removes)
+  budget [--provider SLUG,...] [--cron "* * * * *"] [--json]   probe budget per day of the whole catalog (requests, tokens, cost at declared prices)
   verify <url|file> [--keys <url|file>] [--signature <header value>]   check Tokenpace signatures (offline for files)
   rotate-signing-key                      retire the current signing key, create a new one (older signatures keep verifying)`;
 
@@ -52,6 +54,7 @@ const COMMANDS: Record<string, (rest: string[]) => Promise<number>> = {
   migrate: async (rest) => (await import('./migrate-command')).runMigrateCommand(rest),
   admin: async (rest) => (await import('./admin-command')).runAdminCommand(rest),
   pricing: async (rest) => (await import('./pricing-command')).runPricingCommand(rest),
+  budget: async (rest) => (await import('./budget-command')).runBudgetCommand(rest),
   'rotate-key': async (rest) => (await import('./rotate-key-command')).runRotateKeyCommand(rest),
   verify: async (rest) => (await import('./verify-command')).runVerifyCommand(rest),
   'rotate-signing-key': async (rest) => (await import('./rotate-signing-key-command')).runRotateSigningKeyCommand(rest),

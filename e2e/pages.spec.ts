@@ -69,7 +69,7 @@ test.beforeAll(async ({ request }) => {
   await expect
     .poll(
       async () => {
-        const html = await (await request.get('/')).text();
+        const html = await (await request.get('/?model=llama-4-maverick')).text();
         const id = /data-snapshot="([^"]+)"/.exec(html)?.[1];
         if (!id) return -1;
         const res = await request.get(`/api/v1/snapshots/${id}`);
@@ -106,7 +106,7 @@ async function leaderboard(page: Page, query = `model=${MODEL}&workload=prose-1k
 }
 
 test('home: ranking chart, scatter and table agree with the snapshot API; claims, calibration badge, pickers, sorting', async ({ page }, testInfo) => {
-  await page.goto('/');
+  await page.goto('/?model=llama-4-maverick');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Llama 4 Maverick');
   const board = page.getByTestId('leaderboard');
   await expect(board.locator('[data-chart="ranking"]')).toBeVisible();
@@ -223,7 +223,7 @@ test('home: live refresh every 30 s with "updated N s ago", calm error state wit
     calls++;
     await route.continue();
   });
-  await page.goto('/');
+  await page.goto('/?model=llama-4-maverick');
   const status = page.locator('.status-line');
   await expect(status).toContainText(/updated [0-2] s ago/);
   await page.clock.fastForward(12_000);
@@ -276,7 +276,7 @@ test('home: first-load JavaScript transfer size, theme toggle persisted, dark-th
   await context.close();
 
   // theme: toggle, persisted across reloads, and accessible in dark too
-  await page.goto('/');
+  await page.goto('/?model=llama-4-maverick');
   const toggle = page.getByRole('button', { name: 'Dark theme' });
   const before = await page.evaluate(() => document.documentElement.getAttribute('data-theme'));
   expect(before).toBeNull();
@@ -313,7 +313,7 @@ test('home: first-load JavaScript transfer size, theme toggle persisted, dark-th
 
   // 360 px: no sideways scrolling of the page, charts still drawn
   await page.setViewportSize({ width: 360, height: 800 });
-  await page.goto('/');
+  await page.goto('/?model=llama-4-maverick');
   await expect(page.locator('[data-chart="ranking"]')).toBeVisible();
   await expectNoHorizontalOverflow(page);
   await expectNoSeriousA11yViolations(page, 'home (360 px)');
@@ -535,7 +535,7 @@ test('embeds render without site chrome, with the API numbers, inside an iframe'
   await expectNoSeriousA11yViolations(page, 'embed endpoint');
   await screenshot(page, testInfo, 'embed-endpoint');
   // in an iframe on another page, as the home page's snippet suggests
-  await page.goto('/');
+  await page.goto('/?model=llama-4-maverick');
   const snippet = await page.getByLabel('Embed this ranking').inputValue();
   const src = /src="([^"]+)"/.exec(snippet)![1]!;
   await page.setContent(`<!doctype html><html lang="en"><title>host</title><body><h1>Host page</h1><iframe src="${src}" width="640" height="520" title="Tokenpace leaderboard"></iframe></body></html>`);
@@ -545,7 +545,7 @@ test('embeds render without site chrome, with the API numbers, inside an iframe'
 });
 
 test('Open Graph images for the leaderboard, a model and an endpoint are PNGs', async ({ page, request }) => {
-  await page.goto('/');
+  await page.goto('/?model=llama-4-maverick');
   const og = await page.locator('meta[property="og:image"]').first().getAttribute('content');
   expect(og).toMatch(/\/opengraph-image/);
   await page.goto(`/models/${MODEL}`);
@@ -617,7 +617,7 @@ test('calibration, claims, imported data, snapshot and documentation pages rende
   await expectNoSeriousA11yViolations(page, 'datasets');
 
   // a snapshot: its chart and table equal its immutable JSON
-  await page.goto('/');
+  await page.goto('/?model=llama-4-maverick');
   const snapshotId = await page.getByTestId('leaderboard').getAttribute('data-snapshot');
   await page.goto(`/s/${snapshotId}`);
   const snap = (await (await page.request.get(`/api/v1/snapshots/${snapshotId}`)).json()) as Answer;

@@ -142,7 +142,7 @@ test('a provider signs up, submits, is verified, approved by an admin, and ranke
   await expect
     .poll(
       async () => {
-        await page.goto('/');
+        await page.goto('/?model=llama-4-maverick');
         return page.getByText(PROVIDER_NAME).count();
       },
       { timeout: 180_000, intervals: [3000] },

@@ -20,7 +20,14 @@ test('fresh start shows calibration measurements, catalog, claims and LLMPerf da
     .toBeGreaterThan(0);
   expect(Date.now() - startedAt).toBeLessThan(120_000 + 60_000); // start (incl. first build) + first probe
 
+  // The home page compares the catalog's models; with no provider key set it says so in a visitor's
+  // words and points at what can be seen meanwhile.
   await page.goto('/');
+  await expect(page.getByRole('heading', { level: 2, name: 'No model has been measured here yet' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'how accurately Tokenpace measures' })).toHaveAttribute('href', '/calibration');
+  await expect(page.getByRole('link', { name: 'measurements others published' })).toHaveAttribute('href', '/datasets');
+  expect(await page.locator('table[data-table="model-comparison"] tbody tr').count()).toBeGreaterThanOrEqual(12);
+  await page.locator('tr[data-model="llama-4-maverick"]').getByRole('link', { name: 'board of Llama 4 Maverick 17B-128E Instruct' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Llama 4 Maverick');
   // Seeded catalog: providers from the claims are listed (inactive until their API key is set).
   for (const provider of ['SambaNova', 'Groq', 'Amazon Bedrock', 'NVIDIA']) {

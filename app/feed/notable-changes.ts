@@ -3,7 +3,9 @@
  * - change points of an endpoint's daily median output speed (db/queries/history change points);
  * - a new #1 on a model × workload board by daily median, with hysteresis: a challenger takes #1
  *   only when its daily median beats the holder's by more than 5 % that day (ties do not flap);
- * - endpoints listed in the period;
+ * - endpoints joining: listed in the period (a catalog endpoint still waiting for its key is not
+ *   announced until it is measured), or first measured in the period (its key was set);
+ * - endpoints leaving: retired by their provider in the period (kept with their history, decision 222);
  * - fidelity drops: the first day of each run of days on which an endpoint confidently passed
  *   fewer than 95 % of its fidelity checks (lib/fidelity/fidelity-summary findFidelityDrops).
  * Calibration endpoints are left out (they are our reference, not a ranking).
@@ -12,14 +14,14 @@ import { listEndpoints, listModels, listWorkloads } from '@/db/queries/catalog';
 import { listDailyFidelity } from '@/db/queries/fidelity';
 import { listModelHistory } from '@/db/queries/history';
 import { findFidelityDrops } from '@/lib/fidelity/fidelity-summary';
-import { listEndpointsCreatedBetween } from '@/db/queries/ui-endpoint';
+import { listEndpointsCreatedBetween, listEndpointsFirstMeasuredBetween, listEndpointsRetiredBetween } from '@/db/queries/ui-endpoint';
 import type { Db } from '@/db/client';
 import { fmt } from '@/app/_components/format';
 
 /** One feed entry; `updated` is ISO UTC, `path` is site-relative. */
 export interface NotableChange {
   id: string;
-  kind: 'new-leader' | 'change-point' | 'new-endpoint' | 'fidelity-drop';
+  kind: 'new-leader' | 'change-point' | 'new-endpoint' | 'endpoint-leaves' | 'fidelity-drop';
   title: string;
   summary: string;
   updated: string;
@@ -34,11 +36,13 @@ const MIN_DAY_COUNT = 3;
 /** The notable changes of the last `days` days before `now`, newest first, at most `limit`. */
 export async function listNotableChanges(db: Db, p: { now: Date; days: number; limit: number }): Promise<NotableChange[]> {
   const from = new Date(p.now.getTime() - p.days * 86400_000);
-  const [models, workloads, endpoints, created, fidelityDays] = await Promise.all([
+  const [models, workloads, endpoints, created, firstMeasured, retired, fidelityDays] = await Promise.all([
     listModels(db),
     listWorkloads(db),
     listEndpoints(db),
     listEndpointsCreatedBetween(db, { from, to: p.now }),
+    listEndpointsFirstMeasuredBetween(db, { from, to: p.now }),
+    listEndpointsRetiredBetween(db, { from, to: p.now }),
     listDailyFidelity(db, { from, to: p.now }),
   ]);
   const calibration = new Set(endpoints.filter((e) => e.providerKind === 'calibration').map((e) => e.id));
@@ -105,14 +109,41 @@ export async function listNotableChanges(db: Db, p: { now: Date; days: number; l
       });
     }
   }
+  const measuredIds = new Set(firstMeasured.map((e) => e.id));
+  const createdIds = new Set(created.map((e) => e.id));
   for (const e of created) {
     if (calibration.has(e.id)) continue;
+    // A catalog endpoint waiting for its provider's key (or listed already retired) joins when it is first measured, not when listed.
+    const status = byId.get(e.id)?.status;
+    if ((status === 'inactive' || status === 'retired') && !measuredIds.has(e.id)) continue;
     out.push({
       id: `new-endpoint/${e.id}`,
       kind: 'new-endpoint',
       title: `New endpoint: ${e.provider} ${e.slug} (${e.model})`,
       summary: `${e.provider} serving ${e.model}${[e.hardware, e.engine].filter(Boolean).length ? ` on ${[e.hardware, e.engine].filter(Boolean).join(', ')}` : ''} is now listed.`,
       updated: e.createdAt.toISOString(),
+      path: `/endpoints/${e.id}`,
+    });
+  }
+  for (const e of firstMeasured) {
+    if (calibration.has(e.id) || createdIds.has(e.id)) continue; // listed in the period: announced above
+    out.push({
+      id: `endpoint-joins/${e.id}`,
+      kind: 'new-endpoint',
+      title: `Endpoint joins: ${e.provider} ${e.slug} (${e.model})`,
+      summary: `${e.provider}'s ${e.slug} (${e.model}), listed since ${e.createdAt.toISOString().slice(0, 10)}, is measured from ${e.firstHour.toISOString().slice(0, 13)}:00 UTC on.`,
+      updated: e.firstHour.toISOString(),
+      path: `/endpoints/${e.id}`,
+    });
+  }
+  for (const e of retired) {
+    if (calibration.has(e.id) || !e.retiredAt) continue;
+    out.push({
+      id: `endpoint-leaves/${e.id}`,
+      kind: 'endpoint-leaves',
+      title: `Endpoint leaves: ${e.provider} ${e.slug} (${e.model})`,
+      summary: `${e.provider} retired ${e.slug} (${e.model}) on ${e.retiredAt.toISOString().slice(0, 10)}. It is no longer probed; its measurements and history stay.`,
+      updated: e.retiredAt.toISOString(),
       path: `/endpoints/${e.id}`,
     });
   }

@@ -211,6 +211,12 @@ export default function MethodologyPage() {
         Anchoring on the leader keeps a long chain of slightly overlapping intervals from tying the top of the table with the bottom. Endpoints with fewer than {MIN_RANKED_SAMPLES} successful samples in the window are listed without a rank.
       </p>
 
+      <h2 id="models-compared">Comparing models</h2>
+      <p>
+        The home page shows each model by its fastest endpoint: the first ranked entry of that model’s own board (rank 1, the best median in the top tie band), with that entry’s median TPS/user, the 95 % interval of the median, TTFT and success rate copied from the board’s answer, whose snapshot it cites. Filters only choose which endpoints may stand for a model; they never recompute a figure. An endpoint without a published price fails a price ceiling and one without a declared context window fails a context minimum: unknown is never taken for a number.
+        A model is its weights: the same weights under different provider ids or quantisations are one model, and each endpoint’s declared precision is shown beside its speed (declared, not verified; the fidelity checks are the evidence of quality). Catalog facts (base URL, id, context window, price) each carry the provider page they were read from and the date; retired ids stay listed with their history and are no longer probed.
+      </p>
+
       <h2 id="workloads">Workloads</h2>
       <p>
         A workload fixes a prompt category (prose, code, math, JSON), an input length (~100, ~1,000, ~10,000 and ~100,000 tokens) and an output budget (256 tokens). Every prompt carries a fresh nonce derived from its time slot, so no cache can answer it, while all endpoints in one slot receive the same prompt. The grid is listed at <a href="/api/v1/workloads">/api/v1/workloads</a>.

@@ -18,15 +18,23 @@ export interface PrecomputedAnswer {
 }
 
 /**
- * The (model, workload) pairs worth precomputing: listed models with at least one endpoint × the
- * scheduled workloads (the grid the probes measure). Ordered by slugs.
+ * The (model, workload) pairs worth precomputing: listed models with an endpoint that is probed now
+ * (active) or was measured within the longest precomputed window (hourly rollups of the last 8
+ * days) × the scheduled workloads (the grid the probes measure). Ordered by slugs. A catalog of many
+ * models waiting for their keys (issue 27) adds nothing to the job: their boards are empty and are
+ * computed on demand (decision 223). `now` is the job's instant.
  */
-export async function listPrecomputeTargets(db: Db): Promise<Array<{ modelSlug: string; workloadSlug: string }>> {
+export async function listPrecomputeTargets(db: Db, now: Date = new Date()): Promise<Array<{ modelSlug: string; workloadSlug: string }>> {
   const ms = await db
     .selectDistinct({ slug: models.slug })
     .from(models)
     .innerJoin(endpoints, eq(endpoints.modelId, models.id))
-    .where(eq(models.listed, true))
+    .where(
+      and(
+        eq(models.listed, true),
+        sql`("endpoints"."status" = 'active' or exists (select 1 from measurement_rollups r where r.endpoint_id = "endpoints"."id" and r.granularity = 'hour' and r.bucket_start >= ${new Date(now.getTime() - 8 * 86400_000).toISOString()}::timestamptz))`,
+      ),
+    )
     .orderBy(models.slug);
   const ws = await db.select({ slug: workloads.slug }).from(workloads).where(eq(workloads.scheduled, true)).orderBy(workloads.slug);
   return ms.flatMap((m) => ws.map((w) => ({ modelSlug: m.slug, workloadSlug: w.slug })));

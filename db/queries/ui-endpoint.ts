@@ -6,7 +6,7 @@
 import { rankableSql } from './disputes';
 import { and, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { endpoints, measurements, models, providers, workloads } from '../schema';
+import { endpoints, measurementRollups, measurements, models, providers, workloads } from '../schema';
 import { measurementWindow } from './window-filters';
 
 /** Measurements that enter the figures: rankable (successful, valid, nothing contradicting; decision 060). */
@@ -160,4 +160,38 @@ export async function listEndpointsCreatedBetween(db: Db, p: { from: Date; to: D
     .innerJoin(models, eq(models.id, endpoints.modelId))
     .where(and(gte(endpoints.createdAt, p.from), lte(endpoints.createdAt, p.to), inArray(endpoints.status, ['active', 'inactive', 'paused', 'retired'])))
     .orderBy(desc(endpoints.createdAt));
+}
+
+/**
+ * Public endpoints whose first measured hour (hourly rollups: small, unlike raw measurements) lies
+ * in [from, to]: the hour they joined the measured board (feed: "joins"). Status and creation
+ * time come along so the feed can tell a new listing from a catalog endpoint whose key was just set.
+ */
+export async function listEndpointsFirstMeasuredBetween(db: Db, p: { from: Date; to: Date }) {
+  const first = db
+    .select({ endpointId: measurementRollups.endpointId, firstHour: sql<string>`to_char(min(${measurementRollups.bucketStart}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`.as('first_hour') })
+    .from(measurementRollups)
+    .where(eq(measurementRollups.granularity, 'hour'))
+    .groupBy(measurementRollups.endpointId)
+    .having(sql`min(${measurementRollups.bucketStart}) between ${p.from.toISOString()}::timestamptz and ${p.to.toISOString()}::timestamptz`)
+    .as('first');
+  const rows = await db
+    .select({ id: endpoints.id, slug: endpoints.slug, provider: providers.name, model: models.name, createdAt: endpoints.createdAt, firstHour: first.firstHour })
+    .from(first)
+    .innerJoin(endpoints, eq(endpoints.id, first.endpointId))
+    .innerJoin(providers, eq(providers.id, endpoints.providerId))
+    .innerJoin(models, eq(models.id, endpoints.modelId))
+    .where(inArray(endpoints.status, ['active', 'inactive', 'paused', 'retired']));
+  return rows.map((r) => ({ ...r, firstHour: new Date(r.firstHour) }));
+}
+
+/** Endpoints retired in [from, to] (feed: "leaves"), newest first. They stay listed with their history. */
+export async function listEndpointsRetiredBetween(db: Db, p: { from: Date; to: Date }) {
+  return db
+    .select({ id: endpoints.id, slug: endpoints.slug, provider: providers.name, model: models.name, retiredAt: endpoints.retiredAt })
+    .from(endpoints)
+    .innerJoin(providers, eq(providers.id, endpoints.providerId))
+    .innerJoin(models, eq(models.id, endpoints.modelId))
+    .where(and(eq(endpoints.status, 'retired'), gte(endpoints.retiredAt, p.from), lte(endpoints.retiredAt, p.to)))
+    .orderBy(desc(endpoints.retiredAt));
 }

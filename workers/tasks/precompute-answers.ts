@@ -36,7 +36,7 @@ const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 export async function runPrecomputeAnswersJob(db: Db, now: Date): Promise<{ asOf: Date; answers: number; ms: number; maxAnswerMs: number; maxAnswerCpuMs: number }> {
   const t0 = performance.now();
   const asOf = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
-  const targets = await listPrecomputeTargets(db);
+  const targets = await listPrecomputeTargets(db, asOf);
   const rows: PrecomputedAnswer[] = [];
   const snaps: NewSnapshot[] = [];
   let maxAnswerMs = 0;
