@@ -19,6 +19,18 @@ export function canonicalAddress(raw: string): string | null {
   return toComparable(ipaddr.parse(s)).toString();
 }
 
+/**
+ * The rate-limit bucket of a canonical address (issue 19 #13): an IPv6 address counts as its /64
+ * (`2001:db8:1:2::/64`), the smallest prefix one subscriber is normally given (RFC 6177, RFC 7934:
+ * a host may pick any of 2^64 addresses in it); an IPv4 address as itself; anything else unchanged
+ * (`unknown`).
+ */
+export function rateLimitBucket(address: string): string {
+  if (!ipaddr.IPv6.isValid(address) || ipaddr.IPv4.isValid(address)) return address;
+  const parts = ipaddr.IPv6.parse(address).parts.slice(0, 4);
+  return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0]).toString()}/64`;
+}
+
 function toComparable(a: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
   return a.kind() === 'ipv6' && (a as ipaddr.IPv6).isIPv4MappedAddress() ? (a as ipaddr.IPv6).toIPv4Address() : a;
 }

@@ -14,7 +14,7 @@ import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiter
 import { getDb } from '@/db/shared';
 import { rateLimits } from '@/db/schema';
 import { getEnv } from '@/lib/env';
-import { parseTrustedProxies, resolveClientAddress, type TrustedProxies } from '@/lib/security/client-address';
+import { parseTrustedProxies, rateLimitBucket, resolveClientAddress, type TrustedProxies } from '@/lib/security/client-address';
 
 /** The limits by name: `points` requests per `durationSeconds` per key. */
 export interface LimitSpec {
@@ -158,16 +158,17 @@ function trustedProxies(): TrustedProxies {
 /**
  * The client address used as a rate-limit key: the TCP peer, or with a trusted proxy as peer the
  * right-most untrusted X-Forwarded-For entry (lib/security/client-address.ts); 'unknown' when the
- * peer is not known (the web process was not started through `tokenpace start`). Every per-IP
- * limit goes through here.
+ * peer is not known (the web process was not started through `tokenpace start`); an IPv6 address
+ * as its /64. Every per-IP limit goes through here.
  */
 export function clientAddress(request: Request): string {
   const header = peerAddressHeader();
-  return resolveClientAddress({
+  // An IPv6 client is bucketed by its /64 (lib/security/client-address rateLimitBucket).
+  return rateLimitBucket(resolveClientAddress({
     peerAddress: header ? request.headers.get(header) : null,
     forwardedFor: request.headers.get('x-forwarded-for'),
     trusted: trustedProxies(),
-  });
+  }));
 }
 
 /** Per-IP limit of the public read API (GET/HEAD under /api/v1); other paths pass. */
