@@ -49,6 +49,7 @@ function expectFields(r: ProbeResult, c: ReplayCase) {
   if (e.buffered !== undefined) expect(r.flags.buffered).toBe(e.buffered);
   if (e.rankable !== undefined) expect(reasons.length === 0, r.notRankableReasons.join(',')).toBe(e.rankable);
   if (e.not_rankable_reasons !== undefined) expect(reasons).toEqual(e.not_rankable_reasons);
+  for (const reason of e.not_rankable_reasons_include ?? []) expect(r.notRankableReasons).toContain(reason);
   // Every successful stream carries its error bound (decision 180).
   if (r.outcome === 'success') expect(r.timingBound).toBeDefined();
   if (e.unrecognized_paths !== undefined) expect(r.evidence.unrecognizedPaths ?? []).toEqual(e.unrecognized_paths);

@@ -39,6 +39,8 @@ export const replayExpectSchema = z.object({
   buffered: z.boolean().optional(),
   rankable: z.boolean().optional(),
   not_rankable_reasons: z.array(z.string()).optional(),
+  /** Tokenpace extension: reasons that must be among notRankableReasons (others, e.g. clock-dependent ones on a loaded machine, may be present too) */
+  not_rankable_reasons_include: z.array(z.string()).optional(),
   unrecognized_paths: z.array(z.string()).optional(),
   error_message_contains: z.string().optional(),
 });

@@ -56,6 +56,7 @@ export function compareWithExpect(r: ProbeResult, c: ReplayCase): ExpectDifferen
   if (e.buffered !== undefined) same('buffered', e.buffered, r.flags.buffered);
   if (e.rankable !== undefined) same('rankable', e.rankable, reasons.length === 0);
   if (e.not_rankable_reasons !== undefined) same('not_rankable_reasons', e.not_rankable_reasons, reasons);
+  for (const reason of e.not_rankable_reasons_include ?? []) if (!(r.notRankableReasons as readonly string[]).includes(reason)) same('not_rankable_reasons_include', reason, r.notRankableReasons);
   same('unrecognized_paths', e.unrecognized_paths ?? [], r.evidence.unrecognizedPaths ?? []);
   if (e.error_message_contains !== undefined && !(r.errorMessage ?? '').includes(e.error_message_contains)) {
     out.push({ field: 'error_message_contains', expected: e.error_message_contains, actual: r.errorMessage });

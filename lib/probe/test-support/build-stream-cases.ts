@@ -158,7 +158,7 @@ const bedrockHeaders = { status: 200, headers: { 'content-type': 'application/vn
     request: { model: m, stream: true }, response: sseHeaders,
     writes: [...chatPieces(m, pieces, 100, 20), w(200, sse(oa(m, {}, 'COMPLETE', { usage: { prompt_tokens: 5, completion_tokens: o200k(text), total_tokens: 5 + o200k(text) } }))), w(201, done)],
     end: 'close',
-    expect: ok({ finish_reason: null, answer_text: text, content_chunks: 5, output_tokens_reported: o200k(text), ttft_ms: 100, last_token_ms: 180, e2e_ms: 201, rankable: false, not_rankable_reasons: ['unknown_finish'] }),
+    expect: ok({ finish_reason: null, answer_text: text, content_chunks: 5, output_tokens_reported: o200k(text), ttft_ms: 100, last_token_ms: 180, e2e_ms: 201, not_rankable_reasons_include: ['unknown_finish'] }),
   });
 }
 {
@@ -219,7 +219,7 @@ const bedrockHeaders = { status: 200, headers: { 'content-type': 'application/vn
       w(380, gemSse(gem([{ text: ' model.' }], { usageMetadata: { promptTokenCount: 8, candidatesTokenCount: o200k(text), totalTokenCount: 8 + o200k(text) } }, { finishReason: 'OTHER' }))),
     ],
     end: 'close',
-    expect: ok({ finish_reason: null, answer_text: text, content_chunks: 3, output_tokens_reported: o200k(text), ttft_ms: 300, last_token_ms: 380, e2e_ms: 380, rankable: false, not_rankable_reasons: ['unknown_finish'] }),
+    expect: ok({ finish_reason: null, answer_text: text, content_chunks: 3, output_tokens_reported: o200k(text), ttft_ms: 300, last_token_ms: 380, e2e_ms: 380, not_rankable_reasons_include: ['unknown_finish'] }),
   });
 }
 {
@@ -257,7 +257,7 @@ const bedrockHeaders = { status: 200, headers: { 'content-type': 'application/vn
       w(282, ev('message_stop', {})),
     ],
     end: 'close',
-    expect: ok({ answer_text: text, content_chunks: 3, output_tokens_reported: o200k(text), ttft_ms: 200, last_token_ms: 260, e2e_ms: 282, rankable: true }),
+    expect: ok({ answer_text: text, content_chunks: 3, output_tokens_reported: o200k(text), ttft_ms: 200, last_token_ms: 260, e2e_ms: 282, token_count_mismatch: false }),
   });
 }
 
@@ -281,7 +281,7 @@ const bedrockHeaders = { status: 200, headers: { 'content-type': 'application/vn
       w(262, done),
     ],
     end: 'close',
-    expect: ok({ answer_text: text, content_chunks: 7, output_tokens_reported: n, ttft_ms: 150, last_token_ms: 240, e2e_ms: 262, rankable: true }),
+    expect: ok({ answer_text: text, content_chunks: 7, output_tokens_reported: n, ttft_ms: 150, last_token_ms: 240, e2e_ms: 262, token_count_mismatch: false }),
   });
 }
 {
@@ -299,7 +299,7 @@ const bedrockHeaders = { status: 200, headers: { 'content-type': 'application/vn
       w(251, done),
     ],
     end: 'close',
-    expect: ok({ answer_text: text, content_chunks: 7, output_tokens_reported: n, ttft_ms: 100, last_token_ms: 220, e2e_ms: 251, rankable: true }),
+    expect: ok({ answer_text: text, content_chunks: 7, output_tokens_reported: n, ttft_ms: 100, last_token_ms: 220, e2e_ms: 251, token_count_mismatch: false }),
   });
 }
 {
@@ -311,7 +311,7 @@ const bedrockHeaders = { status: 200, headers: { 'content-type': 'application/vn
     request: { model: m, stream: true }, response: sseHeaders,
     writes: [...chatPieces(m, pieces, 100, 20), w(200, sse(oa(m, {}, 'stop', { metadata: { usage: { completion_tokens: 3, prompt_tokens: 4 } } }))), w(201, done)],
     end: 'close',
-    expect: ok({ answer_text: 'Counts in metadata', content_chunks: 3, ttft_ms: 100, last_token_ms: 140, e2e_ms: 201, rankable: false, not_rankable_reasons: ['unrecognized_shape'], unrecognized_paths: ['metadata.usage'] }),
+    expect: ok({ answer_text: 'Counts in metadata', content_chunks: 3, ttft_ms: 100, last_token_ms: 140, e2e_ms: 201, not_rankable_reasons_include: ['unrecognized_shape'], unrecognized_paths: ['metadata.usage'] }),
   });
 }
 {
@@ -330,7 +330,7 @@ const bedrockHeaders = { status: 200, headers: { 'content-type': 'application/vn
       w(242, ev('message_stop', {})),
     ],
     end: 'close',
-    expect: ok({ answer_text: 'Short reply', content_chunks: 2, ttft_ms: 200, last_token_ms: 220, e2e_ms: 242, rankable: false, not_rankable_reasons: ['unrecognized_shape'], unrecognized_paths: ['message_delta.delta.usage'] }),
+    expect: ok({ answer_text: 'Short reply', content_chunks: 2, ttft_ms: 200, last_token_ms: 220, e2e_ms: 242, not_rankable_reasons_include: ['unrecognized_shape'], unrecognized_paths: ['message_delta.delta.usage'] }),
   });
 }
 
@@ -353,7 +353,7 @@ const bedrockHeaders = { status: 200, headers: { 'content-type': 'application/vn
       w(303, done),
     ],
     end: 'close',
-    expect: ok({ answer_text: text, content_chunks: 7, output_tokens_reported: n, ttft_ms: 100, last_token_ms: 190, e2e_ms: 303, rankable: true }),
+    expect: ok({ answer_text: text, content_chunks: 7, output_tokens_reported: n, ttft_ms: 100, last_token_ms: 190, e2e_ms: 303, token_count_mismatch: false }),
   });
 }
 {
@@ -375,7 +375,7 @@ const bedrockHeaders = { status: 200, headers: { 'content-type': 'application/vn
       w(382, ev('message_stop', {})),
     ],
     end: 'close',
-    expect: ok({ answer_text: text, content_chunks: 4, output_tokens_reported: o200k(text), ttft_ms: 300, last_token_ms: 360, e2e_ms: 382, rankable: true }),
+    expect: ok({ answer_text: text, content_chunks: 4, output_tokens_reported: o200k(text), ttft_ms: 300, last_token_ms: 360, e2e_ms: 382, token_count_mismatch: false }),
   });
 }
 {
@@ -402,7 +402,7 @@ const bedrockHeaders = { status: 200, headers: { 'content-type': 'application/vn
       w(362, ev('message_stop', {})),
     ],
     end: 'close',
-    expect: ok({ answer_text: text, reasoning_text: thinking, content_chunks: 5, output_tokens_reported: o200k(text, thinking), ttft_ms: 200, ttfat_ms: 300, last_token_ms: 340, e2e_ms: 362, rankable: true }),
+    expect: ok({ answer_text: text, reasoning_text: thinking, content_chunks: 5, output_tokens_reported: o200k(text, thinking), ttft_ms: 200, ttfat_ms: 300, last_token_ms: 340, e2e_ms: 362, token_count_mismatch: false }),
   });
 }
 {
@@ -417,7 +417,7 @@ const bedrockHeaders = { status: 200, headers: { 'content-type': 'application/vn
       w(500, gemSse(gem([{ text }], { usageMetadata: { promptTokenCount: 9, candidatesTokenCount: o200k(text), totalTokenCount: 9 + o200k(text) } }, { finishReason: 'STOP' }))),
     ],
     end: 'close',
-    expect: ok({ answer_text: text, content_chunks: 4, output_tokens_reported: o200k(text), ttft_ms: 300, last_token_ms: 420, e2e_ms: 500, rankable: true }),
+    expect: ok({ answer_text: text, content_chunks: 4, output_tokens_reported: o200k(text), ttft_ms: 300, last_token_ms: 420, e2e_ms: 500, token_count_mismatch: false }),
   });
 }
 {
@@ -437,7 +437,7 @@ const bedrockHeaders = { status: 200, headers: { 'content-type': 'application/vn
       w(351, done),
     ],
     end: 'close',
-    expect: ok({ answer_text: 'Yes.', reasoning_text: r, content_chunks: 6, output_tokens_reported: o200k(r, 'Yes.'), ttft_ms: 100, ttfat_ms: 300, last_token_ms: 320, e2e_ms: 351, rankable: true }),
+    expect: ok({ answer_text: 'Yes.', reasoning_text: r, content_chunks: 6, output_tokens_reported: o200k(r, 'Yes.'), ttft_ms: 100, ttfat_ms: 300, last_token_ms: 320, e2e_ms: 351, token_count_mismatch: false }),
   });
 }
 
@@ -649,7 +649,7 @@ const usage = (n: number) => ({ usageMetadata: { promptTokenCount: 30, candidate
     end: 'close',
     expect: ok({
       answer_text: 'Known text', tool_calls: [{ id: null, name: 'search', arguments: '{"q":"b"}' }], content_chunks: 2, output_tokens_reported: 9, ttft_ms: 200, last_token_ms: 280, e2e_ms: 320,
-      rankable: false, unrecognized_paths: ['candidates[0].content.parts[0].toolCallDelta', 'candidates[0].content.parts[0].functionCall.argsStream'],
+      not_rankable_reasons_include: ['unrecognized_shape'], unrecognized_paths: ['candidates[0].content.parts[0].toolCallDelta', 'candidates[0].content.parts[0].functionCall.argsStream'],
     }),
   });
 }
@@ -673,7 +673,7 @@ const usage = (n: number) => ({ usageMetadata: { promptTokenCount: 30, candidate
       w(321, done),
     ],
     end: 'close',
-    expect: ok({ answer_text: answer.join(''), reasoning_text: reasoning.join(''), content_chunks: 7, output_tokens_reported: n, ttft_ms: 100, ttfat_ms: 250, last_token_ms: 290, e2e_ms: 321, rankable: true }),
+    expect: ok({ answer_text: answer.join(''), reasoning_text: reasoning.join(''), content_chunks: 7, output_tokens_reported: n, ttft_ms: 100, ttfat_ms: 250, last_token_ms: 290, e2e_ms: 321, token_count_mismatch: false }),
   });
 }
 {
@@ -692,7 +692,7 @@ const usage = (n: number) => ({ usageMetadata: { promptTokenCount: 30, candidate
       w(301, done),
     ],
     end: 'close',
-    expect: ok({ answer_text: answer.join(''), reasoning_text: reasoning.join(''), content_chunks: 6, output_tokens_reported: n, ttft_ms: 100, ttfat_ms: 250, last_token_ms: 270, e2e_ms: 301, rankable: true }),
+    expect: ok({ answer_text: answer.join(''), reasoning_text: reasoning.join(''), content_chunks: 6, output_tokens_reported: n, ttft_ms: 100, ttfat_ms: 250, last_token_ms: 270, e2e_ms: 301, token_count_mismatch: false }),
   });
 }
 {
@@ -709,7 +709,7 @@ const usage = (n: number) => ({ usageMetadata: { promptTokenCount: 30, candidate
       w(221, done),
     ],
     end: 'close',
-    expect: ok({ answer_text: text, content_chunks: 5, output_tokens_reported: o200k(text), ttft_ms: 100, last_token_ms: 180, e2e_ms: 221, rankable: true }),
+    expect: ok({ answer_text: text, content_chunks: 5, output_tokens_reported: o200k(text), ttft_ms: 100, last_token_ms: 180, e2e_ms: 221, token_count_mismatch: false }),
   });
 }
 
@@ -751,7 +751,7 @@ const responsesUsage = (output: number, reasoning = 0, cached = 0) => ({ input_t
       w(720, e('response.completed', { response: resp('completed', { output: [{ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: a }] }], usage: responsesUsage(n, o200k(r), 8) }) })),
     ],
     end: 'close',
-    expect: ok({ answer_text: a, reasoning_text: r, content_chunks: 8, output_tokens_reported: n, reasoning_tokens_hidden: 0, ttft_ms: 400, ttfat_ms: 600, last_token_ms: 660, e2e_ms: 720, rankable: true }),
+    expect: ok({ answer_text: a, reasoning_text: r, content_chunks: 8, output_tokens_reported: n, reasoning_tokens_hidden: 0, ttft_ms: 400, ttfat_ms: 600, last_token_ms: 660, e2e_ms: 720, token_count_mismatch: false }),
   });
 }
 {
@@ -771,7 +771,7 @@ const responsesUsage = (output: number, reasoning = 0, cached = 0) => ({ input_t
       w(1730, e('response.completed', { response: resp('completed', { usage: responsesUsage(192 + o200k(a), 192) }) })),
     ],
     end: 'close',
-    expect: ok({ answer_text: a, content_chunks: 5, output_tokens_reported: 192 + o200k(a), reasoning_tokens_hidden: 192, ttft_ms: 1600, last_token_ms: 1680, e2e_ms: 1730, rankable: true }),
+    expect: ok({ answer_text: a, content_chunks: 5, output_tokens_reported: 192 + o200k(a), reasoning_tokens_hidden: 192, ttft_ms: 1600, last_token_ms: 1680, e2e_ms: 1730, token_count_mismatch: false }),
   });
 }
 {
@@ -806,7 +806,7 @@ const responsesUsage = (output: number, reasoning = 0, cached = 0) => ({ input_t
       w(200, e('response.incomplete', { response: resp('incomplete', { incomplete_details: { reason: 'max_output_tokens' }, usage: responsesUsage(4) }) })),
     ],
     end: 'close',
-    expect: ok({ finish_reason: 'length', answer_text: a, content_chunks: 4, output_tokens_reported: 4, ttft_ms: 150, last_token_ms: 180, e2e_ms: 200, rankable: true }),
+    expect: ok({ finish_reason: 'length', answer_text: a, content_chunks: 4, output_tokens_reported: 4, ttft_ms: 150, last_token_ms: 180, e2e_ms: 200, token_count_mismatch: false }),
   });
 }
 {
@@ -874,7 +874,7 @@ const responsesUsage = (output: number, reasoning = 0, cached = 0) => ({ input_t
       w(200, e('response.completed', { response: resp('completed', { usage: responsesUsage(o200k(a)) }) })),
     ],
     end: 'close',
-    expect: ok({ answer_text: a, content_chunks: 5, output_tokens_reported: o200k(a), ttft_ms: 100, last_token_ms: 180, e2e_ms: 200, rankable: false, not_rankable_reasons: ['sequence_broken'] }),
+    expect: ok({ answer_text: a, content_chunks: 5, output_tokens_reported: o200k(a), ttft_ms: 100, last_token_ms: 180, e2e_ms: 200, not_rankable_reasons_include: ['sequence_broken'] }),
   });
 }
 {
@@ -912,7 +912,7 @@ const responsesUsage = (output: number, reasoning = 0, cached = 0) => ({ input_t
       w(230, e('response.completed', { response: resp('completed', { usage: responsesUsage(n, o200k(r)) }) })),
     ],
     end: 'close',
-    expect: ok({ answer_text: a, reasoning_text: r, content_chunks: 7, output_tokens_reported: n, reasoning_tokens_hidden: 0, ttft_ms: 100, ttfat_ms: 200, last_token_ms: 210, e2e_ms: 230, rankable: true }),
+    expect: ok({ answer_text: a, reasoning_text: r, content_chunks: 7, output_tokens_reported: n, reasoning_tokens_hidden: 0, ttft_ms: 100, ttfat_ms: 200, last_token_ms: 210, e2e_ms: 230, token_count_mismatch: false }),
   });
 }
 {
@@ -928,7 +928,7 @@ const responsesUsage = (output: number, reasoning = 0, cached = 0) => ({ input_t
       w(510, e('response.completed', { response: resp('completed', { output: [{ id: 'msg_1', type: 'message', content: [{ type: 'output_text', text: a }] }], usage: responsesUsage(o200k(a)) }) })),
     ],
     end: 'close',
-    expect: ok({ answer_text: a, content_chunks: 1, output_tokens_reported: o200k(a), ttft_ms: 500, last_token_ms: 500, e2e_ms: 510, rankable: false, not_rankable_reasons: ['buffered_stream'] }),
+    expect: ok({ answer_text: a, content_chunks: 1, output_tokens_reported: o200k(a), ttft_ms: 500, last_token_ms: 500, e2e_ms: 510, not_rankable_reasons_include: ['buffered_stream'] }),
   });
 }
 {
@@ -945,7 +945,7 @@ const responsesUsage = (output: number, reasoning = 0, cached = 0) => ({ input_t
       w(160, e('response.completed', { response: resp('completed', { usage: responsesUsage(2) }) })),
     ],
     end: 'close',
-    expect: ok({ answer_text: 'Known text', content_chunks: 2, output_tokens_reported: 2, ttft_ms: 100, last_token_ms: 140, e2e_ms: 160, rankable: false, not_rankable_reasons: ['unrecognized_shape'], unrecognized_paths: ['event:response.output_text_annotation.delta'] }),
+    expect: ok({ answer_text: 'Known text', content_chunks: 2, output_tokens_reported: 2, ttft_ms: 100, last_token_ms: 140, e2e_ms: 160, not_rankable_reasons_include: ['unrecognized_shape'], unrecognized_paths: ['event:response.output_text_annotation.delta'] }),
   });
 }
 
