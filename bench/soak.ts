@@ -7,7 +7,8 @@
  * minute with one scheduled workload, for `--minutes`, while autocannon keeps a steady read load
  * of `--read-rps` requests/s on the public API. Prints, per process (web, worker, reference,
  * postgres), RSS at start and end (from /proc), JS heap used and open handles at start and end
- * (web: its own /metrics; worker: the metrics stored with its heartbeat), and the probe
+ * (web: its own /metrics; worker: the metrics stored with its heartbeat), RSS and heap slopes per
+ * process (least squares over one sample a minute, MB/hour with R²), and the probe
  * bookkeeping: slots enqueued, measured, lost (finished without a measurement) and duplicated
  * (a slot or an endpoint-minute with two measurements). Targets: memory flat within 10 %, 0 lost,
  * 0 duplicates. Uses the web build of the checkout (builds it when missing, like `tokenpace start`).
@@ -148,7 +149,8 @@ async function main(): Promise<void> {
     console.log(`[soak] ${soakIds.length} endpoints × workload ${workload.slug}, probed every minute`);
 
     // Steady read load for the whole run.
-    const readUrls = ['/api/v1/endpoints', `/api/v1/endpoints/${soakIds[0]}/uptime`, '/api/v1/leaderboard?model=tokenpace-reference&window=24h', '/'];
+    // Realistic reads: the pages and API routes visitors, embeds and journalists hit.
+    const readUrls = ['/api/v1/endpoints', `/api/v1/endpoints/${soakIds[0]}/uptime`, '/api/v1/leaderboard?model=tokenpace-reference&window=24h', '/', `/endpoints/${soakIds[1]}`, `/api/v1/endpoints/${soakIds[2]}/measurements?limit=50`, '/api/v1/history?model=tokenpace-reference&window=7d', '/api/v1/leaderboard.csv?model=tokenpace-reference', '/models'];
     const load = flags.readRps > 0
       ? autocannon({ url: base, connections: 4, overallRate: flags.readRps, duration: flags.minutes * 60 + 30, requests: readUrls.map((p) => ({ method: 'GET', path: p })) })
       : null;
@@ -178,12 +180,18 @@ async function main(): Promise<void> {
     const first = await sample();
     console.log(`[soak] start figures taken at ${t0.toISOString()}; running ${flags.minutes} min`);
     const deadline = Date.now() + flags.minutes * 60_000;
+    // One sample a minute of every process: the slopes below are fitted over all of them.
+    const series: Array<{ minute: number; figures: Record<string, ProcessFigures> }> = [{ minute: 0, figures: first }];
     while (Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, Math.min(60_000, deadline - Date.now())));
       const [m] = (await db.execute(sql`select count(*)::int as n from measurements where endpoint_id in ${soakIds}`)) as unknown as Array<{ n: number }>;
-      console.log(`[soak] ${Math.round((flags.minutes * 60_000 - (deadline - Date.now())) / 60_000)} min: ${m!.n} measurements`);
+      const figures = await sample().catch(() => null);
+      const minute = (Date.now() - t0.getTime()) / 60_000;
+      if (figures) series.push({ minute, figures });
+      console.log(`[soak] ${minute.toFixed(1)} min: ${m!.n} measurements; RSS MB ${figures ? Object.entries(figures).map(([k, f]) => `${k} ${f.rssMb ?? '–'}`).join(', ') : '(sample failed)'}`);
     }
     const last = await sample();
+    series.push({ minute: (Date.now() - t0.getTime()) / 60_000, figures: last });
     const t1 = new Date();
     if (load) (load as unknown as { stop: () => void }).stop();
 
@@ -222,12 +230,37 @@ async function main(): Promise<void> {
       const b = last[name]!;
       console.log(`${name.padEnd(10)}  ${fmtPair(a.rssMb, b.rssMb).padEnd(26)} ${fmtPair(a.heapUsedMb, b.heapUsedMb).padEnd(29)} ${a.handles ?? '–'} → ${b.handles ?? '–'}`);
     }
+    console.log(`slopes over ${series.length} samples (least squares, first minute of warm-up excluded): MB per hour`);
+    console.log('process     RSS MB/h (R²)            heap used MB/h (R²)');
+    for (const name of Object.keys(first)) {
+      const rss = fitSlope(series.map((x) => [x.minute, x.figures[name]?.rssMb ?? null]));
+      const heap = fitSlope(series.map((x) => [x.minute, x.figures[name]?.heapUsedMb ?? null]));
+      console.log(`${name.padEnd(10)}  ${fmtSlope(rss).padEnd(24)} ${fmtSlope(heap)}`);
+    }
     console.log(`probe slots (endpoint × minute) enqueued ${books!.enqueued}, measured ${books!.measured}, lost ${books!.lost}, unfinished at end ${books!.unfinished}`);
     console.log(`duplicates (endpoint-minutes with >1 measurement): ${dups!.n}; endpoint-minutes never enqueued: ${gaps!.n}`);
     console.log(`outcomes: ${outcomes.map((o) => `${o.outcome}${o.error_kind ? `/${o.error_kind}` : ''} ${o.n}`).join(', ')}`);
   } finally {
     await stop();
   }
+}
+
+/** Least-squares slope of (minute, MB) points, in MB per hour, with R²; null with fewer than 3 points. */
+function fitSlope(points: Array<[number, number | null]>): { perHour: number; r2: number } | null {
+  const p = points.filter((x): x is [number, number] => x[1] !== null && Number.isFinite(x[1]));
+  if (p.length < 3) return null;
+  const n = p.length;
+  const mx = p.reduce((a, [x]) => a + x, 0) / n;
+  const my = p.reduce((a, [, y]) => a + y, 0) / n;
+  const sxx = p.reduce((a, [x]) => a + (x - mx) ** 2, 0);
+  const sxy = p.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0);
+  const syy = p.reduce((a, [, y]) => a + (y - my) ** 2, 0);
+  const slope = sxx > 0 ? sxy / sxx : 0;
+  return { perHour: slope * 60, r2: sxx > 0 && syy > 0 ? (sxy * sxy) / (sxx * syy) : 0 };
+}
+
+function fmtSlope(f: { perHour: number; r2: number } | null): string {
+  return f ? `${f.perHour >= 0 ? '+' : ''}${f.perHour.toFixed(1)} (${f.r2.toFixed(2)})` : '–';
 }
 
 function round1(v: number): number | null {

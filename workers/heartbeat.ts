@@ -23,7 +23,8 @@ export function startHeartbeat(db: Db, worker: WorkerIdentity, opts: { intervalM
       failing = false;
       return true;
     } catch (err) {
-      if (!failing) opts.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'heartbeat failed (database unreachable?); retrying');
+      // The message only: a failed upsert's error can carry its whole metrics payload (tens of KB).
+      if (!failing) opts.log.warn({ err: (err instanceof Error ? err.message : String(err)).slice(0, 300) }, 'heartbeat failed (database unreachable?); retrying');
       failing = true;
       return false;
     }

@@ -6,6 +6,11 @@ export function fmt(v: number | null | undefined, digits = 0): string {
   return v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
 
+/** "1 check", "2 checks", "1,234 measurements": a count with its noun, singular for exactly 1. */
+export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${fmt(n)} ${n === 1 ? singular : pluralForm}`;
+}
+
 /** A fraction 0..1 as a percentage ("97%"), or "–". */
 export function fmtPct(v: number | null | undefined, digits = 0): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return '–';

@@ -15,7 +15,10 @@ export interface TableClaim {
 
 /**
  * The leaderboard as a table (the accessible alternative of the charts, with every figure the API
- * returns for the window): sortable by clicking a column header (keyboard: Tab + Enter), sort kept
+ * returns for the window). The key figures (rank, TPS/user P50 with its P25–P75, TTFT, n, success,
+ * fidelity) come first so they fit a 1280 px screen without sideways scrolling; the rest follows
+ * behind a scroll shadow. Below 640 px each row is a card (CSS only, labels from `data-label`;
+ * issue #23 item 4, docs/decisions/202). Sortable by clicking a column header (keyboard: Tab + Enter), sort kept
  * in the URL (?sort=ttft&dir=asc) so a sorted view can be shared.
  */
 export function LeaderboardTable({
@@ -54,81 +57,87 @@ export function LeaderboardTable({
       </button>
     </th>
   );
+  const deployment = (e: Entry) =>
+    [e.endpoint.hardware, e.endpoint.engine, e.endpoint.precision, e.endpoint.speculativeDecoding ? `spec. decoding: ${e.endpoint.speculativeDecoding}` : null].filter(Boolean) as string[];
   return (
-    <div className="table-wrap" tabIndex={0} role="region" aria-label={`${caption} (table)`}>
-      <table data-table="leaderboard">
-        <caption className="sr-only">{caption}. Column headers sort the table.</caption>
-        <thead>
-          <tr>
-            {th('rank', 'Rank', false)}
-            <th scope="col">Provider / endpoint</th>
-            {th('speed', <><abbr title="output tokens per second of one stream, after the first token">TPS/user</abbr> P50</>)}
-            <th scope="col" className="num">P25–P75</th>
-            <th scope="col" className="num">P5–P95</th>
-            {th('ttft', <><abbr title="time to first token">TTFT</abbr> P50 (ms)</>)}
-            {th('ttfat', <><abbr title="time to first answer token, after any reasoning">TTFAT</abbr> P50 (ms)</>)}
-            {th('e2e', <>E2E P50 (ms)</>)}
-            {th('itl', <><abbr title="inter-token latency: gap between token-bearing events ÷ tokens of the later event; median over the window of each request's ITL P50 and P95">ITL</abbr> P50 · P95 (ms/token)</>)}
-            {th('fidelity', <><abbr title="share of fidelity checks passed (known arithmetic, code output, JSON schema, access-code recall over the whole prompt), 95 % Wilson interval">Fidelity</abbr></>)}
-            {th('price', <><abbr title="declared by the owner or an admin with its source, never measured: (3 × input + 1 × output) ÷ 4 USD per million tokens">Price, blended 3:1</abbr> (USD/M)</>)}
-            {th('success', 'Success')}
-            {th('n', 'n')}
-            <th scope="col">Deployment</th>
-            <th scope="col">Declared hardware · engine · precision · speculative decoding</th>
-            <th scope="col" className="num">Claimed (source)</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((e) => {
-            const s = e.outputTokensPerSecond;
-            const claim = claims.filter((c) => c.providerSlug === e.endpoint.providerSlug);
-            return (
-              <tr key={e.endpoint.id} data-endpoint={e.endpoint.slug} data-endpoint-id={e.endpoint.id}>
-                <td data-metric="rank">{e.rank === null ? <span className="muted" data-not-ranked={e.notRankedReason ?? undefined}>{e.notRankedReason === 'fidelity_below_bound' ? 'unranked: fails fidelity checks' : 'unranked'}</span> : e.tiedWith.length > 0 ? `${e.rank} (tied)` : e.rank}</td>
-                <td>
-                  <Link href={`/endpoints/${e.endpoint.id}`}>{e.endpoint.provider}</Link>{' '}
-                  <span className="muted small">{e.endpoint.slug}</span>
-                  {e.endpoint.status === 'inactive' ? <span className="tag">awaiting API key</span> : e.endpoint.status === 'paused' ? <span className="tag">paused</span> : null}
-                </td>
-                <td className="num strong" data-metric="tps-p50">{fmt(s?.p50, 1)}</td>
-                <td className="num" data-metric="tps-p25-p75">{s ? `${fmt(s.p25)}–${fmt(s.p75)}` : '–'}</td>
-                <td className="num muted" data-metric="tps-p5-p95">{s ? `${fmt(s.p5)}–${fmt(s.p95)}` : '–'}</td>
-                <td className="num" data-metric="ttft-p50">{fmt(e.ttftMs?.p50)}</td>
-                <td className="num" data-metric="ttfat-p50">{fmt(e.ttfatMs?.p50)}</td>
-                <td className="num" data-metric="e2e-p50">{fmt(e.e2eMs?.p50)}</td>
-                <td className="num" data-metric="itl">{e.itlMs ? `${fmt(e.itlMs.p50, 2)} · ${fmt(e.itlMs.p95, 2)}` : '–'}</td>
-                <td className="num" data-metric="fidelity">
-                  {e.fidelity ? (
-                    <>
-                      {fmtPct(e.fidelity.passRate, 0)}
-                      <span className="small muted block">n {e.fidelity.n} · {fmtPct(e.fidelity.interval.low, 0)}–{fmtPct(e.fidelity.interval.high, 0)}</span>
-                    </>
-                  ) : (
-                    <span className="muted">no check</span>
-                  )}
-                </td>
-                <td className="num" data-metric="blended-price">{e.endpoint.blendedUsdPerMTokens === null ? <span className="muted">not declared</span> : fmt(e.endpoint.blendedUsdPerMTokens, 3)}</td>
-                <td className="num" data-metric="success">
-                  {fmtPct(e.successRate, 1)}
-                  {Object.keys(e.errorKinds).length > 0 ? (
-                    <span className="small muted block">{Object.entries(e.errorKinds).map(([k, n]) => `${k} ${n}`).join(', ')}</span>
-                  ) : null}
-                </td>
-                <td className="num" data-metric="n">{e.n}</td>
-                <td>{deploymentLabel(e.endpoint.deploymentKind)}</td>
-                <td>
-                  {[e.endpoint.hardware, e.endpoint.engine, e.endpoint.precision, e.endpoint.speculativeDecoding ? `spec. decoding: ${e.endpoint.speculativeDecoding}` : null]
-                    .filter(Boolean)
-                    .map((t) => (
+    <>
+      <p className="table-hint small muted" aria-hidden="true">
+        Key figures first; P5–P95, TTFAT, E2E, ITL, price, deployment and claims follow to the right (scroll sideways).
+      </p>
+      <div className="table-wrap board-wrap" tabIndex={0} role="region" aria-label={`${caption} (table)`}>
+        <table data-table="leaderboard" className="board">
+          <caption className="sr-only">{caption}. Column headers sort the table.</caption>
+          <thead>
+            <tr>
+              {th('rank', 'Rank', false)}
+              <th scope="col" className="board-name">Provider / endpoint</th>
+              {th('speed', <><abbr title="output tokens per second of one stream, after the first token">TPS/user</abbr> P50</>)}
+              <th scope="col" className="num">P25–P75</th>
+              {th('ttft', <><abbr title="time to first token">TTFT</abbr> P50 (ms)</>)}
+              {th('n', 'n')}
+              {th('success', 'Success')}
+              {th('fidelity', <><abbr title="share of fidelity checks passed (known arithmetic, code output, JSON schema, access-code recall over the whole prompt), 95 % Wilson interval">Fidelity</abbr></>)}
+              <th scope="col" className="num">P5–P95</th>
+              {th('ttfat', <><abbr title="time to first answer token, after any reasoning">TTFAT</abbr> P50 (ms)</>)}
+              {th('e2e', <>E2E P50 (ms)</>)}
+              {th('itl', <><abbr title="inter-token latency: gap between token-bearing events ÷ tokens of the later event; median over the window of each request's ITL P50 and P95">ITL</abbr> P50 · P95 (ms/token)</>)}
+              {th('price', <><abbr title="declared by the owner or an admin with its source, never measured: (3 × input + 1 × output) ÷ 4 USD per million tokens">Price, blended 3:1</abbr> (USD/M)</>)}
+              <th scope="col">Deployment</th>
+              <th scope="col">Declared hardware · engine · precision · speculative decoding</th>
+              <th scope="col" className="num">Claimed (source)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((e) => {
+              const s = e.outputTokensPerSecond;
+              const claim = claims.filter((c) => c.providerSlug === e.endpoint.providerSlug);
+              const declared = deployment(e);
+              return (
+                <tr key={e.endpoint.id} data-endpoint={e.endpoint.slug} data-endpoint-id={e.endpoint.id}>
+                  <td data-metric="rank" data-label="Rank" className="board-rank">{e.rank === null ? <span className="muted" data-not-ranked={e.notRankedReason ?? undefined}>{e.notRankedReason === 'fidelity_below_bound' ? 'unranked: fails fidelity checks' : 'unranked'}</span> : e.tiedWith.length > 0 ? `${e.rank} (tied)` : e.rank}</td>
+                  <td className="board-name" data-label="Endpoint">
+                    <Link href={`/endpoints/${e.endpoint.id}`}>{e.endpoint.provider}</Link>{' '}
+                    <span className="muted small board-slug">{e.endpoint.slug}</span>
+                    {e.endpoint.status === 'inactive' ? <span className="tag">awaiting API key</span> : e.endpoint.status === 'paused' ? <span className="tag">paused</span> : null}
+                  </td>
+                  <td className="num strong board-key" data-metric="tps-p50" data-label="TPS/user P50">{fmt(s?.p50, 1)}</td>
+                  <td className="num board-key" data-metric="tps-p25-p75" data-label="P25–P75">{s ? `${fmt(s.p25)}–${fmt(s.p75)}` : '–'}</td>
+                  <td className="num board-key" data-metric="ttft-p50" data-label="TTFT P50 (ms)">{fmt(e.ttftMs?.p50)}</td>
+                  <td className="num board-key" data-metric="n" data-label="n">{e.n}</td>
+                  <td className="num board-key board-wrapcell" data-metric="success" data-label="Success">
+                    {fmtPct(e.successRate, 1)}
+                    {Object.keys(e.errorKinds).length > 0 ? (
+                      <span className="small muted block">{Object.entries(e.errorKinds).map(([k, n]) => `${k} ${n}`).join(', ')}</span>
+                    ) : null}
+                  </td>
+                  <td className="num board-key" data-metric="fidelity" data-label="Fidelity">
+                    {e.fidelity ? (
+                      <>
+                        {fmtPct(e.fidelity.passRate, 0)}
+                        <span className="small muted block">n {e.fidelity.n} · {fmtPct(e.fidelity.interval.low, 0)}–{fmtPct(e.fidelity.interval.high, 0)}</span>
+                      </>
+                    ) : (
+                      <span className="muted">no check</span>
+                    )}
+                  </td>
+                  <td className="num muted" data-metric="tps-p5-p95" data-label="P5–P95">{s ? `${fmt(s.p5)}–${fmt(s.p95)}` : '–'}</td>
+                  <td className="num" data-metric="ttfat-p50" data-label="TTFAT P50 (ms)">{fmt(e.ttfatMs?.p50)}</td>
+                  <td className="num" data-metric="e2e-p50" data-label="E2E P50 (ms)">{fmt(e.e2eMs?.p50)}</td>
+                  <td className="num" data-metric="itl" data-label="ITL P50 · P95 (ms/token)">{e.itlMs ? `${fmt(e.itlMs.p50, 2)} · ${fmt(e.itlMs.p95, 2)}` : '–'}</td>
+                  <td className="num" data-metric="blended-price" data-label="Price, blended 3:1 (USD/M)">{e.endpoint.blendedUsdPerMTokens === null ? <span className="muted">not declared</span> : fmt(e.endpoint.blendedUsdPerMTokens, 3)}</td>
+                  <td data-label="Deployment">{deploymentLabel(e.endpoint.deploymentKind)}</td>
+                  <td data-label="Declared" className={declared.length ? 'board-wide' : 'board-wide board-empty'}>
+                    {declared.map((t) => (
                       <span key={t} className="tag">{t}</span>
                     ))}
-                </td>
-                <td className="num claim small">{claim.length ? claim.map((c) => c.text).join('; ') : <span className="muted">–</span>}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+                  </td>
+                  <td className={claim.length ? 'num claim small board-wide' : 'num claim small board-wide board-empty'} data-label="Claimed">{claim.length ? claim.map((c) => c.text).join('; ') : <span className="muted">–</span>}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }

@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { buildSweepDetail, type StoredSweep, type StoredSweepLevel } from '@/lib/sweep/sweep-view';
-import { ParetoChart } from './pareto-chart';
+import { ParetoChart, spreadLabels } from './pareto-chart';
 import { SweepLevelsTable } from './sweep-levels-table';
 import { toParetoSeries } from './sweep-series';
 
@@ -43,5 +43,38 @@ describe('Pareto chart and table', () => {
     const table = renderToStaticMarkup(createElement(SweepLevelsTable, { sweep: a, caption: 'c' }));
     expect(table.match(/data-concurrency=/g)).toHaveLength(3);
     expect(table).toContain('Tokens/s/GPU');
+  });
+});
+
+describe('claim labels (issue #23 item 8)', () => {
+  it('spreadLabels keeps every label at least the gap apart, in order, inside the plot', () => {
+    // 11 claims within 30 units (the Pareto page had 11 overlapping labels)
+    const wanted = [100, 102, 104, 105, 110, 111, 115, 118, 120, 125, 130];
+    const placed = spreadLabels(wanted, 20, 400, 16);
+    const sorted = [...placed].sort((x, y) => x - y);
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i]! - sorted[i - 1]!).toBeGreaterThanOrEqual(16);
+    expect(Math.min(...placed)).toBeGreaterThanOrEqual(20);
+    expect(Math.max(...placed)).toBeLessThanOrEqual(400);
+    // a stack that would run past the bottom is moved up, still apart
+    const low = spreadLabels([390, 392, 395], 20, 400, 16);
+    expect(Math.max(...low)).toBeLessThanOrEqual(400);
+    expect([...low].sort((x, y) => x - y)).toEqual([368, 384, 400]);
+    // labels already apart stay where they were
+    expect(spreadLabels([50, 100, 200], 20, 400, 16)).toEqual([50, 100, 200]);
+    // exactly the gap apart: unchanged; one unit closer: pushed
+    expect(spreadLabels([50, 66], 20, 400, 16)).toEqual([50, 66]);
+    expect(spreadLabels([50, 65], 20, 400, 16)).toEqual([50, 66]);
+  });
+
+  it('an upper-bound claim ("< 200") is drawn as a bound, not as a figure at 200', () => {
+    const series = toParetoSeries([buildSweepDetail(sweepRow(3, 12, null), [level(3, 0, 1, 300, 280), level(3, 1, 2, 250, 500)])], (s) => s.sweep.provider, false);
+    const html = renderToStaticMarkup(
+      createElement(ParetoChart, { id: 't', title: 'T', xLabel: 'aggregate', series, claims: [{ key: 'c1', label: 'A: < 200 TPS/user', y: 200, bound: 'lt' }, { key: 'c2', label: 'B: 1,038 TPS/user', y: 1038, bound: 'eq' }] }),
+    );
+    expect(html).toMatch(/data-claim="c1" data-bound="lt"[^]*?stroke-dasharray="2 4"[^]*?▼ claim: A: &lt; 200 TPS\/user/);
+    expect(html).toMatch(/data-claim="c2" data-bound="eq"[^]*?stroke-dasharray="6 4"[^]*?◆ claim: B: 1,038 TPS\/user/);
+    // every text of the chart is at least 13 SVG units on a chart never narrower than 560 px of 720 (≥ 10 px)
+    for (const m of html.matchAll(/font-size="(\d+)"/g)) expect(Number(m[1])).toBeGreaterThanOrEqual(13);
+    expect(html).toContain('min-width:560px');
   });
 });

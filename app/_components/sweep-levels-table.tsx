@@ -5,6 +5,8 @@ import { fmt, fmtMs } from './format';
 export function SweepLevelsTable({ sweep, caption }: { sweep: SweepDetailView; caption: string }) {
   const perGpu = sweep.sweep.gpuCount !== null;
   return (
+    // Scrolls inside its own box on a narrow screen; the page never gets wider than the viewport.
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={caption}>
     <table className="data-table" data-table={`sweep-${sweep.sweep.id}`}>
       <caption>{caption}</caption>
       <thead>
@@ -42,5 +44,6 @@ export function SweepLevelsTable({ sweep, caption }: { sweep: SweepDetailView; c
         ))}
       </tbody>
     </table>
+    </div>
   );
 }

@@ -1,3 +1,5 @@
+import { connection } from 'next/server';
+import { publicOrigin } from '@/lib/security/public-origin';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { buildOpenApiDocument, PUBLIC_READ_OPERATIONS } from '@/lib/api/openapi';
@@ -20,9 +22,8 @@ interface DocOperation {
   responses: Record<string, { description: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
 }
 
-const BASE = 'https://tokenpace.example';
 
-function exampleUrl(path: string, query: Record<string, string> | undefined, pathParams: Record<string, string> | undefined): string {
+function exampleUrl(BASE: string, path: string, query: Record<string, string> | undefined, pathParams: Record<string, string> | undefined): string {
   let p = path;
   for (const [k, v] of Object.entries(pathParams ?? {})) p = p.replace(`{${k}}`, v.replace(/^\{(\w+)\}$/, (_, n: string) => ({ endpointId: '1', snapshotId: 'SNAPSHOT_ID', datasetSlug: 'llmperf-leaderboard-2024-01' })[n] ?? n));
   const qs = new URLSearchParams(query ?? {}).toString();
@@ -35,7 +36,10 @@ function schemaName(op: DocOperation): string | null {
 }
 
 /** API documentation generated from the OpenAPI document (/api/v1/openapi.json), with copy-paste curl, Python and JavaScript examples. */
-export default function ApiDocsPage() {
+export default async function ApiDocsPage() {
+  await connection();
+  // Examples name this site's own origin (TOKENPACE_PUBLIC_URL), never a placeholder host.
+  const BASE = publicOrigin();
   const doc = buildOpenApiDocument();
   const paths = doc.paths as Record<string, { get: DocOperation }>;
   const tags = (doc.tags ?? []) as Array<{ name: string; description?: string }>;
@@ -83,7 +87,7 @@ console.log('cite:', \`${BASE}/s/\${board.snapshotId}\`);`}</code>
             {tag.description ? <p className="muted">{tag.description}</p> : null}
             {ops.map((o) => {
               const op = paths[o.path]!.get;
-              const url = exampleUrl(o.path, o.exampleQuery, o.examplePath);
+              const url = exampleUrl(BASE, o.path, o.exampleQuery, o.examplePath);
               const schema = schemaName(op);
               return (
                 <section key={o.path} id={op.operationId} className="card" aria-labelledby={`${op.operationId}-title`}>

@@ -6,7 +6,7 @@ import { findChangePoints, listEndpointHistory } from '@/db/queries/history';
 import { getDb } from '@/db/shared';
 import { EmptyState } from '@/app/_components/empty-state';
 import { getEndpointWindowEntries } from '@/app/_components/endpoint-window';
-import { deploymentLabel, fmt, fmtPct } from '@/app/_components/format';
+import { deploymentLabel, fmt, fmtPct, plural } from '@/app/_components/format';
 import { changeAnnotations, chartSeries, fromModelHistory, SERIES_COLORS } from '@/app/_components/history-series';
 import { HistoryTables } from '@/app/_components/history-table';
 import { IntervalChart } from '@/app/_components/interval-chart';
@@ -22,6 +22,12 @@ const WINDOW_HOURS = 72;
 const MAX = 4;
 
 /** Endpoint ids from ?e=1,2 and/or ?e=1&e=2 (blank selects ignored), unique, at most four. */
+/** The parts of `e` that are not endpoint ids (shown, not silently dropped). */
+function badIdParts(v: string | string[] | undefined): string[] {
+  const raw = (Array.isArray(v) ? v : v ? [v] : []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  return raw.filter((s) => { const n = Number(s); return !(Number.isInteger(n) && n > 0 && n <= 2_147_483_647); }).slice(0, 10);
+}
+
 function parseIds(v: string | string[] | undefined): number[] {
   const raw = (Array.isArray(v) ? v : v ? [v] : []).flatMap((s) => s.split(','));
   const ids = raw.map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0 && n <= 2_147_483_647);
@@ -38,7 +44,10 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
   const sp = await searchParams;
   const db = getDb();
   const [all, workloads] = await Promise.all([listEndpoints(db), listWorkloads(db)]);
-  const ids = parseIds(sp.e).filter((id) => all.some((e) => e.id === id));
+  const asked = parseIds(sp.e);
+  const ids = asked.filter((id) => all.some((e) => e.id === id));
+  // Ids that name no listed endpoint, and parts that are no id at all: said, never dropped silently.
+  const ignored = [...asked.filter((id) => !ids.includes(id)).map(String), ...badIdParts(sp.e)];
   const workload = workloads.find((w) => w.slug === sp.workload)?.slug ?? 'prose-1k';
   const range: RangeKey = typeof sp.range === 'string' && Object.hasOwn(RANGES, sp.range) ? (sp.range as RangeKey) : '30d';
   const chosen = ids.map((id) => all.find((e) => e.id === id)!);
@@ -91,6 +100,11 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
   return (
     <>
       <h1>Compare endpoints</h1>
+      {ignored.length > 0 ? (
+        <p className="notice" role="status" data-testid="compare-ignored">
+          Left out: {ignored.map((v) => `“${v.slice(0, 40)}”`).join(', ')} — no listed endpoint has {ignored.length === 1 ? 'this id' : 'these ids'} (ids are in the endpoint pages’ addresses, /endpoints/ID).
+        </p>
+      ) : null}
       <p className="muted lead">Pick two to four endpoints (of any model). Figures cover the last {WINDOW_HOURS} h for one workload; the history shows daily medians. The address of this page is the comparison: share it.</p>
       <form className="pickers" method="get" action="/compare">
         <fieldset className="pickers-set">
@@ -121,7 +135,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
         <label>
           History range
           <select name="range" defaultValue={range}>
-            {Object.entries(RANGES).map(([k, d]) => <option key={k} value={k}>last {d} days</option>)}
+            {Object.entries(RANGES).map(([k, d]) => <option key={k} value={k}>last {plural(d, 'day')}</option>)}
           </select>
         </label>
         <button type="submit">Compare</button>
@@ -209,10 +223,10 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
             <p className="muted">None of these endpoints has probes in the last {WINDOW_HOURS} h.</p>
           )}
 
-          <h2>Daily history, {workload}, last {RANGES[range]} days</h2>
+          <h2>Daily history, {workload}, last {plural(RANGES[range], 'day')}</h2>
           {series.length > 0 ? (
             <>
-              <TimeSeriesChart id="compare-history" granularity="day" unit="tokens/s" title={`Daily median output speed, ${workload}, last ${RANGES[range]} days`} series={chartSeries(series)} annotations={changeAnnotations(series)} />
+              <TimeSeriesChart id="compare-history" granularity="day" unit="tokens/s" title={`Daily median output speed, ${workload}, last ${plural(RANGES[range], 'day')}`} series={chartSeries(series)} annotations={changeAnnotations(series)} />
               <ul className="chart-legend" aria-label="Series">
                 {series.map((s) => (
                   <li key={s.endpointId} style={{ listStyle: 'none' }}><span className="swatch" style={{ background: s.color }} aria-hidden="true" />{s.endpointSlug}</li>

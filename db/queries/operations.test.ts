@@ -61,3 +61,24 @@ it('lists regions with live probe workers (no rollups yet: zero measurements); a
   expect(eu).toMatchObject({ liveWorkers: 1, measurements: 0, lastMeasuredAt: null });
   expect(regions.map((r) => r.region)).toEqual([...regions.map((r) => r.region)].sort());
 });
+
+it('a region\'s lastMeasuredAt is its newest measurement, never the end of its hour (in the future)', async () => {
+  const { rebuildRollups } = await import('./rollups');
+  const [calibration] = await t.db.select({ id: endpoints.id }).from(endpoints).where(eq(endpoints.isCalibration, true));
+  const [wl] = await t.db.select({ id: workloads.id }).from(workloads).limit(1);
+  // 11:10 and 11:50 in the hour 11:00-12:00, and 11:59:59.999 just before NOW (12:00): the newest is the answer.
+  const at = (iso: string) => new Date(iso);
+  await t.db.insert(measurements).values([
+    { jobKey: 'ops:ap:1', endpointId: calibration!.id, workloadId: wl!.id, measuredAt: at('2026-11-30T11:10:00.000Z'), workerRegion: 'ap', workerVersion: 't', outcome: 'success', contentChunks: 1, valid: true },
+    { jobKey: 'ops:ap:2', endpointId: calibration!.id, workloadId: wl!.id, measuredAt: at('2026-11-30T11:50:00.000Z'), workerRegion: 'ap', workerVersion: 't', outcome: 'success', contentChunks: 1, valid: true },
+    { jobKey: 'ops:sa:1', endpointId: calibration!.id, workloadId: wl!.id, measuredAt: at('2026-11-30T11:59:59.999Z'), workerRegion: 'sa', workerVersion: 't', outcome: 'success', contentChunks: 1, valid: true },
+  ]);
+  await rebuildRollups(t.db, { granularity: 'hour', from: at('2026-11-30T11:00:00.000Z'), to: NOW, wallNow: NOW });
+  const regions = await listRegions(t.db, NOW);
+  expect(regions.find((r) => r.region === 'ap')?.lastMeasuredAt).toBe('2026-11-30T11:50:00.000Z');
+  expect(regions.find((r) => r.region === 'sa')?.lastMeasuredAt).toBe('2026-11-30T11:59:59.999Z');
+  // Asked at 11:55 (the hour not over): nothing after `now` and nothing in the future.
+  const early = await listRegions(t.db, at('2026-11-30T11:55:00.000Z'));
+  expect(early.find((r) => r.region === 'ap')?.lastMeasuredAt).toBe('2026-11-30T11:50:00.000Z');
+  for (const r of early) if (r.lastMeasuredAt) expect(new Date(r.lastMeasuredAt).getTime()).toBeLessThanOrEqual(at('2026-11-30T11:55:00.000Z').getTime());
+});

@@ -148,15 +148,27 @@ export async function listRegions(db: Db, now: Date): Promise<RegionFigures[]> {
     with measured as (
       select worker_region as region, sum(count)::int as measurements,
         coalesce(sum(count) filter (where bucket_start >= ${since}::timestamptz), 0)::int as recent,
-        max(bucket_start) + interval '1 hour' as last_at
+        max(bucket_start) as last_hour
       from measurement_rollups where granularity = 'hour' group by worker_region
+    ), newest as (
+      -- The newest measurement itself, found in the newest rolled-up hour and after it (per
+      -- endpoint through its (endpoint_id, measured_at) index): the hour's end would lie up to an
+      -- hour in the future (issue #23 item 7).
+      select m.region, max(x.measured_at) as last_at
+      from measured m cross join ${endpoints} e
+      cross join lateral (
+        select measured_at from measurements
+        where endpoint_id = e.id and measured_at >= m.last_hour and measured_at <= ${now.toISOString()}::timestamptz and worker_region = m.region
+        order by measured_at desc limit 1
+      ) x
+      group by m.region
     ), live as (
       select region, count(*)::int as live from ${workerHeartbeats}
       where role = 'probe' and last_heartbeat_at >= ${new Date(now.getTime() - LIVE_WORKER_MAX_AGE_MS).toISOString()}::timestamptz group by region
     )
     select coalesce(m.region, l.region) as region, coalesce(m.measurements, 0) as measurements,
-      coalesce(m.recent, 0) as recent, m.last_at, coalesce(l.live, 0) as live
-    from measured m full join live l on l.region = m.region
+      coalesce(m.recent, 0) as recent, coalesce(n.last_at, case when m.last_hour is not null then least(m.last_hour + interval '1 hour', ${now.toISOString()}::timestamptz) end) as last_at, coalesce(l.live, 0) as live
+    from measured m left join newest n on n.region = m.region full join live l on l.region = m.region
     order by 1`);
   return [...rows].map((r) => ({
     region: r.region,

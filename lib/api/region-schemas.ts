@@ -9,7 +9,7 @@ export const regionsResponseSchema = z
           region: z.string().meta({ description: 'Worker region label (where probes run from), e.g. eu, us.' }),
           measurements: z.number().int().meta({ description: 'Probes measured from this region (hourly rollups, all time; the current hour may lag by a minute).' }),
           measurementsLast7d: z.number().int().meta({ description: 'Of those, in the last 7 days.' }),
-          lastMeasuredAt: z.string().nullable().meta({ format: 'date-time', description: 'End of the newest hour with measurements; null when none yet.' }),
+          lastMeasuredAt: z.string().nullable().meta({ format: 'date-time', description: 'When this region last measured (the newest measuredAt); where retention removed the raw rows of that hour, the end of its newest rolled-up hour, never after now. null when none yet.' }),
           liveWorkers: z.number().int().meta({ description: 'Workers of this region with a heartbeat in the last 60 s.' }),
         }),
       )

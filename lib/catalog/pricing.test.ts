@@ -18,7 +18,10 @@ describe('declared pricing', () => {
   });
 
   it('blend 3:1 input:output and cost', () => {
-    expect(blendedUsdPerMTokens(ok)).toBeCloseTo((3 * 0.2 + 0.6) / 4, 12);
+    // (3 × 0.2 + 0.6) ÷ 4 is 0.30000000000000004 in binary floating point: published as 0.3.
+    expect(blendedUsdPerMTokens(ok)).toBe(0.3);
+    expect(String(blendedUsdPerMTokens({ inputUsdPerMTokens: 0.1, outputUsdPerMTokens: 0.2 }))).toBe('0.125');
+    expect(blendedUsdPerMTokens({ inputUsdPerMTokens: 0.000001, outputUsdPerMTokens: 0.000003 })).toBe(0.000002);
     expect(blendedUsdPerMTokens(null)).toBeNull();
     expect(costUsd(ok, 1_000_000, 500_000)).toBeCloseTo(0.5, 12);
   });

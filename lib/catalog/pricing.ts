@@ -30,10 +30,13 @@ export const PRICE_BLEND = { input: 3, output: 1 } as const;
 /**
  * Blended price, USD per million tokens: (3 × input + 1 × output) ÷ 4, the 3:1 input:output blend
  * Artificial Analysis publishes ("Price (USD per M tokens, blended 3:1)"). Null when no pricing.
+ * Rounded to 1e-6 USD per M tokens: binary floating point would otherwise publish 0.30000000000000004
+ * for a blend of 0.2 and 0.6 (issue #23, low items); no price is declared that finely.
  */
 export function blendedUsdPerMTokens(pricing: Pick<EndpointPricing, 'inputUsdPerMTokens' | 'outputUsdPerMTokens'> | null): number | null {
   if (!pricing) return null;
-  return (PRICE_BLEND.input * pricing.inputUsdPerMTokens + PRICE_BLEND.output * pricing.outputUsdPerMTokens) / (PRICE_BLEND.input + PRICE_BLEND.output);
+  const blended = (PRICE_BLEND.input * pricing.inputUsdPerMTokens + PRICE_BLEND.output * pricing.outputUsdPerMTokens) / (PRICE_BLEND.input + PRICE_BLEND.output);
+  return Math.round(blended * 1e6) / 1e6;
 }
 
 /**

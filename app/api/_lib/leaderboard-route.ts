@@ -4,7 +4,7 @@ import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { isSealed, SEALED_AFTER_MS } from '@/lib/stats/window-stats';
 import { getLeaderboardAnswerWithBody } from '@/app/_server/leaderboard';
 import { leaderboardAnswerSchema, leaderboardEntrySchema } from '@/lib/api/response-schemas';
-import { requireCatalogSlugs } from './public-reads';
+import { requireCatalogSlugs, requireKnownRegion } from './public-reads';
 import { csvRead, parseQuery, resolveAsOf, wantsCsv, type CachePolicy } from './respond';
 import { signedJsonRead } from './signed-read';
 
@@ -38,6 +38,7 @@ export async function leaderboardResponse(request: Request, format?: 'csv'): Pro
   resolveAsOf(q.at, new Date());
   const db = getDb();
   await requireCatalogSlugs(db, { model: q.model, workload: q.workload });
+  await requireKnownRegion(db, q.region);
   const served = await getLeaderboardAnswerWithBody(db, q);
   const policy = cachePolicyOf(q.at, served.asOf);
   // Stored bytes as they are; the snapshotId is the hash of the answer, so it is the strong ETag.

@@ -6,6 +6,7 @@
  * same schemas by the one flattener (lib/api/csv.ts): a column is the JSON field's dotted path.
  * A slug or id that names nothing is a 404 naming the field (db/queries/catalog-lookups.ts).
  */
+import { listRegionNames } from '@/app/_server/regions';
 import { connection } from 'next/server';
 import type { z } from 'zod';
 import { getPublicEndpoint, listModels, listProviders, listWorkloads } from '@/db/queries/catalog';
@@ -108,6 +109,17 @@ export async function requireCatalogSlugs(db: Db, slugs: Partial<Record<CatalogK
   return r.ids;
 }
 
+/**
+ * Throws 404 naming `region` when `region` is given and no worker region of that name has ever
+ * measured or runs now (the region pickers' list, cached 60 s), like an unknown model: an empty
+ * board for a typo would read as "nothing measured there".
+ */
+export async function requireKnownRegion(db: Db, region: string | undefined | null): Promise<void> {
+  if (!region) return;
+  const names = await listRegionNames(db);
+  if (!names.includes(region)) throw new ApiError('not_found', `region: no worker region "${region}" (see /api/v1/regions)`, 'region');
+}
+
 /** Throws 404 naming `id` unless the endpoint is public. */
 async function requirePublicEndpoint(db: Db, id: number) {
   const endpoint = await getPublicEndpoint(db, id);
@@ -186,6 +198,7 @@ export async function endpointHistoryResponse(request: Request, ctx: Ctx<{ id: s
   const db = getDb();
   await requirePublicEndpoint(db, id);
   await requireCatalogSlugs(db, { workload: q.workload });
+  await requireKnownRegion(db, q.region);
   const { from, to, window, windowHours } = historyBounds(q, params);
   const base = { endpointId: id, workloadSlug: q.workload, from, to, region: q.region ?? null };
   const series = await listEndpointHistory(db, { ...base, granularity: q.granularity });

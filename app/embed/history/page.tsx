@@ -1,3 +1,4 @@
+import { plural } from '@/app/_components/format';
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { listModels } from '@/db/queries/catalog';
@@ -31,7 +32,7 @@ export default async function EmbedHistory({ searchParams }: { searchParams: Sea
   return (
     <>
       <h1>Daily median output speed: {name}</h1>
-      <p className="small muted">Workload {workload}, {days === null ? 'all days' : `last ${days} days`}; band = P25–P75; dashed lines = change points</p>
+      <p className="small muted">Workload {workload}, {days === null ? 'all days' : `last ${plural(days, 'day')}`}; band = P25–P75; dashed lines = change points</p>
       {series.length > 0 ? (
         <>
           <TimeSeriesChart id="embed-history" granularity="day" unit="tokens/s" height={280} title={`Daily median output speed, ${name}, ${workload}`} series={chartSeries(series)} annotations={changeAnnotations(series)} />

@@ -15,7 +15,7 @@ import { HistogramChart, OutcomesChart } from '@/app/_components/bar-charts';
 import { DetailsTable } from '@/app/_components/details-table';
 import { EmptyState, EndpointStatusHint } from '@/app/_components/empty-state';
 import { listEndpointWorkloadFigures } from '@/app/_components/endpoint-window';
-import { boundWord, deploymentLabel, fmt, fmtClaimDate, fmtPct, fmtUtc } from '@/app/_components/format';
+import { boundWord, deploymentLabel, fmt, fmtClaimDate, fmtPct, fmtUtc, plural } from '@/app/_components/format';
 import { InputSizeChart } from '@/app/_components/input-size-chart';
 import { IntervalChart } from '@/app/_components/interval-chart';
 import { PickerForm, workloadOptions } from '@/app/_components/pickers';
@@ -173,7 +173,7 @@ export default async function EndpointPage({ params, searchParams }: { params: P
               <dt><abbr title="inter-token latency: gap between token-bearing events ÷ tokens of the later event (chunk-aware)">ITL</abbr></dt>
               <dd data-metric="itl">{current.itlMs ? `P50 ${fmt(current.itlMs.p50, 2)} ms/token, P95 ${fmt(current.itlMs.p95, 2)} ms/token (window medians of each request’s ITL)` : '–'}</dd>
               <dt>Fidelity</dt>
-              <dd data-metric="fidelity">{current.fidelity ? `${fmtPct(current.fidelity.passRate, 1)} of ${current.fidelity.n} checks passed (95 % interval ${fmtPct(current.fidelity.interval.low, 0)}–${fmtPct(current.fidelity.interval.high, 0)})` : 'no fidelity check in the window'}</dd>
+              <dd data-metric="fidelity">{current.fidelity ? `${fmtPct(current.fidelity.passRate, 1)} of ${plural(current.fidelity.n, 'check')} passed (95 % interval ${fmtPct(current.fidelity.interval.low, 0)}–${fmtPct(current.fidelity.interval.high, 0)})` : 'no fidelity check in the window'}</dd>
               {hidden.measurements > 0 ? (
                 <>
                   <dt>Hidden reasoning</dt>

@@ -10,7 +10,7 @@ import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { getLeaderboardAnswer } from '@/app/_server/leaderboard';
 import { ClaimsList } from '@/app/_components/claims-list';
 import { EmptyState } from '@/app/_components/empty-state';
-import { fmt } from '@/app/_components/format';
+import { fmt, plural } from '@/app/_components/format';
 import { changeAnnotations, chartSeries, fromModelHistory } from '@/app/_components/history-series';
 import { HistoryTables } from '@/app/_components/history-table';
 import { PickerForm, regionField, workloadOptions } from '@/app/_components/pickers';
@@ -70,7 +70,7 @@ export default async function ModelPage({ params, searchParams }: { params: Para
     .map(({ e, price }) => ({ key: e.endpoint.slug, label: e.endpoint.slug, x: price, y: e.outputTokensPerSecond!.p50 }));
   const series = fromModelHistory(buckets);
   const regionPicker = regionField(regions, region);
-  const rangeLabel = days === null ? 'all stored days' : `last ${days} days`;
+  const rangeLabel = days === null ? 'all stored days' : `last ${plural(days, 'day')}`;
   return (
     <>
       <p className="muted small"><Link href="/models">Models</Link></p>
@@ -80,7 +80,7 @@ export default async function ModelPage({ params, searchParams }: { params: Para
         action={`/models/${slug}`}
         fields={[
           { name: 'workload', label: 'Workload', value: workload, options: workloadOptions(workloads) },
-          { name: 'range', label: 'Range', value: range, options: Object.entries(MODEL_RANGES).map(([k, d]) => ({ value: k, label: d === null ? 'all' : `last ${d} days` })) },
+          { name: 'range', label: 'Range', value: range, options: Object.entries(MODEL_RANGES).map(([k, d]) => ({ value: k, label: d === null ? 'all' : `last ${plural(d, 'day')}` })) },
           ...(regionPicker ? [regionPicker] : []),
         ]}
       />

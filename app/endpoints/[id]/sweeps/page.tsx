@@ -71,6 +71,7 @@ export default async function EndpointSweepsPage({ params, searchParams }: { par
       {sweeps.length > 0 ? (
         <section aria-labelledby="sweep-history">
           <h2 id="sweep-history">History of sweeps</h2>
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Every sweep of this endpoint">
           <table className="data-table">
             <caption>Every sweep of this endpoint, newest first</caption>
             <thead>
@@ -102,6 +103,7 @@ export default async function EndpointSweepsPage({ params, searchParams }: { par
               ))}
             </tbody>
           </table>
+          </div>
         </section>
       ) : null}
     </main>

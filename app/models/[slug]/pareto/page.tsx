@@ -8,7 +8,7 @@ import { listLatestModelSweeps, listSweepLevels } from '@/db/queries/sweeps';
 import { getDb } from '@/db/shared';
 import { buildSweepDetail } from '@/lib/sweep/sweep-view';
 import { EmptyState } from '@/app/_components/empty-state';
-import { fmt, fmtUtc } from '@/app/_components/format';
+import { boundWord, fmt, fmtUtc } from '@/app/_components/format';
 import { ParetoChart, type ParetoClaim } from '@/app/_components/pareto-chart';
 import { SweepLevelsTable } from '@/app/_components/sweep-levels-table';
 import { toParetoSeries } from '@/app/_components/sweep-series';
@@ -47,7 +47,8 @@ export default async function ModelParetoPage({ params, searchParams }: { params
     ? []
     : claims.map((c) => ({
         key: `claim-${c.id}`,
-        label: `${c.provider}${c.system ? ` (${c.system})` : ''}: ${fmt(c.value)} ${c.metric === Y_CLAIM_METRIC ? 'TPS/user' : 'TPS/server'}`,
+        label: `${c.provider}${c.system ? ` (${c.system})` : ''}: ${boundWord(c.bound)}${fmt(c.value)} ${c.metric === Y_CLAIM_METRIC ? 'TPS/user' : 'TPS/server'}`,
+        bound: c.bound,
         ...(c.metric === Y_CLAIM_METRIC ? { y: c.value } : { x: c.value }),
       }));
   return (
