@@ -231,11 +231,12 @@ async function main(): Promise<void> {
       console.log(`${name.padEnd(10)}  ${fmtPair(a.rssMb, b.rssMb).padEnd(26)} ${fmtPair(a.heapUsedMb, b.heapUsedMb).padEnd(29)} ${a.handles ?? '–'} → ${b.handles ?? '–'}`);
     }
     console.log(`slopes over ${series.length} samples (least squares, first minute of warm-up excluded): MB per hour`);
-    console.log('process     RSS MB/h (R²)            heap used MB/h (R²)');
+    // The whole run, and its second half alone (after start-up caches and JIT have settled, a leak is what still grows).
+    const half = series.filter((x) => x.minute >= series[series.length - 1]!.minute / 2);
+    console.log('process     RSS MB/h (R²)            heap used MB/h (R²)      second half: RSS MB/h (R²)   heap MB/h (R²)');
     for (const name of Object.keys(first)) {
-      const rss = fitSlope(series.map((x) => [x.minute, x.figures[name]?.rssMb ?? null]));
-      const heap = fitSlope(series.map((x) => [x.minute, x.figures[name]?.heapUsedMb ?? null]));
-      console.log(`${name.padEnd(10)}  ${fmtSlope(rss).padEnd(24)} ${fmtSlope(heap)}`);
+      const fit = (points: typeof series, key: 'rssMb' | 'heapUsedMb') => fitSlope(points.map((x) => [x.minute, x.figures[name]?.[key] ?? null]));
+      console.log(`${name.padEnd(10)}  ${fmtSlope(fit(series, 'rssMb')).padEnd(24)} ${fmtSlope(fit(series, 'heapUsedMb')).padEnd(24)} ${fmtSlope(fit(half, 'rssMb')).padEnd(28)} ${fmtSlope(fit(half, 'heapUsedMb'))}`);
     }
     console.log(`probe slots (endpoint × minute) enqueued ${books!.enqueued}, measured ${books!.measured}, lost ${books!.lost}, unfinished at end ${books!.unfinished}`);
     console.log(`duplicates (endpoint-minutes with >1 measurement): ${dups!.n}; endpoint-minutes never enqueued: ${gaps!.n}`);

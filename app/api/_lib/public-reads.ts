@@ -232,6 +232,7 @@ export async function modelHistoryResponse(request: Request, format?: 'csv'): Pr
   const q = parseQuery(modelHistoryQuerySchema, params);
   const db = getDb();
   await requireCatalogSlugs(db, { model: q.model, workload: q.workload });
+  await requireKnownRegion(db, q.region);
   const { from, to, window, windowHours } = historyBounds(q, params);
   const series = await listModelHistory(db, { modelSlug: q.model, workloadSlug: q.workload, from, to, region: q.region ?? null, basis: q.basis });
   const body: Out<typeof modelHistoryResponseSchema> = {

@@ -42,6 +42,12 @@ describe('errors: one JSON shape, the right status, the field named', () => {
     // [path, status, error.field, method]
     ['/api/v1/leaderboard?model=no-such-model', 404, 'model'],
     ['/api/v1/leaderboard?workload=no-such-workload', 404, 'workload'],
+    // issue 23: a region no worker ever measured from is unknown, like a model (was 200 with an empty board)
+    ['/api/v1/leaderboard?region=nowhere', 404, 'region'],
+    ['/api/v1/leaderboard.csv?region=nowhere', 404, 'region'],
+    ['/api/v1/history?region=nowhere', 404, 'region'],
+    ['/api/v1/endpoints/{endpoint}/history?region=nowhere', 404, 'region'],
+    ['/api/v1/endpoints/{endpoint}/uptime?region=nowhere', 404, 'region'],
     ['/api/v1/leaderboard.csv?model=no-such-model', 404, 'model'],
     ['/api/v1/leaderboard?at=0001-01-01T00:00:00Z', 400, 'at'],
     ['/api/v1/leaderboard?at=1999-12-31T23:59:59Z', 400, 'at'],
@@ -218,6 +224,14 @@ describe('CSV = JSON: every figure, the same names and values', () => {
     const header = (await (await get('/api/v1/leaderboard.csv')).text()).split('\r\n')[0]!.split(',');
     for (const col of ['rank', 'band', 'endpoint.id', 'endpoint.region', 'outputTokensPerSecond.p50', 'ttftMs.p5', 'ttftMs.p95', 'successRateInterval.low', 'successRateInterval.high', 'errorKinds.timeout', 'lastMeasuredAt', 'asOf', 'window', 'snapshotId']) {
       expect(header, col).toContain(col);
+    }
+  });
+});
+
+describe('a known region (issue 23)', () => {
+  it('region=local (measured there) answers 200 on the board, history and uptime', async () => {
+    for (const p of ['/api/v1/leaderboard?region=local', '/api/v1/history?region=local', '/api/v1/endpoints/{endpoint}/uptime?region=local']) {
+      expect((await get(p)).status, p).toBe(200);
     }
   });
 });
