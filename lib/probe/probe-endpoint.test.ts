@@ -162,5 +162,23 @@ describe('probeEndpoint outcomes outside the replay cases', () => {
     const headers = seen[0]!.init.headers as Record<string, string>;
     expect(headers['x-tokenpace-probe']).toMatch(/^[0-9a-f-]{36}$/);
     expect(headers.authorization).toBe('Bearer sk-secret-123');
+    // an ordinary client's user agent (the official OpenAI SDK's form), not undici's default
+    expect(headers['user-agent']).toMatch(/^OpenAI\/JS \d+\.\d+\.\d+$/);
+  });
+});
+
+describe('probes look like ordinary clients (issue 20)', () => {
+  it('a real server sees the official SDK’s user agent for each protocol, never undici’s default', async () => {
+    const seen: Array<string | undefined> = [];
+    const url = await serve((req, res) => {
+      seen.push(req.headers['user-agent']);
+      req.resume();
+      req.on('end', () => res.writeHead(500).end('{}'));
+    });
+    for (const protocol of ['openai-chat', 'anthropic-messages', 'gemini-stream'] as const) {
+      await probeEndpoint(base({ protocol, url }));
+    }
+    expect(seen).toEqual([expect.stringMatching(/^OpenAI\/JS /), expect.stringMatching(/^Anthropic\/JS /), expect.stringMatching(/^google-genai-sdk\//)]);
+    expect(seen.join(' ')).not.toMatch(/undici/i);
   });
 });

@@ -43,6 +43,19 @@ import type { ProbeRecorder, ProbeRequest, ProbeResult } from './types';
  * must not hold a worker until the idle deadline (F05).
  */
 export const COMPLETION_GRACE_MS = 2_000;
+/**
+ * User agent a probe sends, per protocol: the one the protocol's official JavaScript SDK sends
+ * (Stainless SDKs: `${ClientClass}/JS ${version}`; AWS SDK v3 and Google GenAI their own), so a
+ * probe's request names itself like an ordinary application's. Versions current in late 2026.
+ */
+export const CLIENT_USER_AGENTS: Record<ProbeRequest['protocol'], string> = {
+  'openai-chat': 'OpenAI/JS 6.9.1',
+  'openai-responses': 'OpenAI/JS 6.9.1',
+  'anthropic-messages': 'Anthropic/JS 0.69.0',
+  'bedrock-converse-stream': 'aws-sdk-js/3.930.0 ua/2.1 os/linux lang/js md/nodejs#20.20.0 api/bedrock-runtime#3.930.0',
+  'gemini-stream': 'google-genai-sdk/1.30.0 gl-node/v20.20.0',
+};
+
 /** At most this often onProgress is called, ms. */
 const PROGRESS_INTERVAL_MS = 250;
 /** How much of an HTTP error body we keep to summarise into errorMessage. */
@@ -143,7 +156,9 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
     try {
       // identity: a compressed body would be buffered by gzip and its bytes would not line up with
       // the socket's read stamps (./stamped-read.ts).
-      const headers = { 'accept-encoding': 'identity', ...built.init.headers, [requestTiming.header[0]]: requestTiming.header[1] };
+      // An ordinary client's user agent, never undici's default (issue 20): a probe must not be told
+      // from a user by what it calls itself. An adapter's own user-agent (none today) wins.
+      const headers = { 'accept-encoding': 'identity', 'user-agent': CLIENT_USER_AGENTS[req.protocol], ...built.init.headers, [requestTiming.header[0]]: requestTiming.header[1] };
       // Started inside a scheduler slice: a sweep starting hundreds of streams at once then ramps
       // them over a few loop turns instead of holding the loop while earlier streams' reads wait.
       // The clock is unaffected: request start is when the headers are written.
