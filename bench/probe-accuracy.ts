@@ -211,16 +211,23 @@ const RANKED_HEADERS = ['rankable', 'worst ranked speed vs delivered', 'worst ra
  * bound's soundness, whatever the load. Unknown bounds are not counted.
  */
 function withinBoundCell(errs: RowErrors): string {
-  let known = 0;
-  let within = 0;
+  let knownS = 0;
+  let withinS = 0;
+  let knownT = 0;
+  let withinT = 0;
   errs.ranked.forEach((_r, i) => {
     const s = errs.speedBoundPct[i]!;
     const t = errs.ttftBoundMs[i]!;
-    if (!Number.isFinite(s) || !Number.isFinite(t)) return;
-    known++;
-    if (Math.abs(errs.speedVsDelivered[i]!) <= s && errs.ttftVsServer[i]! <= t + 1) within++;
+    if (Number.isFinite(s)) {
+      knownS++;
+      if (Math.abs(errs.speedVsDelivered[i]!) <= s) withinS++;
+    }
+    if (Number.isFinite(t)) {
+      knownT++;
+      if (errs.ttftVsServer[i]! <= t + 1) withinT++;
+    }
   });
-  return `${within}/${known}`;
+  return `speed ${withinS}/${knownS}, TTFT ${withinT}/${knownT}`;
 }
 
 /** p50 / p90 / max of a bound over the runs ("unknown" counted apart). */
