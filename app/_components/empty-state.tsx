@@ -21,9 +21,14 @@ export function EmptyState({ title, children, id, level = 3 }: { title: string; 
 export function EndpointStatusHint({ status, apiKeyEnv }: { status: string; apiKeyEnv: string | null }) {
   if (status === 'inactive') {
     return (
-      <p>
-        This endpoint is waiting for its API key: set <code>{apiKeyEnv ?? 'the provider API key variable'}</code> in the environment and restart <code>npx tokenpace start</code>; probes then run every minute and charts fill within a few minutes.
-      </p>
+      <>
+        <p>Not measured on this site yet: no API key for this endpoint is configured here, so it is not probed. Its figures appear within minutes of its first probes.</p>
+        {/* Visitors read the sentence above; the setting is for whoever runs this installation (issue #23 item 12). */}
+        <details className="small muted">
+          <summary>For the operator of this site</summary>
+          Set <code>{apiKeyEnv ?? 'the provider API key variable'}</code> in the environment and restart <code>npx tokenpace start</code>; probes then run every minute.
+        </details>
+      </>
     );
   }
   if (status === 'paused') return <p>This endpoint is paused: it is not probed now. Earlier measurements stay visible in longer ranges.</p>;

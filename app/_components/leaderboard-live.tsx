@@ -83,8 +83,12 @@ export function LeaderboardLive({
           <h2>No measurements in this window yet</h2>
           <p>
             None of the {data.entries.length} endpoints of this model has three or more successful probes of workload <strong>{data.workload}</strong> in the last {data.window}
-            {unmeasured ? ` (${unmeasured} have none at all)` : ''}. Seeded provider endpoints start being probed every minute once their API key variable is set (for example <code>GROQ_API_KEY</code>; see the README&apos;s list) and <code>npx tokenpace start</code> is restarted.
+            {unmeasured ? ` (${unmeasured} have none at all)` : ''}: this site does not probe them yet.
           </p>
+          <details className="small muted">
+            <summary>For the operator of this site</summary>
+            Seeded provider endpoints are probed every minute once their API key variable is set (for example <code>GROQ_API_KEY</code>; see the README&apos;s list) and <code>npx tokenpace start</code> is restarted.
+          </details>
           <p>
             Meanwhile: try a longer window or another workload above, look at the <Link href="/?model=tokenpace-reference">calibration reference stream</Link> that is measured every minute, or read the published claims below.
           </p>
