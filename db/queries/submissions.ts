@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
-import { latinSkeleton } from '@/lib/security/display-names';
+import { confusableSkeleton, latinSkeleton } from '@/lib/security/display-names';
 import { judgeProviderClaim, type ProviderClaim } from '@/lib/security/provider-claim';
 import type { EndpointPricing } from '@/lib/catalog/pricing';
 import type { Db } from '../client';
@@ -120,6 +120,13 @@ export async function createSubmission(db: Db, s: NewSubmission, maxPending: num
       const skeletonSlug = skeleton ? slugify(skeleton) : '';
       if (skeletonSlug && skeletonSlug !== providerSlug) {
         const [twin] = await tx.select({ name: providers.name }).from(providers).where(eq(providers.slug, skeletonSlug)).limit(1);
+        if (twin) throw new LookAlikeNameError(twin.name);
+      }
+      // …and so is one whose confusable skeleton equals an existing provider's (`Gr0q`, `ɢʀᴏǫ`, `Groq\u0301`; issue 19 #15).
+      const mine = confusableSkeleton(s.providerName);
+      if (mine) {
+        const all = await tx.select({ name: providers.name }).from(providers);
+        const twin = all.find((p) => confusableSkeleton(p.name) === mine);
         if (twin) throw new LookAlikeNameError(twin.name);
       }
       proposedProvider = true;

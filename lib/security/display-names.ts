@@ -11,6 +11,8 @@
  *   Digits, punctuation and spaces (Common/Inherited) go with any script.
  */
 
+import unhomoglyph from 'unhomoglyph';
+
 /** Scripts told apart; a letter in none of them counts as its own "other" script. */
 const SCRIPTS = [
   'Latin', 'Cyrillic', 'Greek', 'Armenian', 'Georgian', 'Cherokee', 'Coptic', 'Hebrew', 'Arabic', 'Syriac',
@@ -90,4 +92,24 @@ export function latinSkeleton(name: string): string | null {
     else out += ch;
   }
   return out;
+}
+
+/** Small capitals and other Latin letter forms that confusables.txt does not fold (IPA/phonetic block; ǫ read as q). */
+const SMALL_CAPITALS: Record<string, string> = {
+  ᴀ: 'a', ʙ: 'b', ᴄ: 'c', ᴅ: 'd', ᴇ: 'e', ꜰ: 'f', ɢ: 'g', ʜ: 'h', ɪ: 'i', ᴊ: 'j', ᴋ: 'k', ʟ: 'l', ᴍ: 'm', ɴ: 'n', ᴏ: 'o',
+  ᴘ: 'p', ǫ: 'q', ʀ: 'r', ꜱ: 's', ᴛ: 't', ᴜ: 'u', ᴠ: 'v', ᴡ: 'w', ʏ: 'y', ᴢ: 'z',
+};
+
+/**
+ * The confusable skeleton of a name (UTS #39 §4 "skeleton", with the npm package unhomoglyph's
+ * table from Unicode's confusables.txt): NFKC, combining marks removed (`Groq\u0301`), small
+ * capitals folded (`ɢʀᴏǫ`), every character mapped to its prototype (`Gr0q` → `GrOq`, `m` → `rn`),
+ * lower case, then only letters and digits kept. Two names with equal skeletons look alike; compare
+ * skeletons on both sides (the prototypes are not always the letters people type). Issue 19 #15.
+ */
+export function confusableSkeleton(name: string): string {
+  // Folded before the marks go: ǫ (o with ogonek) stands for q in `ɢʀᴏǫ`, not for o.
+  const folded = [...name.normalize('NFKC')].map((ch) => SMALL_CAPITALS[ch] ?? LATIN_LOOKALIKES[ch] ?? ch).join('');
+  const marksGone = folded.normalize('NFD').replace(/\p{M}/gu, '');
+  return unhomoglyph(marksGone).toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 }

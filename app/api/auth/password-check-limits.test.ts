@@ -76,3 +76,15 @@ describe('session password checks are limited', () => {
     expect((await post('/change-password', { currentPassword: 'guess again', newPassword: 'another long passphrase' }, user.headers)).status).toBe(429);
   });
 });
+
+describe('account names are checked on every write (issue 19 #15)', () => {
+  it('update-user refuses zero-width and bidi override characters in the name, as sign-up does', async () => {
+    const user = await signUp('renamer@acme.example', PASSWORD);
+    for (const name of ['Admin\u202e', 'Zero\u200bWidth', '\u2066Groq\u2069']) {
+      const r = await post('/update-user', { name }, user.headers);
+      expect(r.status, JSON.stringify(name)).toBe(400);
+      expect(((await r.json()) as { error: { field: string } }).error.field).toBe('name');
+    }
+    expect((await post('/update-user', { name: 'Renamed Team' }, user.headers)).status).toBe(200);
+  });
+});

@@ -107,7 +107,7 @@ async function run(request: Request, method: 'GET' | 'POST'): Promise<Response> 
   try {
     const body = await readAuthBody(request);
     counted = await limitAuthRequest(path, clientAddress(request), body, request);
-    if (path === '/sign-up/email') normaliseSignUpName(body);
+    if (path === '/sign-up/email' || path === '/update-user') normaliseSignUpName(body);
     // better-auth gets the very object the limits were keyed on, as JSON.
     const headers = new Headers(request.headers);
     headers.set('content-type', 'application/json');

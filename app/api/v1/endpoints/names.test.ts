@@ -69,6 +69,21 @@ describe('provider and model names', () => {
     expect(json.error.message).toMatch(/looks like the existing provider "Scale"/);
   });
 
+  it.each([
+    ['Gr0q', 'a digit for a letter'],
+    ['\u0262\u0280\u1d0f\u01eb', 'small capitals ɢʀᴏǫ'],
+    ['G r o q', 'spaced'],
+    ['GR0Q', 'upper case and a digit'],
+    ['Gro\u01eb', 'q with ogonek'],
+  ])('issue 19 #15: %j (%s) reads like the existing Groq: a look-alike, nothing created', async (provider) => {
+    const before = await t.db.select({ id: providers.id }).from(providers);
+    const { res, json } = await submit(body({ provider }));
+    expect(res.status).toBe(400);
+    expect(json.error.field).toBe('provider');
+    expect(json.error.message).toContain('Groq');
+    expect(await t.db.select({ id: providers.id }).from(providers)).toHaveLength(before.length);
+  });
+
   it('normalises compatibility forms (fullwidth Ｇｒｏｑ is Groq, matched to the existing provider)', async () => {
     const { res, json } = await submit(body({ provider: '\uff27\uff52\uff4f\uff51' }));
     expect(res.status).toBe(201);
