@@ -58,7 +58,7 @@ export function SignUpForm({ next }: { next?: string }) {
       </Field>
       {formError ? <p className="field-error" role="alert">{formError}</p> : null}
       <button type="submit" disabled={busy}>{busy ? 'Creating account…' : 'Create account'}</button>
-      <p className="small">Already have an account? <Link href="/signin">Sign in</Link></p>
+      <p className="small">Already have an account? <Link href={next ? `/signin?next=${encodeURIComponent(next)}` : '/signin'}>Sign in</Link></p>
     </form>
   );
 }
@@ -88,7 +88,7 @@ export function SignInForm({ next }: { next?: string }) {
       {formError ? <p className="field-error" role="alert">{formError}</p> : null}
       <button type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
       <p className="small">
-        No account? <Link href="/signup">Sign up</Link> · <Link href="/forgot-password">Forgot your password?</Link>
+        No account? <Link href={next ? `/signup?next=${encodeURIComponent(next)}` : '/signup'}>Sign up</Link> · <Link href="/forgot-password">Forgot your password?</Link>
       </p>
     </form>
   );
