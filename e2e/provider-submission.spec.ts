@@ -168,6 +168,59 @@ test('a provider signs up, submits, is verified, approved by an admin, and ranke
   await expect(page.locator('[data-field="status"]')).toHaveText('active');
 });
 
+test('a dispute round trip: the owner opens it, an admin accepts it, visitors see it and the ranking leaves the measurement out', async ({ browser, page }) => {
+  test.setTimeout(300_000);
+  expect(endpointId).toBeGreaterThan(0);
+  // The owner disputes one rankable measurement of the endpoint from its dashboard page.
+  const items = ((await (await page.request.get(`/api/v1/endpoints/${endpointId}/measurements?limit=50`)).json()) as { items: Array<{ id: number; rankable: boolean; workload: string }> }).items;
+  const disputed = items.find((m) => m.rankable && m.workload === 'prose-1k') ?? items.find((m) => m.rankable)!;
+  const owner = await signedInContext(browser, PROVIDER_EMAIL);
+  await owner.page.goto(`/dashboard/endpoints/${endpointId}`);
+  await owner.page.getByLabel('Or one measurement id').fill(String(disputed.id));
+  await owner.page.getByLabel('Reason').fill('Our load balancer was misconfigured during this probe');
+  await owner.page.getByRole('button', { name: 'Open the dispute' }).click();
+  await expect(owner.page.getByRole('status')).toContainText(/Dispute \d+ is open/);
+  const disputeId = Number(/Dispute (\d+) is open/.exec(await owner.page.getByRole('status').innerText())![1]);
+  await owner.context.close();
+  // Public at once, still open.
+  const open = (await (await page.request.get(`/api/v1/disputes?endpoint=${endpointId}`)).json()) as { items: Array<{ id: number; status: string; excluded: boolean }> };
+  expect(open.items.find((d) => d.id === disputeId)).toMatchObject({ status: 'open', excluded: false });
+
+  // An admin accepts it, excluding the measurement.
+  const admin = await signedInContext(browser, ADMIN_EMAIL);
+  await admin.page.goto('/admin');
+  const card = admin.page.locator(`section[data-dispute-id="${disputeId}"]`);
+  await expect(card).toContainText('misconfigured');
+  await card.getByLabel(`Decision note for dispute ${disputeId}`).fill('Confirmed by the provider’s incident report');
+  await card.getByRole('button', { name: `Accept dispute ${disputeId}` }).click();
+  await expect(card).toHaveCount(0);
+  await expect(admin.page.getByRole('cell', { name: 'dispute.accept' }).first()).toBeVisible();
+  await admin.context.close();
+
+  // The API carries the outcome; the measurement is left out (reason disputed) and the board counts it so.
+  const decided = (await (await page.request.get(`/api/v1/disputes?endpoint=${endpointId}`)).json()) as { items: Array<{ id: number; status: string; excluded: boolean }> };
+  expect(decided.items.find((d) => d.id === disputeId)).toMatchObject({ status: 'accepted', excluded: true });
+  const one = (await (await page.request.get(`/api/v1/measurements/${disputed.id}`)).json()) as { rankable: boolean; notRankableReasons: string[] };
+  expect(one).toMatchObject({ rankable: false, notRankableReasons: ['disputed'] });
+  await expect
+    .poll(
+      async () => {
+        const board = (await (await page.request.get(`/api/v1/leaderboard?model=llama-4-maverick&workload=${disputed.workload}`)).json()) as { entries: Array<{ endpoint: { id: number }; excluded: { byReason: Record<string, number> } }> };
+        return board.entries.find((e) => e.endpoint.id === endpointId)?.excluded.byReason.disputed ?? 0;
+      },
+      { timeout: 120_000, intervals: [2000] },
+    )
+    .toBe(1);
+
+  // A visitor sees it on the endpoint page, beside the history chart's annotated periods.
+  await page.goto(`/endpoints/${endpointId}?workload=${disputed.workload}`);
+  const section = page.getByTestId('disputes');
+  await expect(section.locator(`[data-dispute="${disputeId}"]`)).toContainText('accepted, excluded from rankings');
+  await expect(section).toContainText('Confirmed by the provider’s incident report');
+  await expect(page.locator('figure[data-chart="endpoint-history"]')).toHaveAttribute('data-periods', '1');
+  await page.screenshot({ path: test.info().outputPath('dispute.png'), fullPage: true });
+});
+
 test('private pages: anonymous, provider A, provider B and admin each get what they may see', async ({ browser }) => {
   expect(endpointId).toBeGreaterThan(0);
   const anonymous = await browser.newContext();

@@ -1,5 +1,5 @@
 'use client';
-import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 
 /** One bucket of one series: t = bucket start (epoch ms); p25/p50/p75 in the chart's unit. */
 export interface SeriesPoint {
@@ -24,6 +24,13 @@ export interface Annotation {
   color?: string;
 }
 
+/** A shaded period, e.g. an annotation "our eu worker lost its network 10:00-10:40" or an accepted dispute (decision 232). */
+export interface PeriodNote {
+  from: number;
+  until: number;
+  label: string;
+}
+
 const fmtTick = (granularity: 'hour' | 'day') => (t: number) => {
   const iso = new Date(t).toISOString();
   return granularity === 'day' ? iso.slice(5, 10) : `${iso.slice(5, 10)} ${iso.slice(11, 13)}h`;
@@ -38,6 +45,7 @@ const fmtTick = (granularity: 'hour' | 'day') => (t: number) => {
 export function TimeSeriesChart({
   series,
   annotations = [],
+  periods = [],
   title,
   unit,
   granularity,
@@ -47,6 +55,8 @@ export function TimeSeriesChart({
 }: {
   series: Series[];
   annotations?: Annotation[];
+  /** shaded periods (annotations of windows), clipped to the plotted range */
+  periods?: PeriodNote[];
   title: string;
   /** e.g. "tokens/s" or "ms" */
   unit: string;
@@ -74,11 +84,11 @@ export function TimeSeriesChart({
       return `${s.label}: ${vals.length} ${granularity === 'day' ? 'days' : 'hours'}, median from ${Math.round(Math.min(...vals))} to ${Math.round(Math.max(...vals))} ${unit}, latest ${Math.round(last.p50!)} ${unit}`;
     })
     .join('; ');
-  const notes = `${annotations.length ? ` Marked changes: ${annotations.map((a) => a.label).join('; ')}.` : ''}${reference ? ` Reference line: ${reference.label}.` : ''}`;
+  const notes = `${annotations.length ? ` Marked changes: ${annotations.map((a) => a.label).join('; ')}.` : ''}${periods.length ? ` Annotated periods: ${periods.map((p) => p.label).join('; ')}.` : ''}${reference ? ` Reference line: ${reference.label}.` : ''}`;
   const pointCount = series.reduce((n, s) => n + s.points.filter((p) => p.p50 !== null).length, 0);
   const dots = data.length <= 40;
   return (
-    <figure className="chart" role="img" aria-label={`${title}. ${describe}.${notes}`} data-chart={id} data-points={pointCount} style={{ height }}>
+    <figure className="chart" role="img" aria-label={`${title}. ${describe}.${notes}`} data-chart={id} data-points={pointCount} data-periods={periods.length} style={{ height }}>
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={data} margin={{ left: 4, right: 16, top: 24, bottom: 4 }} accessibilityLayer={false}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
@@ -95,6 +105,9 @@ export function TimeSeriesChart({
             <Line key={`${s.key}-line`} dataKey={`${s.key}__p50`} stroke={s.color} strokeWidth={2} dot={dots ? { r: 2 } : false} isAnimationActive={false} name={`${s.label} median`} connectNulls={false} />
           ))}
           {reference ? <ReferenceLine y={reference.value} stroke="var(--ok)" strokeDasharray="6 3" label={{ value: reference.label, position: 'insideTopRight', fill: 'var(--fg)', fontSize: 11 }} /> : null}
+          {periods.map((p, i) => (
+            <ReferenceArea key={`period-${i}`} x1={p.from} x2={p.until} fill="var(--warn, #d97706)" fillOpacity={0.12} stroke="var(--warn, #d97706)" strokeOpacity={0.4} ifOverflow="hidden" label={{ value: `▲ ${i + 1}`, position: 'insideTopLeft', fill: 'var(--fg)', fontSize: 11 }} />
+          ))}
           {annotations.map((a, i) => (
             <ReferenceLine key={i} x={a.t} stroke={a.color ?? 'var(--fg)'} strokeDasharray="4 3" label={{ value: a.label, position: 'top', fill: 'var(--fg)', fontSize: 11 }} />
           ))}

@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiTokens, endpoints, sweepSettings, sweeps, users } from '@/db/schema';
+import { annotations, apiTokens, disputes, endpoints, sweepSettings, sweeps, users } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { anonymous, params, req, setupApiTest, signUp, type Actor } from './test-support/api-test';
@@ -26,6 +26,9 @@ let token: typeof import('./v1/tokens/[id]/route');
 let mine: typeof import('./v1/submissions/route');
 let sweepSettingsRoute: typeof import('./v1/endpoints/[id]/sweep-settings/route');
 let sweepsRoute: typeof import('./v1/endpoints/[id]/sweeps/route');
+let disputesRoute: typeof import('./v1/endpoints/[id]/disputes/route');
+let resolutionRoute: typeof import('./v1/disputes/[id]/resolution/route');
+let annotationsRoute: typeof import('./v1/annotations/route');
 
 function submission(extra: Record<string, unknown> = {}) {
   return { provider: 'Matrix Co', model: 'tokenpace-reference', baseUrl: ref.url, protocol: 'openai-chat', apiModelId: 'tokenpace-reference', deploymentKind: 'shared', contact: 'm@matrix.example', ...extra };
@@ -57,7 +60,10 @@ beforeAll(async () => {
   mine = await import('./v1/submissions/route');
   sweepSettingsRoute = await import('./v1/endpoints/[id]/sweep-settings/route');
   sweepsRoute = await import('./v1/endpoints/[id]/sweeps/route');
-  (await import('./_lib/rate-limit')).configureRateLimits({ submission: { points: 10_000, durationSeconds: 60 }, tokenUse: { points: 10_000, durationSeconds: 60 } });
+  disputesRoute = await import('./v1/endpoints/[id]/disputes/route');
+  resolutionRoute = await import('./v1/disputes/[id]/resolution/route');
+  annotationsRoute = await import('./v1/annotations/route');
+  (await import('./_lib/rate-limit')).configureRateLimits({ submission: { points: 10_000, durationSeconds: 60 }, tokenUse: { points: 10_000, durationSeconds: 60 }, dispute: { points: 10_000, durationSeconds: 60 } });
   actors.anonymous = anonymous;
   actors.providerA = await signUp('matrix-a@a.example');
   actors.providerB = await signUp('matrix-b@b.example');
@@ -247,6 +253,41 @@ const rows: Row[] = [
     },
     expect: { anonymous: 401, providerA: 201, 'providerA-token': 201, providerB: 404, admin: 201 },
   },
+  {
+    name: "POST /api/v1/endpoints/{A's}/disputes (dispute a window: owner or admin)",
+    act: async (actor) => {
+      const id = await endpointOfA('active');
+      const body = { scope: 'window', from: new Date(Date.now() - 7200_000).toISOString(), until: new Date(Date.now() - 3600_000).toISOString(), reason: 'matrix' };
+      const res = await disputesRoute.POST(req(actor, 'POST', `/api/v1/endpoints/${id}/disputes`, body), params({ id: String(id) }));
+      return { res, after: async (s) => expect(await t.db.$count(disputes, eq(disputes.endpointId, id))).toBe(s >= 400 ? 0 : 1) };
+    },
+    expect: { anonymous: 401, providerA: 201, 'providerA-token': 201, providerB: 404, admin: 201 },
+  },
+  {
+    name: "POST /api/v1/disputes/{on A's}/resolution (decide: admins only)",
+    act: async (actor) => {
+      const id = await endpointOfA('active');
+      const [d] = await t.db.insert(disputes).values({ endpointId: id, scope: 'window', fromAt: new Date(Date.now() - 7200_000), untilAt: new Date(Date.now() - 3600_000), reason: 'matrix' }).returning({ id: disputes.id });
+      const res = await resolutionRoute.POST(req(actor, 'POST', `/api/v1/disputes/${d!.id}/resolution`, { decision: 'accepted', exclude: true, note: 'matrix' }), params({ id: String(d!.id) }));
+      return {
+        res,
+        after: async (s) => {
+          const [row] = await t.db.select({ status: disputes.status, exclude: disputes.exclude }).from(disputes).where(eq(disputes.id, d!.id));
+          expect(row).toEqual(s >= 400 ? { status: 'open', exclude: false } : { status: 'accepted', exclude: true });
+        },
+      };
+    },
+    expect: { anonymous: 401, providerA: 403, 'providerA-token': 403, providerB: 403, admin: 200 },
+  },
+  {
+    name: 'POST /api/v1/annotations (annotate a period: admins only)',
+    act: async (actor) => {
+      const text = `matrix ${actor.name} ${Math.random()}`;
+      const res = await annotationsRoute.POST(req(actor, 'POST', '/api/v1/annotations', { from: new Date(Date.now() - 7200_000).toISOString(), until: new Date(Date.now() - 3600_000).toISOString(), text }));
+      return { res, after: async (s) => expect(await t.db.$count(annotations, eq(annotations.text, text))).toBe(s >= 400 ? 0 : 1) };
+    },
+    expect: { anonymous: 401, providerA: 403, 'providerA-token': 403, providerB: 403, admin: 201 },
+  },
 ];
 
 describe.each(rows)('$name', (row) => {
@@ -286,6 +327,9 @@ it('covers every mutating route handler under app/api (a new one must join the m
       'POST /api/v1/tokens',
       'POST /api/v1/endpoints/[id]/sweep-settings',
       'POST /api/v1/endpoints/[id]/sweeps',
+      'POST /api/v1/endpoints/[id]/disputes',
+      'POST /api/v1/disputes/[id]/resolution',
+      'POST /api/v1/annotations',
     ].sort(),
   );
 });

@@ -12,6 +12,7 @@
  */
 import { listEndpoints, listModels, listWorkloads } from '@/db/queries/catalog';
 import { listDailyFidelity } from '@/db/queries/fidelity';
+import { listDisputes } from '@/db/queries/disputes';
 import { listModelHistory } from '@/db/queries/history';
 import { findFidelityDrops } from '@/lib/fidelity/fidelity-summary';
 import { listEndpointsCreatedBetween, listEndpointsFirstMeasuredBetween, listEndpointsRetiredBetween } from '@/db/queries/ui-endpoint';
@@ -21,7 +22,7 @@ import { fmt } from '@/app/_components/format';
 /** One feed entry; `updated` is ISO UTC, `path` is site-relative. */
 export interface NotableChange {
   id: string;
-  kind: 'new-leader' | 'change-point' | 'new-endpoint' | 'endpoint-leaves' | 'fidelity-drop';
+  kind: 'new-leader' | 'change-point' | 'new-endpoint' | 'endpoint-leaves' | 'fidelity-drop' | 'dispute';
   title: string;
   summary: string;
   updated: string;
@@ -145,6 +146,19 @@ export async function listNotableChanges(db: Db, p: { now: Date; days: number; l
       summary: `${e.provider} retired ${e.slug} (${e.model}) on ${e.retiredAt.toISOString().slice(0, 10)}. It is no longer probed; its measurements and history stay.`,
       updated: e.retiredAt.toISOString(),
       path: `/endpoints/${e.id}`,
+    });
+  }
+  // Disputes opened and decided in the period (decision 232): public as soon as they happen.
+  for (const d of await listDisputes(db, { limit: 200 })) {
+    const when = d.resolvedAt ?? d.createdAt;
+    if (when < from || when > p.now) continue;
+    out.push({
+      id: `dispute/${d.id}/${d.status}`,
+      kind: 'dispute',
+      title: d.status === 'open' ? `Dispute opened: ${d.endpointSlug}` : `Dispute ${d.status}: ${d.endpointSlug}${d.exclude ? ' (excluded from rankings)' : ''}`,
+      summary: `${d.scope.replace('_', ' ')} ${d.fromAt.toISOString().slice(0, 16)}–${d.untilAt.toISOString().slice(0, 16)} UTC: ${d.reason}${d.resolution ? ` Decision: ${d.resolution}` : ''}`,
+      updated: when.toISOString(),
+      path: `/endpoints/${d.endpointId}#disputes-heading`,
     });
   }
   return out.sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : a.id < b.id ? -1 : 1)).slice(0, p.limit);

@@ -7,7 +7,7 @@ import { listNotableChanges } from './notable-changes';
 
 export const metadata: Metadata = { title: 'Notable changes', alternates: { types: { 'application/atom+xml': '/feed.xml' } } };
 
-const KIND_LABEL = { 'new-leader': 'new #1', 'change-point': 'change point', 'new-endpoint': 'endpoint joins', 'endpoint-leaves': 'endpoint leaves', 'fidelity-drop': 'fidelity drop' } as const;
+const KIND_LABEL = { 'new-leader': 'new #1', 'change-point': 'change point', 'new-endpoint': 'endpoint joins', 'endpoint-leaves': 'endpoint leaves', 'fidelity-drop': 'fidelity drop', dispute: 'dispute' } as const;
 
 /** The feed as a page: notable changes of the last 90 days, newest first, with the Atom link. */
 export default async function FeedPage() {

@@ -3,6 +3,8 @@ import { listAuditEvents } from '@/db/queries/audit';
 import { listReviewQueue } from '@/db/queries/submissions';
 import { getDb } from '@/db/shared';
 import { ReviewActions } from '../_components/review-actions';
+import { DecideDispute } from '../_components/dispute-actions';
+import { listDisputes } from '@/db/queries/disputes';
 import { VerificationResult } from '../_components/verification-result';
 import { requirePageAdmin } from '../_lib/page-user';
 
@@ -12,7 +14,7 @@ export const metadata: Metadata = { title: 'Review queue' };
 export default async function AdminPage() {
   await requirePageAdmin('/admin');
   const db = getDb();
-  const [queue, audit] = await Promise.all([listReviewQueue(db), listAuditEvents(db, { limit: 50 })]);
+  const [queue, audit, openDisputes] = await Promise.all([listReviewQueue(db), listAuditEvents(db, { limit: 50 }), listDisputes(db, { status: 'open', limit: 100 })]);
   return (
     <>
       <h1>Review queue</h1>
@@ -35,6 +37,18 @@ export default async function AdminPage() {
           </section>
         );
       })}
+      <h2>Open disputes</h2>
+      {openDisputes.length === 0 ? <p className="empty">No open disputes.</p> : null}
+      {openDisputes.map((d) => (
+        <section key={d.id} className="card" aria-label={`Dispute ${d.id}`} data-dispute-id={d.id}>
+          <h3>Dispute {d.id}: {d.endpointSlug} ({d.scope.replace('_', ' ')})</h3>
+          <p>{d.fromAt.toISOString().slice(0, 16).replace('T', ' ')} – {d.untilAt.toISOString().slice(0, 16).replace('T', ' ')} UTC{d.measurementId ? ` · measurement ${d.measurementId}` : ''}</p>
+          <p>{d.reason}</p>
+          {d.evidence ? <p className="small">{d.evidence}</p> : null}
+          {d.links.length ? <ul className="small">{d.links.map((l) => <li key={l}>{l}</li>)}</ul> : null}
+          <DecideDispute id={d.id} />
+        </section>
+      ))}
       <h2>Audit log</h2>
       <div className="table-wrap">
         <table>

@@ -21,6 +21,7 @@ import { IntervalChart } from '@/app/_components/interval-chart';
 import { PickerForm, workloadOptions } from '@/app/_components/pickers';
 import { histogram } from '@/app/_components/scale';
 import { TimeSeriesChart } from '@/app/_components/time-series-chart';
+import { listAnnotations, listDisputes } from '@/db/queries/disputes';
 import { TimelineChart } from '@/app/_components/timeline-chart';
 import { EndpointUptimePanel } from '@/app/_components/uptime-strip';
 
@@ -78,7 +79,7 @@ export default async function EndpointPage({ params, searchParams }: { params: P
 
   const shownWorkloads = workloads.filter((w) => w.scheduled || w.slug === workload);
   const window = await listEndpointWorkloadFigures(db, { endpoint: { id, modelSlug: endpoint.modelSlug }, workloads: shownWorkloads });
-  const [samples, history, outcomes, recent, evidence, claims] = await Promise.all([
+  const [samples, history, outcomes, recent, evidence, claims, disputes, notes] = await Promise.all([
     // histogram samples cover exactly the leaderboard's window
     listEndpointSamples(db, { endpointId: id, workloadSlug: workload, from: window.windowStart ?? windowFrom, to: window.asOf ?? now, limit: 5000 }),
     listEndpointHistory(db, { endpointId: id, workloadSlug: workload, granularity: 'hour', from: rangeFrom, to: now, region: null }),
@@ -86,7 +87,11 @@ export default async function EndpointPage({ params, searchParams }: { params: P
     listEndpointRecentMeasurements(db, { endpointId: id, limit: 25 }),
     getEndpointEvidence(db, { endpointId: id, measurementId }),
     listClaims(db, { modelSlug: endpoint.modelSlug }),
+    listDisputes(db, { endpointId: id, limit: 50 }),
+    listAnnotations(db, { endpointId: id, from: new Date(now.getTime() - 90 * 86_400_000), until: now, limit: 100 }),
   ]);
+  // Annotated periods shaded on the history chart, numbered as in the list below it (decision 232).
+  const periods = notes.filter((a) => a.untilAt >= rangeFrom).map((a) => ({ from: Math.max(a.fromAt.getTime(), rangeFrom.getTime()), until: Math.min(a.untilAt.getTime(), now.getTime()), label: a.text }));
   // figures per workload = this endpoint's entries on its model's leaderboards (same numbers as the API)
   const byWorkload = window.figures;
   const current = byWorkload.find((w) => w.workloadSlug === workload) ?? null;
@@ -347,6 +352,7 @@ export default async function EndpointPage({ params, searchParams }: { params: P
             granularity="hour"
             unit="tokens/s"
             title={`Hourly median output speed with P25–P75 band, ${endpoint.slug}, ${workload}`}
+            periods={periods}
             series={[
               {
                 key: 'speed',
@@ -497,6 +503,30 @@ export default async function EndpointPage({ params, searchParams }: { params: P
           <EndpointStatusHint status={endpoint.status} apiKeyEnv={endpoint.apiKeyEnv} />
         </EmptyState>
       )}
+
+      <section className="card" aria-labelledby="disputes-heading" data-testid="disputes">
+        <h2 id="disputes-heading">Disputes and annotations</h2>
+        {periods.length > 0 ? (
+          <ol className="small" aria-label="Annotated periods (shaded on the history chart)">
+            {periods.map((p, i) => (
+              <li key={i} data-annotation={i + 1}>{fmtUtc(new Date(p.from).toISOString())} – {fmtUtc(new Date(p.until).toISOString())}: {p.label}</li>
+            ))}
+          </ol>
+        ) : null}
+        {disputes.length > 0 ? (
+          <ul aria-label="Disputes">
+            {disputes.map((d) => (
+              <li key={d.id} data-dispute={d.id} data-status={d.status}>
+                <strong>Dispute {d.id}</strong> ({d.scope.replace('_', ' ')}, {fmtUtc(d.fromAt.toISOString())} – {fmtUtc(d.untilAt.toISOString())}): {d.reason}{' '}
+                <span className="badge">{d.status}{d.exclude ? ', excluded from rankings' : ''}</span>
+                {d.resolution ? <span className="small muted"> Decision: {d.resolution}</span> : null}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="small muted">No disputes. An endpoint’s owner may dispute a measurement or a window from the dashboard; decisions are public here (<Link href="/rules#open-dispute">rules</Link>).</p>
+        )}
+      </section>
 
       <section className="card" aria-labelledby="share-endpoint">
         <h2 id="share-endpoint">Compare and share</h2>

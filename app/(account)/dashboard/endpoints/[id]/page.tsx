@@ -8,6 +8,7 @@ import { getDb } from '@/db/shared';
 import { EndpointActions } from '../../../_components/endpoint-actions';
 import { EndpointForm } from '../../../_components/endpoint-form';
 import { SweepControl } from '../../../_components/sweep-control';
+import { OpenDisputeForm } from '../../../_components/dispute-actions';
 import { VerificationResult } from '../../../_components/verification-result';
 import { requirePageUser } from '../../../_lib/page-user';
 
@@ -39,6 +40,12 @@ export default async function ManageEndpointPage({ params }: { params: Promise<{
           warmUpS={DEFAULT_SWEEP_WARM_UP_MS / 1000}
           minSuccessRate={DEFAULT_MIN_SUCCESS_RATE}
         />
+      ) : null}
+      {endpoint.status === 'active' || endpoint.status === 'paused' || endpoint.status === 'inactive' ? (
+        <>
+          <h2>Dispute a figure</h2>
+          <OpenDisputeForm endpointId={id} />
+        </>
       ) : null}
       <h2>Verification probes</h2>
       {verifications.length === 0 ? <p className="muted">None yet.</p> : verifications.map((v) => <VerificationResult key={v.id} v={v} heading={`Verification ${v.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`} />)}
