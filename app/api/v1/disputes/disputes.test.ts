@@ -13,6 +13,7 @@ import type { TestDatabase } from '@/db/test-support/test-database';
 import { MAX_OPEN_DISPUTES_PER_ENDPOINT } from '@/db/queries/disputes';
 import { anonymous, params, req, signUp, type Actor } from '@/app/api/test-support/api-test';
 import { seedApiData } from '../test-support/seed-api-data';
+import { writeDump } from '@/workers/tasks/write-dump';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -122,6 +123,11 @@ describe('a dispute round trip', () => {
     expect(annotated[0]).toMatchObject({ endpointId: groq, from: FROM.toISOString(), until: UNTIL.toISOString(), disputeId: opened.body.dispute.id });
     const audit = await t.db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.endpointId, groq));
     expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['dispute.open', 'dispute.accept']));
+    // a dump of the period carries the dispute and its annotation in its manifest, and the row as excluded
+    const { dump } = await writeDump(t.db, { fromAt: new Date(FROM.getTime() - 3600_000), untilAt: new Date(UNTIL.getTime() + 3600_000) });
+    const manifest = dump.manifest as { disputes: Array<{ id: number; status: string; excluded: boolean }>; annotations: Array<{ disputeId: number | null }> };
+    expect(manifest.disputes).toEqual([expect.objectContaining({ id: opened.body.dispute.id, status: 'accepted', excluded: true })]);
+    expect(manifest.annotations.map((a) => a.disputeId)).toEqual([opened.body.dispute.id]);
     // another endpoint's figures are untouched
     const { GET } = await import('../leaderboard/route');
     const otherEntry = ((await json(GET(req(anonymous, 'GET', BOARD)))).body as { entries: Entry[] }).entries.find((e) => e.endpoint.id === other)!;
