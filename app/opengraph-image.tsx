@@ -9,5 +9,7 @@ export const dynamic = 'force-dynamic';
 
 /** Open Graph image of the home leaderboard (default model, prose-1k, last 72 h). */
 export default async function Image() {
-  return new ImageResponse(await renderModelCard('llama-4-maverick'), size);
+  const card = await renderModelCard('llama-4-maverick');
+  if (!card) return new Response('no headline model in the catalog', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  return new ImageResponse(card, size);
 }

@@ -12,12 +12,13 @@ import { OgCard } from './og-card';
  */
 export async function renderModelCard(modelSlug: string) {
   const db = getDb();
-  const [models, answer, claims] = await Promise.all([
-    listModels(db),
-    getLeaderboardAnswer(db, leaderboardQuerySchema.parse({ model: modelSlug })),
-    listClaims(db, { modelSlug }),
-  ]);
-  const name = models.find((m) => m.slug === modelSlug)?.name ?? modelSlug;
+  // An unknown model is no card (404 by the caller): never URL text drawn as a model's name, and no
+  // answer computed (nor stored) for it (issue 19 #5, #14).
+  const models = await listModels(db);
+  const model = models.find((m) => m.slug === modelSlug);
+  if (!model) return null;
+  const [answer, claims] = await Promise.all([getLeaderboardAnswer(db, leaderboardQuerySchema.parse({ model: modelSlug })), listClaims(db, { modelSlug })]);
+  const name = model.name;
   const ranked = answer.entries.filter((e) => e.rank !== null && e.outputTokensPerSecond);
   const speedClaims = claims.filter((c) => c.metric === 'output_speed_tps_per_user');
   const max = Math.max(1, ...ranked.map((e) => e.outputTokensPerSecond!.p50), ...(ranked.length ? [] : speedClaims.map((c) => c.value)));
