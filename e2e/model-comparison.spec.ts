@@ -37,7 +37,9 @@ const servers: ReferenceServer[] = [];
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ request }) => {
-  test.setTimeout(600_000);
+  // On a busy machine many probes are kept but flagged timing_uncertain (decision 181), so reaching
+  // 3 rankable probes per stand-in can take well over the minimum 3 minutes (seen: 9 min, 11 of 14 flagged).
+  test.setTimeout(1_200_000);
   const { db, close } = openDb(e2eDatabaseUrl(), 2);
   try {
     for (const s of STAND_INS) {
@@ -61,7 +63,7 @@ test.beforeAll(async ({ request }) => {
           .map((m) => `${m}=${items.find((i) => i.slug === m)?.best?.slug ?? 'none'}`)
           .join(' ');
       },
-      { timeout: 540_000, intervals: [10_000] },
+      { timeout: 1_140_000, intervals: [10_000] },
     )
     .toBe(Object.entries(FASTEST).map(([m, e]) => `${m}=${e}`).join(' '));
 });
