@@ -4,6 +4,7 @@
  * and appends exactly one measurement, failure or success. A 429 with Retry-After pushes the
  * endpoint's next slot back. The API key is decrypted here and nowhere else, and never logged.
  */
+import { randomBytes } from 'node:crypto';
 import type { Db } from '@/db/client';
 import { claimProbeSlot, hasRepeatedAnswer, insertMeasurement, setEndpointNotBefore } from '@/db/queries/measurements';
 import { getProbeSpec } from '@/db/queries/probe-targets';
@@ -65,9 +66,13 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
   // The operator's environment credentials only for catalog endpoints (db/queries/probe-targets.ts).
   const apiKey = resolveApiKey(endpoint, ctx.secretKey, spec.operatorCredentials);
   const spec0 = { slug: workload.slug, category: workload.category, inputTokensTarget: workload.inputTokensTarget, maxOutputTokens: workload.maxOutputTokens };
+  // The prompt (and a fidelity task's access code and expected answer) is keyed by the slot AND
+  // 128 secret random bits drawn for this request (decision 173): nothing public (the slot time,
+  // the repository's code) predicts it, so no endpoint can precompute an answer or recognise a probe.
+  const promptKey = `${job.slotStart}\u0000${randomBytes(16).toString('hex')}`;
   const { prompt, promptHash, fidelity } = ctx.promptBuilder
-    ? await ctx.promptBuilder.build(spec0, job.slotStart, { fidelity: job.fidelity === true })
-    : buildPrompt(spec0, job.slotStart, { fidelity: job.fidelity === true });
+    ? await ctx.promptBuilder.build(spec0, promptKey, { fidelity: job.fidelity === true })
+    : buildPrompt(spec0, promptKey, { fidelity: job.fidelity === true });
   const probeOnce = async () => {
     const measuredAt = ctx.now();
     const loopMonitor = ctx.monitorLoopDelay();

@@ -32,7 +32,12 @@ function chunk(delta: Record<string, unknown>, finish: string | null = null): st
 beforeAll(async () => {
   t = await createTestDatabase();
   // /good: 12 one-token events 10 ms apart; /odd: the same in an unknown field; /busy: HTTP 429.
+  // Each request gets its own word order: probes carry secret, distinct prompts (decision 173), and
+  // one fixed text for all of them would rightly be repeated_answer.
+  const WORDS = [' one', ' two', ' three', ' four', ' five', ' six', ' seven', ' eight', ' nine', ' ten', ' red', ' blue'];
+  let served = 0;
   server = http.createServer((req, res) => {
+    const shift = served++;
     req.resume();
     req.on('end', () => {
       if (req.url?.startsWith('/busy')) {
@@ -43,7 +48,7 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       let i = 0;
       const timer = setInterval(() => {
-        if (i < 12) res.write(chunk({ [field]: ' hello' }));
+        if (i < 12) res.write(chunk({ [field]: WORDS[(i + shift) % WORDS.length]! }));
         else {
           clearInterval(timer);
           res.end(`${chunk({}, 'stop')}data: [DONE]\n\n`);

@@ -24,6 +24,7 @@
  * endpoint that long, so something is stuck, and a re-queued sweep would keep trying every minute
  * (the dispatcher) without its owner knowing; the owner can request it again.
  */
+import { randomBytes } from 'node:crypto';
 import type { PgBoss } from 'pg-boss';
 import type { Db } from '@/db/client';
 import { getProbeSpec } from '@/db/queries/probe-targets';
@@ -112,7 +113,8 @@ export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayloa
     const apiKey = resolveSweepApiKey(endpoint, ctx.secretKey, spec.operatorCredentials);
     // One prompt for the whole sweep (the headline workload's, keyed by the sweep): every stream
     // asks the same question, so levels differ only in concurrency.
-    const { prompt } = buildPrompt(workload, `sweep:${sweep.id}`);
+    // Keyed by 128 secret random bits too (decision 173): a sweep's prompt is not predictable from its id.
+    const { prompt } = buildPrompt(workload, `sweep:${sweep.id}:${randomBytes(16).toString('hex')}`);
     const request: Omit<ProbeRequest, 'signal' | 'onProgress'> = {
       protocol: endpoint.protocol,
       url: endpoint.baseUrl,

@@ -5,6 +5,7 @@
  * the plaintext just submitted, or the stored envelope decrypted here (the only place in the web
  * process that decrypts), and it never reaches a log, an error message or a response.
  */
+import { randomBytes } from 'node:crypto';
 import type { Db } from '@/db/client';
 import { insertVerification } from '@/db/queries/submissions';
 import { getEnv } from '@/lib/env';
@@ -67,7 +68,7 @@ export async function runVerification(
 ): Promise<VerificationView> {
   const apiKey = target.apiKey ?? (target.apiKeyEncrypted ? decryptSecret(target.apiKeyEncrypted, requireSecretKey()) : null);
   const startedAt = new Date();
-  const { prompt } = buildPrompt({ slug: 'verification', category: 'prose', inputTokensTarget: 120 }, `verify:${target.id}:${startedAt.toISOString()}`);
+  const { prompt } = buildPrompt({ slug: 'verification', category: 'prose', inputTokensTarget: 120 }, `verify:${target.id}:${startedAt.toISOString()}:${randomBytes(16).toString('hex')}`);
   const result = await probeEndpoint({
     protocol: target.protocol,
     url: target.baseUrl,
