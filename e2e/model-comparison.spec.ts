@@ -132,7 +132,7 @@ test('home page shows each model’s fastest endpoint with its board’s figures
   await expectNoSeriousA11yViolations(page, 'home comparison');
   await screenshot(page, testInfo, 'home-comparison-1280');
   // one click to a model's board
-  await page.locator('tr[data-model="llama-3-3-70b"]').getByRole('link', { name: 'Llama 3.3 70B Instruct' }).click();
+  await page.locator('tr[data-model="llama-3-3-70b"]').getByRole('link', { name: 'Llama 3.3 70B Instruct', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Llama 3.3 70B Instruct');
 });
 

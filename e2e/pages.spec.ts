@@ -293,7 +293,8 @@ test('home: first-load JavaScript transfer size, theme toggle persisted, dark-th
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
 
   // keyboard: the skip link comes first and the theme toggle and pickers are reachable by Tab
-  await page.goto('/');
+  // (on a model's board: the home page itself compares models and has no model picker)
+  await page.goto('/?model=llama-4-maverick');
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
   const reached = new Set<string>();
