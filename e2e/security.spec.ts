@@ -93,7 +93,10 @@ test('absolute links come from TOKENPACE_PUBLIC_URL, never from X-Forwarded-Host
   expect(xml).not.toContain('javascript:');
   expect(xml).toContain(`href="${ORIGIN}/feed.xml"`);
   const home = await request.get('/', { headers: forged });
-  const html = await home.text();
+  expect(await home.text()).not.toContain('evil.example');
+  // A model's board carries the absolute embed snippet (the home page compares models).
+  const board = await request.get('/?model=llama-4-maverick', { headers: forged });
+  const html = await board.text();
   expect(html).not.toContain('evil.example');
   expect(html).toContain(`${ORIGIN}/embed/leaderboard?`);
 });
