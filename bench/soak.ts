@@ -235,8 +235,8 @@ async function main(): Promise<void> {
     const half = series.filter((x) => x.minute >= series[series.length - 1]!.minute / 2);
     console.log('process     RSS MB/h (R²)            heap used MB/h (R²)      second half: RSS MB/h (R²)   heap MB/h (R²)');
     for (const name of Object.keys(first)) {
-      const fit = (points: typeof series, key: 'rssMb' | 'heapUsedMb') => fitSlope(points.map((x) => [x.minute, x.figures[name]?.[key] ?? null]));
-      console.log(`${name.padEnd(10)}  ${fmtSlope(fit(series, 'rssMb')).padEnd(24)} ${fmtSlope(fit(series, 'heapUsedMb')).padEnd(24)} ${fmtSlope(fit(half, 'rssMb')).padEnd(28)} ${fmtSlope(fit(half, 'heapUsedMb'))}`);
+      const slopeOf = (points: typeof series, key: 'rssMb' | 'heapUsedMb') => fitSlope(points.map((x) => [x.minute, x.figures[name]?.[key] ?? null]));
+      console.log(`${name.padEnd(10)}  ${fmtSlope(slopeOf(series, 'rssMb')).padEnd(24)} ${fmtSlope(slopeOf(series, 'heapUsedMb')).padEnd(24)} ${fmtSlope(slopeOf(half, 'rssMb')).padEnd(28)} ${fmtSlope(slopeOf(half, 'heapUsedMb'))}`);
     }
     console.log(`probe slots (endpoint × minute) enqueued ${books!.enqueued}, measured ${books!.measured}, lost ${books!.lost}, unfinished at end ${books!.unfinished}`);
     console.log(`duplicates (endpoint-minutes with >1 measurement): ${dups!.n}; endpoint-minutes never enqueued: ${gaps!.n}`);
