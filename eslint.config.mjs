@@ -1,6 +1,8 @@
 // ESLint flat config: a small rule set that catches real mistakes, plus the import boundaries of the
 // layout (../shared/CONVENTIONS.md, docs/decisions/130-lint-and-import-boundaries.md).
-// Imports flow app → db, lib; workers → db, lib; cli → db, lib; db → lib; lib → nothing of ours.
+// Imports flow app, workers, cli → server → db → lib; lib → nothing of ours. server/ is the
+// application layer (answer composition, caches, cross-instance notification; decision 214);
+// db/ is data access only (schema, queries, migrations, the connection).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -14,16 +16,7 @@ const testSupportPattern = {
 };
 
 /** Files that are tests or test helpers: they may cross layers (nothing imports them back). */
-const testFiles = [
-  '**/*.test.ts',
-  '**/*.test.tsx',
-  '**/test-support/**',
-  '**/test-fixtures/**',
-  'e2e/**',
-  'bench/**',
-  '*.config.ts',
-  '*.config.mts',
-];
+const testFiles = ['**/*.test.ts', '**/*.test.tsx', '**/test-support/**', '**/test-fixtures/**', 'e2e/**', 'bench/**', '*.config.ts', '*.config.mts'];
 
 export default tseslint.config(
   {
@@ -48,17 +41,33 @@ export default tseslint.config(
       ecmaVersion: 2023,
       sourceType: 'module',
       globals: {
-        process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly',
-        setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly',
-        setImmediate: 'readonly', clearImmediate: 'readonly', queueMicrotask: 'readonly',
-        __dirname: 'readonly', require: 'readonly', module: 'writable',
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        clearImmediate: 'readonly',
+        queueMicrotask: 'readonly',
+        __dirname: 'readonly',
+        require: 'readonly',
+        module: 'writable',
       },
     },
     rules: {
       // Unused names are dead code; a leading underscore marks a deliberately unused parameter.
-      '@typescript-eslint/no-unused-vars': ['error', {
-        argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true,
-      }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrors: 'none',
+          ignoreRestSiblings: true,
+        },
+      ],
       // Off: TypeScript itself checks undefined names (and knows DOM/Node globals); the core rule
       // only duplicates that with false alarms on types.
       'no-undef': 'off',
@@ -77,54 +86,88 @@ export default tseslint.config(
     files: ['lib/**/*.ts', 'lib/**/*.tsx'],
     ignores: testFiles,
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [
-          { name: 'server-only', message: 'lib/ is framework-free.' },
-          { name: 'react', message: 'lib/ is framework-free: UI belongs in app/.' },
-        ],
-        patterns: [
-          { regex: folderImport(['app', 'db', 'workers', 'cli', 'bin']), message: 'lib/ imports nothing of ours outside lib/ (layout: lib → nothing).' },
-          { regex: '^(next|react-dom|drizzle-orm|postgres|pg-boss)(/|$)', message: 'lib/ is framework-free: no Next, React, database or queue packages.' },
-          testSupportPattern,
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'server-only', message: 'lib/ is framework-free.' },
+            { name: 'react', message: 'lib/ is framework-free: UI belongs in app/.' },
+          ],
+          patterns: [
+            {
+              regex: folderImport(['app', 'server', 'db', 'workers', 'cli', 'bin']),
+              message: 'lib/ imports nothing of ours outside lib/ (layout: lib → nothing).',
+            },
+            { regex: '^(next|react-dom|drizzle-orm|postgres|pg-boss)(/|$)', message: 'lib/ is framework-free: no Next, React, database or queue packages.' },
+            testSupportPattern,
+          ],
+        },
+      ],
     },
   },
   {
     files: ['db/**/*.ts'],
     ignores: testFiles,
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { regex: folderImport(['app', 'workers', 'cli', 'bin']), message: 'db/ imports only lib/ (layout: db → lib).' },
-          { regex: '^next(/|$)', message: 'db/ does not depend on Next.' },
-          testSupportPattern,
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: folderImport(['app', 'server', 'workers', 'cli', 'bin']),
+              message: 'db/ is data access: it imports only lib/ (layout: db → lib); answer composition, caches and notification live in server/.',
+            },
+            { regex: '^next(/|$)', message: 'db/ does not depend on Next.' },
+            testSupportPattern,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/**/*.ts'],
+    ignores: testFiles,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: folderImport(['app', 'workers', 'cli', 'bin']),
+              message: 'server/ imports db/ and lib/ only (layout: server → db → lib); app/, workers/ and cli/ import server/.',
+            },
+            { regex: '^next(/|$)', message: 'server/ is shared by the web and the workers: it does not depend on Next.' },
+            testSupportPattern,
+          ],
+        },
+      ],
     },
   },
   {
     files: ['workers/**/*.ts', 'cli/**/*.ts'],
     ignores: testFiles,
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { regex: folderImport(['app']), message: 'workers/ and cli/ import db/ and lib/, never app/.' },
-          testSupportPattern,
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ regex: folderImport(['app']), message: 'workers/ and cli/ import server/, db/ and lib/, never app/.' }, testSupportPattern],
+        },
+      ],
     },
   },
   {
     files: ['app/**/*.ts', 'app/**/*.tsx', 'proxy.ts'],
     ignores: testFiles,
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { regex: folderImport(['workers', 'cli', 'bin']), message: 'app/ imports db/ and lib/, never workers/ or cli/.' },
-          testSupportPattern,
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: folderImport(['workers', 'cli', 'bin']), message: 'app/ imports server/, db/ and lib/, never workers/ or cli/.' },
+            testSupportPattern,
+          ],
+        },
+      ],
     },
   },
 );

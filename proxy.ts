@@ -7,15 +7,34 @@
  */
 import { NextResponse, type NextRequest } from 'next/server';
 import { getUserFromHeaders } from '@/app/api/_lib/auth';
+import { clientAddress, consumeLimit, RateLimitedError } from '@/app/api/_lib/rate-limit';
 import { getSubmittedEndpoint } from '@/db/queries/submissions';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 
 /** A path no route serves: rewriting to it renders the site's not-found page with status 404. */
 const NOT_FOUND_PATH = '/_tokenpace-not-found';
 
-/** Gate of the private pages: anonymous → 307 /signin?next=…; not allowed → the 404 page; else on to the page. */
+/** An Open Graph image path (`/opengraph-image`, `/models/x/opengraph-image`, …). */
+const isOgImagePath = (pathname: string) => /(^|\/)opengraph-image(-[\w-]+)?$/.test(pathname);
+
+/**
+ * Gate of the private pages: anonymous → 307 /signin?next=…; not allowed → the 404 page; else on to the page.
+ * OG images first pass the public read limit per client address (429 + Retry-After; issue 19 #6, decision 164).
+ */
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { pathname, search } = request.nextUrl;
+  if (isOgImagePath(pathname)) {
+    try {
+      await consumeLimit('publicRead', clientAddress(request));
+    } catch (err) {
+      if (!(err instanceof RateLimitedError)) throw err;
+      return new NextResponse('too many requests', {
+        status: 429,
+        headers: { 'retry-after': String(err.retryAfterSeconds), 'content-type': 'text/plain; charset=utf-8' },
+      });
+    }
+    return NextResponse.next();
+  }
   const headers = new Headers(request.headers);
   headers.delete('authorization'); // pages use the browser session only
   const user = await getUserFromHeaders(headers).catch((err: unknown) => {
@@ -40,5 +59,5 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 }
 
 export const config = {
-  matcher: ['/submit', '/dashboard', '/dashboard/:path*', '/admin', '/admin/:path*'],
+  matcher: ['/submit', '/dashboard', '/dashboard/:path*', '/admin', '/admin/:path*', '/opengraph-image', '/:path*/opengraph-image'],
 };

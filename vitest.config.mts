@@ -5,7 +5,7 @@ import path from 'node:path';
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
-    include: ['{lib,db,workers,cli,app}/**/*.test.ts'],
+    include: ['{lib,db,server,workers,cli,app}/**/*.test.ts'],
     globalSetup: ['./db/test-support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

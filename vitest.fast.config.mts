@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
 // `npm run check`'s fast unit tests: test files beside framework-free code (lib/) that start no
 // database, process or server and wait on no clock. Chosen by what the file does, so a new test
 // joins or leaves by itself; everything stays in `npm test` (vitest.config.mts).
-const SLOW = /createTestDatabase|startTestPostgres|child_process|startReferenceServer|createServer|listen\(|setTimeout\(|vi\.useFakeTimers|worker_threads|createProbePool|replayCaseThroughProbe|performance\.now\(/;
+const SLOW =
+  /createTestDatabase|startTestPostgres|child_process|startReferenceServer|createServer|listen\(|setTimeout\(|vi\.useFakeTimers|worker_threads|createProbePool|replayCaseThroughProbe|performance\.now\(/;
 const root = import.meta.dirname;
 const fast: string[] = [];
 const walk = (dir: string) => {

@@ -11,7 +11,10 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
       <h1>This page could not be loaded</h1>
       <p>The data may be temporarily unavailable (for example while the database restarts). Nothing you did caused this.</p>
       <p>
-        <button type="button" onClick={() => reset()}>Try again</button> or go to the <Link href="/">leaderboard</Link>.
+        <button type="button" onClick={() => reset()}>
+          Try again
+        </button>{' '}
+        or go to the <Link href="/">leaderboard</Link>.
       </p>
       {error.digest ? <p className="muted small">Reference for a bug report: {error.digest}</p> : null}
     </div>

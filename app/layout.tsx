@@ -19,9 +19,13 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <script dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
       </head>
       <body>
-        <a href="#content" className="skip-link">Skip to content</a>
+        <a href="#content" className="skip-link">
+          Skip to content
+        </a>
         <header className="site">
-          <Link href="/" className="brand">Tokenpace</Link>
+          <Link href="/" className="brand">
+            Tokenpace
+          </Link>
           <nav aria-label="Main">
             <Link href="/">Leaderboard</Link>
             <Link href="/history">History</Link>

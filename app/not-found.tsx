@@ -7,9 +7,15 @@ export default function NotFound() {
       <h1>Not found</h1>
       <p>There is nothing at this address: the endpoint, model, provider or snapshot may not exist, or it is not public.</p>
       <ul className="link-list">
-        <li><Link href="/">Leaderboard</Link></li>
-        <li><Link href="/providers">Providers</Link> and their endpoints</li>
-        <li><Link href="/models">Models</Link> and their history</li>
+        <li>
+          <Link href="/">Leaderboard</Link>
+        </li>
+        <li>
+          <Link href="/providers">Providers</Link> and their endpoints
+        </li>
+        <li>
+          <Link href="/models">Models</Link> and their history
+        </li>
       </ul>
     </div>
   );

@@ -1,13 +1,14 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { publicOrigin } from '@/lib/security/public-origin';
+import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { Suspense } from 'react';
 import { listClaims } from '@/db/queries/claims';
 import { listModels, listWorkloads } from '@/db/queries/catalog';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
-import { getLeaderboardAnswer } from './_server/leaderboard';
+import { getLeaderboardAnswer } from '@/server/leaderboard';
 import { CalibrationBadge } from './_components/calibration-badge';
 import { CalibrationPanel } from './_components/calibration-panel';
 import { ClaimsList } from './_components/claims-list';
@@ -15,7 +16,8 @@ import { LeaderboardLive } from './_components/leaderboard-live';
 import { SORT_KEYS, type SortDir, type SortKey } from './_components/leaderboard-sort';
 import { LeaderboardPickers } from './_components/pickers';
 import { RegionCoverage } from './_components/region-coverage';
-import { listRegionNames } from './_server/regions';
+import { listRegionNames } from '@/server/regions';
+import { findUnknownBoardField } from '@/server/board-subject';
 import { ModelComparisonHome } from './_components/model-comparison-home';
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
@@ -47,12 +49,21 @@ export default async function HomePage({ searchParams }: { searchParams: Search 
  */
 async function ModelBoard({ sp }: { sp: Record<string, string | string[] | undefined> }) {
   // An empty region (the picker's "All regions") means merged.
-  const parsed = leaderboardQuerySchema.safeParse({ model: one(sp.model), workload: one(sp.workload), window: one(sp.window), at: one(sp.at), region: one(sp.region) || undefined });
+  const parsed = leaderboardQuerySchema.safeParse({
+    model: one(sp.model),
+    workload: one(sp.workload),
+    window: one(sp.window),
+    at: one(sp.at),
+    region: one(sp.region) || undefined,
+  });
   const q = parsed.success ? parsed.data : leaderboardQuerySchema.parse({});
   const sortParam = one(sp.sort);
   const sort: SortKey = sortParam && Object.hasOwn(SORT_KEYS, sortParam) ? (sortParam as SortKey) : 'rank';
   const dir: SortDir = one(sp.dir) === 'desc' ? 'desc' : one(sp.dir) === 'asc' ? 'asc' : SORT_KEYS[sort].better;
   const db = getDb();
+  // A model, workload or region that does not exist is a 404 before anything is computed or stored
+  // (never URL text as a model's name, never a stored empty board: issue 19 #5, #14).
+  if (await findUnknownBoardField(db, q)) notFound();
   const [models, workloads, answer, calibration, claims, regions] = await Promise.all([
     listModels(db),
     listWorkloads(db),
@@ -66,20 +77,31 @@ async function ModelBoard({ sp }: { sp: Record<string, string | string[] | undef
   const speedClaims = claims.filter((c) => c.metric === 'output_speed_tps_per_user');
   const otherClaims = claims.filter((c) => c.metric !== 'output_speed_tps_per_user');
   const windowParam = `${q.window}h`;
-  const query = new URLSearchParams({ model: q.model, workload: q.workload, window: windowParam, ...(q.at ? { at: q.at } : {}), ...(q.region ? { region: q.region } : {}) }).toString();
+  const query = new URLSearchParams({
+    model: q.model,
+    workload: q.workload,
+    window: windowParam,
+    ...(q.at ? { at: q.at } : {}),
+    ...(q.region ? { region: q.region } : {}),
+  }).toString();
   const caption = `${model?.name ?? q.model}, workload ${q.workload}, last ${windowParam}${q.region ? `, region ${q.region}` : ''}`;
   const top = answer.entries.filter((e) => e.rank !== null).slice(0, 3);
   // The snippet's link comes from the configured public origin, never from Host / X-Forwarded-* (decision record 084).
   const embedUrl = `${publicOrigin()}/embed/leaderboard?${new URLSearchParams({ model: q.model, workload: q.workload, window: windowParam }).toString()}`;
   return (
     <>
-      <p className="muted small"><Link href="/">All models compared</Link></p>
+      <p className="muted small">
+        <Link href="/">All models compared</Link>
+      </p>
       <div className="page-head">
         <div>
           <h1>Output speed per user: {model?.name ?? q.model}</h1>
           <p className="muted lead">
             Median TPS/user (output tokens per second of one stream, after the first token) over the last {windowParam}
-            {workload ? ` for ${workload.category} prompts of ~${workload.inputTokensTarget.toLocaleString('en-US')} input tokens, up to ${workload.maxOutputTokens} output tokens` : ''}. Endpoints whose median intervals overlap are tied.
+            {workload
+              ? ` for ${workload.category} prompts of ~${workload.inputTokensTarget.toLocaleString('en-US')} input tokens, up to ${workload.maxOutputTokens} output tokens`
+              : ''}
+            . Endpoints whose median intervals overlap are tied.
           </p>
         </div>
         <CalibrationBadge answer={calibration} />
@@ -89,7 +111,16 @@ async function ModelBoard({ sp }: { sp: Record<string, string | string[] | undef
           Ignored an invalid filter ({parsed.error.issues[0]?.path.join('.')}: {parsed.error.issues[0]?.message}); showing the default board.
         </p>
       ) : null}
-      <LeaderboardPickers models={models.map((m) => ({ slug: m.slug, name: m.name }))} workloads={workloads} model={q.model} workload={q.workload} window={windowParam} action="/" regions={regions} region={q.region ?? null} />
+      <LeaderboardPickers
+        models={models.map((m) => ({ slug: m.slug, name: m.name }))}
+        workloads={workloads}
+        model={q.model}
+        workload={q.workload}
+        window={windowParam}
+        action="/"
+        regions={regions}
+        region={q.region ?? null}
+      />
       <RegionCoverage answer={answer} />
       <Suspense fallback={<div className="skeleton" style={{ height: 320 }} />}>
         <LeaderboardLive
@@ -118,10 +149,21 @@ async function ModelBoard({ sp }: { sp: Record<string, string | string[] | undef
       <section className="card share" aria-labelledby="share-heading">
         <h2 id="share-heading">Use these numbers</h2>
         <ul className="link-list">
-          <li><a href={`/api/v1/leaderboard?${query}`}>JSON</a> · <a href={`/api/v1/leaderboard.csv?${query}`}>CSV</a> · <Link href={`/s/${answer.snapshotId}`}>citable snapshot</Link></li>
-          <li><Link href={`/models/${q.model}?workload=${q.workload}`}>History of every endpoint</Link> (daily medians, change points)</li>
-          {top.length >= 2 ? <li><Link href={`/compare?e=${top.map((e) => e.endpoint.id).join(',')}&workload=${q.workload}`}>Compare the top {top.length}</Link></li> : null}
-          <li><a href="/feed.xml">Atom feed of notable changes</a> (new #1, change points, new endpoints)</li>
+          <li>
+            <a href={`/api/v1/leaderboard?${query}`}>JSON</a> · <a href={`/api/v1/leaderboard.csv?${query}`}>CSV</a> ·{' '}
+            <Link href={`/s/${answer.snapshotId}`}>citable snapshot</Link>
+          </li>
+          <li>
+            <Link href={`/models/${q.model}?workload=${q.workload}`}>History of every endpoint</Link> (daily medians, change points)
+          </li>
+          {top.length >= 2 ? (
+            <li>
+              <Link href={`/compare?e=${top.map((e) => e.endpoint.id).join(',')}&workload=${q.workload}`}>Compare the top {top.length}</Link>
+            </li>
+          ) : null}
+          <li>
+            <a href="/feed.xml">Atom feed of notable changes</a> (new #1, change points, new endpoints)
+          </li>
         </ul>
         <label className="embed-code">
           Embed this ranking

@@ -20,6 +20,8 @@
  * process (this file started with `--serve`), so their timers never share the probe's event loop.
  * Run: `npm run bench:probe`.
  */
+import { writeFileSync } from 'node:fs';
+import { DEFAULT_PROBE_NICE } from '../lib/probe/probe-priority';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { getPriority, setPriority } from 'node:os';
 import path from 'node:path';
@@ -36,8 +38,14 @@ import { createGuardedFetch } from '../lib/security/ssrf-guard';
 import { TIMING_BOUND_LIMITS } from '../lib/probe/timing-bound';
 import { compareWithExpect } from '../lib/probe/replay/compare-with-expect';
 import { replayCaseThroughProbe } from '../lib/probe/replay/replay-probe';
-import { CASES_DIR, loadCases } from '../lib/probe/test-support/replay-case';
-import { measureRecordTps, REFERENCE_MODEL_ID, startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../lib/reference-server/reference-server';
+import { CASES_DIR, loadCases, SHARED_CASE_IDS } from '../lib/probe/test-support/replay-case';
+import {
+  measureRecordTps,
+  REFERENCE_MODEL_ID,
+  startReferenceServer,
+  type ReferenceServer,
+  type ReferenceServerOptions,
+} from '../lib/reference-server/reference-server';
 
 const TTFT_MS = 100;
 const RUNS = 20;
@@ -111,7 +119,11 @@ interface ServerChild {
 }
 
 async function startServers(configs: ReferenceServerOptions[]): Promise<ServerChild> {
-  const child = spawn(process.execPath, [...process.execArgv, __filename, '--serve', JSON.stringify(configs)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // Its own session: the contention part can raise its autogroup without raising the busy loops'.
+  const child = spawn(process.execPath, [...process.execArgv, __filename, '--serve', JSON.stringify(configs)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    detached: true,
+  });
   const lines = createInterface({ input: child.stdout! });
   const urls = await new Promise<string[]>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`reference server child exited with ${code}`)));
@@ -148,15 +160,15 @@ async function stopServers(child: ChildProcess): Promise<void> {
 // The production fetch: SSRF-guarded undici, loopback allowed for the local reference servers.
 const guardedFetch = createGuardedFetch({ allowPrivate: true });
 const request = (url: string, maxTokens: number): ProbeRequest => ({
-    protocol: 'openai-chat',
-    url,
-    model: REFERENCE_MODEL_ID,
-    apiKey: null,
-    prompt: 'bench',
-    maxOutputTokens: maxTokens,
-    deadlines: { ttftMs: 30_000, idleMs: 30_000, totalMs: 120_000, maxBytes: 256 * 1024 * 1024 },
-    fetch: guardedFetch,
-  });
+  protocol: 'openai-chat',
+  url,
+  model: REFERENCE_MODEL_ID,
+  apiKey: null,
+  prompt: 'bench',
+  maxOutputTokens: maxTokens,
+  deadlines: { ttftMs: 30_000, idleMs: 30_000, totalMs: 120_000, maxBytes: 256 * 1024 * 1024 },
+  fetch: guardedFetch,
+});
 const probe = (url: string, maxTokens: number): Promise<ProbeResult> => probeEndpoint(request(url, maxTokens));
 
 /** Per-run errors of a row: against the configured values and against the delivered stream. */
@@ -192,7 +204,8 @@ const WRONG_TTFT_MS = 10;
 /** Indexes of the runs that would have been ranked. */
 const rankedRuns = (errs: RowErrors) => errs.ranked.flatMap((r, i) => (r ? [i] : []));
 /** Ranked runs that are wrong against the delivered truth. */
-const wrongRanked = (errs: RowErrors) => rankedRuns(errs).filter((i) => Math.abs(errs.speedVsDelivered[i]!) > WRONG_SPEED_PCT || Math.abs(errs.ttftVsServer[i]!) > WRONG_TTFT_MS);
+const wrongRanked = (errs: RowErrors) =>
+  rankedRuns(errs).filter((i) => Math.abs(errs.speedVsDelivered[i]!) > WRONG_SPEED_PCT || Math.abs(errs.ttftVsServer[i]!) > WRONG_TTFT_MS);
 
 /** rankable share, worst speed (vs delivered) and TTFT (vs server) error among ranked runs. */
 function rankedCells(errs: RowErrors): string[] {
@@ -278,7 +291,19 @@ function coldProbe(url: string, maxTokens: number): ProbeResult {
   const root = path.resolve(__dirname, '..');
   const run = spawnSync(
     process.execPath,
-    [path.join(root, 'bin', 'tokenpace.mjs'), 'probe', url, '--model', REFERENCE_MODEL_ID, '--allow-private', '--max-tokens', String(maxTokens), '--prompt', 'bench', '--json'],
+    [
+      path.join(root, 'bin', 'tokenpace.mjs'),
+      'probe',
+      url,
+      '--model',
+      REFERENCE_MODEL_ID,
+      '--allow-private',
+      '--max-tokens',
+      String(maxTokens),
+      '--prompt',
+      'bench',
+      '--json',
+    ],
     { encoding: 'utf8', cwd: root, timeout: 120_000 },
   );
   if (run.status !== 0) throw new Error(`cold probe failed (exit ${run.status}): ${run.stderr.slice(-500)}`);
@@ -317,7 +342,15 @@ async function main(): Promise<void> {
 
 // ---------------- the issue's targets (issue 15) ----------------
 const singleStream: { label: string; errs: RowErrors }[] = [];
-const concurrent: { label: string; streams: number; tokensPerChunk: number; medianVsConfigured: number; medianVsDelivered: number; valid: boolean; loopP99Ms: number }[] = [];
+const concurrent: {
+  label: string;
+  streams: number;
+  tokensPerChunk: number;
+  medianVsConfigured: number;
+  medianVsDelivered: number;
+  valid: boolean;
+  loopP99Ms: number;
+}[] = [];
 
 /**
  * Prints each target of issue 15 as met or not, naming the row and why. A speed error counts as
@@ -333,21 +366,31 @@ function printTargets(): void {
     const worstC = worst(errs.speed);
     const worstD = worst(errs.speedVsDelivered);
     const ttft = median(errs.ttft);
-    lines.push(`${verdict(Math.min(Math.abs(medC), Math.abs(medD)) <= 0.5)}  ${label}: median speed error ≤ 0.5 % — ${pct(medC)} vs configured, ${pct(medD)} vs delivered`);
+    lines.push(
+      `${verdict(Math.min(Math.abs(medC), Math.abs(medD)) <= 0.5)}  ${label}: median speed error ≤ 0.5 % — ${pct(medC)} vs configured, ${pct(medD)} vs delivered`,
+    );
     lines.push(
       `${verdict(Math.min(Math.abs(worstC), Math.abs(worstD)) <= 2)}  ${label}: worst of ${errs.speed.length} ≤ 2 % — ${pct(worstC)} vs configured, ${pct(worstD)} vs delivered` +
-        (Math.abs(worstD) > 2 ? ' (the error holds against the server’s own record of that stream too, so it arose on the probe’s side of the socket: reads noticed late)' : ''),
+        (Math.abs(worstD) > 2
+          ? ' (the error holds against the server’s own record of that stream too, so it arose on the probe’s side of the socket: reads noticed late)'
+          : ''),
     );
-    lines.push(`${verdict(Math.abs(ttft) <= 1)}  ${label}: median TTFT error ≤ 1 ms — ${msf(ttft)} (includes the loopback request and response, ${msf(median(errs.ttftVsServer))} over the server's own TTFT)`);
+    lines.push(
+      `${verdict(Math.abs(ttft) <= 1)}  ${label}: median TTFT error ≤ 1 ms — ${msf(ttft)} (includes the loopback request and response, ${msf(median(errs.ttftVsServer))} over the server's own TTFT)`,
+    );
   }
   for (const rowSpec of CAPACITY.rows) {
     const rowsOf = concurrent.filter((c) => c.streams === rowSpec.streams && c.tokensPerChunk === rowSpec.tokensPerChunk);
     if (rowsOf.length === 0) continue;
-    const best = rowsOf.reduce((b, c) => (Number(c.valid) - Number(b.valid) || Math.abs(b.medianVsDelivered) - Math.abs(c.medianVsDelivered)) > 0 ? c : b);
+    const best = rowsOf.reduce((b, c) => ((Number(c.valid) - Number(b.valid) || Math.abs(b.medianVsDelivered) - Math.abs(c.medianVsDelivered)) > 0 ? c : b));
     const ok = best.valid && Math.min(Math.abs(best.medianVsConfigured), Math.abs(best.medianVsDelivered)) <= 1;
     lines.push(
       `${verdict(ok)}  ${rowSpec.streams} streams × ${rowSpec.tokensPerChunk} tok/chunk: median ≤ 1 %, all valid — best engine ${best.label}: ${pct(best.medianVsConfigured)} vs configured, ${pct(best.medianVsDelivered)} vs delivered, loop p99 ${best.loopP99Ms.toFixed(1)} ms, ${best.valid ? 'all valid' : 'NOT all valid'}` +
-        (ok ? '' : best.valid ? ' (too few spare CPU cycles on this 2-core machine shared with the server process: the last reads are noticed late)' : ' (an event loop that timed these streams was delayed beyond the threshold)'),
+        (ok
+          ? ''
+          : best.valid
+            ? ' (too few spare CPU cycles on this 2-core machine shared with the server process: the last reads are noticed late)'
+            : ' (an event loop that timed these streams was delayed beyond the threshold)'),
     );
   }
   console.log(`\nTargets (issue 15):\n${lines.join('\n')}`);
@@ -372,18 +415,27 @@ async function accuracyPart(): Promise<void> {
         const monitor = createLoopDelayMonitor({ resolutionMs: 5 });
         const r = await probe(url, a.tokens);
         loopP99.push(monitor.stop().p99Ms);
-        if (r.outcome !== 'success' || r.outputTokensPerSecondO200k === null || r.ttftMs === null) throw new Error(`probe failed: ${r.errorKind} ${r.errorMessage}`);
+        if (r.outcome !== 'success' || r.outputTokensPerSecondO200k === null || r.ttftMs === null)
+          throw new Error(`probe failed: ${r.errorKind} ${r.errorMessage}`);
         if (r.outputTokensO200k !== a.tokens) throw new Error(`token count ${r.outputTokensO200k} != ${a.tokens}`);
         const [delivered] = await serverTruth(accuracy, serverIndex); // one probe at a time: its own stream
         recordErrors(errs, r, a.tps, delivered!);
       }
-      rows.push([String(a.tps), String(k), String(a.tokens), ...errorCells(errs), ...rankedCells(errs), boundCell(errs.speedBoundPct, '%'), `${median(loopP99).toFixed(1)} ms`]);
+      rows.push([
+        String(a.tps),
+        String(k),
+        String(a.tokens),
+        ...errorCells(errs),
+        ...rankedCells(errs),
+        boundCell(errs.speedBoundPct, '%'),
+        `${median(loopP99).toFixed(1)} ms`,
+      ]);
       if (a.tps === 1_000 || a.tps === 10_000) singleStream.push({ label: `warm ${a.tps} TPS/user × ${k} tok/chunk`, errs });
     }
   }
   console.log(
     `Accuracy: ${RUNS} sequential probes per row, configured TTFT ${TTFT_MS} ms; speed = (N − first-chunk tokens) ÷ (last − first chunk time), o200k basis.\n` +
-      'vs configured: against the server\'s settings; vs delivered: against what its write log shows it did for that very stream (the probe\'s own error).',
+      "vs configured: against the server's settings; vs delivered: against what its write log shows it did for that very stream (the probe's own error).",
   );
   console.log(table(['TPS/user', 'tok/chunk', 'tokens', ...ERROR_HEADERS, ...RANKED_HEADERS, 'speed bound p50/p90/max', 'loop p99 (median)'], rows));
 
@@ -397,7 +449,8 @@ async function accuracyPart(): Promise<void> {
       const errs = newErrors();
       for (let run = 0; run < COLD_RUNS; run++) {
         const r = coldProbe(url, c.tokens);
-        if (r.outcome !== 'success' || r.outputTokensPerSecondO200k === null || r.ttftMs === null) throw new Error(`cold probe failed: ${r.errorKind} ${r.errorMessage}`);
+        if (r.outcome !== 'success' || r.outputTokensPerSecondO200k === null || r.ttftMs === null)
+          throw new Error(`cold probe failed: ${r.errorKind} ${r.errorMessage}`);
         const [delivered] = await serverTruth(accuracy, serverIndex);
         recordErrors(errs, r, c.tps, delivered!);
       }
@@ -420,7 +473,9 @@ async function capacityPart(): Promise<void> {
   );
   const capRows: string[][] = [];
   const chunkSizes = [...new Set(CAPACITY.rows.map((r) => r.tokensPerChunk))];
-  const capServers = await startServers(chunkSizes.map((k) => ({ port: 0, tps: CAPACITY.tps, ttftMs: TTFT_MS, tokensPerChunk: k, outputTokens: CAPACITY.tokens })));
+  const capServers = await startServers(
+    chunkSizes.map((k) => ({ port: 0, tps: CAPACITY.tps, ttftMs: TTFT_MS, tokensPerChunk: k, outputTokens: CAPACITY.tokens })),
+  );
   for (const threads of CAPACITY.threadCounts) {
     const pool: ProbePool | null = threads > 0 ? createProbePool({ threads, allowPrivate: true }) : null;
     await pool?.ready();
@@ -475,7 +530,15 @@ async function capacityPart(): Promise<void> {
       const allOk = measured.length > 0 && pairs.length === measured.length;
       const valid = level.valid && allOk;
       if (pairs.length) {
-        concurrent.push({ label, streams: n, tokensPerChunk: k, medianVsConfigured: median(errsConfigured), medianVsDelivered: median(errsDelivered), valid, loopP99Ms: level.loopDelayP99Ms });
+        concurrent.push({
+          label,
+          streams: n,
+          tokensPerChunk: k,
+          medianVsConfigured: median(errsConfigured),
+          medianVsDelivered: median(errsDelivered),
+          valid,
+          loopP99Ms: level.loopDelayP99Ms,
+        });
       }
       const cpuSec = (cpu.user + cpu.system) / 1e6;
       capRows.push([
@@ -500,7 +563,22 @@ async function capacityPart(): Promise<void> {
   await stopServers(capServers.child);
   console.log(
     table(
-      ['engine', 'streams', 'tok/chunk', 'measured ok', 'err vs configured (median)', 'delivered tok/s (median)', 'err vs delivered (median)', 'err vs delivered (worst)', 'loop p99', 'aggregate tok/s', 'CPU per 1M tokens', 'peak RSS per stream', 'live heap per open stream', 'valid'],
+      [
+        'engine',
+        'streams',
+        'tok/chunk',
+        'measured ok',
+        'err vs configured (median)',
+        'delivered tok/s (median)',
+        'err vs delivered (median)',
+        'err vs delivered (worst)',
+        'loop p99',
+        'aggregate tok/s',
+        'CPU per 1M tokens',
+        'peak RSS per stream',
+        'live heap per open stream',
+        'valid',
+      ],
       capRows,
     ),
   );
@@ -519,8 +597,12 @@ const BUSY_LOOPS = Number(process.env.BENCH_BUSY_LOOPS ?? 3);
 const CONTENDED_CLI_RUNS = Number(process.env.BENCH_CONTENDED_CLI_RUNS ?? 5);
 /** Warm in-process probes per contended config. */
 const CONTENDED_WARM_RUNS = Number(process.env.BENCH_CONTENDED_WARM_RUNS ?? 20);
-/** The reference servers' nice value below the probe's: the server above it, so truth stays true. */
-const SERVER_PRIORITY_BOOST = 10;
+/**
+ * The reference servers' nice value below the probe's, thread and autogroup (decision 184): the
+ * server above the probe, so truth stays true. The CLI probes ask for −10 of their own (decision
+ * 184), so the server goes 5 further.
+ */
+const SERVER_PRIORITY_BOOST = 15;
 
 /** `n` busy loops (child processes) at this process's priority; stop() ends exactly those. */
 function startBusyLoops(n: number): { stop: () => void } {
@@ -533,13 +615,27 @@ function startBusyLoops(n: number): { stop: () => void } {
 }
 
 async function contentionPart(): Promise<void> {
-  const configs: ReferenceServerOptions[] = CONTENDED.map((c) => ({ port: 0, tps: c.tps, ttftMs: TTFT_MS, tokensPerChunk: c.tokensPerChunk, outputTokens: CONTENDED_TOKENS }));
+  const configs: ReferenceServerOptions[] = CONTENDED.map((c) => ({
+    port: 0,
+    tps: c.tps,
+    ttftMs: TTFT_MS,
+    tokensPerChunk: c.tokensPerChunk,
+    outputTokens: CONTENDED_TOKENS,
+  }));
   const servers = await startServers(configs);
   const base = getPriority();
   let serverNice: string;
   try {
     setPriority(servers.child.pid!, base - SERVER_PRIORITY_BOOST);
-    serverNice = `nice ${base - SERVER_PRIORITY_BOOST} (probe and loops nice ${base})`;
+    // With autogroup scheduling nice only orders threads inside a session: raise the server's own.
+    let group = '';
+    try {
+      writeFileSync(`/proc/${servers.child.pid!}/autogroup`, String(base - SERVER_PRIORITY_BOOST));
+      group = ', its own autogroup too';
+    } catch {
+      group = ' (autogroup unchanged)';
+    }
+    serverNice = `nice ${base - SERVER_PRIORITY_BOOST}${group} (bench, in-process probe and loops nice ${base}, one session)`;
   } catch (error) {
     serverNice = `could not raise (${(error as Error).message}); same as the probe`;
   }
@@ -559,7 +655,8 @@ async function contentionPart(): Promise<void> {
         for (let run = 0; run < runs; run++) {
           const r = engine === 'warm' ? await probe(servers.urls[i]!, CONTENDED_TOKENS) : coldProbe(servers.urls[i]!, CONTENDED_TOKENS);
           const [delivered] = await serverTruth(servers, i);
-          if (r.outcome !== 'success' || r.outputTokensPerSecondO200k === null || r.ttftMs === null || !delivered) throw new Error(`contended probe failed: ${r.errorKind} ${r.errorMessage}`);
+          if (r.outcome !== 'success' || r.outputTokensPerSecondO200k === null || r.ttftMs === null || !delivered)
+            throw new Error(`contended probe failed: ${r.errorKind} ${r.errorMessage}`);
           recordErrors(errs, r, c.tps, delivered);
         }
         all.push({ engine, errs });
@@ -584,13 +681,27 @@ async function contentionPart(): Promise<void> {
     loops.stop();
   }
   console.log(
-    `\nContention (issue 21): ${BUSY_LOOPS} busy loops (child processes) beside the probe, reference servers at ${serverNice}; ${CONTENDED_TOKENS} tokens, TTFT ${TTFT_MS} ms; ` +
+    `\nContention (issue 21): ${BUSY_LOOPS} busy loops (child processes) beside the probe, reference servers at ${serverNice}; ` +
+      `cold CLI probes ask for nice ${process.env.TOKENPACE_PROBE_NICE ?? DEFAULT_PROBE_NICE} (TOKENPACE_PROBE_NICE, decision 184; in-process rows stay at the loops' priority); ${CONTENDED_TOKENS} tokens, TTFT ${TTFT_MS} ms; ` +
       `truth = the server's own writes for that very stream. "wrong" = speed > ${WRONG_SPEED_PCT} % or TTFT > ${WRONG_TTFT_MS} ms from the truth; ` +
       `rankable needs the bound within speed ±${TIMING_BOUND_LIMITS.speedPct} % and TTFT +${TIMING_BOUND_LIMITS.ttftMs} ms (decision 181). Bounds p50/p90/max.`,
   );
   console.log(
     table(
-      ['engine', 'TPS/user', 'tok/chunk', 'speed vs delivered median', 'speed vs delivered worst', 'TTFT vs server median', 'TTFT vs server worst', ...RANKED_HEADERS, 'wrong and rankable', 'error within its bound', 'speed bound', 'TTFT bound'],
+      [
+        'engine',
+        'TPS/user',
+        'tok/chunk',
+        'speed vs delivered median',
+        'speed vs delivered worst',
+        'TTFT vs server median',
+        'TTFT vs server worst',
+        ...RANKED_HEADERS,
+        'wrong and rankable',
+        'error within its bound',
+        'speed bound',
+        'TTFT bound',
+      ],
       rows,
     ),
   );
@@ -608,16 +719,13 @@ async function contentionPart(): Promise<void> {
   await replayedCasesUnderContention();
 }
 
-/** The 26 shared cases (lib/probe/cases.test.ts SHARED_CASE_IDS). */
-const SHARED_CASE_IDS = new Set(['C01', 'C02', 'C03', 'C05B', 'C06', 'C07', 'C08', 'C10', 'C11', 'C12', 'C13', 'C14', 'C15', 'C17', 'C19', 'F01', 'F02', 'F03', 'F04', 'F05', 'F06', 'F07', 'F08', 'F09', 'F10', 'F11']);
-
 /**
  * The shared cases replayed (lib/probe/replay, real loopback HTTP) with busy loops beside the
  * probe: each must be right (every field, times within the case's tolerance) or not rankable for
  * timing; rankable and wrong is the failure. Times are compared strictly here (no excuse).
  */
 async function replayedCasesUnderContention(): Promise<void> {
-  const cases = loadCases(CASES_DIR).filter((c) => SHARED_CASE_IDS.has(c.id));
+  const cases = loadCases(CASES_DIR).filter((c) => SHARED_CASE_IDS.includes(c.id));
   const loops = startBusyLoops(BUSY_LOOPS);
   let right = 0;
   let uncertain = 0;
@@ -635,7 +743,10 @@ async function replayedCasesUnderContention(): Promise<void> {
       else if (timesOnly && serverLagMs > c.tolerance_ms) serverLate++;
       // A failed or otherwise unrankable probe's times never enter a ranking.
       else if (timesOnly && !result.rankable) unranked++;
-      else wrong.push(`${c.id}: ${strict.map((d) => `${d.field} ${JSON.stringify(d.actual)} vs ${JSON.stringify(d.expected)}`).join('; ')} (replay server late by ${serverLagMs.toFixed(1)} ms)`);
+      else
+        wrong.push(
+          `${c.id}: ${strict.map((d) => `${d.field} ${JSON.stringify(d.actual)} vs ${JSON.stringify(d.expected)}`).join('; ')} (replay server late by ${serverLagMs.toFixed(1)} ms)`,
+        );
     }
   } finally {
     loops.stop();

@@ -150,10 +150,27 @@ async function main(): Promise<void> {
 
     // Steady read load for the whole run.
     // Realistic reads: the pages and API routes visitors, embeds and journalists hit.
-    const readUrls = ['/api/v1/endpoints', `/api/v1/endpoints/${soakIds[0]}/uptime`, '/api/v1/leaderboard?model=tokenpace-reference&window=24h', '/', `/endpoints/${soakIds[1]}`, `/api/v1/endpoints/${soakIds[2]}/measurements?limit=50`, '/api/v1/history?model=tokenpace-reference&window=7d', '/api/v1/leaderboard.csv?model=tokenpace-reference', '/models'];
-    const load = flags.readRps > 0
-      ? autocannon({ url: base, connections: 4, overallRate: flags.readRps, duration: flags.minutes * 60 + 30, requests: readUrls.map((p) => ({ method: 'GET', path: p })) })
-      : null;
+    const readUrls = [
+      '/api/v1/endpoints',
+      `/api/v1/endpoints/${soakIds[0]}/uptime`,
+      '/api/v1/leaderboard?model=tokenpace-reference&window=24h',
+      '/',
+      `/endpoints/${soakIds[1]}`,
+      `/api/v1/endpoints/${soakIds[2]}/measurements?limit=50`,
+      '/api/v1/history?model=tokenpace-reference&window=7d',
+      '/api/v1/leaderboard.csv?model=tokenpace-reference',
+      '/models',
+    ];
+    const load =
+      flags.readRps > 0
+        ? autocannon({
+            url: base,
+            connections: 4,
+            overallRate: flags.readRps,
+            duration: flags.minutes * 60 + 30,
+            requests: readUrls.map((p) => ({ method: 'GET', path: p })),
+          })
+        : null;
 
     const sample = async (): Promise<Record<string, ProcessFigures>> => {
       const run = JSON.parse(fs.readFileSync(path.join(dataDir, 'run', 'start.json'), 'utf8')) as { children: Record<string, number | null> };
@@ -188,7 +205,15 @@ async function main(): Promise<void> {
       const figures = await sample().catch(() => null);
       const minute = (Date.now() - t0.getTime()) / 60_000;
       if (figures) series.push({ minute, figures });
-      console.log(`[soak] ${minute.toFixed(1)} min: ${m!.n} measurements; RSS MB ${figures ? Object.entries(figures).map(([k, f]) => `${k} ${f.rssMb ?? '–'}`).join(', ') : '(sample failed)'}`);
+      console.log(
+        `[soak] ${minute.toFixed(1)} min: ${m!.n} measurements; RSS MB ${
+          figures
+            ? Object.entries(figures)
+                .map(([k, f]) => `${k} ${f.rssMb ?? '–'}`)
+                .join(', ')
+            : '(sample failed)'
+        }`,
+      );
     }
     const last = await sample();
     series.push({ minute: (Date.now() - t0.getTime()) / 60_000, figures: last });
@@ -216,19 +241,29 @@ async function main(): Promise<void> {
     const [gaps] = (await db.execute(sql`
       select count(*)::int as n from generate_series(date_trunc('minute', ${t0.toISOString()}::timestamptz) + interval '1 minute', date_trunc('minute', ${t1.toISOString()}::timestamptz) - interval '2 minutes', interval '1 minute') s(minute)
       cross join unnest(${sql.raw(`array[${soakIds.join(',')}]`)}::int[]) e(id)
-      where not exists (select 1 from pgboss.job j where j.name like 'probe-%' and (j.data->>'endpointId')::int = e.id and (j.data->>'slotStart')::timestamptz = s.minute)`)) as unknown as Array<{ n: number }>;
+      where not exists (select 1 from pgboss.job j where j.name like 'probe-%' and (j.data->>'endpointId')::int = e.id and (j.data->>'slotStart')::timestamptz = s.minute)`)) as unknown as Array<{
+      n: number;
+    }>;
     const outcomes = (await db.execute(sql`
       select outcome, coalesce(error_kind, '') as error_kind, count(*)::int as n from measurements
-      where endpoint_id in ${soakIds} and measured_at >= ${t0.toISOString()}::timestamptz group by 1, 2 order by 3 desc`)) as unknown as Array<{ outcome: string; error_kind: string; n: number }>;
+      where endpoint_id in ${soakIds} and measured_at >= ${t0.toISOString()}::timestamptz group by 1, 2 order by 3 desc`)) as unknown as Array<{
+      outcome: string;
+      error_kind: string;
+      n: number;
+    }>;
     await close();
 
     console.log('\n== bench:soak ==');
-    console.log(`window ${t0.toISOString()} → ${t1.toISOString()} (${((t1.getTime() - t0.getTime()) / 60_000).toFixed(1)} min), ${flags.endpoints} endpoints, ${flags.readRps} reads/s`);
+    console.log(
+      `window ${t0.toISOString()} → ${t1.toISOString()} (${((t1.getTime() - t0.getTime()) / 60_000).toFixed(1)} min), ${flags.endpoints} endpoints, ${flags.readRps} reads/s`,
+    );
     console.log('process     RSS start→end MB (Δ%)      heap used start→end MB (Δ%)   open handles start→end');
     for (const name of Object.keys(first)) {
       const a = first[name]!;
       const b = last[name]!;
-      console.log(`${name.padEnd(10)}  ${fmtPair(a.rssMb, b.rssMb).padEnd(26)} ${fmtPair(a.heapUsedMb, b.heapUsedMb).padEnd(29)} ${a.handles ?? '–'} → ${b.handles ?? '–'}`);
+      console.log(
+        `${name.padEnd(10)}  ${fmtPair(a.rssMb, b.rssMb).padEnd(26)} ${fmtPair(a.heapUsedMb, b.heapUsedMb).padEnd(29)} ${a.handles ?? '–'} → ${b.handles ?? '–'}`,
+      );
     }
     console.log(`slopes over ${series.length} samples (least squares, first minute of warm-up excluded): MB per hour`);
     // The whole run, and its second half alone (after start-up caches and JIT have settled, a leak is what still grows).
@@ -236,9 +271,13 @@ async function main(): Promise<void> {
     console.log('process     RSS MB/h (R²)            heap used MB/h (R²)      second half: RSS MB/h (R²)   heap MB/h (R²)');
     for (const name of Object.keys(first)) {
       const slopeOf = (points: typeof series, key: 'rssMb' | 'heapUsedMb') => fitSlope(points.map((x) => [x.minute, x.figures[name]?.[key] ?? null]));
-      console.log(`${name.padEnd(10)}  ${fmtSlope(slopeOf(series, 'rssMb')).padEnd(24)} ${fmtSlope(slopeOf(series, 'heapUsedMb')).padEnd(24)} ${fmtSlope(slopeOf(half, 'rssMb')).padEnd(28)} ${fmtSlope(slopeOf(half, 'heapUsedMb'))}`);
+      console.log(
+        `${name.padEnd(10)}  ${fmtSlope(slopeOf(series, 'rssMb')).padEnd(24)} ${fmtSlope(slopeOf(series, 'heapUsedMb')).padEnd(24)} ${fmtSlope(slopeOf(half, 'rssMb')).padEnd(28)} ${fmtSlope(slopeOf(half, 'heapUsedMb'))}`,
+      );
     }
-    console.log(`probe slots (endpoint × minute) enqueued ${books!.enqueued}, measured ${books!.measured}, lost ${books!.lost}, unfinished at end ${books!.unfinished}`);
+    console.log(
+      `probe slots (endpoint × minute) enqueued ${books!.enqueued}, measured ${books!.measured}, lost ${books!.lost}, unfinished at end ${books!.unfinished}`,
+    );
     console.log(`duplicates (endpoint-minutes with >1 measurement): ${dups!.n}; endpoint-minutes never enqueued: ${gaps!.n}`);
     console.log(`outcomes: ${outcomes.map((o) => `${o.outcome}${o.error_kind ? `/${o.error_kind}` : ''} ${o.n}`).join(', ')}`);
   } finally {

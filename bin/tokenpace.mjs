@@ -11,11 +11,23 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const child = spawn(
   process.execPath,
-  ['--require', path.join(root, 'bin', 'parent-watch.cjs'), '--import', 'tsx', path.join(root, 'cli', 'main.ts'), ...process.argv.slice(2)],
+  [
+    // `probe` collects start-up garbage once before timing (lib/probe/warm-up.ts settleHeap, decision 185).
+    ...(process.argv[2] === 'probe' ? ['--expose-gc'] : []),
+    '--require',
+    path.join(root, 'bin', 'parent-watch.cjs'),
+    '--import',
+    'tsx',
+    path.join(root, 'cli', 'main.ts'),
+    ...process.argv.slice(2),
+  ],
   {
     stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
     cwd: process.cwd(),
     env: { ...process.env, TSX_TSCONFIG_PATH: path.join(root, 'tsconfig.json'), TOKENPACE_PARENT_FD: '3' },
+    // `probe` leads its own session, so it can raise its own autogroup and nothing else's
+    // (lib/probe/probe-priority.ts, decision 184); signals are forwarded below, fd 3 covers kill -9.
+    detached: process.argv[2] === 'probe',
   },
 );
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));

@@ -82,7 +82,10 @@ if (!globalThis[KEY]) {
         const status = String(res.statusCode);
         duration.observe({ route, method: req.method || 'GET', status }, seconds);
         if (!route.startsWith('/_next')) {
-          log.info({ reqId: id, method: req.method, route, path: pathname.slice(0, 200), status: res.statusCode, durationMs: Math.round(seconds * 10_000) / 10 }, 'request');
+          log.info(
+            { reqId: id, method: req.method, route, path: pathname.slice(0, 200), status: res.statusCode, durationMs: Math.round(seconds * 10_000) / 10 },
+            'request',
+          );
         }
       };
       res.once('finish', finish);

@@ -25,7 +25,10 @@ it('grants and revokes the admin role by email (case-insensitive), logging each 
   expect((await t.db.select({ role: users.role }).from(users).where(eq(users.id, 'u1')))[0]!.role).toBe('admin');
   expect(await runAdminCommand(['revoke', 'ADA@example.org'])).toBe(0);
   expect((await t.db.select({ role: users.role }).from(users).where(eq(users.id, 'u1')))[0]!.role).toBe('provider');
-  const events = await t.db.select({ action: auditEvents.action, actor: auditEvents.actorUserId, target: auditEvents.targetUserId }).from(auditEvents).orderBy(auditEvents.id);
+  const events = await t.db
+    .select({ action: auditEvents.action, actor: auditEvents.actorUserId, target: auditEvents.targetUserId })
+    .from(auditEvents)
+    .orderBy(auditEvents.id);
   expect(events).toEqual([
     { action: 'admin.grant', actor: null, target: 'u1' },
     { action: 'admin.revoke', actor: null, target: 'u1' },

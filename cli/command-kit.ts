@@ -74,7 +74,8 @@ export function parseEndpointTarget(
   positionals: string[],
   urlName: string,
 ): EndpointTarget {
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `missing ${urlName}` : `expected one ${urlName}, got ${positionals.length} arguments`);
+  if (positionals.length !== 1)
+    throw new UsageError(positionals.length === 0 ? `missing ${urlName}` : `expected one ${urlName}, got ${positionals.length} arguments`);
   const protocol = values.protocol ?? 'openai-chat';
   if (!isProtocol(protocol)) throw new UsageError(`--protocol must be one of ${PROTOCOLS.join(', ')}; got ${JSON.stringify(protocol)}`);
   if (!values.model) throw new UsageError('--model is required');
@@ -99,17 +100,12 @@ export function endpointRequest(
  * A numeric flag: `fallback` when absent, else its number when `check` accepts it.
  * @throws UsageError `--flag must be <what>, got "raw"`
  */
-export function numberFlag(
-  values: Record<string, unknown>,
-  flag: string,
-  fallback: number,
-  check: (n: number) => boolean,
-  what: string,
-): number {
+export function numberFlag(values: Record<string, unknown>, flag: string, fallback: number, check: (n: number) => boolean, what: string): number {
   const raw = values[flag];
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(n) || !check(n)) throw new UsageError(`--${flag} must be ${what}, got ${JSON.stringify(raw)}`);
+  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(n) || !check(n))
+    throw new UsageError(`--${flag} must be ${what}, got ${JSON.stringify(raw)}`);
   return n;
 }
 
@@ -121,7 +117,13 @@ export const isPositiveInteger = (n: number) => Number.isInteger(n) && n >= 1;
  * Parses argv with `parse`; on a UsageError prints `tokenpace <name>: message` and the usage to
  * stderr and returns 2; with --help prints the usage to stdout and returns 0; else the arguments.
  */
-export function parseOrExitCode<A extends { help: boolean }>(name: string, usage: string, parse: (argv: string[]) => A, argv: string[], io: CommandIo): A | number {
+export function parseOrExitCode<A extends { help: boolean }>(
+  name: string,
+  usage: string,
+  parse: (argv: string[]) => A,
+  argv: string[],
+  io: CommandIo,
+): A | number {
   let args: A;
   try {
     args = parse(argv);

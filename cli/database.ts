@@ -23,10 +23,7 @@ export interface AcquiredDatabase {
  * killed owner is stopped and started afresh (recovery). `serve` (`tokenpace start`): this process
  * must own the server; it waits for a command holding it to finish.
  */
-export async function acquireDatabase(
-  log: (line: string) => void = () => {},
-  opts: { role?: 'command' | 'serve' } = {},
-): Promise<AcquiredDatabase> {
+export async function acquireDatabase(log: (line: string) => void = () => {}, opts: { role?: 'command' | 'serve' } = {}): Promise<AcquiredDatabase> {
   const env = getEnv();
   if (env.DATABASE_URL) {
     await migrateDatabase(env.DATABASE_URL);

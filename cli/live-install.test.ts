@@ -15,6 +15,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, expect, it } from 'vitest';
 import { OWNER_FILE, PASSWORD_FILE, readLivePostmaster } from '@/db/embedded';
+import { pidAlive } from '@/db/test-support/pid-alive';
 
 const ROOT = path.resolve(__dirname, '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenpace-live-cli-'));
@@ -32,14 +33,7 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const alive = pidAlive;
 
 /** The real CLI, as an operator runs it on the machine of the install (embedded, no DATABASE_URL). */
 function cli(args: string[], env: Record<string, string> = {}): { code: number; out: string } {
@@ -52,10 +46,20 @@ function cli(args: string[], env: Record<string, string> = {}): { code: number; 
   return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
 }
 
-function spawnLines(args: string[], env: Record<string, string> = {}): { child: ChildProcess; lines: string[]; waitFor: (re: RegExp, ms?: number) => Promise<RegExpExecArray> } {
+function spawnLines(
+  args: string[],
+  env: Record<string, string> = {},
+): { child: ChildProcess; lines: string[]; waitFor: (re: RegExp, ms?: number) => Promise<RegExpExecArray> } {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: '', TOKENPACE_DATA_DIR: dataDir, TOKENPACE_PG_PORT: String(pgPort), TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json'), ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      TOKENPACE_DATA_DIR: dataDir,
+      TOKENPACE_PG_PORT: String(pgPort),
+      TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json'),
+      ...env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -110,16 +114,23 @@ it('every CLI command that opens the database works on the live install and leav
 
   const sql = ownDb(pgPort);
   await sql`insert into users (id, name, email) values ('live-1', 'Ada', 'ada@example.org')`;
-  const [{ slug }] = await sql<{ slug: string }[]>`select slug from endpoints order by id limit 1`;
+  const [{ slug }] = await sql<[{ slug: string }]>`select slug from endpoints order by id limit 1`;
 
   const commands: Array<{ args: string[]; expect: RegExp; env?: Record<string, string>; code?: number }> = [
     { args: ['admin', 'grant', 'ada@example.org'], expect: /ada@example\.org is now an admin/ },
     { args: ['migrate'], expect: /migrations applied/ },
     { args: ['import', 'claims', 'lib/datasets/data/published-claims-2025.json'], expect: /imported \d+ claims/ },
     { args: ['import', 'llmperf', 'lib/datasets/test-fixtures/llmperf/individual'], expect: /imported LLMPerf dataset: \d+ series/ },
-    { args: ['pricing', slug, '--input', '0.2', '--output', '0.6', '--source', 'https://example.com/pricing', '--as-of', '2026-11-01'], expect: /pricing declared/ },
+    {
+      args: ['pricing', slug, '--input', '0.2', '--output', '0.6', '--source', 'https://example.com/pricing', '--as-of', '2026-11-01'],
+      expect: /pricing declared/,
+    },
     // rotate-key would leave the running processes with the old key: refused, nothing changed.
-    { args: ['rotate-key'], expect: /rotate-key: the install is running \(pid \d+: hold-live-install\) and holds the current key; stop it.*Nothing was changed/, code: 1 },
+    {
+      args: ['rotate-key'],
+      expect: /rotate-key: the install is running \(pid \d+: hold-live-install\) and holds the current key; stop it.*Nothing was changed/,
+      code: 1,
+    },
     // The live server's port comes from its postmaster.pid, not from this shell's TOKENPACE_PG_PORT.
     { args: ['admin', 'revoke', 'ada@example.org'], expect: /is now a provider/, env: { TOKENPACE_PG_PORT: String(pgPort + 1) } },
   ];
@@ -132,9 +143,9 @@ it('every CLI command that opens the database works on the live install and leav
     expect(after.body, `owner after ${c.args.join(' ')}`).toEqual({ ...first.body });
     expect(alive(postmasterPid)).toBe(true);
   }
-  const [{ role }] = await sql<{ role: string }[]>`select role from users where id = 'live-1'`;
+  const [{ role }] = await sql<[{ role: string }]>`select role from users where id = 'live-1'`;
   expect(role).toBe('provider');
-  const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from audit_events where target_user_id = 'live-1'`;
+  const [{ n }] = await sql<[{ n: number }]>`select count(*)::int as n from audit_events where target_user_id = 'live-1'`;
   expect(n).toBe(2);
   await sql.end();
   // The owner is still the holder: the commands never took the data directory over.

@@ -4,6 +4,7 @@
  *   tokenpace import llmperf <dir>          LLMPerf leaderboard individual/*.json as a dataset
  *   tokenpace import claims <file>          published claims file
  *   tokenpace reference-server --port P --tps R --ttft-ms T [--tokens-per-chunk K] [--output-tokens N] [--capacity-tps C]
+ *   tokenpace reference-server --gaming --port P [--host H]
  *   tokenpace probe <url> --model M [...]   one measurement, printed (--record FILE: also as a replay case)
  *   tokenpace replay FILE [--expect]        replay a stream case through the probe (compare with its expect)
  *   tokenpace sweep <url> --model M [...]   concurrency sweep (TPS/user vs aggregate), printed
@@ -23,6 +24,8 @@ commands:
   import llmperf <dir>                    import LLMPerf individual/*.json files as a dataset
   import claims <file>                    import a published-claims JSON file
   reference-server --port P --tps R --ttft-ms T [--tokens-per-chunk K] [--output-tokens N] [--capacity-tps C]
+                  [--prefix-cache-hit-ttft-ms MS [--cache-ttl-s S]]   a prefix cache (hit TTFT MS, blocks forgotten S s after last use)
+  reference-server --gaming --port P [--host H]   every issue-20 gaming trick, chosen by the request's model id
   probe <url> --model M [--protocol P] [--api-key-env NAME] [--allow-private] [--json] [--timeline] [--record FILE]
   replay FILE [--expect] [--json] [--timeline]   replay a recorded stream case locally through the probe
   sweep <url> --model M [--protocol P] [--api-key-env NAME] [--concurrency 1,2,4,...] [--duration-s S] [--allow-private] [--json]

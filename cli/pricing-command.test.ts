@@ -15,7 +15,14 @@ describe('tokenpace pricing: arguments', () => {
   it('parses a declaration and --clear; names the bad option', () => {
     expect(parsePricingArgs(ARGS)).toEqual({
       slug: 'groq-llama-4-maverick',
-      pricing: { inputUsdPerMTokens: 0.2, outputUsdPerMTokens: 0.6, cachedInputUsdPerMTokens: null, currency: 'USD', source: 'https://example.com/pricing', asOf: '2026-11-30' },
+      pricing: {
+        inputUsdPerMTokens: 0.2,
+        outputUsdPerMTokens: 0.6,
+        cachedInputUsdPerMTokens: null,
+        currency: 'USD',
+        source: 'https://example.com/pricing',
+        asOf: '2026-11-30',
+      },
     });
     expect(parsePricingArgs(['x', '--clear'])).toEqual({ slug: 'x', pricing: null });
     expect(() => parsePricingArgs(ARGS.filter((a, i) => i < 5))).toThrow(/--source/);

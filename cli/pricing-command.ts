@@ -23,7 +23,14 @@ export function parsePricingArgs(argv: string[]): { slug: string; pricing: Endpo
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { input: { type: 'string' }, output: { type: 'string' }, cached: { type: 'string' }, source: { type: 'string' }, 'as-of': { type: 'string' }, clear: { type: 'boolean' } },
+      options: {
+        input: { type: 'string' },
+        output: { type: 'string' },
+        cached: { type: 'string' },
+        source: { type: 'string' },
+        'as-of': { type: 'string' },
+        clear: { type: 'boolean' },
+      },
     });
   } catch (e) {
     throw new UsageError(`pricing: ${(e as Error).message}`);
@@ -46,10 +53,18 @@ export function parsePricingArgs(argv: string[]): { slug: string; pricing: Endpo
   };
   const r = endpointPricingSchema.safeParse(candidate);
   if (!r.success) {
-    const flag: Record<string, string> = { inputUsdPerMTokens: '--input', outputUsdPerMTokens: '--output', cachedInputUsdPerMTokens: '--cached', source: '--source', asOf: '--as-of' };
+    const flag: Record<string, string> = {
+      inputUsdPerMTokens: '--input',
+      outputUsdPerMTokens: '--output',
+      cachedInputUsdPerMTokens: '--cached',
+      source: '--source',
+      asOf: '--as-of',
+    };
     const issue = r.error.issues[0]!;
     const name = flag[String(issue.path[0])] ?? String(issue.path[0]);
-    throw new UsageError(`pricing: ${name}: ${issue.code === 'invalid_type' ? 'required (a number of USD per million tokens, a URL or a date)' : issue.message}`);
+    throw new UsageError(
+      `pricing: ${name}: ${issue.code === 'invalid_type' ? 'required (a number of USD per million tokens, a URL or a date)' : issue.message}`,
+    );
   }
   return { slug, pricing: r.data };
 }
@@ -65,7 +80,11 @@ export async function runPricingCommand(argv: string[]): Promise<number> {
       console.error(`tokenpace: no endpoint with slug ${slug}`);
       return 1;
     }
-    console.log(pricing ? `endpoint ${slug} (${id}): pricing declared (input ${pricing.inputUsdPerMTokens}, output ${pricing.outputUsdPerMTokens} USD per M tokens, ${pricing.source}, ${pricing.asOf})` : `endpoint ${slug} (${id}): pricing cleared`);
+    console.log(
+      pricing
+        ? `endpoint ${slug} (${id}): pricing declared (input ${pricing.inputUsdPerMTokens}, output ${pricing.outputUsdPerMTokens} USD per M tokens, ${pricing.source}, ${pricing.asOf})`
+        : `endpoint ${slug} (${id}): pricing cleared`,
+    );
     return 0;
   } finally {
     await close();

@@ -28,7 +28,28 @@ describe('tokenpace probe', () => {
       const text = h.out.join('');
       expect(text.trim().split('\n')).toHaveLength(1);
       const json = JSON.parse(text);
-      for (const key of ['outcome', 'errorKind', 'errorMessage', 'httpStatus', 'ttfbMs', 'ttftMs', 'ttfatMs', 'e2eMs', 'outputTokensReported', 'outputTokensO200k', 'outputTokensPerSecond', 'tpotMs', 'contentChunks', 'finishReason', 'answerText', 'reasoningText', 'toolCalls', 'rankable', 'notRankableReasons', 'evidence']) {
+      for (const key of [
+        'outcome',
+        'errorKind',
+        'errorMessage',
+        'httpStatus',
+        'ttfbMs',
+        'ttftMs',
+        'ttfatMs',
+        'e2eMs',
+        'outputTokensReported',
+        'outputTokensO200k',
+        'outputTokensPerSecond',
+        'tpotMs',
+        'contentChunks',
+        'finishReason',
+        'answerText',
+        'reasoningText',
+        'toolCalls',
+        'rankable',
+        'notRankableReasons',
+        'evidence',
+      ]) {
         expect(json).toHaveProperty(key);
       }
       expect(json.timeline).toBeUndefined();

@@ -6,13 +6,30 @@
  * (lib/probe/replay/record-case.ts) for a bug report.
  * Exit codes: 0 success, 1 failed probe (any errorKind), 2 bad usage.
  */
+import { raiseProbePriority } from '../lib/probe/probe-priority';
 import { writeFileSync } from 'node:fs';
 import { readApiKeyVariable } from '@/lib/env';
 import { probeEndpoint } from '@/lib/probe/probe-endpoint';
+import { settleHeap } from '@/lib/probe/settle-heap';
 import { warmUpProbeCore, warmUpProbePath } from '@/lib/probe/warm-up';
 import { createCaseRecorder } from '@/lib/probe/replay/record-case';
 import type { ProbeRequest, ProbeResult, Protocol } from '@/lib/probe/types';
-import { commandIo, createStatusLine, endpointRequest, ENDPOINT_TARGET_FLAGS, ENDPOINT_TARGET_USAGE, type EndpointCommandDeps, isPositiveInteger, numberFlag, parseEndpointTarget, parseFlags, parseOrExitCode, readApiKeyOrExitCode, withCancellation, type CommandIo } from './command-kit';
+import {
+  commandIo,
+  createStatusLine,
+  endpointRequest,
+  ENDPOINT_TARGET_FLAGS,
+  ENDPOINT_TARGET_USAGE,
+  type EndpointCommandDeps,
+  isPositiveInteger,
+  numberFlag,
+  parseEndpointTarget,
+  parseFlags,
+  parseOrExitCode,
+  readApiKeyOrExitCode,
+  withCancellation,
+  type CommandIo,
+} from './command-kit';
 import { UsageError } from './usage-error';
 
 export const PROBE_USAGE = `usage: tokenpace probe <url> --model M [options]
@@ -118,9 +135,14 @@ export async function runProbeCommand(argv: string[], deps: ProbeCommandDeps): P
       })
     : undefined;
   let result: ProbeResult;
+  // The scheduler's priority for the stamping thread (decision 184); the bound still judges the result.
+  const priority = raiseProbePriority(process.env.TOKENPACE_PROBE_NICE);
+  if (priority.note) io.stderr.write(`tokenpace probe: ${priority.note}\n`);
   // A cold process would otherwise pay for its first request's code paths inside the measurement.
   await warmUpProbeCore(5);
   await warmUpProbePath();
+  // ...and whatever loading and warming left on the heap is collected now, not mid-stream (decision 185).
+  settleHeap();
   try {
     result = await withCancellation(deps.signal, (signal) =>
       probeEndpoint({
@@ -212,7 +234,8 @@ export function formatSummary(args: Pick<ParsedProbeArgs, 'url' | 'protocol' | '
 
 /** "TTFT +0.4 ms, speed ±0.12 %, E2E +0.3 ms" (decision 180); "unknown" for a bound without evidence. */
 function formatTimingBound(b: NonNullable<ProbeResult['timingBound']>): string {
-  const part = (name: string, v: number | null, unit: string, sign: string) => `${name} ${v === null ? 'unknown' : `${sign}${v.toFixed(unit === '%' ? 2 : 1)} ${unit}`}`;
+  const part = (name: string, v: number | null, unit: string, sign: string) =>
+    `${name} ${v === null ? 'unknown' : `${sign}${v.toFixed(unit === '%' ? 2 : 1)} ${unit}`}`;
   return [part('TTFT', b.ttftMs, 'ms', '+'), part('speed', b.speedPct, '%', '±'), part('E2E', b.e2eMs, 'ms', '+')].join(', ');
 }
 

@@ -65,10 +65,21 @@ export async function runReplayCommand(argv: string[], deps: ReplayCommandDeps =
   const differences = values.expect ? compareWithExpect(result, replayCase) : [];
   if (values.json) {
     const { timeline, ...rest } = result;
-    const out = { case: replayCase.id, protocol: replayCase.protocol, ...rest, ...(values.timeline ? { timeline } : {}), ...(values.expect ? { differences } : {}) };
+    const out = {
+      case: replayCase.id,
+      protocol: replayCase.protocol,
+      ...rest,
+      ...(values.timeline ? { timeline } : {}),
+      ...(values.expect ? { differences } : {}),
+    };
     stdout(`${JSON.stringify(out)}\n`);
   } else {
-    stdout(formatSummary({ url: positionals[0]!, protocol: replayCase.protocol, model: String(replayCase.request.model ?? ''), timeline: values.timeline === true }, result));
+    stdout(
+      formatSummary(
+        { url: positionals[0]!, protocol: replayCase.protocol, model: String(replayCase.request.model ?? ''), timeline: values.timeline === true },
+        result,
+      ),
+    );
     if (values.expect) {
       if (differences.length === 0) stdout(`expect        matches ${replayCase.id} (times within ${replayCase.tolerance_ms} ms)\n`);
       for (const d of differences) stdout(`DIFFERENT     ${d.field}: expected ${JSON.stringify(d.expected)}, got ${JSON.stringify(d.actual)}\n`);

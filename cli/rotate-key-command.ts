@@ -32,7 +32,9 @@ export async function runRotateKeyCommand(argv: string[]): Promise<number> {
     // restart. Refuse before changing anything (issue #23 item 1, docs/decisions/200).
     const { pid, command } = database.embedded.owner;
     await database.release();
-    console.error(`tokenpace: rotate-key: the install is running (pid ${pid}: ${command}) and holds the current key; stop it (Ctrl-C or SIGTERM), run rotate-key, then start it again. Nothing was changed.`);
+    console.error(
+      `tokenpace: rotate-key: the install is running (pid ${pid}: ${command}) and holds the current key; stop it (Ctrl-C or SIGTERM), run rotate-key, then start it again. Nothing was changed.`,
+    );
     return 1;
   }
   const { db, close } = openDb(database.url, 2);
@@ -46,7 +48,8 @@ export async function runRotateKeyCommand(argv: string[]): Promise<number> {
       console.log(`new key (store it as TOKENPACE_SECRET_KEY; shown once): ${newKey.toString('hex')}`);
     }
     console.log(`re-encrypted ${n} API key(s): ${keyFingerprint(oldKey)} → ${keyFingerprint(newKey)}`);
-    if (env.DATABASE_URL) console.log('restart every web and worker process with the new key: running ones still hold the old one and cannot decrypt what is now stored');
+    if (env.DATABASE_URL)
+      console.log('restart every web and worker process with the new key: running ones still hold the old one and cannot decrypt what is now stored');
     return 0;
   } finally {
     await close();

@@ -18,7 +18,9 @@ import { UsageError } from './usage-error';
 export async function runRotateSigningKeyCommand(argv: string[]): Promise<number> {
   if (argv.length > 0) throw new UsageError(`rotate-signing-key: takes no options (got "${argv[0]}")`);
   const env = getEnv();
-  const secretKey = env.TOKENPACE_SECRET_KEY ? parseEncryptionKey(env.TOKENPACE_SECRET_KEY) : loadOrCreateKeyFile(path.join(path.resolve(env.TOKENPACE_DATA_DIR), 'secret.key'));
+  const secretKey = env.TOKENPACE_SECRET_KEY
+    ? parseEncryptionKey(env.TOKENPACE_SECRET_KEY)
+    : loadOrCreateKeyFile(path.join(path.resolve(env.TOKENPACE_DATA_DIR), 'secret.key'));
   const database = await acquireDatabase();
   const { db, close } = openDb(database.url, 2);
   try {

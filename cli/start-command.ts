@@ -70,17 +70,25 @@ export async function runStartCommand(argv: string[]): Promise<number> {
   process.on('SIGTERM', () => void stopAll(0));
 
   try {
-    database = await acquireDatabase((line) => { if (line.startsWith('waiting for') || line.startsWith('stopping a PostgreSQL')) log(line); }, { role: 'serve' });
+    database = await acquireDatabase(
+      (line) => {
+        if (line.startsWith('waiting for') || line.startsWith('stopping a PostgreSQL')) log(line);
+      },
+      { role: 'serve' },
+    );
     log(database.embedded ? `embedded PostgreSQL on 127.0.0.1:${database.embedded.port} (data in ${dataDir}/pg)` : 'using DATABASE_URL');
     if (database.embedded?.pid) {
       // Postgres cannot load the parent watch: a guard process holds the pipe for it and stops it
       // (fast shutdown) if this process dies without stopping it.
-      guard = spawnWatched(process.execPath, [path.join(ROOT, 'bin', 'parent-watch.cjs'), '--guard', String(database.embedded.pid), path.join(dataDir, 'pg')], process.env, 'pg-guard');
+      guard = spawnWatched(
+        process.execPath,
+        [path.join(ROOT, 'bin', 'parent-watch.cjs'), '--guard', String(database.embedded.pid), path.join(dataDir, 'pg')],
+        process.env,
+        'pg-guard',
+      );
       runFile.record('postgres', database.embedded.pid);
     }
-    const secretKey = env.TOKENPACE_SECRET_KEY
-      ? null
-      : loadOrCreateKeyFile(path.join(dataDir, 'secret.key')).toString('hex');
+    const secretKey = env.TOKENPACE_SECRET_KEY ? null : loadOrCreateKeyFile(path.join(dataDir, 'secret.key')).toString('hex');
     const childEnv: NodeJS.ProcessEnv = {
       ...process.env,
       DATABASE_URL: database.url,
@@ -91,18 +99,40 @@ export async function runStartCommand(argv: string[]): Promise<number> {
 
     const refPort = env.TOKENPACE_REFERENCE_PORT;
     supervised.push(
-      new Supervised('reference', () => spawnTsx(
-        ['cli/main.ts', 'reference-server', '--port', String(refPort), '--tps', String(CALIBRATION_CONFIG.tps), '--ttft-ms', String(CALIBRATION_CONFIG.ttftMs), '--output-tokens', String(CALIBRATION_CONFIG.outputTokens), '--tokens-per-chunk', String(CALIBRATION_CONFIG.tokensPerChunk), '--capacity-tps', String(CALIBRATION_CONFIG.capacityTps)],
-        childEnv,
+      new Supervised(
         'reference',
-      ), onExit),
+        () =>
+          spawnTsx(
+            [
+              'cli/main.ts',
+              'reference-server',
+              '--port',
+              String(refPort),
+              '--tps',
+              String(CALIBRATION_CONFIG.tps),
+              '--ttft-ms',
+              String(CALIBRATION_CONFIG.ttftMs),
+              '--output-tokens',
+              String(CALIBRATION_CONFIG.outputTokens),
+              '--tokens-per-chunk',
+              String(CALIBRATION_CONFIG.tokensPerChunk),
+              '--capacity-tps',
+              String(CALIBRATION_CONFIG.capacityTps),
+            ],
+            childEnv,
+            'reference',
+          ),
+        onExit,
+      ),
     );
-    supervised[0].start();
+    supervised[0]!.start();
 
     const { db, close } = openDb(database.url, 2);
     try {
       const seeded = await seedCatalog(db, { workloads: SEED_WORKLOADS, lookupEnv: readApiKeyVariable, referencePort: refPort });
-      log(`catalog: ${seeded.providers} providers, ${seeded.endpoints} endpoints (${seeded.activeEndpoints} active; set provider API key variables to activate more)`);
+      log(
+        `catalog: ${seeded.providers} providers, ${seeded.endpoints} endpoints (${seeded.activeEndpoints} active; set provider API key variables to activate more)`,
+      );
       await importFirstRun(db);
     } finally {
       await close();
@@ -110,11 +140,21 @@ export async function runStartCommand(argv: string[]): Promise<number> {
 
     if (!skipBuild) await buildWebIfNeeded();
     const next = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
-    const web = new Supervised('web', () => dev
-      ? spawnWatched(process.execPath, [...webPreloads(), next, 'dev', '-p', String(env.PORT)], { ...childEnv, NODE_ENV: 'development', NEXT_TELEMETRY_DISABLED: '1' }, 'web')
-      : spawnWatched(process.execPath, [...webPreloads(), next, 'start', '-p', String(env.PORT)], { ...childEnv, NODE_ENV: 'production' }, 'web'), onExit);
+    const web = new Supervised(
+      'web',
+      () =>
+        dev
+          ? spawnWatched(
+              process.execPath,
+              [...webPreloads(), next, 'dev', '-p', String(env.PORT)],
+              { ...childEnv, NODE_ENV: 'development', NEXT_TELEMETRY_DISABLED: '1' },
+              'web',
+            )
+          : spawnWatched(process.execPath, [...webPreloads(), next, 'start', '-p', String(env.PORT)], { ...childEnv, NODE_ENV: 'production' }, 'web'),
+      onExit,
+    );
     // Probes in a process that does nothing else; the heavy bookkeeping in another (decision 251).
-    const worker = new Supervised('worker', () => spawnTsx(['workers/main.ts', '--role', 'probe'], childEnv, 'worker'), onExit);
+    const worker = new Supervised('worker', () => spawnTsx(['--expose-gc', 'workers/main.ts', '--role', 'probe'], childEnv, 'worker', true), onExit);
     const jobs = new Supervised('jobs', () => spawnTsx(['workers/main.ts', '--role', 'jobs'], childEnv, 'jobs'), onExit);
     supervised.push(web, worker, jobs);
     web.start();
@@ -252,32 +292,35 @@ function webPreloads(): string[] {
 /** Imports the LLMPerf data and the claims on first run (when the database has none). */
 async function importFirstRun(db: ReturnType<typeof openDb>['db']): Promise<void> {
   const shared = sharedDir();
-  const llmperfDir = shared && fs.existsSync(path.join(shared, 'datasets/llmperf-leaderboard/individual'))
-    ? path.join(shared, 'datasets/llmperf-leaderboard/individual')
-    : path.join(FIXTURES_DIR, 'llmperf', 'individual');
-  const [{ n: datasetCount }] = await db.select({ n: count() }).from(datasets);
+  const llmperfDir =
+    shared && fs.existsSync(path.join(shared, 'datasets/llmperf-leaderboard/individual'))
+      ? path.join(shared, 'datasets/llmperf-leaderboard/individual')
+      : path.join(FIXTURES_DIR, 'llmperf', 'individual');
+  const [{ n: datasetCount } = { n: 0 }] = await db.select({ n: count() }).from(datasets);
   if (datasetCount === 0) {
     const r = await importLlmperfDir(db, llmperfDir);
     log(`imported LLMPerf data: ${r.series} series, ${r.rows} requests (${llmperfDir})`);
   }
   // First start, or claims imported from the older file (no `system`): import the shipped file (upsert by natural key).
-  const [{ n: claimCount, withoutSystem }] = await db.select({ n: count(), withoutSystem: sql<number>`(count(*) filter (where ${claims.system} is null))::int` }).from(claims);
+  const [{ n: claimCount, withoutSystem } = { n: 0, withoutSystem: 0 }] = await db
+    .select({ n: count(), withoutSystem: sql<number>`(count(*) filter (where ${claims.system} is null))::int` })
+    .from(claims);
   if (claimCount === 0 || Number(withoutSystem) > 0) {
     const r = await importClaimsFile(db, CLAIMS_FILE);
     log(`imported ${r.claims} claims (${CLAIMS_FILE})`);
   }
 }
 
-function spawnTsx(args: string[], env: NodeJS.ProcessEnv, name: string): ChildProcess {
-  return spawnWatched(process.execPath, ['--require', path.join(ROOT, 'bin', 'parent-watch.cjs'), '--import', 'tsx', ...args], env, name);
+function spawnTsx(args: string[], env: NodeJS.ProcessEnv, name: string, detached = false): ChildProcess {
+  return spawnWatched(process.execPath, ['--require', path.join(ROOT, 'bin', 'parent-watch.cjs'), '--import', 'tsx', ...args], env, name, detached);
 }
 
 /**
  * Spawns a child holding the read end of a pipe from this process as fd 3 (TOKENPACE_PARENT_FD):
  * bin/parent-watch.cjs in the child stops it when this process is gone, even after a kill -9.
  */
-function spawnWatched(command: string, args: string[], env: NodeJS.ProcessEnv, name: string): ChildProcess {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...env, TOKENPACE_PARENT_FD: '3' }, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+function spawnWatched(command: string, args: string[], env: NodeJS.ProcessEnv, name: string, detached = false): ChildProcess {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...env, TOKENPACE_PARENT_FD: '3' }, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached });
   prefixOutput(child, name);
   return child;
 }

@@ -2,7 +2,7 @@
  * `tokenpace sweep <baseUrl> --model M [--protocol P] [--api-key-env NAME] [--concurrency 1,2,4,...]
  *  [--duration-s S] [--allow-private] [--json]`: a concurrency sweep (lib/sweep) against one
  * endpoint. With --json exactly one JSON object on stdout:
- *   { "levels": [ { "concurrency", "requests", "successes", "outputTokensPerSecondPerUser":
+ *   { "levels": [ { "concurrency", "requests", "successes", "outputTokensPerSecond":
  *     { "p5","p25","p50","p75","p95" }, "ttftMs": {...}, "aggregateOutputTokensPerSecond",
  *     "goodputRequestsPerSecond", ... } ], "stopReason", ... }
  * Without it a table on stdout. A progress bar goes to stderr either way.
@@ -21,7 +21,23 @@ import {
   type SweepResult,
 } from '@/lib/sweep/run-sweep';
 import { DEFAULT_LATENCY_OBJECTIVE } from '@/lib/sweep/summarize-level';
-import { commandIo, createStatusLine, endpointRequest, ENDPOINT_TARGET_FLAGS, ENDPOINT_TARGET_USAGE, type EndpointCommandDeps, isPositive, isPositiveInteger, numberFlag, parseEndpointTarget, parseFlags, parseOrExitCode, readApiKeyOrExitCode, withCancellation, type CommandIo } from './command-kit';
+import {
+  commandIo,
+  createStatusLine,
+  endpointRequest,
+  ENDPOINT_TARGET_FLAGS,
+  ENDPOINT_TARGET_USAGE,
+  type EndpointCommandDeps,
+  isPositive,
+  isPositiveInteger,
+  numberFlag,
+  parseEndpointTarget,
+  parseFlags,
+  parseOrExitCode,
+  readApiKeyOrExitCode,
+  withCancellation,
+  type CommandIo,
+} from './command-kit';
 import { DEFAULT_PROBE_PROMPT } from './probe-command';
 import { UsageError } from './usage-error';
 
@@ -39,7 +55,6 @@ ${ENDPOINT_TARGET_USAGE}
                           the machine's cores when a level exceeds ${POOL_ABOVE_CONCURRENCY} streams, else 0)
   --allow-private         allow loopback/private addresses (local servers)
   --json                  print one JSON object on stdout`;
-
 
 /** Parsed flags of the sweep command. */
 export interface ParsedSweepArgs {
@@ -93,7 +108,8 @@ export function parseSweepArgs(argv: string[]): ParsedSweepArgs {
       const n = Number(part.trim());
       return part.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_SWEEP_CONCURRENCY;
     });
-    if (bad !== undefined) throw new UsageError(`--concurrency must be a comma-separated list of integers 1-${MAX_SWEEP_CONCURRENCY}, got ${JSON.stringify(values.concurrency)}`);
+    if (bad !== undefined)
+      throw new UsageError(`--concurrency must be a comma-separated list of integers 1-${MAX_SWEEP_CONCURRENCY}, got ${JSON.stringify(values.concurrency)}`);
   }
   if (values.prompt !== undefined && values.prompt.trim() === '') throw new UsageError('--prompt must not be empty');
   return {
@@ -131,17 +147,19 @@ export async function runSweepCommand(argv: string[], deps: SweepCommandDeps): P
   let result: SweepResult;
   try {
     await pool?.ready();
-    result = await withCancellation(deps.signal, (signal) => runSweep({
-      request: endpointRequest(args, apiKey, { ttftMs: 60_000, idleMs: 30_000, totalMs: 300_000, maxBytes: 16 * 1024 * 1024 }, fetch),
-      concurrencyLevels: args.concurrencyLevels,
-      durationMs: args.durationMs,
-      warmUpMs: args.warmUpMs,
-      objective: { ttftMs: args.ttftSloMs, tpotMs: args.tpotSloMs },
-      minSuccessRate: args.minSuccessRate,
-      ...(pool ? { probe: pool.probe } : {}),
-      signal,
-      onProgress: progress.update,
-    }));
+    result = await withCancellation(deps.signal, (signal) =>
+      runSweep({
+        request: endpointRequest(args, apiKey, { ttftMs: 60_000, idleMs: 30_000, totalMs: 300_000, maxBytes: 16 * 1024 * 1024 }, fetch),
+        concurrencyLevels: args.concurrencyLevels,
+        durationMs: args.durationMs,
+        warmUpMs: args.warmUpMs,
+        objective: { ttftMs: args.ttftSloMs, tpotMs: args.tpotSloMs },
+        minSuccessRate: args.minSuccessRate,
+        ...(pool ? { probe: pool.probe } : {}),
+        signal,
+        onProgress: progress.update,
+      }),
+    );
   } finally {
     progress.clear();
     await pool?.close();
@@ -170,7 +188,8 @@ export function toSweepJson(args: Pick<ParsedSweepArgs, 'url' | 'protocol' | 'mo
       requests: l.requests,
       successes: l.successes,
       errorKinds: l.errorKinds,
-      outputTokensPerSecondPerUser: l.outputTokensPerSecondPerUser,
+      outputTokensPerSecond: l.outputTokensPerSecond,
+      outputTokensPerSecondPerUser: l.outputTokensPerSecond, // alias (decision 280)
       ttftMs: l.ttftMs,
       tpotMs: l.tpotMs,
       aggregateOutputTokensPerSecond: l.aggregateOutputTokensPerSecond,
@@ -178,6 +197,7 @@ export function toSweepJson(args: Pick<ParsedSweepArgs, 'url' | 'protocol' | 'mo
       completedRequestsPerSecond: l.completedRequestsPerSecond,
       valid: l.valid,
       loopDelayP99Ms: l.loopDelayP99Ms,
+      timingUncertainStreams: l.timingUncertainStreams,
       stopReason: l.stopReason,
     })),
   };
@@ -187,14 +207,16 @@ const fmt = (v: number | null | undefined, digits = 1) => (v === null || v === u
 
 /** The readable table. */
 export function formatSweepTable(args: Pick<ParsedSweepArgs, 'url' | 'protocol' | 'model'>, r: SweepResult): string {
-  const lines = [`sweep ${args.protocol} ${args.url} model ${args.model}: ${r.durationMs / 1000} s per level, goodput objective TTFT ≤ ${r.objective.ttftMs} ms, TPOT ≤ ${r.objective.tpotMs} ms`];
+  const lines = [
+    `sweep ${args.protocol} ${args.url} model ${args.model}: ${r.durationMs / 1000} s per level, goodput objective TTFT ≤ ${r.objective.ttftMs} ms, TPOT ≤ ${r.objective.tpotMs} ms`,
+  ];
   const head = ['N', 'requests', 'ok', 'TPS/user p50', 'p5–p95', 'TTFT p50 ms', 'aggregate tok/s', 'goodput req/s', 'loop p99 ms', 'valid'];
   const rows = r.levels.map((l) => [
     String(l.concurrency),
     String(l.requests),
     String(l.successes),
-    fmt(l.outputTokensPerSecondPerUser?.p50),
-    l.outputTokensPerSecondPerUser ? `${fmt(l.outputTokensPerSecondPerUser.p5)}–${fmt(l.outputTokensPerSecondPerUser.p95)}` : '—',
+    fmt(l.outputTokensPerSecond?.p50),
+    l.outputTokensPerSecond ? `${fmt(l.outputTokensPerSecond.p5)}–${fmt(l.outputTokensPerSecond.p95)}` : '—',
     fmt(l.ttftMs?.p50),
     fmt(l.aggregateOutputTokensPerSecond),
     fmt(l.goodputRequestsPerSecond, 2),
@@ -243,7 +265,9 @@ function createProgressBar(stderr: CommandIo['stderr']) {
       if (p.kind === 'level-started') levelLabel = `level ${p.levelIndex + 1}/${p.levelCount} N=${p.concurrency}`;
       if (p.kind === 'level-finished') {
         const l = p.level;
-        status.print(`${levelLabel}: ${l.requests} requests, TPS/user p50 ${fmt(l.outputTokensPerSecondPerUser?.p50)}, aggregate ${fmt(l.aggregateOutputTokensPerSecond)} tok/s${l.stopReason ? `, stop: ${l.stopReason}` : ''}`);
+        status.print(
+          `${levelLabel}: ${l.requests} requests, TPS/user p50 ${fmt(l.outputTokensPerSecond?.p50)}, aggregate ${fmt(l.aggregateOutputTokensPerSecond)} tok/s${l.stopReason ? `, stop: ${l.stopReason}` : ''}`,
+        );
         return;
       }
       if (p.kind !== 'stream-finished') return;

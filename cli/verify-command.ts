@@ -43,7 +43,10 @@ async function loadKeys(src: string): Promise<PublishedKey[]> {
   }
   const keys = (parsed as { keys?: unknown }).keys;
   if (!Array.isArray(keys)) throw new Error(`keys ${src}: no "keys" list`);
-  return keys.filter((k): k is PublishedKey => typeof k === 'object' && k !== null && typeof (k as PublishedKey).id === 'string' && typeof (k as PublishedKey).publicKeyPem === 'string');
+  return keys.filter(
+    (k): k is PublishedKey =>
+      typeof k === 'object' && k !== null && typeof (k as PublishedKey).id === 'string' && typeof (k as PublishedKey).publicKeyPem === 'string',
+  );
 }
 
 /** Runs the command; returns the exit code. */
@@ -90,7 +93,11 @@ export async function runVerifyCommand(argv: string[], out: (line: string) => vo
     } else {
       const key = keyOf(h.keyId);
       const signed = h.covers === 'sha256' ? createHash('sha256').update(bytes).digest() : bytes;
-      report(h.covers === 'sha256' ? 'header signature (over the SHA-256 of the file)' : 'header signature (over the exact bytes)', h.keyId, key ? verifyBytes(key.publicKeyPem, signed, h.sig) : null);
+      report(
+        h.covers === 'sha256' ? 'header signature (over the SHA-256 of the file)' : 'header signature (over the exact bytes)',
+        h.keyId,
+        key ? verifyBytes(key.publicKeyPem, signed, h.sig) : null,
+      );
     }
   }
   const embedded = bytes[0] === 0x7b ? extractEmbeddedSignature(bytes.toString('utf8')) : null;

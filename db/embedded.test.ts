@@ -9,7 +9,17 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, expect, it } from 'vitest';
-import { assertPortFree, ephemeralPortRange, isPortFree, OWNER_FILE, PASSWORD_FILE, processStartTicks, startEmbeddedPostgres, type EmbeddedServer } from './embedded';
+import {
+  assertPortFree,
+  ephemeralPortRange,
+  isPortFree,
+  OWNER_FILE,
+  PASSWORD_FILE,
+  processStartTicks,
+  startEmbeddedPostgres,
+  type EmbeddedServer,
+} from './embedded';
+import { pidAlive } from './test-support/pid-alive';
 
 const ROOT = path.resolve(__dirname, '..');
 const dirs: string[] = [];
@@ -28,14 +38,7 @@ afterAll(async () => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const alive = pidAlive;
 
 it('runs with durable defaults on loopback with a per-install password file (0600)', async () => {
   const dataDir = tempDataDir();
@@ -52,7 +55,13 @@ it('runs with durable defaults on loopback with a per-install password file (060
       select name, setting from pg_settings
       where name in ('fsync', 'synchronous_commit', 'full_page_writes', 'listen_addresses', 'password_encryption')`;
     const byName = Object.fromEntries(settings.map((r) => [r.name, r.setting]));
-    expect(byName).toEqual({ fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on', listen_addresses: '127.0.0.1', password_encryption: 'scram-sha-256' });
+    expect(byName).toEqual({
+      fsync: 'on',
+      synchronous_commit: 'on',
+      full_page_writes: 'on',
+      listen_addresses: '127.0.0.1',
+      password_encryption: 'scram-sha-256',
+    });
   } finally {
     await sql.end();
   }
@@ -92,7 +101,7 @@ it('a start stops the server orphaned by a killed earlier start of the same data
   expect(alive(orphanPid)).toBe(false);
   expect(server.pid).not.toBe(orphanPid);
   const sql = postgres(server.url, { max: 1, onnotice: () => {} });
-  expect((await sql`select 1 as one`)[0].one).toBe(1);
+  expect((await sql`select 1 as one`)[0]!.one).toBe(1);
   await sql.end();
   await server.stop();
 });
@@ -105,7 +114,9 @@ it('a port taken by another program is refused before starting, naming TOKENPACE
   const otherDir = tempDataDir();
   const err = await startEmbeddedPostgres({ dataDir: otherDir, port: p, durability: 'test' }).catch((e: Error) => e);
   expect(err).toBeInstanceOf(Error);
-  expect((err as Error).message).toMatch(new RegExp(`port ${p} on 127\\.0\\.0\\.1 is in use by another program.*Set TOKENPACE_PG_PORT to a free port \\(e\\.g\\. TOKENPACE_PG_PORT=\\d+\\)`));
+  expect((err as Error).message).toMatch(
+    new RegExp(`port ${p} on 127\\.0\\.0\\.1 is in use by another program.*Set TOKENPACE_PG_PORT to a free port \\(e\\.g\\. TOKENPACE_PG_PORT=\\d+\\)`),
+  );
   const suggested = Number(/TOKENPACE_PG_PORT=(\d+)/.exec((err as Error).message)![1]);
   expect(await isPortFree(suggested)).toBe(true);
   // The refused start claimed nothing: the other directory has no owner and no server.
@@ -122,7 +133,9 @@ it('a port in the ephemeral range is named as such when taken', async () => {
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r())); // the kernel picks from the ephemeral range
   const taken = (srv.address() as import('node:net').AddressInfo).port;
   try {
-    await expect(assertPortFree(taken)).rejects.toThrow(new RegExp(`${taken} lies in this machine's ephemeral range ${range.low}-${range.high}.*choose one below ${range.low}`));
+    await expect(assertPortFree(taken)).rejects.toThrow(
+      new RegExp(`${taken} lies in this machine's ephemeral range ${range.low}-${range.high}.*choose one below ${range.low}`),
+    );
   } finally {
     srv.close();
   }
@@ -151,13 +164,16 @@ it('a live owner: `attach` connects to its server (never stops it), `wait` waits
   const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
   try {
     const record = JSON.parse(fs.readFileSync(path.join(dataDir, OWNER_FILE), 'utf8'));
-    fs.writeFileSync(path.join(dataDir, OWNER_FILE), JSON.stringify({ ...record, pid: other.pid, startTicks: processStartTicks(other.pid!), command: 'tokenpace start' }));
+    fs.writeFileSync(
+      path.join(dataDir, OWNER_FILE),
+      JSON.stringify({ ...record, pid: other.pid, startTicks: processStartTicks(other.pid!), command: 'tokenpace start' }),
+    );
     const attached = await startEmbeddedPostgres({ dataDir, port: port(), durability: 'test' });
     expect(attached).toMatchObject({ owned: false, port: owner.port, pid: owner.pid, owner: { pid: other.pid, command: 'tokenpace start' } });
     await attached.stop();
     expect(alive(owner.pid!)).toBe(true);
     const sql = postgres(owner.url, { max: 1, onnotice: () => {} });
-    expect((await sql`select 1 as one`)[0].one).toBe(1);
+    expect((await sql`select 1 as one`)[0]!.one).toBe(1);
     await sql.end();
     await expect(startEmbeddedPostgres({ dataDir, port: port(), durability: 'test', sharing: 'wait', waitMs: 600 })).rejects.toThrow(
       new RegExp(`in use by pid ${other.pid} \\(tokenpace start\\); it did not finish within 1 s`),
@@ -180,7 +196,10 @@ it('a live owner whose server does not come up: `attach` gives up with a clear m
   fs.mkdirSync(path.join(dataDir, 'run'), { recursive: true });
   const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
   try {
-    fs.writeFileSync(path.join(dataDir, OWNER_FILE), JSON.stringify({ pid: other.pid, startTicks: processStartTicks(other.pid!), command: 'tokenpace start', port: 1, postmasterPid: null }));
+    fs.writeFileSync(
+      path.join(dataDir, OWNER_FILE),
+      JSON.stringify({ pid: other.pid, startTicks: processStartTicks(other.pid!), command: 'tokenpace start', port: 1, postmasterPid: null }),
+    );
     await expect(startEmbeddedPostgres({ dataDir, port: port(), durability: 'test', waitMs: 500 })).rejects.toThrow(
       new RegExp(`owned by pid ${other.pid} \\(tokenpace start\\) but did not accept connections within 1 s; nothing was changed`),
     );
@@ -195,7 +214,10 @@ it('an owner record whose pid now belongs to another process (start time differs
   const dataDir = tempDataDir();
   fs.mkdirSync(path.join(dataDir, 'run'), { recursive: true });
   // Our parent is alive, but it is not the process that wrote this record (other start time).
-  fs.writeFileSync(path.join(dataDir, OWNER_FILE), JSON.stringify({ pid: process.ppid, startTicks: '1', command: 'tokenpace start', port: 1, postmasterPid: null }));
+  fs.writeFileSync(
+    path.join(dataDir, OWNER_FILE),
+    JSON.stringify({ pid: process.ppid, startTicks: '1', command: 'tokenpace start', port: 1, postmasterPid: null }),
+  );
   const server = await startEmbeddedPostgres({ dataDir, port: port(), durability: 'test', waitMs: 500 });
   servers.push(server);
   expect(server.owned).toBe(true);

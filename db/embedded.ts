@@ -94,7 +94,8 @@ export function loadOrCreatePassword(dataDir: string): { password: string; creat
     throw new Error(`${file} has permissions 0${(st.mode & 0o777).toString(8)}; expected 0600 (run: chmod 600 ${file})`);
   }
   const password = fs.readFileSync(file, 'utf8').trim();
-  if (!/^[0-9a-f]{32,}$/.test(password)) throw new Error(`${file} does not hold a generated password; delete it only together with ${path.join(dataDir, 'pg')}`);
+  if (!/^[0-9a-f]{32,}$/.test(password))
+    throw new Error(`${file} does not hold a generated password; delete it only together with ${path.join(dataDir, 'pg')}`);
   return { password, created };
 }
 
@@ -147,7 +148,16 @@ export async function startEmbeddedPostgres(opts: {
     opts.onLog?.(line);
   };
   const command = opts.command ?? describeCommand();
-  const attached = await claimOrAttach({ dataDir, databaseDir, database, password, sharing: opts.sharing ?? 'attach', waitMs: opts.waitMs ?? 60_000, command, log: remember });
+  const attached = await claimOrAttach({
+    dataDir,
+    databaseDir,
+    database,
+    password,
+    sharing: opts.sharing ?? 'attach',
+    waitMs: opts.waitMs ?? 60_000,
+    command,
+    log: remember,
+  });
   if (attached) return attached;
   // From here this process holds OWNER_FILE: release it on every failure.
   const releaseClaim = () => removeOwnerFile(dataDir);
@@ -225,9 +235,10 @@ export async function startEmbeddedPostgres(opts: {
 
 async function ensureDatabase(admin: postgres.Sql, database: string): Promise<void> {
   const rows = await admin`select 1 from pg_database where datname = ${database}`;
-  if (rows.length === 0) await admin.unsafe(`create database "${database}"`).catch(async (err: { code?: string }) => {
-    if (err.code !== '42P04') throw err; // created meanwhile by the other process
-  });
+  if (rows.length === 0)
+    await admin.unsafe(`create database "${database}"`).catch(async (err: { code?: string }) => {
+      if (err.code !== '42P04') throw err; // created meanwhile by the other process
+    });
 }
 
 /** This process's command line, shortened, for OWNER_FILE and messages ("tokenpace admin grant a@b"). */
@@ -277,7 +288,8 @@ export function readLiveOwner(dataDir: string): { pid: number; command: string; 
   const file = path.join(dataDir, OWNER_FILE);
   try {
     const r = JSON.parse(fs.readFileSync(file, 'utf8')) as OwnerRecord;
-    if (Number.isInteger(r.pid) && r.pid !== process.pid && isProcessAlive(r.pid, r.startTicks ?? null)) return { pid: r.pid, command: r.command ?? 'unknown', port: r.port ?? null };
+    if (Number.isInteger(r.pid) && r.pid !== process.pid && isProcessAlive(r.pid, r.startTicks ?? null))
+      return { pid: r.pid, command: r.command ?? 'unknown', port: r.port ?? null };
   } catch (e) {
     // Being written by a claimant this instant (created, not yet filled): that claimant is alive.
     if (e instanceof SyntaxError) {
@@ -381,22 +393,31 @@ async function claimOrAttach(o: {
       if (server) return server;
     }
     if (!said) {
-      o.log(o.sharing === 'attach'
-        ? `waiting for the embedded PostgreSQL of ${o.dataDir} (owned by pid ${owner.pid}: ${owner.command}) to accept connections`
-        : `waiting for pid ${owner.pid} (${owner.command}) to release the embedded PostgreSQL of ${o.dataDir}`);
+      o.log(
+        o.sharing === 'attach'
+          ? `waiting for the embedded PostgreSQL of ${o.dataDir} (owned by pid ${owner.pid}: ${owner.command}) to accept connections`
+          : `waiting for pid ${owner.pid} (${owner.command}) to release the embedded PostgreSQL of ${o.dataDir}`,
+      );
       said = true;
     }
     if (Date.now() > deadline) {
-      throw new Error(o.sharing === 'attach'
-        ? `the embedded PostgreSQL of ${o.dataDir} is owned by pid ${owner.pid} (${owner.command}) but did not accept connections within ${Math.round(o.waitMs / 1000)} s${lastError ? ` (${lastError})` : ''}; nothing was changed. Try again when it is up, or stop that process.`
-        : `the embedded PostgreSQL of ${o.dataDir} is in use by pid ${owner.pid} (${owner.command}); it did not finish within ${Math.round(o.waitMs / 1000)} s. Stop it first (or wait), then start again.`);
+      throw new Error(
+        o.sharing === 'attach'
+          ? `the embedded PostgreSQL of ${o.dataDir} is owned by pid ${owner.pid} (${owner.command}) but did not accept connections within ${Math.round(o.waitMs / 1000)} s${lastError ? ` (${lastError})` : ''}; nothing was changed. Try again when it is up, or stop that process.`
+          : `the embedded PostgreSQL of ${o.dataDir} is in use by pid ${owner.pid} (${owner.command}); it did not finish within ${Math.round(o.waitMs / 1000)} s. Stop it first (or wait), then start again.`,
+      );
     }
     await sleep(200);
   }
 }
 
 /** Connects to a live server owned by another process; null-free: throws when it does not answer. */
-async function tryAttach(pm: { pid: number; port: number }, password: string, database: string, owner: { pid: number; command: string }): Promise<EmbeddedServer> {
+async function tryAttach(
+  pm: { pid: number; port: number },
+  password: string,
+  database: string,
+  owner: { pid: number; command: string },
+): Promise<EmbeddedServer> {
   const admin = postgres(`postgres://postgres:${password}@127.0.0.1:${pm.port}/postgres`, { max: 1, onnotice: () => {}, connect_timeout: 5 });
   try {
     await admin`select 1`;

@@ -4,9 +4,13 @@
  * Measurements are append-only evidence: never updated in place (annotations correct them).
  */
 import { sql } from 'drizzle-orm';
+import type { DisclosureValues } from '@/lib/catalog/disclosure';
 import type { EndpointPricing } from '@/lib/catalog/pricing';
 import type { StoredTimingEvidence as MeasurementTimingEvidence } from '@/lib/probe/timing-bound';
+import type { ServiceTierDeclaration, TierObjective } from '@/lib/probe/service-tier';
 import type { DeliveredEvidence } from '@/lib/reference-server/delivery-report';
+import { FIDELITY_CHECK_KINDS } from '@/lib/fidelity/tasks';
+import { ERROR_KINDS, NOT_RANKABLE_REASONS, PROTOCOLS } from '@/lib/probe/types';
 import {
   bigint,
   bigserial,
@@ -30,6 +34,28 @@ const bytea = customType<{ data: Buffer; driverData: Buffer }>({
   dataType: () => 'bytea',
 });
 
+/**
+ * `<column> in ('a', 'b', …)` for a CHECK: the words come from the one TypeScript list (lib/), so
+ * adding a word there makes `drizzle-kit generate` write the migration that lets the database
+ * accept it (decision 281).
+ */
+function oneOf(column: unknown, words: readonly string[]) {
+  return sql`${column} in (${sql.raw(quoteWords(words))})`;
+}
+/** `<column> <@ array['a', …]` for a CHECK on a text[] column (every element one of the words). */
+function allOf(column: unknown, words: readonly string[]) {
+  return sql`${column} <@ array[${sql.raw(quoteWords(words))}]::text[]`;
+}
+const quoteWords = (words: readonly string[]) => words.map((w) => `'${w.replace(/'/g, "''")}'`).join(', ');
+
+/** Words of the text enums that a CHECK also enforces (one list each: the column's type and its CHECK). */
+const PROVIDER_KINDS = ['provider', 'calibration'] as const;
+const ENDPOINT_STATUSES = ['active', 'inactive', 'pending', 'rejected', 'paused', 'deleted', 'retired'] as const;
+const DEPLOYMENT_KINDS = ['shared', 'dedicated', 'self-hosted'] as const;
+const WORKLOAD_CATEGORIES = ['prose', 'code', 'math', 'json'] as const;
+const OUTCOMES = ['success', 'error'] as const;
+const GRANULARITIES = ['hour', 'day'] as const;
+
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 /** A company or team serving models; `kind = 'calibration'` marks our own reference servers. */
@@ -37,7 +63,7 @@ export const providers = pgTable('providers', {
   id: serial('id').primaryKey(),
   slug: text('slug').notNull().unique(),
   name: text('name').notNull(),
-  kind: text('kind', { enum: ['provider', 'calibration'] }).notNull().default('provider'),
+  kind: text('kind', { enum: PROVIDER_KINDS }).notNull().default('provider'),
   websiteUrl: text('website_url'),
   /** False for a provider named by a submission until an admin approves it (kept out of public lists). */
   listed: boolean('listed').notNull().default(true),
@@ -84,11 +110,13 @@ export const endpoints = pgTable(
   {
     id: serial('id').primaryKey(),
     slug: text('slug').notNull().unique(),
-    providerId: integer('provider_id').notNull().references(() => providers.id),
-    modelId: integer('model_id').notNull().references(() => models.id),
-    protocol: text('protocol', {
-      enum: ['openai-chat', 'openai-responses', 'anthropic-messages', 'bedrock-converse-stream', 'gemini-stream'],
-    }).notNull(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    modelId: integer('model_id')
+      .notNull()
+      .references(() => models.id),
+    protocol: text('protocol', { enum: PROTOCOLS }).notNull(),
     baseUrl: text('base_url').notNull(),
     apiModelId: text('api_model_id').notNull(),
     /** Name of the environment variable holding the API key (seeded endpoints). */
@@ -100,7 +128,7 @@ export const endpoints = pgTable(
     precision: text('precision'),
     speculativeDecoding: text('speculative_decoding'),
     draftLength: integer('draft_length'),
-    deploymentKind: text('deployment_kind', { enum: ['shared', 'dedicated', 'self-hosted'] }),
+    deploymentKind: text('deployment_kind', { enum: DEPLOYMENT_KINDS }),
     region: text('region'),
     isCalibration: boolean('is_calibration').notNull().default(false),
     /** Calibration endpoints: the configured output speed (tokens/s) and TTFT (ms). */
@@ -108,9 +136,13 @@ export const endpoints = pgTable(
     calibrationTtftMs: doublePrecision('calibration_ttft_ms'),
     /** Permit loopback/private addresses for this endpoint (local calibration only). */
     allowPrivate: boolean('allow_private').notNull().default(false),
-    status: text('status', { enum: ['active', 'inactive', 'pending', 'rejected', 'paused', 'deleted', 'retired'] })
-      .notNull()
-      .default('active'),
+    /**
+     * Headers the operator adds to this endpoint's probes and sweeps (lib/probe/probe-headers,
+     * decision 174), lower-case name → value, at most 4; null = none (the default: a probe sends
+     * only what an ordinary SDK client sends).
+     */
+    probeHeaders: jsonb('probe_headers').$type<Record<string, string> | null>(),
+    status: text('status', { enum: ENDPOINT_STATUSES }).notNull().default('active'),
     ownerUserId: text('owner_user_id'),
     contact: text('contact'),
     notes: text('notes'),
@@ -127,6 +159,17 @@ export const endpoints = pgTable(
     pricing: jsonb('pricing').$type<EndpointPricing | null>(),
     /** Declared context window, tokens; null when undeclared (no ~100k workloads then; lib/probe/cadence). */
     contextWindowTokens: integer('context_window_tokens'),
+    /**
+     * Declared service tier (lib/probe/service-tier ServiceTierDeclaration: one documented request
+     * parameter and its value, e.g. {parameter: "service_tier", value: "priority"}), sent with every
+     * probe of this endpoint and of no other; null: the provider's default tier. Decision 262.
+     */
+    serviceTier: jsonb('service_tier').$type<ServiceTierDeclaration | null>(),
+    /**
+     * The provider's published objective for that tier (lib/probe/service-tier TierObjective: share,
+     * TPS/user and/or TTFT threshold, source URL); null when none is published (no attainment shown).
+     */
+    tierObjective: jsonb('tier_objective').$type<TierObjective | null>(),
     /** Declared number of GPUs (accelerators) serving this endpoint; sweeps then also show tokens/s/GPU. Null when undeclared. */
     gpuCount: integer('gpu_count'),
     /**
@@ -142,40 +185,94 @@ export const endpoints = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('endpoints_model_idx').on(t.modelId), index('endpoints_status_idx').on(t.status)],
+  (t) => [
+    index('endpoints_model_idx').on(t.modelId),
+    index('endpoints_status_idx').on(t.status),
+    // The adapters, the scheduler and the pages read these words and numbers as they are (decision 281).
+    check('endpoints_protocol_check', oneOf(t.protocol, PROTOCOLS)),
+    check('endpoints_status_check', oneOf(t.status, ENDPOINT_STATUSES)),
+    check('endpoints_deployment_kind_check', oneOf(t.deploymentKind, DEPLOYMENT_KINDS)),
+    check('endpoints_counts_check', sql`${t.draftLength} > 0 and ${t.contextWindowTokens} > 0 and ${t.gpuCount} > 0`),
+  ],
+);
+
+/**
+ * Dated revisions of an endpoint's declared disclosure (lib/catalog/disclosure, decision 178): one
+ * row per change of any declared field (hardware, GPUs, engine, precision, speculative decoding,
+ * tier, region, system, context window, model and API model id), written in the same transaction
+ * as the change by every edit path (catalog seed, submission, owner edit). `number` counts 1, 2, …
+ * per endpoint; `effectiveFrom` is when the values took effect (the change's commit time; a
+ * `backfill` revision records values already in force when revisions began). `changedByUserId` is
+ * null for the catalog and the CLI. Append-only.
+ */
+export const disclosureRevisions = pgTable(
+  'disclosure_revisions',
+  {
+    id: serial('id').primaryKey(),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => endpoints.id),
+    number: integer('number').notNull(),
+    effectiveFrom: timestamp('effective_from', { withTimezone: true }).notNull().defaultNow(),
+    source: text('source', { enum: ['catalog', 'submission', 'owner_edit', 'admin', 'backfill'] }).notNull(),
+    changedByUserId: text('changed_by_user_id'),
+    values: jsonb('values').$type<DisclosureValues>().notNull(),
+    /** The fields that differ from the previous revision (all declared ones on revision 1). */
+    changedFields: text('changed_fields')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+  },
+  (t) => [uniqueIndex('disclosure_revisions_endpoint_number_uq').on(t.endpointId, t.number)],
 );
 
 /** What a probe sends: prompt category, input length target, output budget, concurrency. */
-export const workloads = pgTable('workloads', {
-  id: serial('id').primaryKey(),
-  slug: text('slug').notNull().unique(),
-  name: text('name').notNull(),
-  category: text('category', { enum: ['prose', 'code', 'math', 'json'] }).notNull(),
-  inputTokensTarget: integer('input_tokens_target').notNull(),
-  maxOutputTokens: integer('max_output_tokens').notNull(),
-  concurrency: integer('concurrency').notNull().default(1),
-  /** Part of the scheduled grid; how often each runs is lib/probe/cadence's decision. */
-  scheduled: boolean('scheduled').notNull().default(false),
-  /** One sentence for people (lib/probe/workloads is the source). */
-  description: text('description').notNull().default(''),
-  createdAt: createdAt(),
-});
+export const workloads = pgTable(
+  'workloads',
+  {
+    id: serial('id').primaryKey(),
+    slug: text('slug').notNull().unique(),
+    name: text('name').notNull(),
+    category: text('category', { enum: WORKLOAD_CATEGORIES }).notNull(),
+    inputTokensTarget: integer('input_tokens_target').notNull(),
+    maxOutputTokens: integer('max_output_tokens').notNull(),
+    concurrency: integer('concurrency').notNull().default(1),
+    /** Part of the scheduled grid; how often each runs is lib/probe/cadence's decision. */
+    scheduled: boolean('scheduled').notNull().default(false),
+    /** One sentence for people (lib/probe/workloads is the source). */
+    description: text('description').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('workloads_category_check', oneOf(t.category, WORKLOAD_CATEGORIES)),
+    check('workloads_sizes_check', sql`${t.inputTokensTarget} >= 0 and ${t.maxOutputTokens} > 0 and ${t.concurrency} >= 1`),
+  ],
+);
 
 /**
  * One probe's result, success or failure, with its timeline (lib/probe/timeline-codec).
- * `jobKey` is unique: a retried or duplicated job never writes twice.
+ * Partitioned by month of `measured_at` (decision 217, migration 0024): one partition per UTC month
+ * (`measurements_pYYYYMM`, made ahead by the ensure-partitions task) plus `measurements_default`, so
+ * no insert fails; retention drops whole months and a time-bounded query reads only its months.
+ * The primary key is therefore (id, measured_at); `id` alone is still unique (one sequence).
+ * `jobKey` is unique through `measurement_job_keys` (a trigger claims the key on every insert):
+ * a retried or duplicated job never writes twice.
  */
 export const measurements = pgTable(
   'measurements',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    jobKey: text('job_key').notNull().unique(),
-    endpointId: integer('endpoint_id').notNull().references(() => endpoints.id),
-    workloadId: integer('workload_id').notNull().references(() => workloads.id),
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    jobKey: text('job_key').notNull(),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => endpoints.id),
+    workloadId: integer('workload_id')
+      .notNull()
+      .references(() => workloads.id),
     measuredAt: timestamp('measured_at', { withTimezone: true }).notNull(),
     workerRegion: text('worker_region').notNull(),
     workerVersion: text('worker_version').notNull(),
-    outcome: text('outcome', { enum: ['success', 'error'] }).notNull(),
+    outcome: text('outcome', { enum: OUTCOMES }).notNull(),
     errorKind: text('error_kind'),
     errorMessage: text('error_message'),
     httpStatus: integer('http_status'),
@@ -193,7 +290,10 @@ export const measurements = pgTable(
     finishReason: text('finish_reason'),
     promptHash: text('prompt_hash'),
     timeline: bytea('timeline'),
-    flags: jsonb('flags').$type<Record<string, boolean>>().notNull().default(sql`'{}'::jsonb`),
+    flags: jsonb('flags')
+      .$type<Record<string, boolean>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     /** False when the worker's event loop was too delayed to trust the timing (kept, not ranked). */
     valid: boolean('valid').notNull().default(true),
     invalidReason: text('invalid_reason'),
@@ -203,13 +303,23 @@ export const measurements = pgTable(
      * change point; the reasons (lib/probe NOT_RANKABLE_REASONS) say why. See decision 060.
      */
     rankable: boolean('rankable').notNull().default(true),
-    notRankableReasons: text('not_rankable_reasons').array().notNull().default(sql`'{}'::text[]`),
+    notRankableReasons: text('not_rankable_reasons')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /**
      * What the probe saw that explains a flag (lib/probe ProbeEvidence): e.g. unrecognizedPaths
      * (JSON paths of non-empty fields the adapter does not know). Decision 061.
      */
     evidence: jsonb('evidence')
-      .$type<{ unrecognizedPaths?: string[]; reasoningTokensReported?: number; reasoningTokensHidden?: number; reasoningWithheld?: true; timing?: MeasurementTimingEvidence; delivered?: DeliveredEvidence }>()
+      .$type<{
+        unrecognizedPaths?: string[];
+        reasoningTokensReported?: number;
+        reasoningTokensHidden?: number;
+        reasoningWithheld?: true;
+        timing?: MeasurementTimingEvidence;
+        delivered?: DeliveredEvidence;
+      }>()
       .notNull()
       .default(sql`'{}'::jsonb`),
     /** From a Retry-After header (or an in-band retry hint) of a failed response, ms. */
@@ -240,15 +350,85 @@ export const measurements = pgTable(
      * written before the bound existed (their `valid` / `event_loop_stall` still say what they said).
      * The details (per-stamp lateness, run-queue wait, GC, coalescing) are `evidence.timing`.
      */
+    /**
+     * Input tokens the provider reported serving from its prompt cache (lib/probe/adapters/cached-input:
+     * `prompt_tokens_details.cached_tokens`, Anthropic `cache_read_input_tokens`, Gemini
+     * `cachedContentTokenCount`, Responses `input_tokens_details.cached_tokens`); null when the
+     * stream reported no cache count. Issue 25, decision 260.
+     */
+    cachedInputTokens: integer('cached_input_tokens'),
+    /** Input tokens the provider reported writing to its prompt cache (Anthropic, Bedrock); null when not reported. */
+    cacheWriteInputTokens: integer('cache_write_input_tokens'),
+    /**
+     * Input (prompt) tokens the provider reported for the request, cached ones included
+     * (lib/probe/adapters/cached-input: Chat `prompt_tokens`, Responses `input_tokens`, Anthropic
+     * and Bedrock the input count plus both cache counts, Gemini `promptTokenCount`); null when the
+     * stream reported none. The denominator of the cached share of the prompt (decision 290).
+     */
+    inputTokensReported: integer('input_tokens_reported'),
+    /**
+     * Whether this measurement met its endpoint's tier objective as declared when it was measured
+     * (lib/probe/service-tier judgeTierObjective): 1 met, 0 missed, null when the endpoint declared
+     * no objective or the probe gave nothing to judge. Attainment (the share of rankable 1s) is a
+     * window figure of the one engine (WINDOW_METRICS `tierObjectiveMet`). Decision 263.
+     */
+    tierObjectiveMet: smallint('tier_objective_met'),
     ttftBoundMs: doublePrecision('ttft_bound_ms'),
     e2eBoundMs: doublePrecision('e2e_bound_ms'),
     speedBoundPct: doublePrecision('speed_bound_pct'),
+    /**
+     * The endpoint's disclosure revision in force when this measurement was stored
+     * (disclosure_revisions.id, decision 178); null on rows written before revisions were kept.
+     */
+    disclosureRevisionId: integer('disclosure_revision_id').references(() => disclosureRevisions.id),
   },
   (t) => [
+    primaryKey({ name: 'measurements_pkey', columns: [t.id, t.measuredAt] }),
     index('measurements_endpoint_time_idx').on(t.endpointId, t.measuredAt),
     index('measurements_workload_time_idx').on(t.workloadId, t.measuredAt),
-    index('measurements_fidelity_idx').on(t.endpointId, t.workloadId, t.measuredAt).where(sql`fidelity_check IS NOT NULL`),
+    index('measurements_fidelity_idx')
+      .on(t.endpointId, t.workloadId, t.measuredAt)
+      .where(sql`fidelity_check IS NOT NULL`),
+    // What every reader of a measurement relies on (decision 281): the words are the lib/ lists,
+    // a failure has its kind and a success none, rankable means no stored reason, a failure is
+    // never rankable, counts and error bounds are never negative.
+    check('measurements_outcome_check', oneOf(t.outcome, OUTCOMES)),
+    check('measurements_error_kind_check', sql`${oneOf(t.errorKind, ERROR_KINDS)} and (${t.outcome} = 'error') = (${t.errorKind} is not null)`),
+    check(
+      'measurements_rankable_check',
+      sql`${allOf(t.notRankableReasons, NOT_RANKABLE_REASONS)} and ${t.rankable} = (cardinality(${t.notRankableReasons}) = 0) and (not ${t.rankable} or ${t.outcome} = 'success')`,
+    ),
+    check(
+      'measurements_fidelity_check',
+      sql`${oneOf(t.fidelityCheck, FIDELITY_CHECK_KINDS)} and (${t.fidelityCheck} is not null or ${t.fidelityPassed} is null)`,
+    ),
+    check(
+      'measurements_counts_check',
+      sql`${t.contentChunks} >= 0 and ${t.outputTokensReported} >= 0 and ${t.outputTokensO200k} >= 0 and ${t.reasoningTokensHidden} >= 0 and ${t.cachedInputTokens} >= 0 and ${t.cacheWriteInputTokens} >= 0`,
+    ),
+    // a reported prompt size is a count (decision 290)
+    check('measurements_input_tokens_reported_check', sql`${t.inputTokensReported} >= 0`),
+    check('measurements_bounds_check', sql`${t.ttftBoundMs} >= 0 and ${t.e2eBoundMs} >= 0 and ${t.speedBoundPct} >= 0`),
+    // a tier verdict is 1 or 0, and only a success is judged (decision 263)
+    check('measurements_tier_objective_met_check', sql`${t.tierObjectiveMet} in (0, 1) and (${t.tierObjectiveMet} is null or ${t.outcome} = 'success')`),
   ],
+);
+
+/**
+ * The job key of every measurement (decision 217): a unique index on a partitioned table must
+ * include the partition key, so `measurements.job_key` is kept unique here instead. The trigger
+ * `measurements_claim_job_key` (migration 0024) inserts the key before each measurement row and
+ * refuses a duplicate (unique_violation on `measurements_job_key_unique`);
+ * `measurements_release_job_keys` removes the keys of rows deleted through `measurements`.
+ * `measuredAt` is the measurement's, so retention can drop the keys of the months it drops.
+ */
+export const measurementJobKeys = pgTable(
+  'measurement_job_keys',
+  {
+    jobKey: text('job_key').primaryKey(),
+    measuredAt: timestamp('measured_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('measurement_job_keys_time_idx').on(t.measuredAt)],
 );
 
 /**
@@ -265,21 +445,24 @@ export const probeSlots = pgTable('probe_slots', {
 
 /**
  * Hourly and daily aggregates per endpoint × workload × region (rebuildable from measurements).
- * Percentile columns are P5/P25/P50/P75/P95 of successful, valid measurements.
+ * Figures come from the mergeable `sketches` of rankable measurements (the one engine,
+ * lib/stats/window-stats); the per-bucket percentile column `stats` was dropped (0022: never read).
  */
 export const measurementRollups = pgTable(
   'measurement_rollups',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    granularity: text('granularity', { enum: ['hour', 'day'] }).notNull(),
+    granularity: text('granularity', { enum: GRANULARITIES }).notNull(),
     bucketStart: timestamp('bucket_start', { withTimezone: true }).notNull(),
-    endpointId: integer('endpoint_id').notNull().references(() => endpoints.id),
-    workloadId: integer('workload_id').notNull().references(() => workloads.id),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => endpoints.id),
+    workloadId: integer('workload_id')
+      .notNull()
+      .references(() => workloads.id),
     workerRegion: text('worker_region').notNull(),
     count: integer('count').notNull(),
     successes: integer('successes').notNull(),
-    /** { metric: { p5, p25, p50, p75, p95 } } for ttftMs, ttfatMs, e2eMs, outputTokensPerSecond, outputTokensPerSecondO200k */
-    stats: jsonb('stats').$type<Record<string, Record<string, number> | null>>().notNull(),
     /** Failure counts by error kind. */
     errorKinds: jsonb('error_kinds').$type<Record<string, number>>().notNull(),
     /**
@@ -293,14 +476,21 @@ export const measurementRollups = pgTable(
      */
     sketchVersion: smallint('sketch_version').notNull().default(1),
     /** Measurements of the bucket left out of every figure: { total, byReason: { reason: count } } (decision 060). */
-    excluded: jsonb('excluded').$type<{ total: number; byReason: Record<string, number> }>().notNull().default(sql`'{"total":0,"byReason":{}}'::jsonb`),
+    notRankable: jsonb('excluded')
+      .$type<{ total: number; byReason: Record<string, number> }>()
+      .notNull()
+      .default(sql`'{"total":0,"byReason":{}}'::jsonb`),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('rollups_bucket_uq').on(t.granularity, t.bucketStart, t.endpointId, t.workloadId, t.workerRegion),
+    check('rollups_granularity_check', oneOf(t.granularity, GRANULARITIES)),
+    check('rollups_counts_check', sql`${t.successes} >= 0 and ${t.successes} <= ${t.count}`),
     index('rollups_time_idx').on(t.granularity, t.bucketStart),
     /** Rows still to rebuild with the current sketch version (the rollup job's upgrade backlog). */
-    index('rollups_stale_sketch_idx').on(t.granularity, t.bucketStart).where(sql`sketch_version < 2`),
+    index('rollups_stale_sketch_idx')
+      .on(t.granularity, t.bucketStart)
+      .where(sql`sketch_version < 2`),
   ],
 );
 
@@ -352,7 +542,9 @@ export const datasetSeries = pgTable(
   'dataset_series',
   {
     id: serial('id').primaryKey(),
-    datasetId: integer('dataset_id').notNull().references(() => datasets.id, { onDelete: 'cascade' }),
+    datasetId: integer('dataset_id')
+      .notNull()
+      .references(() => datasets.id, { onDelete: 'cascade' }),
     slug: text('slug').notNull(),
     providerName: text('provider_name').notNull(),
     modelName: text('model_name').notNull(),
@@ -367,7 +559,9 @@ export const datasetRows = pgTable(
   'dataset_rows',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    seriesId: integer('series_id').notNull().references(() => datasetSeries.id, { onDelete: 'cascade' }),
+    seriesId: integer('series_id')
+      .notNull()
+      .references(() => datasetSeries.id, { onDelete: 'cascade' }),
     rowIndex: integer('row_index').notNull(),
     ttftMs: doublePrecision('ttft_ms'),
     e2eMs: doublePrecision('e2e_ms'),
@@ -421,8 +615,12 @@ export const windowPartials = pgTable(
   'window_partials',
   {
     spanMinutes: integer('span_minutes').notNull(),
-    workloadId: integer('workload_id').notNull().references(() => workloads.id),
-    modelId: integer('model_id').notNull().references(() => models.id),
+    workloadId: integer('workload_id')
+      .notNull()
+      .references(() => workloads.id),
+    modelId: integer('model_id')
+      .notNull()
+      .references(() => models.id),
     regionKey: text('region_key').notNull(),
     bucketStart: timestamp('bucket_start', { withTimezone: true }).notNull(),
     body: bytea('body').notNull(),
@@ -444,6 +642,36 @@ export const windowPartialCoverage = pgTable('window_partial_coverage', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * Where the per-minute rollup job left off (one row, id = 1; decision 217): the newest measurement
+ * ids it had seen at its last few runs, newest last. A run rebuilds only the buckets holding
+ * measurements with an id above the oldest of them (a few runs back, so a row whose insert
+ * committed after a run read the table is still found), instead of the last two hours.
+ */
+export const rollupProgress = pgTable('rollup_progress', {
+  id: smallint('id').primaryKey().default(1),
+  seenMaxIds: bigint('seen_max_ids', { mode: 'number' }).array().notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The data version of answers (decision 215): one row per change of an answer's inputs, written
+ * after those inputs are (rollups and partials rebuilt, precomputed answers stored, a dispute
+ * ruled). `version` (max = the current version) keys the one answer cache of every instance;
+ * `[changed_from, changed_to]` is the measured-time range whose figures may have changed (null =
+ * anything), so a cached past answer whose window lies outside every later change stays valid;
+ * `live_as_of` is the minute whose live answers are stored in precomputed_answers as of this
+ * version (null: none is current, live answers are computed). Old rows are pruned by the rollup job.
+ */
+export const dataChanges = pgTable('data_changes', {
+  version: bigserial('version', { mode: 'number' }).primaryKey(),
+  source: text('source').notNull(),
+  changedFrom: timestamp('changed_from', { withTimezone: true }),
+  changedTo: timestamp('changed_to', { withTimezone: true }),
+  liveAsOf: timestamp('live_as_of', { withTimezone: true }),
+  at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 // ─── Accounts (better-auth tables; lib/auth/auth.ts maps its models onto these) ───────────────────
 
 /** A person with an account. `role` is 'provider' (default) or 'admin' (granted by `tokenpace admin grant`). */
@@ -453,7 +681,9 @@ export const users = pgTable('users', {
   email: text('email').notNull().unique(),
   emailVerified: boolean('email_verified').notNull().default(false),
   image: text('image'),
-  role: text('role', { enum: ['provider', 'admin'] }).notNull().default('provider'),
+  role: text('role', { enum: ['provider', 'admin'] })
+    .notNull()
+    .default('provider'),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
@@ -467,7 +697,9 @@ export const sessions = pgTable(
     token: text('token').notNull().unique(),
     ipAddress: text('ip_address'),
     userAgent: text('user_agent'),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -481,7 +713,9 @@ export const accounts = pgTable(
     id: text('id').primaryKey(),
     accountId: text('account_id').notNull(),
     providerId: text('provider_id').notNull(),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     accessToken: text('access_token'),
     refreshToken: text('refresh_token'),
     idToken: text('id_token'),
@@ -517,7 +751,9 @@ export const apiTokens = pgTable(
   'api_tokens',
   {
     id: serial('id').primaryKey(),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     /** SHA-256 hex of the whole token. */
     tokenHash: text('token_hash').notNull().unique(),
@@ -537,8 +773,12 @@ export const apiTokens = pgTable(
 export const endpointSubmissions = pgTable(
   'endpoint_submissions',
   {
-    endpointId: integer('endpoint_id').primaryKey().references(() => endpoints.id),
-    ownerUserId: text('owner_user_id').notNull().references(() => users.id),
+    endpointId: integer('endpoint_id')
+      .primaryKey()
+      .references(() => endpoints.id),
+    ownerUserId: text('owner_user_id')
+      .notNull()
+      .references(() => users.id),
     /** True when the submitter proposed a model that was not in the catalog. */
     proposedModel: boolean('proposed_model').notNull().default(false),
     /** True when the submitter named a provider that was not in the catalog. */
@@ -548,7 +788,9 @@ export const endpointSubmissions = pgTable(
      * verified_domain (verified email at the provider's website domain), unverified (an admin must
      * link it to approve), admin_linked (an admin did, recorded in the audit log).
      */
-    providerClaim: text('provider_claim', { enum: ['new_provider', 'verified_domain', 'unverified', 'admin_linked'] }).notNull().default('unverified'),
+    providerClaim: text('provider_claim', { enum: ['new_provider', 'verified_domain', 'unverified', 'admin_linked'] })
+      .notNull()
+      .default('unverified'),
     submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     reviewedByUserId: text('reviewed_by_user_id').references(() => users.id),
@@ -569,9 +811,11 @@ export const endpointVerifications = pgTable(
   'endpoint_verifications',
   {
     id: serial('id').primaryKey(),
-    endpointId: integer('endpoint_id').notNull().references(() => endpoints.id),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => endpoints.id),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
-    outcome: text('outcome', { enum: ['success', 'error'] }).notNull(),
+    outcome: text('outcome', { enum: OUTCOMES }).notNull(),
     errorKind: text('error_kind'),
     errorMessage: text('error_message'),
     httpStatus: integer('http_status'),
@@ -595,7 +839,10 @@ export const auditEvents = pgTable(
     endpointId: integer('endpoint_id').references(() => endpoints.id),
     targetUserId: text('target_user_id').references(() => users.id),
     reason: text('reason'),
-    details: jsonb('details').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    details: jsonb('details')
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
   },
   (t) => [index('audit_events_endpoint_idx').on(t.endpointId), index('audit_events_at_idx').on(t.at)],
 );
@@ -633,7 +880,9 @@ export const dumps = pgTable(
 export const dumpChunks = pgTable(
   'dump_chunks',
   {
-    dumpId: integer('dump_id').notNull().references(() => dumps.id, { onDelete: 'cascade' }),
+    dumpId: integer('dump_id')
+      .notNull()
+      .references(() => dumps.id, { onDelete: 'cascade' }),
     seq: integer('seq').notNull(),
     data: bytea('data').notNull(),
   },
@@ -659,7 +908,10 @@ export const workerHeartbeats = pgTable(
     version: text('version').notNull(),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
     lastHeartbeatAt: timestamp('last_heartbeat_at', { withTimezone: true }).notNull(),
-    metrics: jsonb('metrics').$type<unknown[]>().notNull().default(sql`'[]'::jsonb`),
+    metrics: jsonb('metrics')
+      .$type<unknown[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
   },
   (t) => [index('worker_heartbeats_last_idx').on(t.lastHeartbeatAt)],
 );
@@ -708,7 +960,9 @@ export const sweeps = pgTable(
     endpointId: integer('endpoint_id')
       .notNull()
       .references(() => endpoints.id),
-    status: text('status', { enum: ['queued', 'running', 'completed', 'stopped', 'failed', 'cancelled'] }).notNull().default('queued'),
+    status: text('status', { enum: ['queued', 'running', 'completed', 'stopped', 'failed', 'cancelled'] })
+      .notNull()
+      .default('queued'),
     requestedByUserId: text('requested_by_user_id'),
     requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
@@ -734,7 +988,9 @@ export const sweeps = pgTable(
   },
   (t) => [
     index('sweeps_endpoint_time_idx').on(t.endpointId, t.requestedAt),
-    uniqueIndex('sweeps_one_active_per_endpoint_uq').on(t.endpointId).where(sql`status IN ('queued', 'running')`),
+    uniqueIndex('sweeps_one_active_per_endpoint_uq')
+      .on(t.endpointId)
+      .where(sql`status IN ('queued', 'running')`),
   ],
 );
 
@@ -750,9 +1006,12 @@ export const sweepLevels = pgTable(
     concurrency: integer('concurrency').notNull(),
     requests: integer('requests').notNull(),
     successes: integer('successes').notNull(),
-    errorKinds: jsonb('error_kinds').$type<Record<string, number>>().notNull().default(sql`'{}'::jsonb`),
+    errorKinds: jsonb('error_kinds')
+      .$type<Record<string, number>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     /** p5/p25/p50/p75/p95 (lib/sweep PercentileSet) or null */
-    outputTokensPerSecondPerUser: jsonb('output_tokens_per_second_per_user').$type<SweepPercentiles | null>(),
+    outputTokensPerSecond: jsonb('output_tokens_per_second_per_user').$type<SweepPercentiles | null>(),
     ttftMs: jsonb('ttft_ms').$type<SweepPercentiles | null>(),
     tpotMs: jsonb('tpot_ms').$type<SweepPercentiles | null>(),
     aggregateOutputTokensPerSecond: doublePrecision('aggregate_output_tokens_per_second').notNull(),
@@ -770,7 +1029,10 @@ export const sweepLevels = pgTable(
      */
     failedStreamsNotStored: integer('failed_streams_not_stored').notNull().default(0),
   },
-  (t) => [uniqueIndex('sweep_levels_sweep_level_uq').on(t.sweepId, t.levelIndex)],
+  (t) => [
+    uniqueIndex('sweep_levels_sweep_level_uq').on(t.sweepId, t.levelIndex),
+    check('sweep_levels_counts_check', sql`${t.concurrency} >= 1 and ${t.successes} >= 0 and ${t.successes} <= ${t.requests}`),
+  ],
 );
 
 /**
@@ -792,7 +1054,7 @@ export const sweepStreams = pgTable(
     /** warmup | measured | tail (lib/sweep SweepPhase) */
     phase: text('phase', { enum: ['warmup', 'measured', 'tail'] }).notNull(),
     startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull(),
-    outcome: text('outcome', { enum: ['success', 'error'] }).notNull(),
+    outcome: text('outcome', { enum: OUTCOMES }).notNull(),
     errorKind: text('error_kind'),
     errorMessage: text('error_message'),
     httpStatus: integer('http_status'),
@@ -806,7 +1068,10 @@ export const sweepStreams = pgTable(
     contentChunks: integer('content_chunks').notNull().default(0),
     finishReason: text('finish_reason'),
     timeline: bytea('timeline'),
-    flags: jsonb('flags').$type<Record<string, boolean>>().notNull().default(sql`'{}'::jsonb`),
+    flags: jsonb('flags')
+      .$type<Record<string, boolean>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
   },
   (t) => [index('sweep_streams_level_idx').on(t.sweepLevelId), index('sweep_streams_sweep_idx').on(t.sweepId)],
 );
@@ -835,7 +1100,11 @@ export const signingKeys = pgTable(
     validFrom: timestamp('valid_from', { withTimezone: true }).notNull().defaultNow(),
     validUntil: timestamp('valid_until', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('signing_keys_one_current_idx').on(sql`(true)`).where(sql`${t.validUntil} is null`)],
+  (t) => [
+    uniqueIndex('signing_keys_one_current_idx')
+      .on(sql`(true)`)
+      .where(sql`${t.validUntil} is null`),
+  ],
 );
 
 /**
@@ -848,7 +1117,9 @@ export const disputes = pgTable(
   'disputes',
   {
     id: serial('id').primaryKey(),
-    endpointId: integer('endpoint_id').notNull().references(() => endpoints.id),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => endpoints.id),
     openedByUserId: text('opened_by_user_id').references(() => users.id),
     scope: text('scope', { enum: ['measurement', 'window', 'change_point'] }).notNull(),
     /** the disputed measurement (scope measurement) */
@@ -858,8 +1129,13 @@ export const disputes = pgTable(
     untilAt: timestamp('until_at', { withTimezone: true }).notNull(),
     reason: text('reason').notNull(),
     evidence: text('evidence'),
-    links: jsonb('links').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
-    status: text('status', { enum: ['open', 'accepted', 'rejected', 'annotated'] }).notNull().default('open'),
+    links: jsonb('links')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    status: text('status', { enum: ['open', 'accepted', 'rejected', 'annotated'] })
+      .notNull()
+      .default('open'),
     exclude: boolean('exclude').notNull().default(false),
     resolution: text('resolution'),
     resolvedByUserId: text('resolved_by_user_id').references(() => users.id),

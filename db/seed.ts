@@ -1,14 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import {
-  CALIBRATION_CONFIG,
-  CALIBRATION_PROVIDER,
-  SEED_ENDPOINTS,
-  SEED_MODELS,
-  SEED_PROVIDERS,
-  fillUrlTemplate,
-} from '@/lib/catalog/seed-catalog';
+import { CALIBRATION_CONFIG, CALIBRATION_PROVIDER, SEED_ENDPOINTS, SEED_MODELS, SEED_PROVIDERS, fillUrlTemplate } from '@/lib/catalog/seed-catalog';
 import type { Db } from './client';
+import { backfillDisclosures, recordDisclosure } from './queries/disclosure-revisions';
 import { endpoints, models, providers, workloads } from './schema';
+import { deploymentOf } from '@/lib/catalog/endpoint-deployment';
 
 /** A workload definition as seeded (lib/probe/workloads WORKLOADS has this shape). */
 export interface SeedWorkload {
@@ -48,8 +43,9 @@ export async function seedCatalog(db: Db, opts: SeedOptions): Promise<{ provider
         .values({ slug: p.slug, name: p.name, websiteUrl: p.websiteUrl, kind })
         .onConflictDoUpdate({ target: providers.slug, set: { name: p.name, websiteUrl: p.websiteUrl, kind } });
     }
-    for (const m of SEED_MODELS) {
-      const values = { slug: m.slug, name: m.name, family: m.family, description: m.description, creator: m.creator, weights: m.weights, weightsUrl: m.weightsUrl, retiredAt: m.retiredOn ? new Date(`${m.retiredOn}T00:00:00Z`) : null };
+    for (const { retiredOn, ...facts } of SEED_MODELS) {
+      // every field of a SeedModel is a models column, but the retirement day is stored as an instant
+      const values = { ...facts, retiredAt: retiredOn ? new Date(`${retiredOn}T00:00:00Z`) : null };
       const { slug: _slug, ...set } = values;
       await tx.insert(models).values(values).onConflictDoUpdate({ target: models.slug, set });
     }
@@ -74,20 +70,19 @@ export async function seedCatalog(db: Db, opts: SeedOptions): Promise<{ provider
         baseUrl: filledUrl ?? e.baseUrl,
         apiModelId: e.apiModelId,
         apiKeyEnv: e.apiKeyEnv,
-        hardware: e.hardware,
-        engine: e.engine,
-        precision: e.precision,
-        speculativeDecoding: e.speculativeDecoding,
-        deploymentKind: e.deploymentKind,
+        ...deploymentOf(e),
         region: e.region,
         system: e.system,
         contextWindowTokens: e.contextWindowTokens,
         catalogSource: { url: e.source.url, checkedOn: e.source.checkedOn },
         retiredAt: e.retiredOn ? new Date(`${e.retiredOn}T00:00:00Z`) : null,
         pricing: e.pricing,
+        probeHeaders: e.probeHeaders,
+        serviceTier: e.serviceTier,
+        tierObjective: e.tierObjective,
         status,
       };
-      await tx
+      const [seeded] = await tx
         .insert(endpoints)
         .values(values)
         .onConflictDoUpdate({
@@ -99,7 +94,10 @@ export async function seedCatalog(db: Db, opts: SeedOptions): Promise<{ provider
             pricing: sql`case when excluded.pricing is null then ${endpoints.pricing} when ${endpoints.pricing} is null or (${endpoints.pricing}->>'asOf') <= (excluded.pricing->>'asOf') then excluded.pricing else ${endpoints.pricing} end`,
             updatedAt: sql`now()`,
           },
-        });
+        })
+        .returning({ id: endpoints.id });
+      // A changed catalog fact (new engine, hardware, context window, …) is a dated revision (decision 178).
+      await recordDisclosure(tx, { endpointId: seeded!.id, source: 'catalog', userId: null });
     }
 
     if (opts.referencePort !== null) {
@@ -123,14 +121,21 @@ export async function seedCatalog(db: Db, opts: SeedOptions): Promise<{ provider
         allowPrivate: true,
         status: 'active' as const,
       };
-      await tx
+      const [reference] = await tx
         .insert(endpoints)
         .values(values)
-        .onConflictDoUpdate({ target: endpoints.slug, set: { ...values, updatedAt: sql`now()` } });
+        .onConflictDoUpdate({ target: endpoints.slug, set: { ...values, updatedAt: sql`now()` } })
+        .returning({ id: endpoints.id });
+      await recordDisclosure(tx, { endpointId: reference!.id, source: 'catalog', userId: null });
     }
+    // Endpoints that predate revisions (submitted ones) get their first revision once.
+    await backfillDisclosures(tx);
 
     const all = await tx.select({ status: endpoints.status }).from(endpoints);
-    const providerCount = await tx.select({ n: sql<number>`count(*)::int` }).from(providers).where(eq(providers.kind, 'provider'));
+    const providerCount = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(providers)
+      .where(eq(providers.kind, 'provider'));
     return {
       providers: providerCount[0]?.n ?? 0,
       endpoints: all.length,

@@ -5,13 +5,14 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './test-support/test-database';
-import { seedCatalog } from './seed';
+import { randomMeasurement } from './test-support/random-measurement';
+import { seedAllActive } from './test-support/seed-all-active';
 import { endpoints, workloads } from './schema';
 import { insertMeasurement } from './queries/measurements';
 import { rebuildRollups } from './queries/rollups';
 import { extendCoverageToOrigin, getPartialCoverage, rebuildWindowPartials } from './queries/window-partials';
 import { listWindowRegions } from './queries/operations';
-import { invalidateWindowCaches, listWindowStatsFromRollups, loadWindowFigures, type LeaderboardParams } from './window-stats';
+import { listWindowStatsFromRollups, loadWindowFigures, type LeaderboardParams } from '@/server/window-stats';
 import { planWindow } from '@/lib/stats/window-stats';
 import { mulberry32 } from '@/lib/stats/random';
 
@@ -25,50 +26,31 @@ let ids: number[] = [];
 let workloadId: number;
 
 async function add(endpointId: number, at: number, i: number, rand: () => number): Promise<void> {
-  const fail = rand() < 0.05;
-  const flagged = !fail && rand() < 0.05;
-  await insertMeasurement(t.db, {
-    jobKey: `wp:${endpointId}:${at}:${i}`,
-    endpointId,
-    workloadId,
-    measuredAt: new Date(at),
-    workerRegion: i % 3 === 0 ? 'eu-west' : 'us-east',
-    workerVersion: 'test',
-    outcome: fail ? 'error' : 'success',
-    errorKind: fail ? (rand() < 0.5 ? 'timeout' : 'rate_limited') : null,
-    ttftMs: fail ? null : 100 + rand() * 400,
-    ttfatMs: fail ? null : 120 + rand() * 400,
-    e2eMs: fail ? null : 1000 + rand() * 3000,
-    itlP50Ms: fail ? null : 2 + rand() * 10,
-    itlP95Ms: fail ? null : 10 + rand() * 20,
-    outputTokensPerSecond: fail ? null : 100 * (endpointId % 7 + 1) * (0.8 + 0.4 * rand()),
-    outputTokensPerSecondO200k: fail ? null : 95 * (endpointId % 7 + 1) * (0.8 + 0.4 * rand()),
-    contentChunks: fail ? 0 : 100,
-    rankable: !fail && !flagged,
-    notRankableReasons: fail ? ['failed'] : flagged ? ['token_count_mismatch'] : [],
-    fidelityCheck: i % 11 === 0 && !fail ? 'arithmetic' : null,
-    fidelityPassed: i % 11 === 0 && !fail ? rand() < 0.8 : null,
-  });
+  await insertMeasurement(t.db, randomMeasurement({ rand, jobKey: `wp:${endpointId}:${at}:${i}`, endpointId, workloadId, at, i }));
 }
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  await seedCatalog(t.db, {
-    workloads: [{ slug: 'prose-1k', category: 'prose', inputTokensTarget: 1000, maxOutputTokens: 256, concurrency: 1, scheduled: true }],
-    lookupEnv: () => 'x',
-    referencePort: 3999,
-  });
+  await seedAllActive(t.db, { 'prose-1k': 'prose' });
   workloadId = (await t.db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, 'prose-1k')))[0]!.id;
-  const eps = await t.db.select({ id: endpoints.id, slug: endpoints.slug }).from(endpoints).where(sql`${endpoints.slug} like '%maverick%'`);
+  const eps = await t.db
+    .select({ id: endpoints.id, slug: endpoints.slug })
+    .from(endpoints)
+    .where(sql`${endpoints.slug} like '%maverick%'`);
   ids = eps.map((e) => e.id).slice(0, 4);
   const rand = mulberry32(11);
   let i = 0;
   // Every ~37 minutes per endpoint over 9 days, plus probes exactly on boundaries (10 min, hour, day).
   for (const id of ids) for (let at = FIRST + id * 7_000; at <= NOW.getTime(); at += 37 * MIN + 13_000) await add(id, at, i++, rand);
-  for (const b of [NOW.getTime() - 2 * DAY - (NOW.getTime() % DAY), NOW.getTime() - 3 * HOUR - (NOW.getTime() % HOUR), NOW.getTime() - (NOW.getTime() % (10 * MIN))]) {
+  for (const b of [
+    NOW.getTime() - 2 * DAY - (NOW.getTime() % DAY),
+    NOW.getTime() - 3 * HOUR - (NOW.getTime() % HOUR),
+    NOW.getTime() - (NOW.getTime() % (10 * MIN)),
+  ]) {
     for (const d of [-1, 0, 1]) await add(ids[0]!, b + d, i++, rand);
   }
-  for (const g of ['hour', 'day'] as const) await rebuildRollups(t.db, { granularity: g, from: new Date(FIRST - 6 * DAY), to: new Date(NOW.getTime() + HOUR), wallNow: NOW });
+  for (const g of ['hour', 'day'] as const)
+    await rebuildRollups(t.db, { granularity: g, from: new Date(FIRST - 6 * DAY), to: new Date(NOW.getTime() + HOUR), wallNow: NOW });
 }, 240_000);
 afterAll(async () => t?.drop());
 
@@ -77,13 +59,22 @@ function params(asOf: number, windowHours: number, basis: 'reported' | 'o200k', 
 }
 
 async function expectSame(p: LeaderboardParams): Promise<void> {
-  const got = await loadWindowFigures(t.db, p, NOW.getTime());
+  const got = await loadWindowFigures(t.db, p);
   expect(got.source, p.asOf.toISOString()).toBe('partials');
-  invalidateWindowCaches(t.db);
-  const want = await listWindowStatsFromRollups(t.db, p, NOW.getTime());
+  const want = await listWindowStatsFromRollups(t.db, p);
   expect(got.rows, `${p.asOf.toISOString()} ${p.windowHours}h ${p.basis} ${p.region}`).toEqual(want);
+  expect(
+    want.some((r) => r.n > 0 && r.cachedInputShare !== null && r.cachedInputShare.n > 0),
+    'the cached share is compared on real values',
+  ).toBe(want.some((r) => r.n > 0));
   const plan = planWindow(p.asOf, p.windowHours);
-  const regions = await listWindowRegions(t.db, { endpointIds: want.map((r) => r.endpoint.id), workloadSlug: p.workloadSlug, from: plan.start, to: p.asOf, region: p.region });
+  const regions = await listWindowRegions(t.db, {
+    endpointIds: want.map((r) => r.endpoint.id),
+    workloadSlug: p.workloadSlug,
+    from: plan.start,
+    to: p.asOf,
+    region: p.region,
+  });
   expect(got.regions).toEqual(regions);
 }
 
@@ -96,7 +87,7 @@ describe('window figures from partials', () => {
       for (const d of [-1, 0, 1, 999, 1000]) instants.add(b + d);
     }
     const rand = mulberry32(5);
-    for (let k = 0; k < 12; k++) instants.add(n - Math.floor(rand() * 5 * DAY / 1000) * 1000);
+    for (let k = 0; k < 12; k++) instants.add(n - Math.floor((rand() * 5 * DAY) / 1000) * 1000);
     instants.add(Math.floor(n / MIN) * MIN);
     let k = 0;
     for (const at of instants) {
@@ -107,7 +98,7 @@ describe('window figures from partials', () => {
 
   it('a window reaching before the coverage is answered from rollups, with the same figures', async () => {
     const p = params(NOW.getTime() - 1000, 24 * 30, 'reported', null);
-    const got = await loadWindowFigures(t.db, p, NOW.getTime());
+    const got = await loadWindowFigures(t.db, p);
     expect(got.source).toBe('rollups');
     expect(got.rows.some((r) => r.n > 0)).toBe(true);
   });
@@ -128,20 +119,24 @@ describe('window figures from partials', () => {
   it('late data is folded in by the next rebuild of its range; an unchanged rebuild rewrites nothing', async () => {
     const at = NOW.getTime() - 5 * HOUR + 17_000;
     const p = params(NOW.getTime() - 1000, 72, 'reported', null);
-    const before = await loadWindowFigures(t.db, p, NOW.getTime());
+    const before = await loadWindowFigures(t.db, p);
     await add(ids[1]!, at, 999_999, mulberry32(3));
-    const stale = await loadWindowFigures(t.db, p, NOW.getTime());
+    const stale = await loadWindowFigures(t.db, p);
     expect(stale.rows).toEqual(before.rows); // not yet rebuilt: the partials are the answer's inputs
     const v0 = (await getPartialCoverage(t.db))!.version;
     await rebuildWindowPartials(t.db, { from: new Date(at - HOUR), to: new Date(at + HOUR), wallNow: NOW });
     expect((await getPartialCoverage(t.db))!.version).toBe(v0 + 1);
-    const after = await loadWindowFigures(t.db, p, NOW.getTime());
+    const after = await loadWindowFigures(t.db, p);
     expect(after.rows.find((r) => r.endpoint.id === ids[1])!.n).toBe(before.rows.find((r) => r.endpoint.id === ids[1])!.n + 1);
-    const [{ n: written }] = (await t.db.execute(sql`select count(*)::int as n from window_partials where built_at > now() - interval '1 hour'`)) as unknown as Array<{ n: number }>;
+    const [{ n: written }] = (await t.db.execute(
+      sql`select count(*)::int as n from window_partials where built_at > now() - interval '1 hour'`,
+    )) as unknown as [{ n: number }];
     await new Promise((r) => setTimeout(r, 20));
     const mark = new Date();
     await rebuildWindowPartials(t.db, { from: new Date(at - HOUR), to: new Date(at + HOUR), wallNow: NOW });
-    const [{ n: rewritten }] = (await t.db.execute(sql`select count(*)::int as n from window_partials where built_at >= ${mark.toISOString()}::timestamptz`)) as unknown as Array<{ n: number }>;
+    const [{ n: rewritten }] = (await t.db.execute(
+      sql`select count(*)::int as n from window_partials where built_at >= ${mark.toISOString()}::timestamptz`,
+    )) as unknown as [{ n: number }];
     expect(written).toBeGreaterThan(0);
     expect(rewritten).toBe(0);
   });
@@ -154,9 +149,8 @@ describe('window figures from partials', () => {
     const inFuture = NOW.getTime() + 4 * MIN;
     await add(ids[2]!, inFuture, 888_888, mulberry32(4));
     const p = params(inFuture + 1000, 72, 'reported', null);
-    const got = await loadWindowFigures(t.db, p, inFuture + 2000);
+    const got = await loadWindowFigures(t.db, p);
     expect(got.source).toBe('partials');
-    invalidateWindowCaches(t.db);
-    expect(got.rows).toEqual(await listWindowStatsFromRollups(t.db, p, inFuture + 2000));
+    expect(got.rows).toEqual(await listWindowStatsFromRollups(t.db, p));
   });
 });

@@ -21,14 +21,33 @@ const REFERENCE_PORT = MAIN_PORT + 5;
 const base = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = path.join(os.tmpdir(), `tokenpace-e2e-cli-${process.pid}-${Date.now()}`);
 const DIST_DIR = process.env.TOKENPACE_NEXT_DIST_DIR ?? (MAIN_PORT === 3210 ? '.next' : `.next-e2e-${MAIN_PORT}`);
-const ENV = { ...process.env, PORT: String(PORT), TOKENPACE_DATA_DIR: DATA_DIR, TOKENPACE_PG_PORT: String(PG_PORT), TOKENPACE_REFERENCE_PORT: String(REFERENCE_PORT), TOKENPACE_NEXT_DIST_DIR: DIST_DIR, DATABASE_URL: '' };
-const APIS = ['/api/health', '/api/v1/endpoints', '/api/v1/models', `/api/v1/leaderboard?model=llama-4-maverick&workload=prose-1k`, '/api/v1/claims', '/api/v1/regions', '/api/v1/openapi.json'];
+const ENV = {
+  ...process.env,
+  PORT: String(PORT),
+  TOKENPACE_DATA_DIR: DATA_DIR,
+  TOKENPACE_PG_PORT: String(PG_PORT),
+  TOKENPACE_REFERENCE_PORT: String(REFERENCE_PORT),
+  TOKENPACE_NEXT_DIST_DIR: DIST_DIR,
+  DATABASE_URL: '',
+};
+const APIS = [
+  '/api/health',
+  '/api/v1/endpoints',
+  '/api/v1/models',
+  `/api/v1/leaderboard?model=llama-4-maverick&workload=prose-1k`,
+  '/api/v1/claims',
+  '/api/v1/regions',
+  '/api/v1/openapi.json',
+];
 
 let launcher: ChildProcess | null = null;
 
 test.afterAll(async () => {
   if (launcher && launcher.exitCode === null) launcher.kill('SIGTERM');
-  await expect.poll(() => launcher?.exitCode !== null, { timeout: 60_000 }).toBe(true).catch(() => {});
+  await expect
+    .poll(() => launcher?.exitCode !== null, { timeout: 60_000 })
+    .toBe(true)
+    .catch(() => {});
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
 });
 
@@ -60,10 +79,13 @@ test('every CLI command that opens the database leaves a running install answeri
   launcher.stdout?.resume();
   launcher.stderr?.on('data', (d) => process.stderr.write(`[cli-live start] ${d}`));
   await expect
-    .poll(async () => {
-      if (launcher?.exitCode !== null) throw new Error(`tokenpace start exited (code ${launcher?.exitCode})`);
-      return statusOf(`${base}/api/health`);
-    }, { timeout: 240_000, intervals: [1000] })
+    .poll(
+      async () => {
+        if (launcher?.exitCode !== null) throw new Error(`tokenpace start exited (code ${launcher?.exitCode})`);
+        return statusOf(`${base}/api/health`);
+      },
+      { timeout: 240_000, intervals: [1000] },
+    )
     .toBe(200);
   const allOk = Object.fromEntries(APIS.map((p) => [p, 200]));
   await expect.poll(statuses, { timeout: 60_000 }).toEqual(allOk);
@@ -73,7 +95,7 @@ test('every CLI command that opens the database leaves a running install answeri
   const password = fs.readFileSync(path.join(DATA_DIR, 'pg-password'), 'utf8').trim();
   const sql = postgres(`postgres://postgres:${password}@127.0.0.1:${PG_PORT}/tokenpace`, { max: 1, onnotice: () => {} });
   await sql`insert into users (id, name, email) values ('cli-live', 'Operator', 'operator@tokenpace.example') on conflict do nothing`;
-  const [{ slug }] = await sql<{ slug: string }[]>`select slug from endpoints order by id limit 1`;
+  const [{ slug }] = await sql<[{ slug: string }]>`select slug from endpoints order by id limit 1`;
   await sql.end();
 
   const commands: Array<[string[], RegExp]> = [

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import postgres from 'postgres';
-import { notifyDataChanged } from '@/db/cache-invalidation';
+import { notifyDataChanged } from '@/server/cache-invalidation';
 import { openDb } from '@/db/client';
 import { screenshot } from './support/page-checks';
 import { removeSyntheticData, seedSyntheticData, type SyntheticSeedResult } from './support/synthetic-data';
@@ -48,10 +48,15 @@ test.beforeAll(async ({ request }) => {
   }
   // The board answers with the synthetic endpoints ranked (rollups of past hours: caches expire).
   await expect
-    .poll(async () => {
-      const a = (await (await request.get(`/api/v1/leaderboard?model=${MODEL}&workload=prose-1k&window=72h`)).json()) as { entries: Array<{ rank: number | null; endpoint: { slug: string } }> };
-      return a.entries.filter((e) => e.rank !== null && e.endpoint.slug in seed.endpointIds).length;
-    }, { timeout: 420_000, intervals: [5_000] })
+    .poll(
+      async () => {
+        const a = (await (await request.get(`/api/v1/leaderboard?model=${MODEL}&workload=prose-1k&window=72h`)).json()) as {
+          entries: Array<{ rank: number | null; endpoint: { slug: string } }>;
+        };
+        return a.entries.filter((e) => e.rank !== null && e.endpoint.slug in seed.endpointIds).length;
+      },
+      { timeout: 420_000, intervals: [5_000] },
+    )
     .toBeGreaterThanOrEqual(3);
 });
 
@@ -79,7 +84,9 @@ async function overflow(page: Page): Promise<{ excess: number; culprits: string[
     for (const el of Array.from(document.querySelectorAll('body *'))) {
       const r = el.getBoundingClientRect();
       if (r.width > 0 && r.right > vw + 1 && !el.closest('.table-wrap:not(.board-wrap)')) {
-        culprits.push(`${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ').join('.')}` : ''} right=${Math.round(r.right)}`);
+        culprits.push(
+          `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ').join('.')}` : ''} right=${Math.round(r.right)}`,
+        );
       }
     }
     return { excess: document.documentElement.scrollWidth - vw, culprits: culprits.slice(0, 8) };
@@ -98,7 +105,9 @@ test('1280 px: the key figures of the board are in view without scrolling sidewa
   for (const metric of ['rank', 'tps-p50', 'tps-p25-p75', 'ttft-p50', 'n', 'success', 'fidelity']) {
     const box = (await row.locator(`td[data-metric="${metric}"]`).boundingBox())!;
     expect(box, metric).not.toBeNull();
-    expect(box.x + box.width, `${metric} right edge within the board's visible width`).toBeLessThanOrEqual(Math.min(wrapBox.x + wrapBox.width, viewport.width) + 0.5);
+    expect(box.x + box.width, `${metric} right edge within the board's visible width`).toBeLessThanOrEqual(
+      Math.min(wrapBox.x + wrapBox.width, viewport.width) + 0.5,
+    );
     expect(box.x, metric).toBeGreaterThanOrEqual(0);
   }
   // …and nothing was scrolled to show them.
@@ -144,6 +153,34 @@ for (const theme of ['light', 'dark'] as const) {
     expect(wide).toEqual([]);
   });
 }
+
+test('interval charts: no two visible axis labels overlap, at 390 and 1280 px (compare, board)', async ({ page }) => {
+  const overlaps: string[] = [];
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const url of [`/compare?e=${Object.values(seed.endpointIds).slice(0, 2).join(',')}`, boardUrl()]) {
+      await page.goto(url);
+      await expect(page.locator('.ichart-ticks').first()).toBeVisible();
+      overlaps.push(
+        ...(
+          await page.evaluate(() => {
+            const out: string[] = [];
+            for (const axis of Array.from(document.querySelectorAll('.ichart-ticks'))) {
+              const spans = Array.from(axis.querySelectorAll('span')).filter((s) => getComputedStyle(s).visibility !== 'hidden');
+              for (let i = 1; i < spans.length; i++) {
+                const a = spans[i - 1]!.getBoundingClientRect();
+                const b = spans[i]!.getBoundingClientRect();
+                if (a.right > b.left) out.push(`${spans[i - 1]!.textContent} | ${spans[i]!.textContent}`);
+              }
+            }
+            return out;
+          })
+        ).map((o) => `${width} px ${url}: ${o}`),
+      );
+    }
+  }
+  expect(overlaps).toEqual([]);
+});
 
 test('390 px: chart text stays legible (no tick label under 10 px)', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { inArray, sql } from 'drizzle-orm';
-import { notifyDataChanged } from '@/db/cache-invalidation';
+import { notifyDataChanged } from '@/server/cache-invalidation';
 import { openDb } from '@/db/client';
 import { endpoints } from '@/db/schema';
 import { SEED_ENDPOINTS } from '@/lib/catalog/seed-catalog';
@@ -24,6 +24,8 @@ const STAND_INS = [
   { slug: 'groq-llama-3-3-70b', model: 'llama-3-3-70b', tps: 250, ttftMs: 60 },
   { slug: 'openai-gpt-5-4-mini', model: 'gpt-5-4-mini', tps: 300, ttftMs: 220 },
 ] as const;
+/** The stand-in whose declared context window the test removes (the catalog declares 131,072). */
+const UNDECLARED_CONTEXT = 'sambanova-llama-3-3-70b';
 const FASTEST = { 'gpt-oss-120b': 'cerebras-gpt-oss-120b', 'llama-3-3-70b': 'sambanova-llama-3-3-70b', 'gpt-5-4-mini': 'openai-gpt-5-4-mini' } as const;
 
 interface Compared {
@@ -45,7 +47,11 @@ test.beforeAll(async ({ request }) => {
     for (const s of STAND_INS) {
       const server = await startReferenceServer({ port: 0, tps: s.tps, ttftMs: s.ttftMs, outputTokens: 256 });
       servers.push(server);
-      await db.update(endpoints).set({ baseUrl: server.url, allowPrivate: true, status: 'active' }).where(inArray(endpoints.slug, [s.slug]));
+      await db
+        .update(endpoints)
+        // SambaNova's Llama stands in for an endpoint that declares no context window (the filter test's edge).
+        .set({ baseUrl: server.url, allowPrivate: true, status: 'active', ...(s.slug === UNDECLARED_CONTEXT ? { contextWindowTokens: null } : {}) })
+        .where(inArray(endpoints.slug, [s.slug]));
     }
     await notifyDataChanged(db, 'e2e-model-comparison');
   } finally {
@@ -62,7 +68,9 @@ test.beforeAll(async ({ request }) => {
         // Every stand-in ranked on its own board too: the provider filter below picks the slower ones.
         const unranked: string[] = [];
         for (const model of new Set(STAND_INS.map((s) => s.model))) {
-          const board = (await (await request.get(`/api/v1/leaderboard?model=${model}&workload=prose-1k&window=72h`)).json()) as { entries: Array<{ endpoint: { slug: string }; rank: number | null }> };
+          const board = (await (await request.get(`/api/v1/leaderboard?model=${model}&workload=prose-1k&window=72h`)).json()) as {
+            entries: Array<{ endpoint: { slug: string }; rank: number | null }>;
+          };
           for (const s of STAND_INS.filter((x) => x.model === model)) if (!board.entries.find((e) => e.endpoint.slug === s.slug)?.rank) unranked.push(s.slug);
         }
         return `${Object.keys(FASTEST)
@@ -71,20 +79,40 @@ test.beforeAll(async ({ request }) => {
       },
       { timeout: 1_140_000, intervals: [10_000] },
     )
-    .toBe(`${Object.entries(FASTEST).map(([m, e]) => `${m}=${e}`).join(' ')} unranked=`);
+    .toBe(
+      `${Object.entries(FASTEST)
+        .map(([m, e]) => `${m}=${e}`)
+        .join(' ')} unranked=`,
+    );
 });
 
 test.afterAll(async () => {
   const { db, close } = openDb(e2eDatabaseUrl(), 2);
   try {
-    const ids = (await db.select({ id: endpoints.id }).from(endpoints).where(inArray(endpoints.slug, STAND_INS.map((s) => s.slug)))).map((r) => r.id);
+    const ids = (
+      await db
+        .select({ id: endpoints.id })
+        .from(endpoints)
+        .where(
+          inArray(
+            endpoints.slug,
+            STAND_INS.map((s) => s.slug),
+          ),
+        )
+    ).map((r) => r.id);
     for (const s of STAND_INS) {
       const seeded = SEED_ENDPOINTS.find((e) => e.slug === s.slug)!;
-      await db.update(endpoints).set({ baseUrl: seeded.baseUrl, allowPrivate: false, status: 'inactive' }).where(inArray(endpoints.slug, [s.slug]));
+      await db
+        .update(endpoints)
+        .set({ baseUrl: seeded.baseUrl, allowPrivate: false, status: 'inactive', contextWindowTokens: seeded.contextWindowTokens ?? null })
+        .where(inArray(endpoints.slug, [s.slug]));
     }
     // The stand-ins' measurements are not Cerebras's, Groq's, ...: remove them and everything derived from them.
-    const tables = (await db.execute<{ table_name: string }>(sql`select table_name from information_schema.columns where column_name = 'endpoint_id' and table_schema = current_schema() and (table_name like '%rollup%' or table_name = 'measurements')`)) as unknown as Array<{ table_name: string }>;
-    for (const t of tables.filter((x) => x.table_name !== 'measurements')) await db.execute(sql`delete from ${sql.identifier(t.table_name)} where endpoint_id in ${ids}`);
+    const tables = (await db.execute<{ table_name: string }>(
+      sql`select table_name from information_schema.columns where column_name = 'endpoint_id' and table_schema = current_schema() and (table_name like '%rollup%' or table_name = 'measurements')`,
+    )) as unknown as Array<{ table_name: string }>;
+    for (const t of tables.filter((x) => x.table_name !== 'measurements'))
+      await db.execute(sql`delete from ${sql.identifier(t.table_name)} where endpoint_id in ${ids}`);
     await db.execute(sql`delete from measurements where endpoint_id in ${ids}`);
     await notifyDataChanged(db, 'e2e-model-comparison-cleanup');
   } finally {
@@ -114,21 +142,31 @@ test('home page shows each model’s fastest endpoint with its board’s figures
       await page.goto(`/?model=${model}&workload=prose-1k&window=72h`);
       const board = page.getByTestId('leaderboard');
       const boardSnapshot = await board.getAttribute('data-snapshot');
-      const boardRow = await board.locator(`table[data-table="leaderboard"] tbody tr[data-endpoint="${fastest}"]`).evaluate((tr) =>
-        Object.fromEntries([...tr.querySelectorAll('[data-metric]')].map((td) => [td.getAttribute('data-metric')!, (td as HTMLElement).innerText.trim()])),
-      );
+      const boardRow = await board
+        .locator(`table[data-table="leaderboard"] tbody tr[data-endpoint="${fastest}"]`)
+        .evaluate((tr) =>
+          Object.fromEntries([...tr.querySelectorAll('[data-metric]')].map((td) => [td.getAttribute('data-metric')!, (td as HTMLElement).innerText.trim()])),
+        );
       expect(boardRow.rank, `${fastest} is #1 on its board`).toMatch(/^1\b/);
       await page.goto('/');
       const home = await comparisonRow(page, model);
       expect(home.endpoint).toBe(fastest);
       if (home.snapshot !== boardSnapshot) continue;
       matched = true;
-      for (const metric of ['tps-p50', 'ttft-p50', 'blended-price'] as const) expect(home.cells[metric], `${model} ${metric}`).toBe(boardRow[metric]);
+      // The board's TPS/user cell also shows, under the median, the interval that decides ties
+      // ("median low–high", issue 23 item 9): the figure is its first line.
+      const [boardTps, boardTieInterval] = (boardRow['tps-p50'] ?? '').split('\n').map((x) => x.trim());
+      expect(home.cells['tps-p50'], `${model} tps-p50`).toBe(boardTps);
+      for (const metric of ['ttft-p50', 'blended-price'] as const) expect(home.cells[metric], `${model} ${metric}`).toBe(boardRow[metric]);
       // the interval is the board answer's (snapshot JSON)
-      const snap = (await (await page.request.get(`/api/v1/snapshots/${home.snapshot}`)).json()) as { entries: Array<{ endpoint: { slug: string }; outputTokensPerSecondMedianCi: { low: number; high: number } | null }> };
+      const snap = (await (await page.request.get(`/api/v1/snapshots/${home.snapshot}`)).json()) as {
+        entries: Array<{ endpoint: { slug: string }; outputTokensPerSecondMedianCi: { low: number; high: number } | null }>;
+      };
       const ci = snap.entries.find((e) => e.endpoint.slug === fastest)!.outputTokensPerSecondMedianCi!;
       const f1 = (v: number) => v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
       expect(home.cells['tps-ci']).toBe(`${f1(ci.low)}–${f1(ci.high)}`);
+      // one interval: the board's tie interval is the home page's
+      expect(boardTieInterval, `${model} tie interval`).toBe(`median ${home.cells['tps-ci']}`);
     }
     expect(matched, `${model}: home and board served the same answer`).toBe(true);
   }
@@ -150,7 +188,8 @@ for (const width of [1280, 390]) {
     const endpointOf = (model: string) => page.locator(`tr[data-model="${model}"]`).getAttribute('data-endpoint');
     await expect(page.locator('tr[data-model="gpt-oss-120b"]')).toHaveAttribute('data-endpoint', 'cerebras-gpt-oss-120b');
     // measured first, fastest first
-    const measuredOrder = async () => (await rows.evaluateAll((trs) => trs.filter((tr) => tr.getAttribute('data-endpoint')).map((tr) => tr.getAttribute('data-model'))));
+    const measuredOrder = async () =>
+      await rows.evaluateAll((trs) => trs.filter((tr) => tr.getAttribute('data-endpoint')).map((tr) => tr.getAttribute('data-model')));
     expect(await measuredOrder()).toEqual(['gpt-oss-120b', 'llama-3-3-70b', 'gpt-5-4-mini']);
 
     // weights: proprietary only
@@ -175,7 +214,7 @@ for (const width of [1280, 390]) {
     await expect(page.locator('tr[data-model="gpt-oss-120b"]')).toHaveAttribute('data-endpoint', 'cerebras-gpt-oss-120b');
     await price.fill('');
 
-    // context window: 131,072 declared by Cerebras passes "128k"; SambaNova's Llama declares none, so Groq's stands in
+    // context window: 131,072 declared by Cerebras passes "128k"; SambaNova's Llama declares none here (UNDECLARED_CONTEXT), so Groq's stands in
     await page.getByLabel('Context window at least').selectOption(String(131_072));
     await expect(page.locator('tr[data-model="gpt-oss-120b"]')).toHaveAttribute('data-endpoint', 'cerebras-gpt-oss-120b');
     await expect(page.locator('tr[data-model="llama-3-3-70b"]')).toHaveAttribute('data-endpoint', 'groq-llama-3-3-70b');

@@ -83,11 +83,14 @@ function freePort(): Promise<number> {
 
 async function waitReady(): Promise<void> {
   await expect
-    .poll(async () => {
-      if (launcher?.exitCode !== null) throw new Error(`tokenpace start exited (code ${launcher?.exitCode})`);
-      const { status, body } = await getJson(`${base()}/api/health`);
-      return status === 200 && Array.isArray(body?.workers) && body.workers.length > 0;
-    }, { timeout: 180_000, intervals: [1000] })
+    .poll(
+      async () => {
+        if (launcher?.exitCode !== null) throw new Error(`tokenpace start exited (code ${launcher?.exitCode})`);
+        const { status, body } = await getJson(`${base()}/api/health`);
+        return status === 200 && Array.isArray(body?.workers) && body.workers.length > 0;
+      },
+      { timeout: 180_000, intervals: [1000] },
+    )
     .toBe(true);
 }
 
@@ -95,7 +98,10 @@ let launcher: ChildProcess | null = null;
 
 test.afterAll(async () => {
   if (launcher && launcher.exitCode === null) launcher.kill('SIGTERM');
-  await expect.poll(() => launcher?.exitCode !== null, { timeout: 60_000 }).toBe(true).catch(() => {});
+  await expect
+    .poll(() => launcher?.exitCode !== null, { timeout: 60_000 })
+    .toBe(true)
+    .catch(() => {});
   try {
     const run = readRunFile();
     for (const pid of [run.pid, ...Object.values(run.children)]) if (alive(pid)) process.kill(pid!, 'SIGKILL');
@@ -113,16 +119,22 @@ test('supervised start: worker restarted, metrics and health served, no orphans 
 
   // kill -9 of each worker (probe role, then jobs role): the web keeps answering, and a new worker
   // of that role appears (decision 251: two supervised worker processes).
-  for (const [child, role] of [['worker', 'probe'], ['jobs', 'jobs']] as const) {
+  for (const [child, role] of [
+    ['worker', 'probe'],
+    ['jobs', 'jobs'],
+  ] as const) {
     const before = readRunFile();
     const old = before.children[child]!;
     process.kill(old, 'SIGKILL');
     expect((await getJson(`${base()}/api/v1/endpoints`)).status).toBe(200);
     await expect
-      .poll(async () => {
-        const { body } = await getJson(`${base()}/api/health`);
-        return (body?.workers ?? []).some((w: { pid: number; role: string }) => w.role === role && w.pid !== old && alive(w.pid));
-      }, { timeout: 90_000, intervals: [1000] })
+      .poll(
+        async () => {
+          const { body } = await getJson(`${base()}/api/health`);
+          return (body?.workers ?? []).some((w: { pid: number; role: string }) => w.role === role && w.pid !== old && alive(w.pid));
+        },
+        { timeout: 90_000, intervals: [1000] },
+      )
       .toBe(true);
   }
   expect((await getJson(`${base()}/api/v1/endpoints`)).status).toBe(200);
@@ -130,16 +142,36 @@ test('supervised start: worker restarted, metrics and health served, no orphans 
   // Health: database state, queues, live workers with pid, host, region, version, lastHeartbeatAt.
   const health = await getJson(`${base()}/api/health`);
   expect(health.body).toMatchObject({ ok: true, database: { state: 'up' } });
-  expect(health.body.workers[0]).toEqual(expect.objectContaining({ pid: expect.any(Number), host: expect.any(String), region: 'local', version: expect.any(String), lastHeartbeatAt: expect.any(String) }));
+  expect(health.body.workers[0]).toEqual(
+    expect.objectContaining({
+      pid: expect.any(Number),
+      host: expect.any(String),
+      region: 'local',
+      version: expect.any(String),
+      lastHeartbeatAt: expect.any(String),
+    }),
+  );
   expect(health.body.queues.map((q: { queue: string }) => q.queue)).toContain('probe-local');
 
   // /metrics: Prometheus text with the families an operator alerts on.
   await expect
-    .poll(async () => {
-      const text = await (await fetch(`${base()}/metrics`)).text();
-      return ['tokenpace_probes_total{', 'tokenpace_probe_duration_seconds_bucket{', 'tokenpace_queue_depth{', 'tokenpace_queue_lag_seconds{', 'tokenpace_endpoint_last_success_age_seconds{', 'tokenpace_http_request_duration_seconds_bucket{', 'tokenpace_nodejs_eventloop_lag_p99_seconds{', 'tokenpace_workers_live{', 'tokenpace_database_up 1']
-        .filter((family) => !text.includes(family));
-    }, { timeout: 120_000, intervals: [2000] })
+    .poll(
+      async () => {
+        const text = await (await fetch(`${base()}/metrics`)).text();
+        return [
+          'tokenpace_probes_total{',
+          'tokenpace_probe_duration_seconds_bucket{',
+          'tokenpace_queue_depth{',
+          'tokenpace_queue_lag_seconds{',
+          'tokenpace_endpoint_last_success_age_seconds{',
+          'tokenpace_http_request_duration_seconds_bucket{',
+          'tokenpace_nodejs_eventloop_lag_p99_seconds{',
+          'tokenpace_workers_live{',
+          'tokenpace_database_up 1',
+        ].filter((family) => !text.includes(family));
+      },
+      { timeout: 120_000, intervals: [2000] },
+    )
     .toEqual([]);
   const res = await fetch(`${base()}/api/v1/endpoints`, { headers: { 'x-request-id': 'ops-spec-1' } });
   expect(res.headers.get('x-request-id')).toBe('ops-spec-1');
@@ -149,9 +181,7 @@ test('supervised start: worker restarted, metrics and health served, no orphans 
   const pids = Object.entries(run.children).filter(([, pid]) => alive(pid));
   expect(pids.map(([name]) => name).sort()).toEqual(['jobs', 'postgres', 'reference', 'web', 'worker']);
   process.kill(run.pid, 'SIGKILL');
-  await expect
-    .poll(() => pids.filter(([, pid]) => alive(pid)).map(([name]) => name), { timeout: 60_000, intervals: [500] })
-    .toEqual([]);
+  await expect.poll(() => pids.filter(([, pid]) => alive(pid)).map(([name]) => name), { timeout: 60_000, intervals: [500] }).toEqual([]);
   await expect.poll(() => launcher!.exitCode !== null, { timeout: 30_000 }).toBe(true);
 
   // The next start on the same data directory comes up cleanly, and SIGTERM stops all of it.

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { notifyDataChanged } from '@/db/cache-invalidation';
+import { notifyDataChanged } from '@/server/cache-invalidation';
 import { openDb } from '@/db/client';
 import { expectNoHorizontalOverflow, expectNoSeriousA11yViolations, num, screenshot, waitForCharts } from './support/page-checks';
 import { removeSyntheticData, seedSyntheticData, type SyntheticSeedResult } from './support/synthetic-data';
@@ -46,7 +46,7 @@ test.beforeAll(async ({ request }) => {
   try {
     seed = await seedSyntheticData(db, { now: new Date() });
     // Written straight into the database (past hours, new endpoints): announce it the way the
-    // rollup job does, so every web and worker process drops its caches (db/cache-invalidation.ts).
+    // rollup job does, so every web and worker process drops its caches (server/cache-invalidation.ts).
     await notifyDataChanged(db, 'e2e-synthetic-seed');
   } finally {
     await close();
@@ -82,7 +82,10 @@ test.beforeAll(async ({ request }) => {
     .toBe(4);
   // live calibration data: the worker probes the reference server every minute
   await expect
-    .poll(async () => ((await (await request.get('/api/v1/leaderboard?model=tokenpace-reference')).json()) as Answer).entries[0]?.samples ?? 0, { timeout: 150_000, intervals: [2000] })
+    .poll(async () => ((await (await request.get('/api/v1/leaderboard?model=tokenpace-reference')).json()) as Answer).entries[0]?.samples ?? 0, {
+      timeout: 150_000,
+      intervals: [2000],
+    })
     .toBeGreaterThan(0);
 });
 
@@ -129,12 +132,28 @@ test('home: ranking chart, scatter and table agree with the snapshot API; claims
       slug: tr.getAttribute('data-endpoint')!,
       cells: Object.fromEntries([...tr.querySelectorAll('[data-metric]')].map((td) => [td.getAttribute('data-metric')!, (td as HTMLElement).innerText])),
     }));
-    const points = [...section.querySelectorAll('[data-chart="scatter"] [data-point]')].map((p) => ({ key: p.getAttribute('data-point')!, x: p.getAttribute('data-x'), y: p.getAttribute('data-y'), inQuadrant: p.classList.contains('in-quadrant') }));
-    return { snapshot: section.getAttribute('data-snapshot')!, chart, table, points, label: section.querySelector('[data-chart="ranking"]')!.getAttribute('aria-label')! };
+    const points = [...section.querySelectorAll('[data-chart="scatter"] [data-point]')].map((p) => ({
+      key: p.getAttribute('data-point')!,
+      x: p.getAttribute('data-x'),
+      y: p.getAttribute('data-y'),
+      inQuadrant: p.classList.contains('in-quadrant'),
+    }));
+    return {
+      snapshot: section.getAttribute('data-snapshot')!,
+      chart,
+      table,
+      points,
+      label: section.querySelector('[data-chart="ranking"]')!.getAttribute('aria-label')!,
+    };
   });
   const snap = (await (await page.request.get(`/api/v1/snapshots/${shown.snapshot}`)).json()) as Answer;
   const ranked = snap.entries.filter((e) => e.rank !== null);
-  expect(ranked.map((e) => e.endpoint.slug)).toEqual(['synthetic-b200-eagle', expect.stringMatching(/synthetic-(h100-vllm|mi300-sglang)/), expect.stringMatching(/synthetic-(h100-vllm|mi300-sglang)/), 'synthetic-l40s-vllm']);
+  expect(ranked.map((e) => e.endpoint.slug)).toEqual([
+    'synthetic-b200-eagle',
+    expect.stringMatching(/synthetic-(h100-vllm|mi300-sglang)/),
+    expect.stringMatching(/synthetic-(h100-vllm|mi300-sglang)/),
+    'synthetic-l40s-vllm',
+  ]);
   // chart = API, exactly (attributes carry the API's numbers)
   const measuredRows = shown.chart.filter((r) => !r.key.startsWith('claim-'));
   expect(measuredRows.map((r) => r.key)).toEqual(ranked.map((e) => e.endpoint.slug));
@@ -159,7 +178,11 @@ test('home: ranking chart, scatter and table agree with the snapshot API; claims
   }
   // scatter = API; the quadrant rule (≤ median TTFT and ≥ median speed) holds for every point
   expect(shown.points.map((p) => p.key).sort()).toEqual(ranked.map((e) => e.endpoint.slug).sort());
-  const med = (xs: number[]) => { const a = [...xs].sort((x, y) => x - y); const m = a.length >> 1; return a.length % 2 ? a[m]! : (a[m - 1]! + a[m]!) / 2; };
+  const med = (xs: number[]) => {
+    const a = [...xs].sort((x, y) => x - y);
+    const m = a.length >> 1;
+    return a.length % 2 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
+  };
   const mx = med(ranked.map((e) => e.ttftMs!.p50));
   const my = med(ranked.map((e) => e.outputTokensPerSecond!.p50));
   for (const p of shown.points) {
@@ -210,7 +233,9 @@ test('home: ranking chart, scatter and table agree with the snapshot API; claims
     const code = (await (await page.request.get(`/api/v1/snapshots/${shownSnapshot}`)).json()) as Answer;
     expect(code.entries.length).toBeGreaterThan(0);
     const b200code = code.entries.find((e) => e.endpoint.slug === 'synthetic-b200-eagle')!;
-    expect(await page.locator('[data-chart="ranking"] [data-chart-row="synthetic-b200-eagle"]').getAttribute('data-p50')).toBe(String(b200code.outputTokensPerSecond!.p50));
+    expect(await page.locator('[data-chart="ranking"] [data-chart-row="synthetic-b200-eagle"]').getAttribute('data-p50')).toBe(
+      String(b200code.outputTokensPerSecond!.p50),
+    );
     expect(b200code.outputTokensPerSecond!.p50).toBeGreaterThan(ranked[0]!.outputTokensPerSecond!.p50 * 1.2);
     expect((code as unknown as { workload: string }).workload).toBe('code-1k');
   }).toPass({ timeout: 30_000 });
@@ -229,29 +254,46 @@ test('home: live refresh every 30 s with "updated N s ago", calm error state wit
   await page.clock.fastForward(12_000);
   await expect(status).toContainText(/updated 1[2-5] s ago/);
   // the 30 s refetch happens (timers run on the page's fake clock)
-  await expect.poll(async () => {
-    await page.clock.fastForward(5_000);
-    return calls;
-  }, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+  await expect
+    .poll(
+      async () => {
+        await page.clock.fastForward(5_000);
+        return calls;
+      },
+      { timeout: 30_000 },
+    )
+    .toBeGreaterThanOrEqual(1);
   await expect(status).toContainText(/updated [0-9] s ago/);
   // the API fails: the page keeps the last answer and says so, in words
   await page.unroute('**/api/v1/leaderboard?*');
-  await page.route('**/api/v1/leaderboard?*', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'internal error' } }) }));
+  await page.route('**/api/v1/leaderboard?*', (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'internal error' } }) }),
+  );
   const notice = page.getByRole('status').filter({ hasText: 'Could not refresh the leaderboard' });
-  await expect.poll(async () => {
-    await page.clock.fastForward(5_000); // interval, then react-query's one retry
-    return notice.count();
-  }, { timeout: 30_000 }).toBe(1);
+  await expect
+    .poll(
+      async () => {
+        await page.clock.fastForward(5_000); // interval, then react-query's one retry
+        return notice.count();
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(1);
   await expect(notice).toContainText('the server answered HTTP 500');
   await expect(page.locator('body')).not.toContainText(/\bat \S+ \(|Error: |node_modules|\.tsx?:\d+/);
   await expect(page.locator('[data-chart="ranking"] [data-chart-row="synthetic-b200-eagle"]')).toBeVisible();
   await screenshot(page, testInfo, 'home-refresh-failed');
   // the API is back: the notice goes away by itself
   await page.unroute('**/api/v1/leaderboard?*');
-  await expect.poll(async () => {
-    await page.clock.fastForward(5_000);
-    return notice.count();
-  }, { timeout: 30_000 }).toBe(0);
+  await expect
+    .poll(
+      async () => {
+        await page.clock.fastForward(5_000);
+        return notice.count();
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(0);
 });
 
 test('home: first-load JavaScript transfer size, theme toggle persisted, dark-theme axe, 360 px layout, keyboard path', async ({ browser, page }, testInfo) => {
@@ -271,7 +313,10 @@ test('home: first-load JavaScript transfer size, theme toggle persisted, dark-th
   const report = `home page first load: ${scripts.length} JS responses, ${(total / 1024).toFixed(1)} KiB transferred (${total} bytes; ${(decoded / 1024).toFixed(1)} KiB uncompressed)`;
   console.log(report);
   testInfo.annotations.push({ type: 'home-js-transfer', description: report });
-  await testInfo.attach('home-js-transfer.json', { body: JSON.stringify({ totalTransferBytes: total, totalDecodedBytes: decoded, scripts }, null, 2), contentType: 'application/json' });
+  await testInfo.attach('home-js-transfer.json', {
+    body: JSON.stringify({ totalTransferBytes: total, totalDecodedBytes: decoded, scripts }, null, 2),
+    contentType: 'application/json',
+  });
   expect(total).toBeLessThan(400 * 1024);
   await context.close();
 
@@ -336,13 +381,20 @@ test('endpoint page: metadata, speed by workload, distributions, history, outcom
     for (const w of ['prose-1k', 'code-1k', 'math-1k', 'json-1k']) {
       const api = (await leaderboard(page, `model=${MODEL}&workload=${w}&window=72h`)).entries.find((e) => e.endpoint.id === b200)!;
       expect(await page.locator(`[data-chart="by-workload"] [data-chart-row="${w}"]`).getAttribute('data-p50')).toBe(String(api.outputTokensPerSecond!.p50));
-      expect(num(await page.locator(`table[data-table="by-workload"] tr[data-workload="${w}"] [data-metric="tps-p50"]`).innerText())).toBeCloseTo(api.outputTokensPerSecond!.p50, 1);
+      expect(num(await page.locator(`table[data-table="by-workload"] tr[data-workload="${w}"] [data-metric="tps-p50"]`).innerText())).toBeCloseTo(
+        api.outputTokensPerSecond!.p50,
+        1,
+      );
     }
     const proseApi = (await leaderboard(page)).entries.find((e) => e.endpoint.id === b200)!;
     expect(await page.locator('[data-chart="speed-histogram"]').getAttribute('data-total')).toBe(String(proseApi.samples));
-    const binTotal = await page.locator('table[data-table="speed-bins"] tbody tr td:last-child').evaluateAll((tds) => tds.reduce((a, td) => a + Number(td.textContent), 0));
+    const binTotal = await page
+      .locator('table[data-table="speed-bins"] tbody tr td:last-child')
+      .evaluateAll((tds) => tds.reduce((a, td) => a + Number(td.textContent), 0));
     expect(binTotal).toBe(proseApi.samples);
-    expect(await page.getByTestId('endpoint-summary').locator('[data-metric="tps-p50"]').innerText()).toContain(proseApi.outputTokensPerSecond!.p50.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
+    expect(await page.getByTestId('endpoint-summary').locator('[data-metric="tps-p50"]').innerText()).toContain(
+      proseApi.outputTokensPerSecond!.p50.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+    );
   }).toPass({ timeout: 60_000 });
   const prose = num(await page.locator('table[data-table="by-workload"] tr[data-workload="prose-1k"] [data-metric="tps-p50"]').innerText())!;
   const codeSpeed = num(await page.locator('table[data-table="by-workload"] tr[data-workload="code-1k"] [data-metric="tps-p50"]').innerText())!;
@@ -350,13 +402,18 @@ test('endpoint page: metadata, speed by workload, distributions, history, outcom
   await waitForCharts(page);
 
   // hourly history: plotted points = table rows with a median
-  const historyRows = await page.locator('table[data-table="endpoint-history"] tbody tr [data-metric="tps-p50"]').evaluateAll((tds) => tds.filter((td) => td.textContent !== '–').length);
+  const historyRows = await page
+    .locator('table[data-table="endpoint-history"] tbody tr [data-metric="tps-p50"]')
+    .evaluateAll((tds) => tds.filter((td) => td.textContent !== '–').length);
   await expect(page.locator('[data-chart="endpoint-history"]')).toHaveAttribute('data-points', String(historyRows));
   expect(historyRows).toBeGreaterThan(72);
 
   // outcomes: chart totals = table totals
   const outcomeTotals = await page.locator('table[data-table="outcomes"] tbody tr').evaluateAll((trs) =>
-    trs.reduce((a, tr) => ({ probes: a.probes + Number(tr.children[1]!.textContent), successes: a.successes + Number(tr.children[2]!.textContent) }), { probes: 0, successes: 0 }),
+    trs.reduce((a, tr) => ({ probes: a.probes + Number(tr.children[1]!.textContent), successes: a.successes + Number(tr.children[2]!.textContent) }), {
+      probes: 0,
+      successes: 0,
+    }),
   );
   await expect(page.locator('[data-chart="outcomes"]')).toHaveAttribute('data-successes', String(outcomeTotals.successes));
   await expect(page.locator('[data-chart="outcomes"]')).toHaveAttribute('data-failures', String(outcomeTotals.probes - outcomeTotals.successes));
@@ -379,7 +436,10 @@ test('endpoint page: metadata, speed by workload, distributions, history, outcom
   await screenshot(page, testInfo, 'endpoint');
 
   // pick another measurement from the list: the viewer follows (and the URL keeps it)
-  const other = page.locator('table[data-table="recent"] tbody tr').filter({ has: page.getByRole('link', { name: /view timeline of measurement/ }) }).first();
+  const other = page
+    .locator('table[data-table="recent"] tbody tr')
+    .filter({ has: page.getByRole('link', { name: /view timeline of measurement/ }) })
+    .first();
   const otherId = await other.getAttribute('data-measurement');
   await other.getByRole('link', { name: /view timeline of measurement/ }).click();
   await expect(page).toHaveURL(new RegExp(`m=${otherId}`));
@@ -394,12 +454,17 @@ test('endpoint page: metadata, speed by workload, distributions, history, outcom
   await screenshot(page, testInfo, 'endpoint-360px');
 });
 
-test('endpoint page of an endpoint waiting for its API key explains what to do', async ({ page }, testInfo) => {
-  const eps = (await (await page.request.get(`/api/v1/endpoints?model=${MODEL}`)).json()) as { items: Array<{ id: number; slug: string; status: string; apiKeyEnv?: string | null }> };
+test('endpoint page of an endpoint this site does not probe speaks to the visitor, not the operator', async ({ page }, testInfo) => {
+  const eps = (await (await page.request.get(`/api/v1/endpoints?model=${MODEL}`)).json()) as {
+    items: Array<{ id: number; slug: string; status: string; apiKeyEnv?: string | null }>;
+  };
   const groq = eps.items.find((e) => e.slug === 'groq-llama-4-maverick')!;
   expect(groq.status).toBe('inactive');
   await page.goto(`/endpoints/${groq.id}`);
-  await expect(page.locator('[data-empty="by-workload"]')).toContainText('GROQ_API_KEY');
+  await expect(page.locator('[data-empty="by-workload"]')).toContainText('Not measured on this site yet');
+  // No operator instructions on a public page (issue 23 item 12): no variable names, no restart.
+  await expect(page.locator('main')).not.toContainText('GROQ_API_KEY');
+  await expect(page.locator('main')).not.toContainText('restart');
   await expect(page.locator('[data-empty="evidence"]')).toBeVisible();
   await expect(page.getByTestId('endpoint-summary')).toContainText('Published claim (not our measurement): ≈ 300 TPS/user');
   await expectNoSeriousA11yViolations(page, 'endpoint (inactive)');
@@ -422,9 +487,18 @@ test('model history: daily medians and change points agree with /api/v1/history;
   expect(b200.changePoints).toHaveLength(1);
   const change = page.locator('table[data-table="model-history-changes"] tr[data-change="synthetic-b200-eagle"]');
   await expect(change.locator('[data-metric="change"]')).toHaveText(b200.changePoints[0]!.label);
-  await expect(page.locator('[data-chart="model-history"]')).toHaveAttribute('aria-label', new RegExp(`Marked changes: ${b200.changePoints[0]!.label.split(' on ')[0]!.replace('+', '\\+')} synthetic-b200-eagle`));
+  await expect(page.locator('[data-chart="model-history"]')).toHaveAttribute(
+    'aria-label',
+    new RegExp(`Marked changes: ${b200.changePoints[0]!.label.split(' on ')[0]!.replace('+', '\\+')} synthetic-b200-eagle`),
+  );
   // table cells = API daily medians, and the chart plots exactly the table's cells
-  const cells = await page.locator('table[data-table="model-history"] td[data-endpoint]').evaluateAll((tds) => tds.map((td) => ({ slug: td.getAttribute('data-endpoint')!, day: td.closest('tr')!.getAttribute('data-bucket')!.slice(0, 10), p50: td.getAttribute('data-p50')! })));
+  const cells = await page.locator('table[data-table="model-history"] td[data-endpoint]').evaluateAll((tds) =>
+    tds.map((td) => ({
+      slug: td.getAttribute('data-endpoint')!,
+      day: td.closest('tr')!.getAttribute('data-bucket')!.slice(0, 10),
+      p50: td.getAttribute('data-p50')!,
+    })),
+  );
   const filled = cells.filter((c) => c.p50 !== '');
   await expect(page.locator('[data-chart="model-history"]')).toHaveAttribute('data-points', String(filled.length));
   let compared = 0;
@@ -440,11 +514,19 @@ test('model history: daily medians and change points agree with /api/v1/history;
   expect(compared).toBeGreaterThanOrEqual(4 * 29);
   await expectNoSeriousA11yViolations(page, 'model history');
   await screenshot(page, testInfo, 'model-history-30d');
-  for (const [range, minDays] of [['7d', 7], ['90d', 45], ['all', 45]] as const) {
+  for (const [range, minDays] of [
+    ['7d', 7],
+    ['90d', 45],
+    ['all', 45],
+  ] as const) {
     await page.getByRole('combobox', { name: /^Range/ }).selectOption(range);
     await page.getByRole('button', { name: 'Show' }).click();
     await expect(page).toHaveURL(new RegExp(`range=${range}`));
-    await expect(page.getByRole('heading', { name: new RegExp(`Daily median output speed, workload prose-1k, ${range === 'all' ? 'all stored days' : `last ${range.slice(0, -1)} days`}`) })).toBeVisible();
+    await expect(
+      page.getByRole('heading', {
+        name: new RegExp(`Daily median output speed, workload prose-1k, ${range === 'all' ? 'all stored days' : `last ${range.slice(0, -1)} days`}`),
+      }),
+    ).toBeVisible();
     await expect.poll(() => page.locator('table[data-table="model-history"] tbody tr').count()).toBeGreaterThanOrEqual(minDays);
   }
   await screenshot(page, testInfo, 'model-history-all');
@@ -463,7 +545,10 @@ test('compare: 2–4 endpoints side by side, shareable by URL, numbers = leaderb
   await page.getByLabel('Endpoint 2').selectOption(String(id('synthetic-h100-vllm')));
   await page.getByLabel('Endpoint 3').selectOption(String(id('synthetic-mi300-sglang')));
   await page.getByRole('button', { name: 'Compare' }).click();
-  await expect(page.getByTestId('compare')).toHaveAttribute('data-endpoints', [id('synthetic-b200-eagle'), id('synthetic-h100-vllm'), id('synthetic-mi300-sglang')].join(','));
+  await expect(page.getByTestId('compare')).toHaveAttribute(
+    'data-endpoints',
+    [id('synthetic-b200-eagle'), id('synthetic-h100-vllm'), id('synthetic-mi300-sglang')].join(','),
+  );
   const share = await page.getByTestId('share-url').getAttribute('href');
   await expect(async () => {
     await page.reload();
@@ -472,7 +557,10 @@ test('compare: 2–4 endpoints side by side, shareable by URL, numbers = leaderb
       const e = api.entries.find((x) => x.endpoint.slug === slug)!;
       expect(await page.locator(`[data-chart="compare-speed"] [data-chart-row="${slug}"]`).getAttribute('data-p50')).toBe(String(e.outputTokensPerSecond!.p50));
       expect(await page.locator(`[data-chart="compare-ttft"] [data-chart-row="${slug}"]`).getAttribute('data-p50')).toBe(String(e.ttftMs!.p50));
-      expect(num(await page.locator(`table[data-table="compare"] td[data-endpoint="${slug}"][data-metric="tps-p50"]`).innerText())).toBeCloseTo(e.outputTokensPerSecond!.p50, 1);
+      expect(num(await page.locator(`table[data-table="compare"] td[data-endpoint="${slug}"][data-metric="tps-p50"]`).innerText())).toBeCloseTo(
+        e.outputTokensPerSecond!.p50,
+        1,
+      );
       expect(num(await page.locator(`table[data-table="compare"] td[data-endpoint="${slug}"][data-metric="n"]`).innerText())).toBe(e.n);
     }
   }).toPass({ timeout: 60_000 });
@@ -502,13 +590,17 @@ test('providers: index and provider pages list endpoints with ranks from the lea
     for (const e of api.entries.filter((x) => x.endpoint.providerSlug === 'synthetic-demo')) {
       const row = page.locator(`table[data-table="provider-endpoints"] tr[data-endpoint="${e.endpoint.slug}"]`);
       expect(await row.locator('[data-metric="rank"]').innerText()).toBe(`${e.rank}${e.tiedWith.length ? ' (tied)' : ''} of ${rankedCount}`);
-      expect(await page.locator(`[data-chart="provider-speed"] [data-chart-row="${e.endpoint.slug}"]`).getAttribute('data-p50')).toBe(String(e.outputTokensPerSecond!.p50));
+      expect(await page.locator(`[data-chart="provider-speed"] [data-chart-row="${e.endpoint.slug}"]`).getAttribute('data-p50')).toBe(
+        String(e.outputTokensPerSecond!.p50),
+      );
     }
   }).toPass({ timeout: 60_000 });
   await expectNoSeriousA11yViolations(page, 'provider');
   await screenshot(page, testInfo, 'provider-synthetic');
   await page.goto('/providers/nvidia');
-  await expect(page.locator('[data-empty="provider-speed"]')).toContainText('NVIDIA_API_KEY');
+  // The empty state speaks to a visitor (issue 23 item 12): what they will see, never an operator's variable.
+  await expect(page.locator('[data-empty="provider-speed"]')).toContainText('This site does not probe its endpoints at the moment');
+  await expect(page.locator('[data-empty="provider-speed"]')).not.toContainText('NVIDIA_API_KEY');
   await expect(page.getByText('1,038 tokens/s')).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'provider (unmeasured)');
   await screenshot(page, testInfo, 'provider-nvidia');
@@ -521,7 +613,9 @@ test('embeds render without site chrome, with the API numbers, inside an iframe'
     await page.reload();
     const api = await leaderboard(page);
     for (const e of api.entries.filter((x) => x.rank !== null)) {
-      expect(await page.locator(`[data-chart="embed-ranking"] [data-chart-row="${e.endpoint.slug}"]`).getAttribute('data-p50')).toBe(String(e.outputTokensPerSecond!.p50));
+      expect(await page.locator(`[data-chart="embed-ranking"] [data-chart-row="${e.endpoint.slug}"]`).getAttribute('data-p50')).toBe(
+        String(e.outputTokensPerSecond!.p50),
+      );
     }
   }).toPass({ timeout: 60_000 });
   await expectNoSeriousA11yViolations(page, 'embed leaderboard');
@@ -539,7 +633,9 @@ test('embeds render without site chrome, with the API numbers, inside an iframe'
   await page.goto('/?model=llama-4-maverick');
   const snippet = await page.getByLabel('Embed this ranking').inputValue();
   const src = /src="([^"]+)"/.exec(snippet)![1]!;
-  await page.setContent(`<!doctype html><html lang="en"><title>host</title><body><h1>Host page</h1><iframe src="${src}" width="640" height="520" title="Tokenpace leaderboard"></iframe></body></html>`);
+  await page.setContent(
+    `<!doctype html><html lang="en"><title>host</title><body><h1>Host page</h1><iframe src="${src}" width="640" height="520" title="Tokenpace leaderboard"></iframe></body></html>`,
+  );
   const frame = page.frameLocator('iframe[title="Tokenpace leaderboard"]');
   await expect(frame.locator('[data-chart="embed-ranking"] [data-chart-row="synthetic-b200-eagle"]')).toBeVisible();
   await screenshot(page, testInfo, 'embed-in-iframe');
@@ -552,7 +648,11 @@ test('Open Graph images for the leaderboard, a model and an endpoint are PNGs', 
   await page.goto(`/models/${MODEL}`);
   const modelOg = await page.locator('meta[property="og:image"]').first().getAttribute('content');
   expect(modelOg).toContain(`/models/${MODEL}/opengraph-image`);
-  for (const path of [new URL(og!).pathname + new URL(og!).search, new URL(modelOg!).pathname + new URL(modelOg!).search, `/endpoints/${id('synthetic-b200-eagle')}/opengraph-image`]) {
+  for (const path of [
+    new URL(og!).pathname + new URL(og!).search,
+    new URL(modelOg!).pathname + new URL(modelOg!).search,
+    `/endpoints/${id('synthetic-b200-eagle')}/opengraph-image`,
+  ]) {
     const res = await request.get(path);
     expect(res.status(), path).toBe(200);
     expect(res.headers()['content-type']).toBe('image/png');
@@ -571,7 +671,9 @@ test('feed: Atom entries for the new #1, the change point and new endpoints; the
   expect(res.headers()['content-type']).toContain('application/atom+xml');
   const xml = await res.text();
   expect(xml).toMatch(/^<\?xml version="1.0" encoding="utf-8"\?>\n<feed xmlns="http:\/\/www.w3.org\/2005\/Atom">/);
-  const api = (await (await request.get(`/api/v1/history?model=${MODEL}&workload=prose-1k&range=90d`)).json()) as { series: Array<{ endpoint: { slug: string }; changePoints: Array<{ label: string }> }> };
+  const api = (await (await request.get(`/api/v1/history?model=${MODEL}&workload=prose-1k&range=90d`)).json()) as {
+    series: Array<{ endpoint: { slug: string }; changePoints: Array<{ label: string }> }>;
+  };
   const label = api.series.find((s) => s.endpoint.slug === 'synthetic-b200-eagle')!.changePoints[0]!.label;
   expect(xml).toContain(`<title>synthetic-b200-eagle: ${label} (Llama 4 Maverick 17B-128E Instruct, prose-1k)</title>`);
   expect(xml).toContain('<title>New #1 for Llama 4 Maverick 17B-128E Instruct (prose-1k): synthetic-b200-eagle</title>');
@@ -608,9 +710,14 @@ test('calibration, claims, imported data, snapshot and documentation pages rende
   await page.goto('/datasets');
   await page.getByRole('link', { name: /LLMPerf leaderboard raw data/ }).click();
   await expect(page).toHaveURL(/\/datasets\/[a-z0-9-]+$/);
-  const ds = (await (await page.request.get(new URL(page.url()).pathname.replace('/datasets/', '/api/v1/datasets/'))).json()) as { series: Array<{ slug: string; summary: { outputTokensPerSecond: { p50: number } | null } }> };
+  const ds = (await (await page.request.get(new URL(page.url()).pathname.replace('/datasets/', '/api/v1/datasets/'))).json()) as {
+    series: Array<{ slug: string; summary: { outputTokensPerSecond: { p50: number } | null } }>;
+  };
   const groq = ds.series.find((s) => s.slug === 'groq_70b')!;
-  await expect(page.locator('[data-chart="dataset-speed"] [data-chart-row="groq_70b"]')).toHaveAttribute('data-p50', String(groq.summary.outputTokensPerSecond!.p50));
+  await expect(page.locator('[data-chart="dataset-speed"] [data-chart-row="groq_70b"]')).toHaveAttribute(
+    'data-p50',
+    String(groq.summary.outputTokensPerSecond!.p50),
+  );
   expect(num(await page.locator('tr[data-series="groq_70b"] [data-metric="tps-p50"]').innerText())).toBeCloseTo(groq.summary.outputTokensPerSecond!.p50, 1);
   await expectNoSeriousA11yViolations(page, 'dataset');
   await screenshot(page, testInfo, 'dataset');
@@ -623,7 +730,10 @@ test('calibration, claims, imported data, snapshot and documentation pages rende
   await page.goto(`/s/${snapshotId}`);
   const snap = (await (await page.request.get(`/api/v1/snapshots/${snapshotId}`)).json()) as Answer;
   for (const e of snap.entries.filter((x) => x.rank !== null)) {
-    await expect(page.locator(`[data-chart="snapshot-ranking"] [data-chart-row="${e.endpoint.slug}"]`)).toHaveAttribute('data-p50', String(e.outputTokensPerSecond!.p50));
+    await expect(page.locator(`[data-chart="snapshot-ranking"] [data-chart-row="${e.endpoint.slug}"]`)).toHaveAttribute(
+      'data-p50',
+      String(e.outputTokensPerSecond!.p50),
+    );
   }
   await expectNoSeriousA11yViolations(page, 'snapshot');
   await screenshot(page, testInfo, 'snapshot');
@@ -651,9 +761,15 @@ test('the rules are published, versioned, and linked from the methodology', asyn
   await expect(page).toHaveURL(/\/rules$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Rules for listed endpoints' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'What is forbidden' })).toBeVisible();
-  const rules = (await (await request.get('/api/v1/rules')).json()) as { version: string; date: string; sections: Array<{ id: string; rules: Array<{ id: string }> }> };
+  const rules = (await (await request.get('/api/v1/rules')).json()) as {
+    version: string;
+    date: string;
+    sections: Array<{ id: string; rules: Array<{ id: string }> }>;
+  };
   await expect(page.locator('.lead')).toContainText(`Version ${rules.version}, ${rules.date}`);
-  expect(rules.sections.find((s) => s.id === 'forbidden')!.rules.map((r) => r.id)).toEqual(expect.arrayContaining(['benchmark-detection', 'clock-padding', 'cached-answers']));
+  expect(rules.sections.find((s) => s.id === 'forbidden')!.rules.map((r) => r.id)).toEqual(
+    expect.arrayContaining(['benchmark-detection', 'clock-padding', 'cached-answers']),
+  );
   // the signing keys are public at their well-known place
   const keys = (await (await request.get('/.well-known/tokenpace-keys.json')).json()) as { keys: Array<{ id: string; validUntil: string | null }> };
   expect(keys.keys.filter((k) => k.validUntil === null)).toHaveLength(1);

@@ -53,9 +53,16 @@ async function signedInContext(browser: Browser, email: string) {
 
 test('a provider signs up, submits, is verified, approved by an admin, and ranked', async ({ page, browser }) => {
   test.setTimeout(480_000); // includes waiting for the scheduler’s next minute slot and the home page’s next answer
-  // 1. Sign up and open the submission form.
-  await signUp(page, PROVIDER_EMAIL, 'SpeedCo team');
+  // 1. A visitor opens the submission form, is sent to sign in, signs up instead and comes back to /submit (issue 23 item 11).
   await page.goto('/submit');
+  await expect(page).toHaveURL(/\/signin\?next=%2Fsubmit$/);
+  await page.getByRole('link', { name: 'Sign up' }).click();
+  await expect(page).toHaveURL(/\/signup\?next=%2Fsubmit$/);
+  await page.getByLabel('Name (you or your team)').fill('SpeedCo team');
+  await page.getByLabel('Email').fill(PROVIDER_EMAIL);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/submit$/);
   await expect(page.getByRole('heading', { name: 'Submit an endpoint' })).toBeVisible();
 
   // 2. Inline errors: empty required fields, then a URL the SSRF guard refuses (server-side check).
@@ -78,7 +85,12 @@ test('a provider signs up, submits, is verified, approved by an admin, and ranke
   await page.getByLabel('Speculative decoding method (optional)').fill('EAGLE-3');
   await page.getByLabel('Draft length (optional)').fill('3');
   await page.getByLabel('Deployment kind').selectOption('dedicated');
+  // The declared context window decides whether the ~100k workloads run; a bad one is named inline.
+  await page.getByLabel('Context window, tokens (optional)').fill('lots');
   await page.getByLabel('Contact').fill('ops@speedco.example');
+  await page.getByRole('button', { name: 'Submit and verify' }).click();
+  await expect(page.locator('#contextWindowTokens-error')).toHaveText('must be a whole number of tokens');
+  await page.getByLabel('Context window, tokens (optional)').fill('32k'); // below the ~100k workloads, so this run's probes stay short
   await page.getByRole('button', { name: 'Submit and verify' }).click();
   await expect(page.locator('#baseUrl-error')).toContainText('linkLocal');
 
@@ -126,6 +138,26 @@ test('a provider signs up, submits, is verified, approved by an admin, and ranke
   await expect(adminPage.getByRole('cell', { name: 'endpoint.approve' }).first()).toBeVisible();
   await adminContext.close();
 
+  // Approved and listed (before its first probes are in): the dashboard links its board (issue 23 item 11).
+  await page.goto('/dashboard');
+  const rank = page.locator(`tr[data-endpoint-id="${endpointId}"] [data-field="rank"]`);
+  await expect(rank).toContainText(/#\d+ on the board of|unranked|no probes in the window yet/);
+  await expect(rank.getByRole('link')).toHaveAttribute('href', '/?model=llama-4-maverick&workload=prose-1k');
+  // Declared metadata is public with its dated revision (issue 20 item 5): the submission is revision 1, context window included.
+  const one = (await (await page.request.get(`/api/v1/endpoints/${endpointId}`)).json()) as { contextWindowTokens: number | null };
+  expect(one.contextWindowTokens).toBe(32768);
+  const revisions = (await (await page.request.get(`/api/v1/endpoints/${endpointId}/revisions`)).json()) as {
+    items: Array<{ number: number; source: string; values: { hardware: string | null; contextWindowTokens: number | null } }>;
+  };
+  expect(revisions.items.map((r) => [r.number, r.source, r.values.hardware, r.values.contextWindowTokens])).toEqual([[1, 'submission', 'DGX B200', 32768]]);
+  await page.goto(`/endpoints/${endpointId}`);
+  await expect(page.getByTestId('revisions').locator('tr[data-revision="1"]')).toContainText('Hardware: DGX B200');
+
+  // No sweep without consent, and the manage page says so beside the disabled button.
+  await page.goto(`/dashboard/endpoints/${endpointId}`);
+  await expect(page.getByRole('button', { name: 'Request a sweep' })).toBeDisabled();
+  await expect(page.locator('[data-field="sweep-disabled-reason"]')).toContainText('sweeps of this endpoint are not enabled');
+
   // 5. The scheduler probes it (status active): measurements reach the leaderboard.
   await expect
     .poll(
@@ -172,7 +204,11 @@ test('a dispute round trip: the owner opens it, an admin accepts it, visitors se
   test.setTimeout(300_000);
   expect(endpointId).toBeGreaterThan(0);
   // The owner disputes one rankable measurement of the endpoint from its dashboard page.
-  const items = ((await (await page.request.get(`/api/v1/endpoints/${endpointId}/measurements?limit=50`)).json()) as { items: Array<{ id: number; rankable: boolean; workload: string }> }).items;
+  const items = (
+    (await (await page.request.get(`/api/v1/endpoints/${endpointId}/measurements?limit=50`)).json()) as {
+      items: Array<{ id: number; rankable: boolean; workload: string }>;
+    }
+  ).items;
   const disputed = items.find((m) => m.rankable && m.workload === 'prose-1k') ?? items.find((m) => m.rankable)!;
   const owner = await signedInContext(browser, PROVIDER_EMAIL);
   await owner.page.goto(`/dashboard/endpoints/${endpointId}`);
@@ -183,7 +219,9 @@ test('a dispute round trip: the owner opens it, an admin accepts it, visitors se
   const disputeId = Number(/Dispute (\d+) is open/.exec(await owner.page.getByRole('status').innerText())![1]);
   await owner.context.close();
   // Public at once, still open.
-  const open = (await (await page.request.get(`/api/v1/disputes?endpoint=${endpointId}`)).json()) as { items: Array<{ id: number; status: string; excluded: boolean }> };
+  const open = (await (await page.request.get(`/api/v1/disputes?endpoint=${endpointId}`)).json()) as {
+    items: Array<{ id: number; status: string; excluded: boolean }>;
+  };
   expect(open.items.find((d) => d.id === disputeId)).toMatchObject({ status: 'open', excluded: false });
 
   // An admin accepts it, excluding the measurement.
@@ -198,15 +236,19 @@ test('a dispute round trip: the owner opens it, an admin accepts it, visitors se
   await admin.context.close();
 
   // The API carries the outcome; the measurement is left out (reason disputed) and the board counts it so.
-  const decided = (await (await page.request.get(`/api/v1/disputes?endpoint=${endpointId}`)).json()) as { items: Array<{ id: number; status: string; excluded: boolean }> };
+  const decided = (await (await page.request.get(`/api/v1/disputes?endpoint=${endpointId}`)).json()) as {
+    items: Array<{ id: number; status: string; excluded: boolean }>;
+  };
   expect(decided.items.find((d) => d.id === disputeId)).toMatchObject({ status: 'accepted', excluded: true });
   const one = (await (await page.request.get(`/api/v1/measurements/${disputed.id}`)).json()) as { rankable: boolean; notRankableReasons: string[] };
   expect(one).toMatchObject({ rankable: false, notRankableReasons: ['disputed'] });
   await expect
     .poll(
       async () => {
-        const board = (await (await page.request.get(`/api/v1/leaderboard?model=llama-4-maverick&workload=${disputed.workload}`)).json()) as { entries: Array<{ endpoint: { id: number }; excluded: { byReason: Record<string, number> } }> };
-        return board.entries.find((e) => e.endpoint.id === endpointId)?.excluded.byReason.disputed ?? 0;
+        const board = (await (await page.request.get(`/api/v1/leaderboard?model=llama-4-maverick&workload=${disputed.workload}`)).json()) as {
+          entries: Array<{ endpoint: { id: number }; notRankable: { byReason: Record<string, number> } }>;
+        };
+        return board.entries.find((e) => e.endpoint.id === endpointId)?.notRankable.byReason.disputed ?? 0;
       },
       { timeout: 120_000, intervals: [2000] },
     )
@@ -245,7 +287,8 @@ test('private pages: anonymous, provider A, provider B and admin each get what t
   for (const [path, expected] of matrix) {
     for (const [actor, want] of Object.entries(expected)) {
       const res = await actors[actor]!.get(path, { maxRedirects: 0 });
-      const got = res.status() === 307 || res.status() === 303 ? (res.headers().location?.startsWith('/signin?next=') ? 'signin' : res.headers().location) : res.status();
+      const got =
+        res.status() === 307 || res.status() === 303 ? (res.headers().location?.startsWith('/signin?next=') ? 'signin' : res.headers().location) : res.status();
       expect(got, `${actor} GET ${path}`).toBe(want);
     }
   }
@@ -258,10 +301,35 @@ test('the submitted API key (canary) appears in no page and no API response', as
   const admin = await signedInContext(browser, ADMIN_EMAIL);
   const anon = await browser.newContext();
   const paths = [
-    '/', '/submit', '/dashboard', '/dashboard/tokens', `/dashboard/endpoints/${endpointId}`, '/admin', `/endpoints/${endpointId}`, '/calibration', '/claims', '/datasets', '/methodology', '/api-docs',
-    '/models', '/models/llama-4-maverick', '/providers', `/providers/speedco-${RUN}`, `/compare?e=${endpointId}`, '/feed.xml',
-    '/api/v1/endpoints', `/api/v1/endpoints/${endpointId}`, `/api/v1/endpoints/${endpointId}/measurements`, `/api/v1/endpoints/${endpointId}/history`,
-    '/api/v1/submissions', '/api/v1/tokens', '/api/v1/leaderboard?model=llama-4-maverick', '/api/v1/leaderboard.csv?model=llama-4-maverick', '/api/v1/endpoints.csv', '/api/v1/providers', '/api/v1/models',
+    '/',
+    '/submit',
+    '/dashboard',
+    '/dashboard/tokens',
+    `/dashboard/endpoints/${endpointId}`,
+    '/admin',
+    `/endpoints/${endpointId}`,
+    '/calibration',
+    '/claims',
+    '/datasets',
+    '/methodology',
+    '/api-docs',
+    '/models',
+    '/models/llama-4-maverick',
+    '/providers',
+    `/providers/speedco-${RUN}`,
+    `/compare?e=${endpointId}`,
+    '/feed.xml',
+    '/api/v1/endpoints',
+    `/api/v1/endpoints/${endpointId}`,
+    `/api/v1/endpoints/${endpointId}/measurements`,
+    `/api/v1/endpoints/${endpointId}/history`,
+    '/api/v1/submissions',
+    '/api/v1/tokens',
+    '/api/v1/leaderboard?model=llama-4-maverick',
+    '/api/v1/leaderboard.csv?model=llama-4-maverick',
+    '/api/v1/endpoints.csv',
+    '/api/v1/providers',
+    '/api/v1/models',
   ];
   let checked = 0;
   for (const ctx of [providerA.context, admin.context, anon]) {

@@ -53,7 +53,9 @@ test('every page sends CSP, nosniff, Referrer-Policy and frame-ancestors (embeds
   expect(anon.status()).toBe(307);
   expectSecurityHeaders(anon, '/dashboard (anonymous redirect)');
   const email = `headers-api-${RUN}@secure.example`;
-  expect((await request.post('/api/auth/sign-up/email', { headers: { origin: ORIGIN }, data: { email, password: PASSWORD, name: 'Headers' } })).status()).toBe(200);
+  expect((await request.post('/api/auth/sign-up/email', { headers: { origin: ORIGIN }, data: { email, password: PASSWORD, name: 'Headers' } })).status()).toBe(
+    200,
+  );
   expect((await request.post('/api/auth/sign-in/email', { headers: { origin: ORIGIN }, data: { email, password: PASSWORD } })).status()).toBe(200);
   for (const path of ['/dashboard', '/submit', '/dashboard/tokens']) {
     const res = await request.get(path, { maxRedirects: 0 });
@@ -119,9 +121,18 @@ test('sign-in per-email limit holds with form-encoded bodies and forged X-Forwar
 
 test('providers of unreviewed submissions 404; look-alike names are refused', async ({ request }) => {
   const email = `lookalike-${RUN}@secure.example`;
-  expect((await request.post('/api/auth/sign-up/email', { headers: { origin: ORIGIN }, data: { email, password: PASSWORD, name: 'Pending Co' } })).status()).toBe(200);
+  expect(
+    (await request.post('/api/auth/sign-up/email', { headers: { origin: ORIGIN }, data: { email, password: PASSWORD, name: 'Pending Co' } })).status(),
+  ).toBe(200);
   expect((await request.post('/api/auth/sign-in/email', { headers: { origin: ORIGIN }, data: { email, password: PASSWORD } })).status()).toBe(200);
-  const body = { model: 'llama-4-maverick', baseUrl: ref.url, protocol: 'openai-chat', apiModelId: 'tokenpace-reference', deploymentKind: 'shared', contact: email };
+  const body = {
+    model: 'llama-4-maverick',
+    baseUrl: ref.url,
+    protocol: 'openai-chat',
+    apiModelId: 'tokenpace-reference',
+    deploymentKind: 'shared',
+    contact: email,
+  };
   const submitted = await request.post('/api/v1/endpoints', { data: { ...body, provider: `Zeta Pending ${RUN}` } });
   expect(submitted.status()).toBe(201);
   const providerSlug = ((await submitted.json()) as { endpoint: { providerSlug: string } }).endpoint.providerSlug;
@@ -132,4 +143,49 @@ test('providers of unreviewed submissions 404; look-alike names are refused', as
     expect(res.status(), provider).toBe(400);
     expect(((await res.json()) as { error: { field: string } }).error.field).toBe('provider');
   }
+});
+
+test('unknown model, workload or id on pages, embeds and OG images: 404, the URL text never shown (issue 19 #5, #14)', async ({ page, request }) => {
+  const MARK = `zz-planted-${RUN}`;
+  const eps = (await (await request.get('/api/v1/endpoints?model=llama-4-maverick')).json()) as { items: Array<{ id: number }> };
+  const endpointId = eps.items[0]!.id;
+  // Pages and embeds without a streaming boundary: a real 404 status; the visible text never carries the planted name.
+  for (const path of [
+    `/?model=${MARK}`,
+    `/?workload=${MARK}`,
+    `/embed/leaderboard?model=${MARK}`,
+    `/embed/leaderboard?model=llama-4-maverick&workload=${MARK}`,
+    `/embed/history?model=${MARK}`,
+    `/embed/endpoints/${endpointId}?workload=${MARK}`,
+  ]) {
+    const res = await page.goto(path);
+    expect(res!.status(), path).toBe(404);
+    await expect(page.getByTestId('not-found'), path).toBeVisible();
+    expect(await page.locator('body').innerText(), path).not.toContain(MARK);
+  }
+  // The model page streams below loading.tsx: the not-found content, never a board for the planted workload.
+  await page.goto(`/models/llama-4-maverick?workload=${MARK}`);
+  await expect(page.getByTestId('not-found')).toBeVisible();
+  expect(await page.locator('body').innerText()).not.toContain(MARK);
+  // OG images: 404, nothing drawn; the API: 404 naming the field (its JSON error quotes the value asked for)
+  for (const path of [`/models/${MARK}/opengraph-image`, '/endpoints/999999/opengraph-image']) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(404);
+    expect(res.headers()['content-type'], path).not.toContain('image/');
+    expect(await res.text(), path).not.toContain(MARK);
+  }
+  for (const [path, field] of [
+    [`/api/v1/leaderboard?model=${MARK}`, 'model'],
+    [`/api/v1/leaderboard.csv?workload=${MARK}`, 'workload'],
+  ] as const) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(404);
+    expect(((await res.json()) as { error: { field: string } }).error.field, path).toBe(field);
+  }
+  // A known model's OG image twice: the second is served from the render cache.
+  const first = await request.get('/models/llama-4-maverick/opengraph-image');
+  expect(first.status()).toBe(200);
+  const second = await request.get('/models/llama-4-maverick/opengraph-image');
+  expect(second.headers()['x-tokenpace-og-cache']).toBe('hit');
+  expect(Buffer.compare(await first.body(), await second.body())).toBe(0);
 });

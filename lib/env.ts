@@ -62,6 +62,11 @@ const envSchema = z.object({
    * forever. Set: the daily apply-retention task deletes older days after re-rolling them up.
    */
   TOKENPACE_RAW_RETENTION_DAYS: z.coerce.number().int().min(7).max(36500).optional(),
+  /** nice value the probe worker asks for (decision 184): −20…19 or `off`; default −10 */
+  TOKENPACE_PROBE_NICE: z
+    .string()
+    .regex(/^(off|-?\d{1,2})$/i, 'expected an integer from -20 to 19, or "off"')
+    .optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 });
 
@@ -94,4 +99,28 @@ export function readApiKeyVariable(name: string): string | null {
   if (!/^[A-Z][A-Z0-9_]*$/.test(name)) throw new Error(`invalid API key variable name: ${name}`);
   const value = process.env[name];
   return value && value.length > 0 ? value : null;
+}
+
+/** Variable names whose values are secrets (provider keys, tokens, passwords, the secret key). */
+const SECRET_NAME = /(^|_)(API_KEY|SECRET|SECRET_KEY|SECRET_ACCESS_KEY|TOKEN|SESSION_TOKEN|ACCESS_TOKEN|PASSWORD)$/;
+let secretsCache: { env: NodeJS.ProcessEnv; values: string[] } | null = null;
+
+/**
+ * Every secret configured in this process's environment (values of variables named like a key,
+ * token, secret or password, and the password of DATABASE_URL), at least 8 characters: what every
+ * stored provider-controlled text is redacted of besides the probed endpoint's own key
+ * (lib/probe/redact, issue 19 #12). Cached until the environment object changes (`fresh` re-reads).
+ */
+export function configuredSecrets(fresh = false): string[] {
+  if (secretsCache && secretsCache.env === process.env && !fresh) return secretsCache.values;
+  const values = new Set<string>();
+  for (const [name, value] of Object.entries(process.env)) if (value && value.length >= 8 && SECRET_NAME.test(name)) values.add(value);
+  try {
+    const password = process.env.DATABASE_URL ? decodeURIComponent(new URL(process.env.DATABASE_URL).password) : '';
+    if (password.length >= 8) values.add(password);
+  } catch {
+    // not a URL: nothing to add
+  }
+  secretsCache = { env: process.env, values: [...values] };
+  return secretsCache.values;
 }

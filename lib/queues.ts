@@ -8,6 +8,7 @@ export const QUEUES = {
   rollupMeasurements: 'rollup-measurements',
   precomputeAnswers: 'precompute-answers',
   applyRetention: 'apply-retention',
+  ensurePartitions: 'ensure-partitions',
   writeDump: 'write-dump',
   runSweep: 'run-sweep',
   dispatchSweeps: 'dispatch-sweeps',

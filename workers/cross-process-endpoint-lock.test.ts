@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { PgBoss } from 'pg-boss';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { seedCatalog } from '@/db/seed';
 import { endpoints, measurements, probeSlots, workloads } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
@@ -133,7 +133,10 @@ beforeAll(async () => {
   const [a] = await t.db.select().from(endpoints).where(eq(endpoints.isCalibration, true));
   endpointA = a!.id;
   const { id: _id, slug: _slug, createdAt: _c, updatedAt: _u, ...copy } = a!;
-  const [b] = await t.db.insert(endpoints).values({ ...copy, slug: 'lock-test-b', baseUrl: `http://127.0.0.1:${port}/b/v1` }).returning({ id: endpoints.id });
+  const [b] = await t.db
+    .insert(endpoints)
+    .values({ ...copy, slug: 'lock-test-b', baseUrl: `http://127.0.0.1:${port}/b/v1` })
+    .returning({ id: endpoints.id });
   endpointB = b!.id;
   // No scheduled probes: only the jobs this file sends run (the probe task does not look at status).
   await t.db.update(endpoints).set({ status: 'paused' });
@@ -143,6 +146,12 @@ beforeAll(async () => {
   boss.on('error', () => {});
   await boss.start();
 }, 60_000);
+
+// Every worker a test started is stopped when it ends, passed or failed: one left running would
+// take the next test's jobs (a failed first test once made the next two fail).
+afterEach(async () => {
+  await stopChildren(workers);
+});
 
 afterAll(async () => {
   await stopChildren(workers);
@@ -154,30 +163,42 @@ afterAll(async () => {
 it('two worker processes never stream one endpoint twice at once, and stream two endpoints in parallel', async () => {
   const one = startWorker();
   const two = startWorker();
-  await Promise.all([waitForLog(one, 'worker ready'), waitForLog(two, 'worker ready')]);
+  try {
+    await Promise.all([waitForLog(one, 'worker ready'), waitForLog(two, 'worker ready')]);
 
-  const keysA: string[] = [];
-  const keysB: string[] = [];
-  for (let i = 0; i < 6; i++) {
-    keysA.push(await sendProbe(endpointA));
-    keysB.push(await sendProbe(endpointB));
+    const keysA: string[] = [];
+    const keysB: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      keysA.push(await sendProbe(endpointA));
+      keysB.push(await sendProbe(endpointB));
+    }
+    await expect.poll(() => measuredKeys([...keysA, ...keysB]), { timeout: 60_000, interval: 200 }).toBe(12);
+    // Both processes must have probed endpoint a, or the test did not exercise two processes on one
+    // endpoint. pg-boss may hand one process every job of a round (it happened once on the
+    // DATABASE_URL path): more rounds of a's jobs until each process has taken one (bounded).
+    const workersOfA = async () =>
+      new Set((await t.db.select({ workerId: probeSlots.workerId }).from(probeSlots).where(inArray(probeSlots.jobKey, keysA))).map((r) => r.workerId));
+    for (let round = 0; round < 10 && (await workersOfA()).size < 2; round++) {
+      for (let i = 0; i < 2; i++) keysA.push(await sendProbe(endpointA));
+      await expect.poll(() => measuredKeys(keysA), { timeout: 60_000, interval: 200 }).toBe(keysA.length);
+    }
+
+    console.log(`[cross-process lock] streams: ${JSON.stringify(streams)}`);
+    expect(streams.requests).toEqual({ a: keysA.length, b: keysB.length });
+    // The property under test: at no instant two open streams of one endpoint.
+    expect(streams.maxOpen).toEqual({ a: 1, b: 1 });
+    // ...while different endpoints did stream at the same time.
+    expect(streams.maxEndpointsAtOnce).toBe(2);
+    expect(await workersOfA()).toEqual(new Set([one.workerId, two.workerId]));
+    // The waits stayed out of the measurements: every probe read the server's own pace.
+    const ok = (await t.db.execute(
+      sql`select count(*)::int as n from measurements where outcome = 'success' and output_tokens_reported = 8`,
+    )) as unknown as Array<{ n: number }>;
+    expect(ok[0]!.n).toBe(keysA.length + keysB.length);
+  } finally {
+    // stopped whatever failed above: a process left running would take the next test's jobs
+    await stopChildren([one.child, two.child]);
   }
-  await expect.poll(() => measuredKeys([...keysA, ...keysB]), { timeout: 60_000, interval: 200 }).toBe(12);
-
-  console.log(`[cross-process lock] streams: ${JSON.stringify(streams)}`);
-  expect(streams.requests).toEqual({ a: 6, b: 6 });
-  // The property under test: at no instant two open streams of one endpoint.
-  expect(streams.maxOpen).toEqual({ a: 1, b: 1 });
-  // ...while different endpoints did stream at the same time.
-  expect(streams.maxEndpointsAtOnce).toBe(2);
-  // Both processes probed endpoint a, so the test did exercise two processes on one endpoint.
-  const byWorker = await t.db.select({ workerId: probeSlots.workerId }).from(probeSlots).where(inArray(probeSlots.jobKey, keysA));
-  expect(new Set(byWorker.map((r) => r.workerId))).toEqual(new Set([one.workerId, two.workerId]));
-  // The waits stayed out of the measurements: every probe read the server's own pace.
-  const ok = (await t.db.execute(sql`select count(*)::int as n from measurements where outcome = 'success' and output_tokens_reported = 8`)) as unknown as Array<{ n: number }>;
-  expect(ok[0]!.n).toBe(12);
-
-  await stopChildren([one.child, two.child]);
 }, 150_000);
 
 it('kill -9 of the process holding an endpoint lock lets the waiting process take it and probe', async () => {
@@ -214,7 +235,10 @@ it('kill -9 of the process holding an endpoint lock lets the waiting process tak
   await expect.poll(() => measuredKeys([waiting]), { timeout: 30_000, interval: 200 }).toBe(1);
   const [slot] = await t.db.select({ workerId: probeSlots.workerId }).from(probeSlots).where(eq(probeSlots.jobKey, waiting));
   expect(slot!.workerId).toBe(waiter.workerId);
-  const [m] = await t.db.select({ outcome: measurements.outcome, tokens: measurements.outputTokensReported }).from(measurements).where(eq(measurements.jobKey, waiting));
+  const [m] = await t.db
+    .select({ outcome: measurements.outcome, tokens: measurements.outputTokensReported })
+    .from(measurements)
+    .where(eq(measurements.jobKey, waiting));
   expect(m).toEqual({ outcome: 'success', tokens: 8 });
   // The holder died before writing: its slot has no measurement (pg-boss retries it in its region, decision 092).
   expect(await measuredKeys([held])).toBe(0);
@@ -234,7 +258,9 @@ it('a job that cannot get the lock within the bound fails for pg-boss to retry, 
   await waitForLog(waiter, 'worker ready');
   const jobKey = await sendProbe(endpointA, 'third', 1);
   const jobState = async () => {
-    const rows = (await t.db.execute(sql`select state, retry_count::int as "retryCount", output->>'message' as message from pgboss.job where name = ${probeQueueName('third')} and data->>'jobKey' = ${jobKey}`)) as unknown as Array<{ state: string; retryCount: number; message: string | null }>;
+    const rows = (await t.db.execute(
+      sql`select state, retry_count::int as "retryCount", output->>'message' as message from pgboss.job where name = ${probeQueueName('third')} and data->>'jobKey' = ${jobKey}`,
+    )) as unknown as Array<{ state: string; retryCount: number; message: string | null }>;
     return rows[0];
   };
   // Two attempts (the first and pg-boss's one retry), each giving up after ~1 s: the job ends failed, with the reason.

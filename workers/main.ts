@@ -7,10 +7,12 @@
  * queues, schedules and handlers a role has is data: workers/tasks/index.ts (decision 252).
  * `--once`: run what is queued now (plus the at-start jobs) and exit (workers/run-tasks.ts drainOnce).
  */
+import { raiseProbePriority } from '../lib/probe/probe-priority';
 import os from 'node:os';
-import { listenForDataChanges } from '@/db/cache-invalidation';
+import { listenForDataChanges } from '@/server/cache-invalidation';
 import { openDb } from '@/db/client';
 import { getEnv } from '@/lib/env';
+import { settleHeap } from '@/lib/probe/settle-heap';
 import { warmUpProbeCore, warmUpProbePath } from '@/lib/probe/warm-up';
 import { createLoopDelayMonitor } from '@/lib/probe/loop-delay-monitor';
 import { createGuardedFetch } from '@/lib/security/ssrf-guard';
@@ -45,7 +47,13 @@ const log = createLogger('worker');
  * supervisor pass, default 10) and `--endpoint-lock-wait-seconds N` (bound of the wait for an
  * endpoint's probe lock, default 45).
  */
-export function readWorkerArgs(argv: string[]): { role: WorkerRole; once: boolean; heartbeatSeconds: number; superviseSeconds: number; endpointLockWaitSeconds: number } {
+export function readWorkerArgs(argv: string[]): {
+  role: WorkerRole;
+  once: boolean;
+  heartbeatSeconds: number;
+  superviseSeconds: number;
+  endpointLockWaitSeconds: number;
+} {
   const num = (flag: string, fallback: number) => {
     const i = argv.indexOf(flag);
     if (i < 0) return fallback;
@@ -76,8 +84,8 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   const metrics = createWorkerMetrics({ workerId, region });
   const { db, sql: client, close } = openDb(env.DATABASE_URL, role === 'probe' ? 12 : 6);
-  // Another process's rollup changes the data under this process's window caches (the precompute
-  // job reads them): drop them on its NOTIFY, as web instances do (db/cache-invalidation).
+  // The jobs process follows the data version as web instances do (server/cache-invalidation), so
+  // whatever it answers from the answer cache (dumps, checks) moves with other processes' changes.
   if (role === 'jobs') listenForDataChanges(db, client);
   const boss = createBoss(env.DATABASE_URL, { schedule: true, supervise: true, superviseSeconds: args.superviseSeconds });
   let stopping = false;
@@ -106,10 +114,15 @@ async function main(): Promise<void> {
   // Each role's tasks from the list (workers/tasks/index.ts); `--once` drains what is queued and exits.
   let report: DrainReport | null = null;
   if (role === 'probe') {
+    // Before the probe pool's threads start: they inherit this thread's nice value (decision 184).
+    const priority = raiseProbePriority(env.TOKENPACE_PROBE_NICE);
+    log.info({ nice: priority.nice, raised: priority.raised, note: priority.note }, 'probe priority');
     // JIT-warm the parser, token counter and timing paths so the first real probes are not late.
     await warmUpProbeCore();
     // ...and the HTTP side (fetch, body write, read stamps) on a throw-away loopback server (decision 150).
     await warmUpProbePath();
+    // One full collection of what start-up left, before any probe is timed (decision 185).
+    settleHeap();
     const secretKey = env.TOKENPACE_SECRET_KEY ? parseEncryptionKey(env.TOKENPACE_SECRET_KEY) : null;
     // One guarded fetch per trust level, reused by every probe (each owns a pooled undici Agent).
     const publicFetch = createGuardedFetch({ allowPrivate: env.TOKENPACE_ALLOW_PRIVATE });
@@ -136,8 +149,17 @@ async function main(): Promise<void> {
       onBusy: (endpointId) => log.info({ endpointId }, 'endpoint busy in another worker: waiting for its probe lock'),
       onReleaseProblem: (endpointId, problem) => log.warn({ endpointId, problem }, 'endpoint probe lock release'),
     });
-    closers.push(() => endpointLock.close(), () => probe.promptBuilder.close());
-    const deps: ProbeRoleDeps = { ...base, probe, endpointLock, sweep: { ...probe, workerRegion: region, endpointLock }, probeJobExpireSeconds: PROBE_JOB_EXPIRE_SECONDS };
+    closers.push(
+      () => endpointLock.close(),
+      () => probe.promptBuilder.close(),
+    );
+    const deps: ProbeRoleDeps = {
+      ...base,
+      probe,
+      endpointLock,
+      sweep: { ...probe, workerRegion: region, endpointLock },
+      probeJobExpireSeconds: PROBE_JOB_EXPIRE_SECONDS,
+    };
     // Schedules of the old shared queue (one per region, keyed by region) fire into a queue that no
     // worker of this version works: remove them all, whichever region made them (decision 250).
     if (await boss.getQueue(LEGACY_SCHEDULE_PROBES_QUEUE)) {

@@ -30,7 +30,12 @@ async function runJob<T extends TaskDescriptor>(task: T, deps: DepsFor<T>, job: 
  * handler. Returns the queue names in task order. Throws when two tasks name the same queue: a
  * queue is created once.
  */
-export async function startTasks<T extends TaskDescriptor>(boss: PgBoss, tasks: readonly T[], deps: DepsFor<T>, opts: { work?: boolean } = {}): Promise<string[]> {
+export async function startTasks<T extends TaskDescriptor>(
+  boss: PgBoss,
+  tasks: readonly T[],
+  deps: DepsFor<T>,
+  opts: { work?: boolean } = {},
+): Promise<string[]> {
   const work = opts.work ?? true;
   const names = tasks.map((t) => t.queue(deps.region));
   const dup = names.find((n, i) => names.indexOf(n) !== i);
@@ -65,7 +70,12 @@ export type DrainReport = Record<string, { completed: number; failed: number }>;
  * policy; a retry that is due again is run in the same drain, bounded by `maxJobs`).
  * @returns completed and failed jobs per queue
  */
-export async function drainOnce<T extends TaskDescriptor>(boss: PgBoss, tasks: readonly T[], deps: DepsFor<T>, opts: { maxJobs?: number } = {}): Promise<DrainReport> {
+export async function drainOnce<T extends TaskDescriptor>(
+  boss: PgBoss,
+  tasks: readonly T[],
+  deps: DepsFor<T>,
+  opts: { maxJobs?: number } = {},
+): Promise<DrainReport> {
   const maxJobs = opts.maxJobs ?? 10_000;
   const report: DrainReport = {};
   let ran = 0;

@@ -64,12 +64,19 @@ export async function runScheduledProbe(deps: ScheduledProbeDeps, job: ProbeQueu
       // Not a measurement and not a failure: the endpoint was busy with a sweep this service runs.
       const skipped: ProbeTaskResult = { status: 'skipped', reason: 'endpoint-sweeping' };
       recordProbeMetrics(metrics, payload, skipped, 0);
-      log.info({ jobKey: payload.jobKey, endpointId: payload.endpointId }, 'probe skipped: endpoint under a concurrency sweep (no measurement, not counted as downtime)');
+      log.info(
+        { jobKey: payload.jobKey, endpointId: payload.endpointId },
+        'probe skipped: endpoint under a concurrency sweep (no measurement, not counted as downtime)',
+      );
       return skipped;
     }
     // Not a measurement (the endpoint was never asked): the job fails and pg-boss retries it
     // (retryLimit 1, 5 s later; the slot is not claimed yet); after that it stays failed in pgboss.job.
-    if (err instanceof EndpointLockTimeoutError) log.warn({ jobKey: payload.jobKey, endpointId: payload.endpointId, waitedMs: err.waitedMs, attempt: job.retryCount + 1 }, 'endpoint still busy after the probe lock wait: job failed (pg-boss retries it while it has retries left)');
+    if (err instanceof EndpointLockTimeoutError)
+      log.warn(
+        { jobKey: payload.jobKey, endpointId: payload.endpointId, waitedMs: err.waitedMs, attempt: job.retryCount + 1 },
+        'endpoint still busy after the probe lock wait: job failed (pg-boss retries it while it has retries left)',
+      );
     throw err;
   }
   if (r.status === 'recorded' && r.outcome === 'error') log.info({ jobKey: payload.jobKey, errorKind: r.errorKind }, 'probe failed');

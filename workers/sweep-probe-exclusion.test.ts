@@ -9,9 +9,9 @@
 import { Writable } from 'node:stream';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getSweep, insertSweepRequest, listSweepLevels, upsertSweepSettings } from '@/db/queries/sweeps';
+import { getSweep, listSweepLevels } from '@/db/queries/sweeps';
 import { getEndpointUptime } from '@/db/queries/uptime';
-import { endpoints, measurements, models, probeSlots, providers, sweepStreams, workloads } from '@/db/schema';
+import { endpoints, measurements, probeSlots, sweepStreams, workloads } from '@/db/schema';
 import { seedCatalog } from '@/db/seed';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
@@ -21,12 +21,16 @@ import { HEADLINE_WORKLOAD_SLUG } from '@/lib/probe/workloads';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { createGuardedFetch, type GuardedFetch } from '@/lib/security/ssrf-guard';
 import { createEndpointLock, ENDPOINT_LOCK_NAMESPACE, SWEEP_LOCK_NAMESPACE, type EndpointLock } from './endpoint-lock';
-import { buildProbeJobKey } from './queues';
 import { runScheduledProbe, type ScheduledProbeDeps } from './scheduled-probe';
 import { runSweepJob, type SweepTaskContext } from './tasks/run-sweep';
 import { closeFetches, probeTaskContext } from './tasks/test-support/probe-task-context';
+import { addTestEndpoint } from './tasks/test-support/add-test-endpoint';
+import { queueConsentedSweep } from './tasks/test-support/queue-consented-sweep';
+import { scheduledProbeJob } from './tasks/test-support/scheduled-probe-job';
+import { closeGuardedFetches, sweepTaskContext } from './tasks/test-support/sweep-task-context';
 import type { FetchLike } from '@/lib/probe/types';
 import { injectLateness, restoreLateness } from '@/lib/probe/test-support/injected-lateness';
+import { createProbePool } from '@/lib/probe/probe-pool';
 
 let t: TestDatabase;
 /** Swept endpoint A's server, the other endpoint B's, and slow endpoint C's (1.5 s streams). */
@@ -40,7 +44,7 @@ let headlineId: number;
 /** Worker 1 (runs sweeps and probes) and worker 2 (probes only): two lock sessions. */
 let sweepWorkerLock: EndpointLock;
 let probeWorkerLock: EndpointLock;
-let sweepFetches: GuardedFetch[] = [];
+const sweepFetches: GuardedFetch[] = [];
 const probeFetches: FetchLike[] = [];
 /** Requests the probe workers sent: URL and instant (epoch ms). */
 const probeRequests: Array<{ url: string; at: number }> = [];
@@ -51,15 +55,7 @@ let slotCounter = 0;
 /** Sweeps started by a test: awaited before teardown even when an assertion failed first. */
 const inFlight: Promise<unknown>[] = [];
 
-async function addEndpoint(slug: string, port: number): Promise<number> {
-  const [provider] = await t.db.insert(providers).values({ slug: `${slug}-co`, name: `${slug} co` }).returning({ id: providers.id });
-  const [model] = await t.db.select({ id: models.id }).from(models).limit(1);
-  const [ep] = await t.db
-    .insert(endpoints)
-    .values({ slug, providerId: provider!.id, modelId: model!.id, protocol: 'openai-chat', baseUrl: `http://127.0.0.1:${port}/v1`, apiModelId: 'tokenpace-reference', allowPrivate: true, status: 'active' })
-    .returning({ id: endpoints.id });
-  return ep!.id;
-}
+const addEndpoint = (slug: string, port: number) => addTestEndpoint(t.db, slug, `http://127.0.0.1:${port}/v1`);
 
 /** The probe-queue handler of one worker, as workers/main.ts wires it. */
 function probeWorker(endpointLock: EndpointLock): ScheduledProbeDeps {
@@ -85,11 +81,7 @@ function probeWorker(endpointLock: EndpointLock): ScheduledProbeDeps {
 }
 
 /** A scheduled probe job of the headline workload for `endpointId`, in a slot of its own. */
-function probeJob(endpointId: number) {
-  const slotStart = new Date(Date.UTC(2026, 10, 30, 12, slotCounter++)).toISOString();
-  const data = { endpointId, workloadId: headlineId, region: 'test', slotStart, jobKey: buildProbeJobKey({ endpointId, workloadId: headlineId, region: 'test', slotStart }) };
-  return { id: `job-${data.jobKey}`, data, retryCount: 0 };
-}
+const probeJob = (endpointId: number) => scheduledProbeJob(endpointId, headlineId, slotCounter++);
 
 async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -99,6 +91,19 @@ async function until(cond: () => boolean | Promise<boolean>, what: string, timeo
   }
 }
 
+/**
+ * The sweep context with its probe pool started before the sweep is run, at normal priority: these
+ * tests are about exclusion, and a sweep pool's nice-10 threads (decision 166) beside busy loops
+ * get a few % of a core, so their start-up and shut-down took many seconds (the sweep's marker came
+ * after the probe it was meant to wait for; a 600 ms lock bound looked like 14 s). The sweep
+ * closes the pool at its end.
+ */
+async function withReadyPool(over: Partial<SweepTaskContext> = {}): Promise<SweepTaskContext> {
+  const pool = createProbePool({ threads: 1, allowPrivate: true });
+  await pool.ready();
+  return { ...sweepCtx, ...over, createPool: () => pool };
+}
+
 async function advisoryHolders(namespace: number, endpointId: number): Promise<number> {
   const rows = await t.db.execute<{ n: number }>(
     sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database()) and classid = ${namespace}::int4::oid and objid = ${endpointId}::int4::oid and objsubid = 2`,
@@ -106,27 +111,14 @@ async function advisoryHolders(namespace: number, endpointId: number): Promise<n
   return Number(rows[0]!.n);
 }
 
-async function requestSweep(endpointId: number, levels: number[], durationMs: number): Promise<number> {
-  await upsertSweepSettings(t.db, { endpointId, enabled: true, maxConcurrency: 8, durationMs, userId: 'owner-1', now: new Date(), adminConsent: true });
-  const queued = await insertSweepRequest(t.db, {
-    endpointId,
-    requestedByUserId: 'owner-1',
-    concurrencyLevels: levels,
-    durationMs,
-    warmUpMs: 0,
-    maxOutputTokens: 24,
-    objectiveTtftMs: 2000,
-    objectiveTpotMs: 100,
-    minSuccessRate: 0.9,
-    now: new Date(),
-  });
-  if (!queued.ok) throw new Error(`sweep not queued: ${queued.reason}`);
-  return queued.sweep.id;
-}
+const requestSweep = (endpointId: number, levels: number[], durationMs: number) =>
+  queueConsentedSweep(t.db, { endpointId, levels, durationMs, userId: 'owner-1', maxConcurrency: 8 });
 
 async function skippedBySweep(endpointId: number): Promise<number> {
   const { values } = await metrics.probes.get();
-  return values.filter((v) => v.labels.endpoint_id === String(endpointId) && v.labels.outcome === 'skipped' && v.labels.error_kind === 'endpoint-sweeping').reduce((n, v) => n + v.value, 0);
+  return values
+    .filter((v) => v.labels.endpoint_id === String(endpointId) && v.labels.outcome === 'skipped' && v.labels.error_kind === 'endpoint-sweeping')
+    .reduce((n, v) => n + v.value, 0);
 }
 
 beforeAll(async () => {
@@ -136,7 +128,8 @@ beforeAll(async () => {
   [serverA, serverB, serverC] = await Promise.all([
     startReferenceServer({ port: 0, tps: 400, ttftMs: 10, outputTokens: 24, recordWrites: true }),
     startReferenceServer({ port: 0, tps: 400, ttftMs: 10, outputTokens: 24, recordWrites: true }),
-    startReferenceServer({ port: 0, tps: 30, ttftMs: 10, outputTokens: 45, recordWrites: true }),
+    // C's probe streams 3 s: long enough for the sweep to take its marker while it runs, on a busy machine too
+    startReferenceServer({ port: 0, tps: 30, ttftMs: 10, outputTokens: 90, recordWrites: true }),
   ]);
   t = await createTestDatabase();
   await seedCatalog(t.db, { workloads: SEED_WORKLOADS, lookupEnv: () => null, referencePort: serverA.port });
@@ -150,21 +143,7 @@ beforeAll(async () => {
   sweepWorkerLock = createEndpointLock({ url: t.url, waitMs: 10_000 });
   probeWorkerLock = createEndpointLock({ url: t.url, waitMs: 10_000 });
   metrics = createWorkerMetrics({ workerId: 'test', region: 'test' });
-  sweepCtx = {
-    db: t.db,
-    workerRegion: 'test',
-    workerVersion: 'test',
-    createFetch: ({ allowPrivate }) => {
-      const f = createGuardedFetch({ allowPrivate });
-      sweepFetches.push(f);
-      return f;
-    },
-    secretKey: null,
-    deadlines: { ttftMs: 5000, idleMs: 5000, totalMs: 20_000, maxBytes: 1 << 24 },
-    now: () => new Date(),
-    warmUpMs: 0,
-    endpointLock: sweepWorkerLock,
-  };
+  sweepCtx = sweepTaskContext(t.db, sweepWorkerLock, sweepFetches);
 }, 120_000);
 
 afterAll(async () => {
@@ -172,150 +151,172 @@ afterAll(async () => {
   await Promise.allSettled(inFlight);
   await sweepWorkerLock?.close();
   await probeWorkerLock?.close();
-  for (const f of sweepFetches) await f.dispatcher.close();
-  sweepFetches = [];
+  await closeGuardedFetches(sweepFetches);
   await closeFetches(probeFetches);
   await Promise.all([serverA?.close(), serverB?.close(), serverC?.close()]);
   await t?.drop();
 });
 
 describe('sweeps and scheduled probes of one endpoint are exclusive', () => {
-  it('a probe arriving during a sweep is skipped at once in both workers, recorded nowhere as a failure; other endpoints are probed meanwhile; afterwards probes run', { timeout: 60_000 }, async () => {
-    const sweepId = await requestSweep(endpointA, [1, 4], 2500);
-    serverA.clearWriteLog();
-    serverB.clearWriteLog();
-    const sweepRun = runSweepJob(sweepCtx, { sweepId });
-    inFlight.push(sweepRun);
-    await until(() => serverA.openStreams() > 0, 'the sweep streaming');
+  it(
+    'a probe arriving during a sweep is skipped at once in both workers, recorded nowhere as a failure; other endpoints are probed meanwhile; afterwards probes run',
+    { timeout: 60_000 },
+    async () => {
+      const sweepId = await requestSweep(endpointA, [1, 4], 2500);
+      serverA.clearWriteLog();
+      serverB.clearWriteLog();
+      const sweepRun = runSweepJob(await withReadyPool(), { sweepId });
+      inFlight.push(sweepRun);
+      await until(() => serverA.openStreams() > 0, 'the sweep streaming');
 
-    const crossProcess = probeJob(endpointA);
-    const inProcess = probeJob(endpointA);
-    const other = probeJob(endpointB);
-    const t0 = performance.now();
-    const [a1, a2, b] = await Promise.all([
-      runScheduledProbe(probeWorker(probeWorkerLock), crossProcess).then((r) => ({ r, ms: performance.now() - t0, at: Date.now() })),
-      runScheduledProbe(probeWorker(sweepWorkerLock), inProcess).then((r) => ({ r, ms: performance.now() - t0, at: Date.now() })),
-      runScheduledProbe(probeWorker(probeWorkerLock), other).then((r) => ({ r, ms: performance.now() - t0, at: Date.now() })),
-    ]);
-    expect(a1.r).toEqual({ status: 'skipped', reason: 'endpoint-sweeping' });
-    expect(a2.r).toEqual({ status: 'skipped', reason: 'endpoint-sweeping' });
-    // At once, not after the 10 s lock wait.
-    expect(a1.ms).toBeLessThan(1000);
-    expect(a2.ms).toBeLessThan(1000);
-    // The other endpoint is probed during the sweep, normally.
-    expect(b.r).toEqual({ status: 'recorded', outcome: 'success', errorKind: null });
-    const [bStream] = serverB.writeLog();
-    expect(serverB.writeLog()).toHaveLength(1);
+      const crossProcess = probeJob(endpointA);
+      const inProcess = probeJob(endpointA);
+      const other = probeJob(endpointB);
+      const t0 = performance.now();
+      const [a1, a2, b] = await Promise.all([
+        runScheduledProbe(probeWorker(probeWorkerLock), crossProcess).then((r) => ({ r, ms: performance.now() - t0, at: Date.now() })),
+        runScheduledProbe(probeWorker(sweepWorkerLock), inProcess).then((r) => ({ r, ms: performance.now() - t0, at: Date.now() })),
+        runScheduledProbe(probeWorker(probeWorkerLock), other).then((r) => ({ r, ms: performance.now() - t0, at: Date.now() })),
+      ]);
+      expect(a1.r).toEqual({ status: 'skipped', reason: 'endpoint-sweeping' });
+      expect(a2.r).toEqual({ status: 'skipped', reason: 'endpoint-sweeping' });
+      // At once, not after the 10 s lock wait (half of it: a busy machine is slow, never that slow).
+      expect(a1.ms).toBeLessThan(5000);
+      expect(a2.ms).toBeLessThan(5000);
+      // The other endpoint is probed during the sweep, normally.
+      expect(b.r).toEqual({ status: 'recorded', outcome: 'success', errorKind: null });
+      const [bStream] = serverB.writeLog();
+      expect(serverB.writeLog()).toHaveLength(1);
 
-    const swept = await sweepRun;
-    expect(swept).toEqual({ status: 'completed', levels: 2, stopReason: null });
-    const sweep = await getSweep(t.db, sweepId);
-    expect(sweep).toMatchObject({ status: 'completed', errorMessage: null });
-    // The skips and B's whole stream fell inside the sweep (started .. finished).
-    for (const at of [a1.at, a2.at, b.at]) expect(at).toBeLessThan(sweep!.finishedAt!.getTime());
-    expect(bStream!.openedAt).toBeGreaterThan(sweep!.startedAt!.getTime());
+      const swept = await sweepRun;
+      expect(swept).toEqual({ status: 'completed', levels: 2, stopReason: null });
+      const sweep = await getSweep(t.db, sweepId);
+      expect(sweep).toMatchObject({ status: 'completed', errorMessage: null });
+      // The skips and B's whole stream fell inside the sweep (started .. finished).
+      for (const at of [a1.at, a2.at, b.at]) expect(at).toBeLessThan(sweep!.finishedAt!.getTime());
+      expect(bStream!.openedAt).toBeGreaterThan(sweep!.startedAt!.getTime());
 
-    // No probe request went to endpoint A while the sweep ran (B's did), and the server's own log
-    // agrees: it logs a stream once it read the request (a tail stream cut at the level's end may
-    // not have got that far, or may have been completed by the server as the client left), so its
-    // counts lie between the sweep's stored counts.
-    // Probe streams only: a calibration endpoint's probe also asks the reference server what it really sent (decision 182).
-    const toA = (r: { url: string }) => r.url.startsWith(serverA.url) && !r.url.includes('/tokenpace/deliveries/');
-    expect(probeRequests.filter((r) => toA(r) && r.at <= sweep!.finishedAt!.getTime())).toHaveLength(0);
-    expect(probeRequests.filter((r) => r.url.startsWith(serverB.url) && !r.url.includes('/tokenpace/deliveries/'))).toHaveLength(1);
-    const stored = await t.db
-      .select({ all: sql<number>`count(*)::int`, answered: sql<number>`count(*) filter (where ttfb_ms is not null)::int`, successes: sql<number>`count(*) filter (where outcome = 'success')::int` })
-      .from(sweepStreams)
-      .where(eq(sweepStreams.sweepId, sweepId));
-    const served = serverA.writeLog();
-    expect(served.length).toBeGreaterThanOrEqual(stored[0]!.answered);
-    expect(served.length).toBeLessThanOrEqual(stored[0]!.all);
-    const completed = served.filter((s) => s.completed).length;
-    expect(completed).toBeGreaterThanOrEqual(stored[0]!.successes);
-    expect(completed).toBeLessThanOrEqual(stored[0]!.answered);
-    expect(Math.max(...served.map((s) => s.openStreams))).toBeLessThanOrEqual(4);
-    const levels = await listSweepLevels(t.db, [sweepId]);
-    expect(levels.map((l) => [l.concurrency, l.successes === l.requests])).toEqual([
-      [1, true],
-      [4, true],
-    ]);
+      // No probe request went to endpoint A while the sweep ran (B's did), and the server's own log
+      // agrees: it logs a stream once it read the request (a tail stream cut at the level's end may
+      // not have got that far, or may have been completed by the server as the client left), so its
+      // counts lie between the sweep's stored counts.
+      // Probe streams only: a calibration endpoint's probe also asks the reference server what it really sent (decision 182).
+      const toA = (r: { url: string }) => r.url.startsWith(serverA.url) && !r.url.includes('/tokenpace/deliveries/');
+      expect(probeRequests.filter((r) => toA(r) && r.at <= sweep!.finishedAt!.getTime())).toHaveLength(0);
+      expect(probeRequests.filter((r) => r.url.startsWith(serverB.url) && !r.url.includes('/tokenpace/deliveries/'))).toHaveLength(1);
+      const stored = await t.db
+        .select({
+          all: sql<number>`count(*)::int`,
+          answered: sql<number>`count(*) filter (where ttfb_ms is not null)::int`,
+          successes: sql<number>`count(*) filter (where outcome = 'success')::int`,
+        })
+        .from(sweepStreams)
+        .where(eq(sweepStreams.sweepId, sweepId));
+      const served = serverA.writeLog();
+      expect(served.length).toBeGreaterThanOrEqual(stored[0]!.answered);
+      expect(served.length).toBeLessThanOrEqual(stored[0]!.all);
+      const completed = served.filter((s) => s.completed).length;
+      expect(completed).toBeGreaterThanOrEqual(stored[0]!.successes);
+      expect(completed).toBeLessThanOrEqual(stored[0]!.answered);
+      expect(Math.max(...served.map((s) => s.openStreams))).toBeLessThanOrEqual(4);
+      const levels = await listSweepLevels(t.db, [sweepId]);
+      expect(levels.map((l) => [l.concurrency, l.successes === l.requests])).toEqual([
+        [1, true],
+        [4, true],
+      ]);
 
-    // Recorded: no measurement, no slot claim, a skip in the metrics and the log; uptime counts nothing.
-    const keys = [crossProcess.data.jobKey, inProcess.data.jobKey];
-    expect(await t.db.select().from(measurements).where(inArray(measurements.jobKey, keys))).toHaveLength(0);
-    expect(await t.db.select().from(probeSlots).where(inArray(probeSlots.jobKey, keys))).toHaveLength(0);
-    expect(await skippedBySweep(endpointA)).toBe(2);
-    expect(await skippedBySweep(endpointB)).toBe(0);
-    const skipLines = logLines.filter((l) => l.msg.startsWith('probe skipped: endpoint under a concurrency sweep'));
-    expect(skipLines.map((l) => [l.endpointId, l.jobKey]).sort()).toEqual(keys.map((k) => [endpointA, k]).sort());
-    const uptime = await getEndpointUptime(t.db, { endpointId: endpointA, now: new Date() });
-    expect(uptime.windows['1d'].n).toBe(0);
+      // Recorded: no measurement, no slot claim, a skip in the metrics and the log; uptime counts nothing.
+      const keys = [crossProcess.data.jobKey, inProcess.data.jobKey];
+      expect(await t.db.select().from(measurements).where(inArray(measurements.jobKey, keys))).toHaveLength(0);
+      expect(await t.db.select().from(probeSlots).where(inArray(probeSlots.jobKey, keys))).toHaveLength(0);
+      expect(await skippedBySweep(endpointA)).toBe(2);
+      expect(await skippedBySweep(endpointB)).toBe(0);
+      const skipLines = logLines.filter((l) => l.msg.startsWith('probe skipped: endpoint under a concurrency sweep'));
+      expect(skipLines.map((l) => [l.endpointId, l.jobKey]).sort()).toEqual(keys.map((k) => [endpointA, k]).sort());
+      const uptime = await getEndpointUptime(t.db, { endpointId: endpointA, now: new Date() });
+      expect(uptime.windows['1d'].n).toBe(0);
 
-    // After the sweep: no lock or marker left, probes of A run normally in both workers.
-    expect(await advisoryHolders(SWEEP_LOCK_NAMESPACE, endpointA)).toBe(0);
-    expect(await advisoryHolders(ENDPOINT_LOCK_NAMESPACE, endpointA)).toBe(0);
-    serverA.clearWriteLog();
-    const after1 = probeJob(endpointA);
-    const after2 = probeJob(endpointA);
-    expect(await runScheduledProbe(probeWorker(probeWorkerLock), after1)).toEqual({ status: 'recorded', outcome: 'success', errorKind: null });
-    expect(await runScheduledProbe(probeWorker(sweepWorkerLock), after2)).toEqual({ status: 'recorded', outcome: 'success', errorKind: null });
-    expect(serverA.writeLog().map((s) => s.openStreams)).toEqual([1, 1]);
-    expect(probeRequests.filter(toA)).toHaveLength(2);
-    const written = await t.db.select({ outcome: measurements.outcome }).from(measurements).where(and(eq(measurements.endpointId, endpointA), inArray(measurements.jobKey, [after1.data.jobKey, after2.data.jobKey])));
-    expect(written.map((m) => m.outcome)).toEqual(['success', 'success']);
-    expect((await getEndpointUptime(t.db, { endpointId: endpointA, now: new Date() })).windows['1d']).toMatchObject({ n: 2, successes: 2 });
-  });
+      // After the sweep: no lock or marker left, probes of A run normally in both workers.
+      expect(await advisoryHolders(SWEEP_LOCK_NAMESPACE, endpointA)).toBe(0);
+      expect(await advisoryHolders(ENDPOINT_LOCK_NAMESPACE, endpointA)).toBe(0);
+      serverA.clearWriteLog();
+      const after1 = probeJob(endpointA);
+      const after2 = probeJob(endpointA);
+      expect(await runScheduledProbe(probeWorker(probeWorkerLock), after1)).toEqual({ status: 'recorded', outcome: 'success', errorKind: null });
+      expect(await runScheduledProbe(probeWorker(sweepWorkerLock), after2)).toEqual({ status: 'recorded', outcome: 'success', errorKind: null });
+      expect(serverA.writeLog().map((s) => s.openStreams)).toEqual([1, 1]);
+      expect(probeRequests.filter(toA)).toHaveLength(2);
+      const written = await t.db
+        .select({ outcome: measurements.outcome })
+        .from(measurements)
+        .where(and(eq(measurements.endpointId, endpointA), inArray(measurements.jobKey, [after1.data.jobKey, after2.data.jobKey])));
+      expect(written.map((m) => m.outcome)).toEqual(['success', 'success']);
+      expect((await getEndpointUptime(t.db, { endpointId: endpointA, now: new Date() })).windows['1d']).toMatchObject({ n: 2, successes: 2 });
+    },
+  );
 
-  it('a sweep waits for a probe already streaming; probes arriving while it waits are skipped; the sweep streams only after the probe ended', { timeout: 60_000 }, async () => {
-    const sweepId = await requestSweep(endpointC, [1], 400);
-    serverC.clearWriteLog();
-    // A probe of C (1 s stream) in the probe worker, then the sweep of C in the sweep worker.
-    const first = probeJob(endpointC);
-    const probing = runScheduledProbe(probeWorker(probeWorkerLock), first);
-    await until(() => serverC.openStreams() === 1, 'the probe streaming');
-    const sweepRun = runSweepJob(sweepCtx, { sweepId });
-    inFlight.push(sweepRun);
-    await until(async () => (await advisoryHolders(SWEEP_LOCK_NAMESPACE, endpointC)) === 1, 'the sweep marker');
-    // The sweep holds its marker but not yet the endpoint (the probe does): a newcomer steps aside.
-    expect(serverC.openStreams()).toBe(1);
-    const late = probeJob(endpointC);
-    expect(await runScheduledProbe(probeWorker(probeWorkerLock), late)).toEqual({ status: 'skipped', reason: 'endpoint-sweeping' });
+  it(
+    'a sweep waits for a probe already streaming; probes arriving while it waits are skipped; the sweep streams only after the probe ended',
+    { timeout: 60_000 },
+    async () => {
+      const sweepId = await requestSweep(endpointC, [1], 400);
+      serverC.clearWriteLog();
+      // A probe of C (1 s stream) in the probe worker, then the sweep of C in the sweep worker.
+      const first = probeJob(endpointC);
+      const sweepCtxC = await withReadyPool();
+      const probing = runScheduledProbe(probeWorker(probeWorkerLock), first);
+      await until(() => serverC.openStreams() === 1, 'the probe streaming');
+      const sweepRun = runSweepJob(sweepCtxC, { sweepId });
+      inFlight.push(sweepRun);
+      await until(async () => (await advisoryHolders(SWEEP_LOCK_NAMESPACE, endpointC)) === 1, 'the sweep marker');
+      // The sweep holds its marker but not yet the endpoint (the probe does): a newcomer steps aside.
+      expect(serverC.openStreams()).toBe(1);
+      const late = probeJob(endpointC);
+      expect(await runScheduledProbe(probeWorker(probeWorkerLock), late)).toEqual({ status: 'skipped', reason: 'endpoint-sweeping' });
 
-    expect(await probing).toEqual({ status: 'recorded', outcome: 'success', errorKind: null });
-    expect(await sweepRun).toEqual({ status: 'completed', levels: 1, stopReason: null });
-    const [probeStream, ...sweepStreamsServed] = serverC.writeLog();
-    expect(probeStream!.completed).toBe(true);
-    expect(sweepStreamsServed.length).toBeGreaterThan(0);
-    const probeEnded = probeStream!.writeAt[probeStream!.writeAt.length - 1]!;
-    for (const s of sweepStreamsServed) expect(s.openedAt).toBeGreaterThanOrEqual(probeEnded);
-    expect(Math.max(...serverC.writeLog().map((s) => s.openStreams))).toBe(1);
-    expect(await t.db.select().from(measurements).where(eq(measurements.jobKey, late.data.jobKey))).toHaveLength(0);
-    expect(await skippedBySweep(endpointC)).toBe(1);
-  });
+      expect(await probing).toEqual({ status: 'recorded', outcome: 'success', errorKind: null });
+      expect(await sweepRun).toEqual({ status: 'completed', levels: 1, stopReason: null });
+      const [probeStream, ...sweepStreamsServed] = serverC.writeLog();
+      expect(probeStream!.completed).toBe(true);
+      expect(sweepStreamsServed.length).toBeGreaterThan(0);
+      const probeEnded = probeStream!.writeAt[probeStream!.writeAt.length - 1]!;
+      for (const s of sweepStreamsServed) expect(s.openedAt).toBeGreaterThanOrEqual(probeEnded);
+      expect(Math.max(...serverC.writeLog().map((s) => s.openStreams))).toBe(1);
+      expect(await t.db.select().from(measurements).where(eq(measurements.jobKey, late.data.jobKey))).toHaveLength(0);
+      expect(await skippedBySweep(endpointC)).toBe(1);
+    },
+  );
 
-  it('a sweep that cannot get the endpoint within its bound fails with the reason stored, runs no level, and leaves the endpoint to probes', { timeout: 60_000 }, async () => {
-    const sweepId = await requestSweep(endpointA, [1], 400);
-    serverA.clearWriteLog();
-    // A holder that does not let go (a stuck probe in the other worker).
-    let letGo!: () => void;
-    const stuck = probeWorkerLock.run(endpointA, () => new Promise<void>((resolve) => (letGo = resolve)));
-    await until(async () => (await advisoryHolders(ENDPOINT_LOCK_NAMESPACE, endpointA)) === 1, 'the stuck holder');
-    const t0 = performance.now();
-    const r = await runSweepJob({ ...sweepCtx, endpointLockWaitMs: 600 }, { sweepId });
-    const waited = performance.now() - t0;
-    expect(r).toEqual({ status: 'failed', levels: 0, stopReason: null });
-    expect(waited).toBeGreaterThanOrEqual(550);
-    expect(waited).toBeLessThan(5000);
-    const sweep = await getSweep(t.db, sweepId);
-    expect(sweep).toMatchObject({ status: 'failed', stopReason: null });
-    expect(sweep!.errorMessage).toBe('endpoint busy: its lock was not free within 600 ms (a probe or another worker held it), so no level ran; request the sweep again');
-    expect(await listSweepLevels(t.db, [sweepId])).toHaveLength(0);
-    expect(serverA.writeLog()).toHaveLength(0);
-    // The marker went with the failed sweep: probes are not skipped any more.
-    expect(await advisoryHolders(SWEEP_LOCK_NAMESPACE, endpointA)).toBe(0);
-    letGo();
-    await stuck;
-    expect(await runScheduledProbe(probeWorker(sweepWorkerLock), probeJob(endpointA))).toEqual({ status: 'recorded', outcome: 'success', errorKind: null });
-    expect(sweepWorkerLock.sweepingKeys).toBe(0);
-  });
+  it(
+    'a sweep that cannot get the endpoint within its bound fails with the reason stored, runs no level, and leaves the endpoint to probes',
+    { timeout: 60_000 },
+    async () => {
+      const sweepId = await requestSweep(endpointA, [1], 400);
+      serverA.clearWriteLog();
+      // A holder that does not let go (a stuck probe in the other worker).
+      let letGo!: () => void;
+      const stuck = probeWorkerLock.run(endpointA, () => new Promise<void>((resolve) => (letGo = resolve)));
+      await until(async () => (await advisoryHolders(ENDPOINT_LOCK_NAMESPACE, endpointA)) === 1, 'the stuck holder');
+      const t0 = performance.now();
+      const r = await runSweepJob(await withReadyPool({ endpointLockWaitMs: 600 }), { sweepId });
+      const waited = performance.now() - t0;
+      expect(r).toEqual({ status: 'failed', levels: 0, stopReason: null });
+      // It gave up at its bound (600 ms), not waiting for the holder (which never lets go).
+      expect(waited).toBeGreaterThanOrEqual(550);
+      expect(waited).toBeLessThan(10_000);
+      const sweep = await getSweep(t.db, sweepId);
+      expect(sweep).toMatchObject({ status: 'failed', stopReason: null });
+      expect(sweep!.errorMessage).toBe(
+        'endpoint busy: its lock was not free within 600 ms (a probe or another worker held it), so no level ran; request the sweep again',
+      );
+      expect(await listSweepLevels(t.db, [sweepId])).toHaveLength(0);
+      expect(serverA.writeLog()).toHaveLength(0);
+      // The marker went with the failed sweep: probes are not skipped any more.
+      expect(await advisoryHolders(SWEEP_LOCK_NAMESPACE, endpointA)).toBe(0);
+      letGo();
+      await stuck;
+      expect(await runScheduledProbe(probeWorker(sweepWorkerLock), probeJob(endpointA))).toEqual({ status: 'recorded', outcome: 'success', errorKind: null });
+      expect(sweepWorkerLock.sweepingKeys).toBe(0);
+    },
+  );
 });

@@ -17,7 +17,7 @@ import type { Logger } from '@/lib/observability/logger';
 import type { WorkerMetrics } from '@/lib/observability/metrics';
 import type { EndpointLock } from './endpoint-lock';
 import type { ProbeTaskContext } from './tasks/probe-endpoint';
-import type { SweepTaskContext } from './tasks/run-sweep';
+import type { SweepTaskContext } from './tasks/sweep-task-context';
 
 /** Process roles of `workers/main.ts --role`. */
 export const WORKER_ROLES = ['probe', 'jobs'] as const;

@@ -7,7 +7,7 @@
  * Then two web instances (separate processes: app/api/v1/test-support/web-instance.ts, the
  * production route handlers with their own caches and LISTEN) against the same database: per-region
  * and merged leaderboards say which regions they cover, and after late data and a rollup both
- * instances serve the same new snapshot (cross-instance invalidation, db/cache-invalidation).
+ * instances serve the same new snapshot (cross-instance invalidation, server/cache-invalidation).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { DATA_CHANGED_CHANNEL, type DataChange } from '@/db/cache-invalidation';
+import { DATA_CHANGED_CHANNEL, type DataChange } from '@/server/cache-invalidation';
 import { seedCatalog } from '@/db/seed';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
@@ -76,13 +76,17 @@ afterAll(async () => {
 
 /** Probe measurements of one region and slot (job keys are probe:<endpoint>:<workload>:<region>:<slot>). */
 async function measuredInSlot(region: string, slotStart: string): Promise<number> {
-  const [r] = (await t.db.execute(sql`select count(*)::int as n from measurements where job_key like ${`probe:%:%:${region}:${slotStart}`}`)) as unknown as Array<{ n: number }>;
+  const [r] = (await t.db.execute(sql`select count(*)::int as n from measurements where job_key like ${`probe:%:%:${region}:${slotStart}`}`)) as unknown as [
+    { n: number },
+  ];
   return r!.n;
 }
 
 /** Probe jobs a region's schedule enqueued for one slot (what "every slot" must measure). */
 async function enqueuedInSlot(region: string, slotStart: string): Promise<number> {
-  const [r] = (await t.db.execute(sql`select count(*)::int as n from pgboss.job where name = ${probeQueueName(region)} and data->>'slotStart' = ${slotStart}`)) as unknown as Array<{ n: number }>;
+  const [r] = (await t.db.execute(
+    sql`select count(*)::int as n from pgboss.job where name = ${probeQueueName(region)} and data->>'slotStart' = ${slotStart}`,
+  )) as unknown as [{ n: number }];
   return r!.n;
 }
 
@@ -110,24 +114,37 @@ it('regions scale out independently: eu and us measure every slot; after eu is k
     const slots = ['2026-01-01T00:00:00.000Z', '2026-01-01T00:01:00.000Z'];
     for (const slot of slots) for (const region of ['eu', 'us']) await fireSchedule(boss, region, slot);
     await expect
-      .poll(async () => {
-        const out: Record<string, string> = {};
-        for (const slot of slots) for (const region of ['eu', 'us']) out[`${region} ${slot}`] = `${await measuredInSlot(region, slot)}/${await enqueuedInSlot(region, slot)}`;
-        return Object.values(out).every((v) => v === out[`eu ${slots[0]}`] && !v.startsWith('0/') && v.split('/')[0] === v.split('/')[1]) ? 'every slot measured in both regions' : out;
-      }, { timeout: 120_000, interval: 500 })
+      .poll(
+        async () => {
+          const out: Record<string, string> = {};
+          for (const slot of slots)
+            for (const region of ['eu', 'us']) out[`${region} ${slot}`] = `${await measuredInSlot(region, slot)}/${await enqueuedInSlot(region, slot)}`;
+          return Object.values(out).every((v) => v === out[`eu ${slots[0]}`] && !v.startsWith('0/') && v.split('/')[0] === v.split('/')[1])
+            ? 'every slot measured in both regions'
+            : out;
+        },
+        { timeout: 120_000, interval: 500 },
+      )
       .toBe('every slot measured in both regions');
     // Each region's probe jobs were taken by that region's worker only.
-    const claims = (await t.db.execute(sql`select split_part(job_key, ':', 4) as region, worker_id from probe_slots group by 1, 2`)) as unknown as Array<{ region: string; worker_id: string }>;
+    const claims = (await t.db.execute(sql`select split_part(job_key, ':', 4) as region, worker_id from probe_slots group by 1, 2`)) as unknown as Array<{
+      region: string;
+      worker_id: string;
+    }>;
     for (const c of claims) expect(c.worker_id.endsWith(`:${c.region === 'eu' ? eu.pid : us.pid}`)).toBe(true);
     // A slot probed from both regions has one measurement per region, never two in one.
-    const [dups] = (await t.db.execute(sql`select count(*)::int as n from (select job_key from measurements group by job_key having count(*) > 1) d`)) as unknown as Array<{ n: number }>;
+    const [dups] = (await t.db.execute(
+      sql`select count(*)::int as n from (select job_key from measurements group by job_key having count(*) > 1) d`,
+    )) as unknown as [{ n: number }];
     expect(dups!.n).toBe(0);
 
     process.env.DATABASE_URL = t.url;
     getEnv(true);
     const regionsRoute = await import('@/app/api/v1/regions/route');
     const health = await import('@/app/api/health/route');
-    const regions = (await (await regionsRoute.GET(new Request('http://localhost:3000/api/v1/regions'))).json()) as { items: Array<{ region: string; liveWorkers: number }> };
+    const regions = (await (await regionsRoute.GET(new Request('http://localhost:3000/api/v1/regions'))).json()) as {
+      items: Array<{ region: string; liveWorkers: number }>;
+    };
     expect(regions.items.filter((r) => r.liveWorkers > 0).map((r) => r.region)).toEqual(['eu', 'us']);
     const body = (await (await health.GET()).json()) as HealthBody;
     expect(body.workers.map((w) => `${w.region}:${w.role}:${w.pid}`).sort()).toEqual([`eu:jobs:${jobs.pid}`, `eu:probe:${eu.pid}`, `us:probe:${us.pid}`]);
@@ -135,7 +152,10 @@ it('regions scale out independently: eu and us measure every slot; after eu is k
     // The jobs process took no probe (every claim above came from a probe process of the region).
     expect(claims.some((c) => c.worker_id.endsWith(`:${jobs.pid}`))).toBe(false);
     for (const w of body.workers) expect(Date.parse(w.lastHeartbeatAt)).toBeGreaterThan(Date.now() - 60_000);
-    expect(body.regions.map((r) => [r.region, r.state, r.liveWorkers])).toEqual([['eu', 'ok', 1], ['us', 'ok', 1]]);
+    expect(body.regions.map((r) => [r.region, r.state, r.liveWorkers])).toEqual([
+      ['eu', 'ok', 1],
+      ['us', 'ok', 1],
+    ]);
     expect(body.stalledRegions).toEqual([]);
 
     // eu dies (no clean shutdown). Its cron keeps firing; us's firings keep being measured.
@@ -156,14 +176,33 @@ it('regions scale out independently: eu and us measure every slot; after eu is k
     // Shortened grace and liveness so the test need not wait the published 2 min (same rules, same loader).
     const thresholds = { ...DEFAULT_HEALTH_THRESHOLDS, scheduleClaimGraceSeconds: 3 };
     await expect
-      .poll(async () => {
-        const now = new Date();
-        const f = await loadHealthFigures(t.db, now, 5_000);
-        const v = assessHealth({ now, queues: f.queues, liveWorkers: f.workers.length, liveJobsWorkers: f.workers.filter((w) => w.role === 'jobs').length, schedules: f.schedules, slotMinutes: slotMinutesForCron, probeQueueName, thresholds });
-        return { status: v.status, stalled: v.stalledRegions, reasons: v.regions.map((r) => `${r.region}:${r.reasons.join('+') || 'ok'}:${r.liveWorkers}`), problems: v.problems };
-      }, { timeout: 30_000, interval: 500 })
+      .poll(
+        async () => {
+          const now = new Date();
+          const f = await loadHealthFigures(t.db, now, 5_000);
+          const v = assessHealth({
+            now,
+            queues: f.queues,
+            liveWorkers: f.workers.length,
+            liveJobsWorkers: f.workers.filter((w) => w.role === 'jobs').length,
+            schedules: f.schedules,
+            slotMinutes: slotMinutesForCron,
+            probeQueueName,
+            thresholds,
+          });
+          return {
+            status: v.status,
+            stalled: v.stalledRegions,
+            reasons: v.regions.map((r) => `${r.region}:${r.reasons.join('+') || 'ok'}:${r.liveWorkers}`),
+            problems: v.problems,
+          };
+        },
+        { timeout: 30_000, interval: 500 },
+      )
       .toEqual({ status: 'degraded', stalled: ['eu'], reasons: ['eu:schedule-unclaimed:0', 'us:ok:1'], problems: ['region eu: schedule-unclaimed'] });
-    const [waiting] = (await t.db.execute(sql`select count(*)::int as n from pgboss.job where name = ${scheduleProbesQueueName('eu')} and state = 'created'`)) as unknown as Array<{ n: number }>;
+    const [waiting] = (await t.db.execute(
+      sql`select count(*)::int as n from pgboss.job where name = ${scheduleProbesQueueName('eu')} and state = 'created'`,
+    )) as unknown as [{ n: number }];
     expect(waiting!.n).toBe(later.length + 1);
     // The route itself lists both regions with their figures (its verdict uses the published 2 min grace).
     const after = (await (await health.GET()).json()) as HealthBody;
@@ -218,7 +257,7 @@ it('two web instances: per-region and merged boards say which regions; both serv
   const q = { model: subject!.model, workload: subject!.workload, window: '24h' };
 
   // Pinned to an instant after both regions measured: per-region boards are parts of the merged one.
-  const [{ last }] = (await t.db.execute(sql`select max(measured_at)::text as last from measurements`)) as unknown as Array<{ last: string }>;
+  const [{ last }] = (await t.db.execute(sql`select max(measured_at)::text as last from measurements`)) as unknown as [{ last: string }];
   const at = new Date(Date.parse(last) + 1000).toISOString();
   const [eu, us, merged] = await Promise.all([board(a, { ...q, at, region: 'eu' }), board(b, { ...q, at, region: 'us' }), board(a, { ...q, at })]);
   expect([eu.region, eu.regions, eu.merged]).toEqual(['eu', ['eu'], false]);
@@ -239,28 +278,39 @@ it('two web instances: per-region and merged boards say which regions; both serv
   expect((await board(a, sealed)).snapshotId).toBe(before.snapshotId);
   // Late data for that window (a copy of an eu measurement, measured 1 min before it), then a rollup
   // run, which sends NOTIFY tokenpace_data_changed.
-  const cols = ((await t.db.execute(sql`
+  const cols = (
+    (await t.db.execute(sql`
     select column_name from information_schema.columns
-    where table_name = 'measurements' and table_schema = current_schema() and column_default is null and is_identity = 'NO' and is_generated = 'NEVER' and column_name not in ('measured_at', 'job_key')`)) as unknown as Array<{ column_name: string }>)
+    where table_name = 'measurements' and table_schema = current_schema() and column_default is null and is_identity = 'NO' and is_generated = 'NEVER' and column_name not in ('measured_at', 'job_key')`)) as unknown as [
+      { column_name: string },
+    ]
+  )
     .map((c) => `"${c.column_name}"`)
     .join(', ');
   const lateAt = new Date(Date.parse(sealedAt) - 60_000).toISOString();
-  await t.db.execute(sql.raw(`
+  await t.db.execute(
+    sql.raw(`
     insert into measurements (${cols}, measured_at, job_key)
     select ${cols}, '${lateAt}'::timestamptz, 'late-data-test' from measurements
     where worker_region = 'eu' and outcome = 'success'
       and workload_id = (select id from workloads where slug = '${q.workload}')
       and endpoint_id in (select e.id from endpoints e join models mo on mo.id = e.model_id where mo.slug = '${q.model}')
-    limit 1`));
+    limit 1`),
+  );
   await runRollupJob(t.db, new Date());
-  const [{ n: lateRows }] = (await t.db.execute(sql`select count(*)::int as n from measurements where job_key = 'late-data-test'`)) as unknown as Array<{ n: number }>;
+  const [{ n: lateRows }] = (await t.db.execute(sql`select count(*)::int as n from measurements where job_key = 'late-data-test'`)) as unknown as [
+    { n: number },
+  ];
   expect(lateRows).toBe(1);
   // Both instances: the same, new snapshot (A's cached answer was dropped by the NOTIFY).
   await expect
-    .poll(async () => {
-      const [x, y] = await Promise.all([board(a, sealed), board(b, sealed)]);
-      return { sameOnBoth: x.snapshotId === y.snapshotId, aChanged: x.snapshotId !== before.snapshotId, bChanged: y.snapshotId !== before.snapshotId };
-    }, { timeout: 30_000, interval: 250 })
+    .poll(
+      async () => {
+        const [x, y] = await Promise.all([board(a, sealed), board(b, sealed)]);
+        return { sameOnBoth: x.snapshotId === y.snapshotId, aChanged: x.snapshotId !== before.snapshotId, bChanged: y.snapshotId !== before.snapshotId };
+      },
+      { timeout: 30_000, interval: 250 },
+    )
     .toEqual({ sameOnBoth: true, aChanged: true, bChanged: true });
   expect((await board(a, sealed)).entries.some((e) => e.n > 0)).toBe(true);
 

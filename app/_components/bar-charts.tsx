@@ -1,5 +1,6 @@
 'use client';
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { plural } from './format';
 
 /** Histogram bin: [from, to) in the chart's unit, and how many samples fell in it. */
 export interface HistogramBin {
@@ -46,12 +47,24 @@ export function HistogramChart({
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} margin={{ left: 0, right: 12, top: 20, bottom: 4 }} barCategoryGap={1} accessibilityLayer={false}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="bin" minTickGap={24} tick={{ fontSize: 11 }} label={{ value: unit, position: 'insideBottomRight', offset: -2, fontSize: 11 }} height={36} />
+          <XAxis
+            dataKey="bin"
+            minTickGap={24}
+            tick={{ fontSize: 11 }}
+            label={{ value: unit, position: 'insideBottomRight', offset: -2, fontSize: 11 }}
+            height={36}
+          />
           <YAxis allowDecimals={false} width={40} />
           <Tooltip formatter={(v) => [String(v), 'probes']} />
           <Bar dataKey="count" fill={color} isAnimationActive={false} name="probes" />
           {markers.map((m) => (
-            <ReferenceLine key={m.label} x={binOf(m.value)} stroke="var(--fg)" strokeDasharray="4 3" label={{ value: `${m.label} ${Math.round(m.value)}`, position: 'top', fill: 'var(--fg)', fontSize: 11 }} />
+            <ReferenceLine
+              key={m.label}
+              x={binOf(m.value)}
+              stroke="var(--fg)"
+              strokeDasharray="4 3"
+              label={{ value: `${m.label} ${Math.round(m.value)}`, position: 'top', fill: 'var(--fg)', fontSize: 11 }}
+            />
           ))}
         </BarChart>
       </ResponsiveContainer>
@@ -90,7 +103,7 @@ export function OutcomesChart({ rows, title, granularity, id }: { rows: OutcomeR
     <figure
       className="chart"
       role="img"
-      aria-label={`${title}: ${successes} successes and ${failures} failures${failures ? ` (${kinds.map((k) => `${k} ${totals[k]}`).join(', ')})` : ''} over ${rows.length} ${granularity === 'day' ? 'days' : 'hours'}.`}
+      aria-label={`${title}: ${successes} successes and ${failures} failures${failures ? ` (${kinds.map((k) => `${k} ${totals[k]}`).join(', ')})` : ''} over ${plural(rows.length, granularity === 'day' ? 'day' : 'hour')}.`}
       data-chart={id}
       data-failures={failures}
       data-successes={successes}
@@ -102,13 +115,25 @@ export function OutcomesChart({ rows, title, granularity, id }: { rows: OutcomeR
           <XAxis dataKey="t" tickFormatter={tick} minTickGap={36} />
           <YAxis yAxisId="n" allowDecimals={false} width={40} />
           <YAxis yAxisId="rate" orientation="right" domain={[0, 100]} width={44} tickFormatter={(v: number) => `${v}%`} />
-          <Tooltip labelFormatter={(t) => tick(Number(t))} formatter={(v, name) => [name === 'success rate' ? `${Number(v).toFixed(1)}%` : String(v), String(name)]} />
+          <Tooltip
+            labelFormatter={(t) => tick(Number(t))}
+            formatter={(v, name) => [name === 'success rate' ? `${Number(v).toFixed(1)}%` : String(v), String(name)]}
+          />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           <Bar yAxisId="n" dataKey="success" stackId="o" fill="var(--ok)" fillOpacity={0.55} isAnimationActive={false} name="success" />
           {kinds.map((k, i) => (
             <Bar key={k} yAxisId="n" dataKey={k} stackId="o" fill={KIND_COLORS[i % KIND_COLORS.length]} isAnimationActive={false} name={k} />
           ))}
-          <Line yAxisId="rate" dataKey="rate" stroke="var(--fg)" dot={false} strokeWidth={1.5} isAnimationActive={false} name="success rate" connectNulls={false} />
+          <Line
+            yAxisId="rate"
+            dataKey="rate"
+            stroke="var(--fg)"
+            dot={false}
+            strokeWidth={1.5}
+            isAnimationActive={false}
+            name="success rate"
+            connectNulls={false}
+          />
         </ComposedChart>
       </ResponsiveContainer>
     </figure>

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { LeaderboardAnswer } from '@/app/_server/leaderboard';
+import type { LeaderboardAnswer } from '@/server/leaderboard';
 import { fmt } from './format';
 import type { CalibrationSplitSummary } from '@/lib/reference-server/delivery-report';
 
@@ -17,7 +17,8 @@ export function CalibrationSplitFigures({ slug, split }: { slug: string; split: 
     <dl className="meta" data-calibration-split={slug}>
       <dt>{slug}: probe error (measured vs delivered)</dt>
       <dd data-metric="probe-error">
-        speed {signedPct(split.probeSpeedErrorPct)} median (worst ranked {signedPct(split.worstRankedProbeSpeedErrorPct)}), TTFT {signedMs(split.probeTtftErrorMs)} median, over {split.rankable} rankable of {split.n}
+        speed {signedPct(split.probeSpeedErrorPct)} median (worst ranked {signedPct(split.worstRankedProbeSpeedErrorPct)}), TTFT{' '}
+        {signedMs(split.probeTtftErrorMs)} median, over {split.rankable} rankable of {split.n}
       </dd>
       <dt>{slug}: server lateness (delivered vs configured)</dt>
       <dd data-metric="server-lateness">
@@ -51,10 +52,12 @@ export function CalibrationBadge({ answer, split = null }: { answer: Leaderboard
   const good = err !== null && Math.abs(err) <= 2;
   return (
     <Link href="/calibration" className={`cal-badge ${good ? 'cal-good' : 'cal-warn'}`} data-calibration-badge={err === null ? '' : err.toFixed(2)}>
-      <span aria-hidden="true">{good ? '✓' : '!'}</span> Calibrated: reference {fmt(e.endpoint.calibrationTps)} TPS/user measured {fmt(e.outputTokensPerSecond!.p50, 1)} ({err === null ? '–' : `${err >= 0 ? '+' : '−'}${Math.abs(err).toFixed(2)}%`}, n {e.n})
+      <span aria-hidden="true">{good ? '✓' : '!'}</span> Calibrated: reference {fmt(e.endpoint.calibrationTps)} TPS/user measured{' '}
+      {fmt(e.outputTokensPerSecond!.p50, 1)} ({err === null ? '–' : `${err >= 0 ? '+' : '−'}${Math.abs(err).toFixed(2)}%`}, n {e.n})
       {split && split.n > 0 ? (
         <span data-calibration-split-badge="">
-          {' '}· probe error {signedPct(split.probeSpeedErrorPct)} vs delivered · server lateness {signedPct(split.serverSpeedLatenessPct)} vs configured
+          {' '}
+          · probe error {signedPct(split.probeSpeedErrorPct)} vs delivered · server lateness {signedPct(split.serverSpeedLatenessPct)} vs configured
         </span>
       ) : null}
     </Link>

@@ -1,4 +1,5 @@
 import { boundWord, fmt } from './format';
+import { DataTable } from './data-table';
 
 export interface ClaimItem {
   id: number;
@@ -20,29 +21,36 @@ export interface ClaimItem {
 export function ClaimsList({ items, heading = 'Published claims (not our measurements)' }: { items: ClaimItem[]; heading?: string }) {
   return (
     <section className="card" aria-label={heading}>
-      <h2 style={{ marginTop: 0 }} className="claim">{heading}</h2>
+      <h2 style={{ marginTop: 0 }} className="claim">
+        {heading}
+      </h2>
       {items.length === 0 ? (
         <p>No claims recorded.</p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={`${heading} (table)`}>
-          <table data-table="claims">
-            <thead>
-              <tr><th scope="col">Subject</th><th scope="col" className="num">Claimed</th><th scope="col">Metric</th><th scope="col">Measured by</th><th scope="col">Date</th><th scope="col">Source</th></tr>
-            </thead>
-            <tbody>
-              {items.map((c) => (
-                <tr key={c.id} data-claim={c.provider}>
-                  <td>{c.subject}</td>
-                  <td className="num claim">{boundWord(c.bound)}{fmt(c.value, c.value % 1 === 0 ? 0 : 2)} {c.unit}</td>
-                  <td>{c.metric}</td>
-                  <td>{c.measuredBy ?? '–'}</td>
-                  <td>{c.claimDate}</td>
-                  <td>{c.sourceUrl ? <a href={c.sourceUrl} rel="noopener noreferrer">{c.sourcePublisher ?? c.sourceTitle}</a> : (c.sourcePublisher ?? c.sourceTitle)}{c.note ? <span className="muted"> ({c.note})</span> : null}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label={`${heading} (table)`} table="claims" columns={['Subject', { num: 'Claimed' }, 'Metric', 'Measured by', 'Date', 'Source']}>
+          {items.map((c) => (
+            <tr key={c.id} data-claim={c.provider}>
+              <td>{c.subject}</td>
+              <td className="num claim">
+                {boundWord(c.bound)}
+                {fmt(c.value, c.value % 1 === 0 ? 0 : 2)} {c.unit}
+              </td>
+              <td>{c.metric}</td>
+              <td>{c.measuredBy ?? '–'}</td>
+              <td>{c.claimDate}</td>
+              <td>
+                {c.sourceUrl ? (
+                  <a href={c.sourceUrl} rel="noopener noreferrer">
+                    {c.sourcePublisher ?? c.sourceTitle}
+                  </a>
+                ) : (
+                  (c.sourcePublisher ?? c.sourceTitle)
+                )}
+                {c.note ? <span className="muted"> ({c.note})</span> : null}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

@@ -15,22 +15,14 @@ export function EmptyState({ title, children, id, level = 3 }: { title: string; 
 }
 
 /**
- * Why an endpoint has no data, in words: waiting for its API key variable, paused, or simply not
- * probed yet in this range.
+ * Why an endpoint has no data, in words for visitors: not probed on this site (no key configured
+ * here), paused, or simply not probed yet in this range. Operator settings (which variable, how to
+ * restart) are the README's and `tokenpace`'s business, never a public page's (issue 23 item 12).
  */
-export function EndpointStatusHint({ status, apiKeyEnv }: { status: string; apiKeyEnv: string | null }) {
-  if (status === 'inactive') {
-    return (
-      <>
-        <p>Not measured on this site yet: no API key for this endpoint is configured here, so it is not probed. Its figures appear within minutes of its first probes.</p>
-        {/* Visitors read the sentence above; the setting is for whoever runs this installation (issue #23 item 12). */}
-        <details className="small muted">
-          <summary>For the operator of this site</summary>
-          Set <code>{apiKeyEnv ?? 'the provider API key variable'}</code> in the environment and restart <code>npx tokenpace start</code>; probes then run every minute.
-        </details>
-      </>
-    );
-  }
+export function EndpointStatusHint({ status }: { status: string }) {
+  if (status === 'inactive')
+    return <p>Not measured on this site yet: this site does not probe this endpoint at the moment. Its figures appear within minutes of its first probes.</p>;
   if (status === 'paused') return <p>This endpoint is paused: it is not probed now. Earlier measurements stay visible in longer ranges.</p>;
+  if (status === 'retired') return <p>This endpoint was retired by its provider: it is no longer probed. Its history stays visible in longer ranges.</p>;
   return <p>No probes in this range yet. Probes run every minute; try a longer range or come back in a few minutes.</p>;
 }

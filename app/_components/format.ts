@@ -6,6 +6,18 @@ export function fmt(v: number | null | undefined, digits = 0): string {
   return v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
 
+/**
+ * Decimals of a TPS/user figure on every surface: one, for a median and for the intervals beside it
+ * alike, so "1,000.7" never sits beside "1,001–1,004" (issue 23 item 9).
+ */
+export const SPEED_DIGITS = 1;
+
+/** An interval "low–high" at one precision (the median's beside it: SPEED_DIGITS by default); "–" when either end is absent. */
+export function fmtRange(low: number | null | undefined, high: number | null | undefined, digits = SPEED_DIGITS): string {
+  if (low === null || low === undefined || high === null || high === undefined || !Number.isFinite(low) || !Number.isFinite(high)) return '–';
+  return `${fmt(low, digits)}–${fmt(high, digits)}`;
+}
+
 /** "1 check", "2 checks", "1,234 measurements": a count with its noun, singular for exactly 1. */
 export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
   return `${fmt(n)} ${n === 1 ? singular : pluralForm}`;

@@ -1,6 +1,6 @@
 /** Turning history rows (db/queries/history.ts) into chart series and change-point annotations (pure). */
 import type { HistoryChangePoint } from '@/db/queries/history';
-import type { Annotation, Series } from './time-series-chart';
+import type { Annotation, Series, SeriesPoint } from './time-series-chart';
 
 /** Series colours (CSS variables defined for both themes in globals.css). */
 export const SERIES_COLORS = ['var(--s1)', 'var(--s2)', 'var(--s3)', 'var(--s4)', 'var(--s5)', 'var(--s6)', 'var(--s7)', 'var(--s8)'];
@@ -61,5 +61,22 @@ export function chartSeries(series: EndpointSeries[]): Series[] {
 
 /** Change points as chart annotations: "+45% synthetic-b200-eagle" at the first day of the new level. */
 export function changeAnnotations(series: EndpointSeries[]): Annotation[] {
-  return series.flatMap((s) => s.changePoints.map((cp) => ({ t: Date.parse(`${cp.day}T00:00:00Z`), label: `${cp.label.split(' on ')[0]} ${s.endpointSlug}`, color: s.color })));
+  return series.flatMap((s) =>
+    s.changePoints.map((cp) => ({ t: Date.parse(`${cp.day}T00:00:00Z`), label: `${cp.label.split(' on ')[0]} ${s.endpointSlug}`, color: s.color })),
+  );
+}
+
+/**
+ * Chart points of a median with its P25–P75 band from history rows (db/queries/history): `t` the
+ * bucket start (epoch ms), p25/p50/p75 of the figure `pick` reads from the row (tokens/s or ms, as
+ * the figure is), null where the row has none.
+ */
+export function bandPoints<R extends { bucketStart: string }>(
+  rows: readonly R[],
+  pick: (row: R) => { p25: number; p50: number; p75: number } | null | undefined,
+): SeriesPoint[] {
+  return rows.map((r) => {
+    const f = pick(r);
+    return { t: Date.parse(r.bucketStart), p25: f?.p25 ?? null, p50: f?.p50 ?? null, p75: f?.p75 ?? null };
+  });
 }

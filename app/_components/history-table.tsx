@@ -1,7 +1,8 @@
 import Link from 'next/link';
 import { DetailsTable } from './details-table';
-import { fmt, fmtPct } from './format';
+import { fmt, fmtPct, fmtRange, plural } from './format';
 import type { EndpointSeries } from './history-series';
+import { NumTh } from './num-th';
 
 /**
  * Table alternatives of a multi-endpoint history chart: the change points (always visible) and a
@@ -18,11 +19,22 @@ export function HistoryTables({ series, granularity, id }: { series: EndpointSer
         <div className="table-wrap" tabIndex={0} role="region" aria-label="Change points (table)">
           <table data-table={`${id}-changes`}>
             <caption className="sr-only">Detected changes of the daily median output speed</caption>
-            <thead><tr><th scope="col">Endpoint</th><th scope="col">Change</th><th scope="col" className="num">Before (tokens/s)</th><th scope="col" className="num">After (tokens/s)</th><th scope="col" className="num">p-value</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Endpoint</th>
+                <th scope="col">Change</th>
+                <NumTh>Before (tokens/s)</NumTh>
+                <NumTh>After (tokens/s)</NumTh>
+                <NumTh>p-value</NumTh>
+              </tr>
+            </thead>
             <tbody>
               {changes.map(({ s, cp }) => (
                 <tr key={`${s.endpointId}-${cp.day}`} data-change={s.endpointSlug} data-day={cp.day}>
-                  <td><span className="swatch" style={{ background: s.color }} aria-hidden="true" /><Link href={`/endpoints/${s.endpointId}`}>{s.endpointSlug}</Link></td>
+                  <td>
+                    <span className="swatch" style={{ background: s.color }} aria-hidden="true" />
+                    <Link href={`/endpoints/${s.endpointId}`}>{s.endpointSlug}</Link>
+                  </td>
                   <td data-metric="change">{cp.label}</td>
                   <td className="num">{fmt(cp.before, 1)}</td>
                   <td className="num">{fmt(cp.after, 1)}</td>
@@ -34,11 +46,13 @@ export function HistoryTables({ series, granularity, id }: { series: EndpointSer
         </div>
       ) : (
         <p className="muted" data-empty={`${id}-changes`}>
-          {granularity === 'day' ? 'No change points: no endpoint\u2019s daily median moved by 15% or more for at least 3 days in this range.' : 'Change points are detected on daily medians; pick a range of 30 days or more.'}
+          {granularity === 'day'
+            ? 'No change points: no endpoint\u2019s daily median moved by 15% or more for at least 3 days in this range.'
+            : 'Change points are detected on daily medians; pick a range of 30 days or more.'}
         </p>
       )}
       <DetailsTable
-        summary={`History as a table (${times.length} ${granularity === 'day' ? 'days' : 'hours'} × ${series.length} endpoints)`}
+        summary={`History as a table (${plural(times.length, granularity === 'day' ? 'day' : 'hour')} × ${plural(series.length, 'endpoint')})`}
         label="History (table)"
         table={id}
         caption={`Median output speed (tokens/s) with P25–P75 per ${granularity}`}
@@ -46,7 +60,9 @@ export function HistoryTables({ series, granularity, id }: { series: EndpointSer
           <tr>
             <th scope="col">{granularity === 'day' ? 'Day' : 'Hour'} (UTC)</th>
             {series.map((s) => (
-              <th scope="col" className="num" key={s.endpointId}>{s.endpointSlug}</th>
+              <th scope="col" className="num" key={s.endpointId}>
+                {s.endpointSlug}
+              </th>
             ))}
           </tr>
         }
@@ -58,7 +74,7 @@ export function HistoryTables({ series, granularity, id }: { series: EndpointSer
               const b = s.buckets.find((x) => x.bucketStart === t);
               return (
                 <td className="num" key={s.endpointId} data-endpoint={s.endpointSlug} data-p50={b?.p50 ?? ''}>
-                  {b && b.p50 !== null ? `${fmt(b.p50, 1)} (${fmt(b.p25)}–${fmt(b.p75)})` : '–'}
+                  {b && b.p50 !== null ? `${fmt(b.p50, 1)} (${fmtRange(b.p25, b.p75)})` : '–'}
                   {b && b.count > 0 && b.successes < b.count ? <span className="small muted block">{fmtPct(b.successes / b.count)} ok</span> : null}
                 </td>
               );

@@ -1,4 +1,5 @@
 import { fmt } from './format';
+import { ScatterTicks } from './scatter-parts';
 import { niceTicks, pct } from './scale';
 
 /** One point: a workload's window median of a metric at its input length. */
@@ -29,14 +30,11 @@ export function InputSizeChart({ points, title, id, unit }: { points: InputSizeP
   const label = `${title}. ${points.map((p) => `${p.key} (${p.category}, ~${p.inputTokens.toLocaleString('en-US')} input tokens): ${fmt(p.value)} ${unit}`).join('; ')}.`;
   return (
     <figure className="scatter" role="img" aria-label={label} data-chart={id}>
-      <div className="scatter-y-unit" aria-hidden="true">{unit} (P50)</div>
+      <div className="scatter-y-unit" aria-hidden="true">
+        {unit} (P50)
+      </div>
       <div className="scatter-plot">
-        {yTicks.map((t) => (
-          <span key={`y${t}`} className="scatter-ytick" style={{ bottom: `${pct(t, 0, yHi)}%` }} aria-hidden="true">{fmt(t)}</span>
-        ))}
-        {sizes.map((t) => (
-          <span key={`x${t}`} className="scatter-xtick" style={{ left: `${x(t)}%` }} aria-hidden="true">{t >= 1000 ? `${t / 1000}k` : t}</span>
-        ))}
+        <ScatterTicks yTicks={yTicks} yHi={yHi} xTicks={sizes} xLeftPct={x} xLabel={(t) => (t >= 1000 ? `${t / 1000}k` : t)} />
         {points.map((p) => (
           <span
             key={p.key}
@@ -46,11 +44,15 @@ export function InputSizeChart({ points, title, id, unit }: { points: InputSizeP
             data-y={p.value}
             style={{ left: `${x(p.inputTokens)}%`, bottom: `${pct(p.value, 0, yHi)}%` }}
           >
-            <span className={`scatter-label${x(p.inputTokens) > 55 ? ' left' : ''}`} style={{ top: `${-1.3 + categories.indexOf(p.category) * 0.85}rem` }}>{p.category}</span>
+            <span className={`scatter-label${x(p.inputTokens) > 55 ? ' left' : ''}`} style={{ top: `${-1.3 + categories.indexOf(p.category) * 0.85}rem` }}>
+              {p.category}
+            </span>
           </span>
         ))}
       </div>
-      <div className="scatter-x-unit" aria-hidden="true">input length (tokens, log scale) →</div>
+      <div className="scatter-x-unit" aria-hidden="true">
+        input length (tokens, log scale) →
+      </div>
     </figure>
   );
 }

@@ -57,13 +57,18 @@ export function IntervalChart({
   /** rows that only carry claims (drawn after measured rows, under their own heading) */
   claimRows?: IntervalRow[];
 }) {
-  const values = [...rows, ...claimRows].flatMap((r) => [r.p95 ?? r.p50, ...(r.claims ?? []).map((c) => c.value)]).filter((v): v is number => v !== null && Number.isFinite(v));
+  const values = [...rows, ...claimRows]
+    .flatMap((r) => [r.p95 ?? r.p50, ...(r.claims ?? []).map((c) => c.value)])
+    .filter((v): v is number => v !== null && Number.isFinite(v));
   const ticks = niceTicks(0, Math.max(1, ...values), 5);
   const lo = 0;
   const hi = ticks[ticks.length - 1]!;
   const describe = rows
     .filter((r) => r.p50 !== null)
-    .map((r) => `${r.label}: median ${fmt(r.p50, digits)} ${unit} (P25–P75 ${fmt(r.p25, digits)}–${fmt(r.p75, digits)}, P5–P95 ${fmt(r.p5, digits)}–${fmt(r.p95, digits)})${r.claims?.length ? `, ${r.claims.map((c) => c.label).join('; ')}` : ''}`)
+    .map(
+      (r) =>
+        `${r.label}: median ${fmt(r.p50, digits)} ${unit} (P25–P75 ${fmt(r.p25, digits)}–${fmt(r.p75, digits)}, P5–P95 ${fmt(r.p5, digits)}–${fmt(r.p95, digits)})${r.claims?.length ? `, ${r.claims.map((c) => c.label).join('; ')}` : ''}`,
+    )
     .join('; ');
   const claimsText = claimRows.map((r) => `${r.label}: ${r.claims?.map((c) => c.label).join('; ')}`).join('; ');
   const label = `${title}. ${describe || 'No measured values.'}${claimsText ? ` Published claims, not measured: ${claimsText}.` : ''}`;
@@ -92,7 +97,10 @@ export function IntervalChart({
         <span className="ichart-name">{r.label}</span>
         {r.sublabel ? <span className="ichart-sub">{r.sublabel}</span> : null}
         {r.claims?.map((c, i) => (
-          <span key={i} className="ichart-sub claim">{c.label}{c.source ? ` · ${c.source}` : ''}</span>
+          <span key={i} className="ichart-sub claim">
+            {c.label}
+            {c.source ? ` · ${c.source}` : ''}
+          </span>
         ))}
       </div>
       <div className="ichart-track">
@@ -102,13 +110,21 @@ export function IntervalChart({
         {r.p50 !== null ? (
           <>
             <span className="ichart-bar" style={{ width: `${pct(r.p50, lo, hi)}%` }} />
-            {r.p5 !== null && r.p95 !== null ? <span className="ichart-w90" style={{ left: `${pct(r.p5, lo, hi)}%`, width: `${pct(r.p95, lo, hi) - pct(r.p5, lo, hi)}%` }} /> : null}
-            {r.p25 !== null && r.p75 !== null ? <span className="ichart-w50" style={{ left: `${pct(r.p25, lo, hi)}%`, width: `${Math.max(0.6, pct(r.p75, lo, hi) - pct(r.p25, lo, hi))}%` }} /> : null}
+            {r.p5 !== null && r.p95 !== null ? (
+              <span className="ichart-w90" style={{ left: `${pct(r.p5, lo, hi)}%`, width: `${pct(r.p95, lo, hi) - pct(r.p5, lo, hi)}%` }} />
+            ) : null}
+            {r.p25 !== null && r.p75 !== null ? (
+              <span className="ichart-w50" style={{ left: `${pct(r.p25, lo, hi)}%`, width: `${Math.max(0.6, pct(r.p75, lo, hi) - pct(r.p25, lo, hi))}%` }} />
+            ) : null}
             <span className="ichart-med" style={{ left: `${pct(r.p50, lo, hi)}%` }} />
           </>
         ) : null}
         {r.claims?.map((c, i) => (
-          <span key={i} className={`ichart-diamond${c.bound === 'lt' || c.bound === 'le' ? ' ichart-upper' : ''}`} style={{ left: `${pct(c.value, lo, hi)}%` }} />
+          <span
+            key={i}
+            className={`ichart-diamond${c.bound === 'lt' || c.bound === 'le' ? ' ichart-upper' : ''}`}
+            style={{ left: `${pct(c.value, lo, hi)}%` }}
+          />
         ))}
       </div>
       <div className="ichart-value">{r.p50 !== null ? fmt(r.p50, digits) : r.claims?.length ? <span className="claim">claim</span> : '–'}</div>
@@ -139,17 +155,33 @@ export function IntervalChart({
         <div />
         <div className="ichart-ticks">
           {ticks.map((t) => (
-            <span key={t} style={{ left: `${pct(t, lo, hi)}%` }}>{fmt(t)}</span>
+            <span key={t} style={{ left: `${pct(t, lo, hi)}%` }}>
+              {fmt(t)}
+            </span>
           ))}
         </div>
         <div className="ichart-unit">{unitShort}</div>
       </div>
       <figcaption className="ichart-legend">
-        <span><i className="lg-bar" /> median</span>
-        <span><i className="lg-w50" /> P25–P75</span>
-        <span><i className="lg-w90" /> P5–P95</span>
-        {groups.some((g) => g.length > 1) ? <span><i className="lg-band" /> tied (95% intervals of the median overlap)</span> : null}
-        {[...rows, ...claimRows].some((r) => r.claims?.length) ? <span><i className="lg-diamond" /> published claim (not our measurement)</span> : null}
+        <span>
+          <i className="lg-bar" /> median
+        </span>
+        <span>
+          <i className="lg-w50" /> P25–P75
+        </span>
+        <span>
+          <i className="lg-w90" /> P5–P95
+        </span>
+        {groups.some((g) => g.length > 1) ? (
+          <span>
+            <i className="lg-band" /> tied (95% intervals of the median overlap)
+          </span>
+        ) : null}
+        {[...rows, ...claimRows].some((r) => r.claims?.length) ? (
+          <span>
+            <i className="lg-diamond" /> published claim (not our measurement)
+          </span>
+        ) : null}
       </figcaption>
     </figure>
   );

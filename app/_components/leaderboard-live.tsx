@@ -1,7 +1,7 @@
 'use client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import type { LeaderboardAnswer } from '@/app/_server/leaderboard';
+import type { LeaderboardAnswer } from '@/server/leaderboard';
 import { boundWord, fmt, fmtClaimDate, fmtUtc } from './format';
 import { IntervalChart } from './interval-chart';
 import { rankingRows, type SpeedClaim } from './ranking-rows';
@@ -65,46 +65,57 @@ export function LeaderboardLive({
   const unmeasured = data.entries.filter((e) => e.n === 0).length;
   const tableClaims = claims
     .filter((c) => c.providerSlug)
-    .map((c) => ({ providerSlug: c.providerSlug!, text: `${boundWord(c.bound)}${fmt(c.value)} TPS/user (${c.measuredBy ?? c.provider}, ${fmtClaimDate(c.claimDate)})` }));
+    .map((c) => ({
+      providerSlug: c.providerSlug!,
+      text: `${boundWord(c.bound)}${fmt(c.value)} TPS/user (${c.measuredBy ?? c.provider}, ${fmtClaimDate(c.claimDate)})`,
+    }));
   return (
     <section aria-label={caption} data-snapshot={data.snapshotId} data-testid="leaderboard">
       <p className="status-line muted">
-        As of {fmtUtc(data.asOf)} · window {data.window} ·{' '}
-        {pinned ? 'pinned to this instant' : <UpdatedAgo updatedAt={dataUpdatedAt} />}
+        As of {fmtUtc(data.asOf)} · window {data.window} · {pinned ? 'pinned to this instant' : <UpdatedAgo updatedAt={dataUpdatedAt} />}
         {isFetching ? <span className="muted"> · refreshing…</span> : null} · snapshot <Link href={`/s/${data.snapshotId}`}>{data.snapshotId}</Link>
       </p>
       {isError ? (
         <p className="notice" role="status">
-          Could not refresh the leaderboard ({error instanceof Error ? error.message : 'network error'}); showing the answer from {fmtUtc(data.asOf)}. It retries every 30 s.
+          Could not refresh the leaderboard ({error instanceof Error ? error.message : 'network error'}); showing the answer from {fmtUtc(data.asOf)}. It
+          retries every 30 s.
         </p>
       ) : null}
       {rows.length === 0 ? (
         <div className="empty" data-empty="leaderboard">
           <h2>No measurements in this window yet</h2>
           <p>
-            None of the {data.entries.length} endpoints of this model has three or more successful probes of workload <strong>{data.workload}</strong> in the last {data.window}
+            None of the {data.entries.length} endpoints of this model has three or more successful probes of workload <strong>{data.workload}</strong> in the
+            last {data.window}
             {unmeasured ? ` (${unmeasured} have none at all)` : ''}: this site does not probe them yet.
           </p>
-          <details className="small muted">
-            <summary>For the operator of this site</summary>
-            Seeded provider endpoints are probed every minute once their API key variable is set (for example <code>GROQ_API_KEY</code>; see the README&apos;s list) and <code>npx tokenpace start</code> is restarted.
-          </details>
           <p>
-            Meanwhile: try a longer window or another workload above, look at the <Link href="/?model=tokenpace-reference">calibration reference stream</Link> that is measured every minute, or read the published claims below.
+            Meanwhile: try a longer window or another workload above, look at the <Link href="/?model=tokenpace-reference">calibration reference stream</Link>{' '}
+            that is measured every minute, or read the published claims below.
           </p>
         </div>
       ) : null}
       {rows.length > 0 || claimRows.length > 0 ? (
         <>
           <h2 id="ranking-heading">Ranking: median output speed per user</h2>
-          <IntervalChart id="ranking" rows={rows} claimRows={claimRows} title={`Median output speed (TPS/user) by endpoint, ${caption}`} unit="tokens/s" unitShort="TPS/user" />
+          <IntervalChart
+            id="ranking"
+            rows={rows}
+            claimRows={claimRows}
+            title={`Median output speed (TPS/user) by endpoint, ${caption}`}
+            unit="tokens/s"
+            unitShort="TPS/user"
+          />
         </>
       ) : null}
       {points.length > 0 ? (
         <>
           <h2>Responsiveness against speed</h2>
           <ScatterChart id="scatter" points={points} title={`TTFT P50 against output speed P50, ${caption}`} />
-          <p className="small muted">The shaded corner holds endpoints that are both quicker to the first token and faster per token than the median plotted endpoint. Both figures of every endpoint are in the table below.</p>
+          <p className="small muted">
+            The shaded corner holds endpoints that are both quicker to the first token and faster per token than the median plotted endpoint. Both figures of
+            every endpoint are in the table below.
+          </p>
         </>
       ) : null}
       <h2 id="table-heading">All endpoints</h2>

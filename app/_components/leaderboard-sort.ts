@@ -1,5 +1,5 @@
 /** Sorting of leaderboard entries (shared by the server page, which reads ?sort=&dir=, and the table). */
-import type { LeaderboardAnswer } from '@/app/_server/leaderboard';
+import type { LeaderboardAnswer } from '@/server/leaderboard';
 
 type Entry = LeaderboardAnswer['entries'][number];
 
@@ -10,7 +10,7 @@ export const SORT_KEYS = {
   ttft: { label: 'TTFT P50', value: (e: Entry) => e.ttftMs?.p50 ?? null, better: 'asc' },
   ttfat: { label: 'TTFAT P50', value: (e: Entry) => e.ttfatMs?.p50 ?? null, better: 'asc' },
   e2e: { label: 'E2E P50', value: (e: Entry) => e.e2eMs?.p50 ?? null, better: 'asc' },
-  itl: { label: 'ITL P50', value: (e: Entry) => e.itlMs?.p50 ?? null, better: 'asc' },
+  itl: { label: 'ITL P50', value: (e: Entry) => e.medianItlP50Ms, better: 'asc' },
   fidelity: { label: 'Fidelity', value: (e: Entry) => e.fidelity?.passRate ?? null, better: 'desc' },
   price: { label: 'Blended price', value: (e: Entry) => e.endpoint.blendedUsdPerMTokens, better: 'asc' },
   success: { label: 'Success', value: (e: Entry) => e.successRate, better: 'desc' },
@@ -34,4 +34,3 @@ export function sortEntries(entries: Entry[], key: SortKey, dir: SortDir): Entry
     })
     .map((x) => x.e);
 }
-

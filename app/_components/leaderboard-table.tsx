@@ -1,9 +1,10 @@
 'use client';
 import Link from 'next/link';
 import { useState } from 'react';
-import type { LeaderboardAnswer } from '@/app/_server/leaderboard';
-import { deploymentLabel, fmt, fmtPct } from './format';
+import type { LeaderboardAnswer } from '@/server/leaderboard';
+import { deploymentLabel, fmt, fmtPct, fmtRange, SPEED_DIGITS } from './format';
 import { SORT_KEYS, sortEntries, type SortDir, type SortKey } from './leaderboard-sort';
+import { NumTh } from './num-th';
 
 type Entry = LeaderboardAnswer['entries'][number];
 
@@ -36,6 +37,8 @@ export function LeaderboardTable({
 }) {
   const [sort, setSort] = useState<{ key: SortKey; dir: SortDir }>({ key: initialSort, dir: initialDir });
   const rows = sortEntries(entries, sort.key, sort.dir);
+  // the prompt-cache columns (decision 269): on the boards whose answer carries them (headline, cache-*)
+  const cacheColumns = entries.some((e) => e.promptCache);
   const onSort = (key: SortKey) => {
     const dir: SortDir = sort.key === key ? (sort.dir === 'asc' ? 'desc' : 'asc') : SORT_KEYS[key].better;
     setSort({ key, dir });
@@ -53,12 +56,19 @@ export function LeaderboardTable({
     <th className={num ? 'num' : undefined} aria-sort={sort.key === key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined} scope="col">
       <button type="button" className="sort" onClick={() => onSort(key)} data-sort={key}>
         {children}
-        <span aria-hidden="true" className="sort-arrow">{sort.key === key ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}</span>
+        <span aria-hidden="true" className="sort-arrow">
+          {sort.key === key ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}
+        </span>
       </button>
     </th>
   );
   const deployment = (e: Entry) =>
-    [e.endpoint.hardware, e.endpoint.engine, e.endpoint.precision, e.endpoint.speculativeDecoding ? `spec. decoding: ${e.endpoint.speculativeDecoding}` : null].filter(Boolean) as string[];
+    [
+      e.endpoint.hardware,
+      e.endpoint.engine,
+      e.endpoint.precision,
+      e.endpoint.speculativeDecoding ? `spec. decoding: ${e.endpoint.speculativeDecoding}` : null,
+    ].filter(Boolean) as string[];
   return (
     <>
       <p className="table-hint small muted" aria-hidden="true">
@@ -70,21 +80,81 @@ export function LeaderboardTable({
           <thead>
             <tr>
               {th('rank', 'Rank', false)}
-              <th scope="col" className="board-name">Provider / endpoint</th>
-              {th('speed', <><abbr title="output tokens per second of one stream, after the first token">TPS/user</abbr> P50</>)}
-              <th scope="col" className="num">P25–P75</th>
-              {th('ttft', <><abbr title="time to first token">TTFT</abbr> P50 (ms)</>)}
+              <th scope="col" className="board-name">
+                Provider / endpoint
+              </th>
+              {th(
+                'speed',
+                <>
+                  <abbr title="output tokens per second of one stream, after the first token">TPS/user</abbr> P50
+                </>,
+              )}
+              <NumTh>P25–P75</NumTh>
+              {th(
+                'ttft',
+                <>
+                  <abbr title="time to first token">TTFT</abbr> P50 (ms)
+                </>,
+              )}
               {th('n', 'n')}
               {th('success', 'Success')}
-              {th('fidelity', <><abbr title="share of fidelity checks passed (known arithmetic, code output, JSON schema, access-code recall over the whole prompt), 95 % Wilson interval">Fidelity</abbr></>)}
-              <th scope="col" className="num">P5–P95</th>
-              {th('ttfat', <><abbr title="time to first answer token, after any reasoning">TTFAT</abbr> P50 (ms)</>)}
+              {th(
+                'fidelity',
+                <>
+                  <abbr title="share of fidelity checks passed (known arithmetic, code output, JSON schema, access-code recall over the whole prompt), 95 % Wilson interval">
+                    Fidelity
+                  </abbr>
+                </>,
+              )}
+              <NumTh>P5–P95</NumTh>
+              {th(
+                'ttfat',
+                <>
+                  <abbr title="time to first answer token, after any reasoning">TTFAT</abbr> P50 (ms)
+                </>,
+              )}
               {th('e2e', <>E2E P50 (ms)</>)}
-              {th('itl', <><abbr title="inter-token latency: gap between token-bearing events ÷ tokens of the later event; median over the window of each request's ITL P50 and P95">ITL</abbr> P50 · P95 (ms/token)</>)}
-              {th('price', <><abbr title="declared by the owner or an admin with its source, never measured: (3 × input + 1 × output) ÷ 4 USD per million tokens">Price, blended 3:1</abbr> (USD/M)</>)}
+              {th(
+                'itl',
+                <>
+                  <abbr title="inter-token latency: gap between token-bearing events ÷ tokens of the later event; median over the window of each request's ITL P50 and P95">
+                    ITL
+                  </abbr>{' '}
+                  P50 · P95 (ms/token)
+                </>,
+              )}
+              {cacheColumns ? (
+                <>
+                  <th scope="col" className="num">
+                    <abbr title="median TTFT of the prompt-cache pair: a ~2,000-token request new to the provider (cold), then the same 1,900-token prefix again at once (warm)">
+                      TTFT cold · warm
+                    </abbr>{' '}
+                    (ms)
+                  </th>
+                  <th scope="col" className="num">
+                    <abbr title="share of warm requests the provider reported serving from its prompt cache (cached input tokens > 0), 95 % Wilson interval">
+                      Cache hit
+                    </abbr>
+                  </th>
+                  <th scope="col" className="num">
+                    <abbr title="median over the warm requests of cached input tokens ÷ input tokens of the prompt, both as the provider reported them (decision 291)">
+                      Cached share
+                    </abbr>
+                  </th>
+                </>
+              ) : null}
+              {th(
+                'price',
+                <>
+                  <abbr title="declared by the owner or an admin with its source, never measured: (3 × input + 1 × output) ÷ 4 USD per million tokens">
+                    Price, blended 3:1
+                  </abbr>{' '}
+                  (USD/M)
+                </>,
+              )}
               <th scope="col">Deployment</th>
               <th scope="col">Declared hardware · engine · precision · speculative decoding</th>
-              <th scope="col" className="num">Claimed (source)</th>
+              <NumTh>Claimed (source)</NumTh>
             </tr>
           </thead>
           <tbody>
@@ -94,44 +164,125 @@ export function LeaderboardTable({
               const declared = deployment(e);
               return (
                 <tr key={e.endpoint.id} data-endpoint={e.endpoint.slug} data-endpoint-id={e.endpoint.id}>
-                  <td data-metric="rank" data-label="Rank" className="board-rank">{e.rank === null ? <span className="muted" data-not-ranked={e.notRankedReason ?? undefined}>{e.notRankedReason === 'fidelity_below_bound' ? 'unranked: fails fidelity checks' : 'unranked'}</span> : e.tiedWith.length > 0 ? `${e.rank} (tied)` : e.rank}</td>
-                  <td className="board-name" data-label="Endpoint">
-                    <Link href={`/endpoints/${e.endpoint.id}`}>{e.endpoint.provider}</Link>{' '}
-                    <span className="muted small board-slug">{e.endpoint.slug}</span>
-                    {e.endpoint.status === 'inactive' ? <span className="tag">awaiting API key</span> : e.endpoint.status === 'paused' ? <span className="tag">paused</span> : null}
+                  <td data-metric="rank" data-label="Rank" className="board-rank">
+                    {e.rank === null ? (
+                      <span className="muted" data-not-ranked={e.notRankedReason ?? undefined}>
+                        {e.notRankedReason === 'fidelity_below_bound' ? 'unranked: fails fidelity checks' : 'unranked'}
+                      </span>
+                    ) : e.tiedWith.length > 0 ? (
+                      `${e.rank} (tied)`
+                    ) : (
+                      e.rank
+                    )}
                   </td>
-                  <td className="num strong board-key" data-metric="tps-p50" data-label="TPS/user P50">{fmt(s?.p50, 1)}</td>
-                  <td className="num board-key" data-metric="tps-p25-p75" data-label="P25–P75">{s ? `${fmt(s.p25)}–${fmt(s.p75)}` : '–'}</td>
-                  <td className="num board-key" data-metric="ttft-p50" data-label="TTFT P50 (ms)">{fmt(e.ttftMs?.p50)}</td>
-                  <td className="num board-key" data-metric="n" data-label="n">{e.n}</td>
+                  <td className="board-name" data-label="Endpoint">
+                    <Link href={`/endpoints/${e.endpoint.id}`}>{e.endpoint.provider}</Link> <span className="muted small board-slug">{e.endpoint.slug}</span>
+                    {e.endpoint.status === 'inactive' ? (
+                      <span className="tag">not measured here</span>
+                    ) : e.endpoint.status === 'paused' ? (
+                      <span className="tag">paused</span>
+                    ) : null}
+                  </td>
+                  <td className="num strong board-key" data-metric="tps-p50" data-label="TPS/user P50">
+                    {fmt(s?.p50, SPEED_DIGITS)}
+                    {/* How sure: the 95 % interval of the median decides ties (overlapping intervals are one band). */}
+                    {e.outputTokensPerSecondMedianCi ? (
+                      <span
+                        className="small muted block"
+                        data-metric="tps-median-ci"
+                        title="95 % interval of the median: entries whose intervals overlap are tied"
+                      >
+                        median {fmtRange(e.outputTokensPerSecondMedianCi.low, e.outputTokensPerSecondMedianCi.high)}
+                      </span>
+                    ) : null}
+                  </td>
+                  <td className="num board-key" data-metric="tps-p25-p75" data-label="P25–P75">
+                    {s ? `${fmtRange(s.p25, s.p75)}` : '–'}
+                  </td>
+                  <td className="num board-key" data-metric="ttft-p50" data-label="TTFT P50 (ms)">
+                    {fmt(e.ttftMs?.p50)}
+                  </td>
+                  <td className="num board-key" data-metric="n" data-label="n">
+                    {e.n}
+                  </td>
                   <td className="num board-key board-wrapcell" data-metric="success" data-label="Success">
                     {fmtPct(e.successRate, 1)}
                     {Object.keys(e.errorKinds).length > 0 ? (
-                      <span className="small muted block">{Object.entries(e.errorKinds).map(([k, n]) => `${k} ${n}`).join(', ')}</span>
+                      <span className="small muted block">
+                        {Object.entries(e.errorKinds)
+                          .map(([k, n]) => `${k} ${n}`)
+                          .join(', ')}
+                      </span>
                     ) : null}
                   </td>
                   <td className="num board-key" data-metric="fidelity" data-label="Fidelity">
                     {e.fidelity ? (
                       <>
                         {fmtPct(e.fidelity.passRate, 0)}
-                        <span className="small muted block">n {e.fidelity.n} · {fmtPct(e.fidelity.interval.low, 0)}–{fmtPct(e.fidelity.interval.high, 0)}</span>
+                        <span className="small muted block">
+                          n {e.fidelity.n} · {fmtPct(e.fidelity.interval.low, 0)}–{fmtPct(e.fidelity.interval.high, 0)}
+                        </span>
                       </>
                     ) : (
                       <span className="muted">no check</span>
                     )}
                   </td>
-                  <td className="num muted" data-metric="tps-p5-p95" data-label="P5–P95">{s ? `${fmt(s.p5)}–${fmt(s.p95)}` : '–'}</td>
-                  <td className="num" data-metric="ttfat-p50" data-label="TTFAT P50 (ms)">{fmt(e.ttfatMs?.p50)}</td>
-                  <td className="num" data-metric="e2e-p50" data-label="E2E P50 (ms)">{fmt(e.e2eMs?.p50)}</td>
-                  <td className="num" data-metric="itl" data-label="ITL P50 · P95 (ms/token)">{e.itlMs ? `${fmt(e.itlMs.p50, 2)} · ${fmt(e.itlMs.p95, 2)}` : '–'}</td>
-                  <td className="num" data-metric="blended-price" data-label="Price, blended 3:1 (USD/M)">{e.endpoint.blendedUsdPerMTokens === null ? <span className="muted">not declared</span> : fmt(e.endpoint.blendedUsdPerMTokens, 3)}</td>
+                  <td className="num muted" data-metric="tps-p5-p95" data-label="P5–P95">
+                    {s ? `${fmtRange(s.p5, s.p95)}` : '–'}
+                  </td>
+                  <td className="num" data-metric="ttfat-p50" data-label="TTFAT P50 (ms)">
+                    {fmt(e.ttfatMs?.p50)}
+                  </td>
+                  <td className="num" data-metric="e2e-p50" data-label="E2E P50 (ms)">
+                    {fmt(e.e2eMs?.p50)}
+                  </td>
+                  <td className="num" data-metric="itl" data-label="ITL P50 · P95 (ms/token)">
+                    {e.medianItlP50Ms !== null && e.medianItlP95Ms !== null ? `${fmt(e.medianItlP50Ms, 2)} · ${fmt(e.medianItlP95Ms, 2)}` : '–'}
+                  </td>
+                  {cacheColumns ? (
+                    <>
+                      <td className="num" data-metric="ttft-cold-warm" data-label="TTFT cold · warm (ms)">
+                        {e.promptCache ? `${fmt(e.promptCache.ttftColdMs)} · ${fmt(e.promptCache.ttftWarmMs)}` : '–'}
+                      </td>
+                      <td className="num" data-metric="cache-hit" data-label="Cache hit">
+                        {e.promptCache?.hitShare ? (
+                          <>
+                            {fmtPct(e.promptCache.hitShare.share, 0)}
+                            <span className="muted small">
+                              {' '}
+                              n {e.promptCache.hitShare.n} · {fmtPct(e.promptCache.hitShare.interval.low, 0)}–{fmtPct(e.promptCache.hitShare.interval.high, 0)}
+                            </span>
+                          </>
+                        ) : (
+                          '–'
+                        )}
+                      </td>
+                      <td className="num" data-metric="cached-share" data-label="Cached share">
+                        {e.promptCache?.cachedInputShare ? (
+                          <>
+                            {fmtPct(e.promptCache.cachedInputShare.p50, 0)}
+                            <span className="muted small"> n {e.promptCache.cachedInputShare.n}</span>
+                          </>
+                        ) : (
+                          '–'
+                        )}
+                      </td>
+                    </>
+                  ) : null}
+                  <td className="num" data-metric="blended-price" data-label="Price, blended 3:1 (USD/M)">
+                    {e.endpoint.blendedUsdPerMTokens === null ? <span className="muted">not declared</span> : fmt(e.endpoint.blendedUsdPerMTokens, 3)}
+                  </td>
                   <td data-label="Deployment">{deploymentLabel(e.endpoint.deploymentKind)}</td>
                   <td data-label="Declared" className={declared.length ? 'board-wide' : 'board-wide board-empty'}>
                     {declared.map((t) => (
-                      <span key={t} className="tag">{t}</span>
+                      <span key={t} className="tag">
+                        {t}
+                      </span>
                     ))}
                   </td>
-                  <td className={claim.length ? 'num claim small board-wide' : 'num claim small board-wide board-empty'} data-label="Claimed">{claim.length ? claim.map((c) => c.text).join('; ') : <span className="muted">–</span>}</td>
+                  <td className={claim.length ? 'num claim small board-wide' : 'num claim small board-wide board-empty'} data-label="Claimed">
+                    {claim.length ? claim.map((c) => c.text).join('; ') : <span className="muted">–</span>}
+                  </td>
                 </tr>
               );
             })}

@@ -39,4 +39,3 @@ export function filterStateOf(sp: Record<string, string | undefined>): Compariso
     dir: sp.dir === 'asc' || sp.dir === 'desc' ? sp.dir : SORTS[sort].better,
   };
 }
-

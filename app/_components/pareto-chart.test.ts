@@ -8,15 +8,47 @@ import { toParetoSeries } from './sweep-series';
 
 const pct = (m: number) => ({ p5: m * 0.9, p25: m * 0.95, p50: m, p75: m * 1.05, p95: m * 1.1 });
 const sweepRow = (id: number, endpointId: number, gpuCount: number | null): StoredSweep => ({
-  id, endpointId, endpointSlug: `ep-${endpointId}`, provider: `P${endpointId}`, model: 'M', status: 'completed',
-  requestedAt: new Date('2026-11-30T10:00:00Z'), startedAt: null, finishedAt: null, concurrencyLevels: [1, 2, 4],
-  durationMs: 1000, warmUpMs: 0, maxOutputTokens: 64, objectiveTtftMs: 450, objectiveTpotMs: 40, minSuccessRate: 0.9,
-  gpuCount, stopReason: null, stoppedAtConcurrency: null, currentConcurrency: null, streamsDone: 0,
+  id,
+  endpointId,
+  endpointSlug: `ep-${endpointId}`,
+  provider: `P${endpointId}`,
+  model: 'M',
+  status: 'completed',
+  requestedAt: new Date('2026-11-30T10:00:00Z'),
+  startedAt: null,
+  finishedAt: null,
+  concurrencyLevels: [1, 2, 4],
+  durationMs: 1000,
+  warmUpMs: 0,
+  maxOutputTokens: 64,
+  objectiveTtftMs: 450,
+  objectiveTpotMs: 40,
+  minSuccessRate: 0.9,
+  gpuCount,
+  stopReason: null,
+  stoppedAtConcurrency: null,
+  currentConcurrency: null,
+  streamsDone: 0,
 });
 const level = (sweepId: number, levelIndex: number, concurrency: number, perUser: number, aggregate: number): StoredSweepLevel => ({
-  sweepId, levelIndex, concurrency, requests: 4, successes: 4, errorKinds: {}, outputTokensPerSecondPerUser: pct(perUser), ttftMs: pct(100), tpotMs: pct(1000 / perUser),
-  aggregateOutputTokensPerSecond: aggregate, completedRequestsPerSecond: 1, goodputRequestsPerSecond: 1, windowStartedAt: new Date('2026-11-30T10:00:01Z'),
-  windowDurationMs: 1000, streams: { warmup: 1, measured: 4, tail: 1 }, eventLoopDelayP99Ms: 1, valid: true, stopReason: null,
+  sweepId,
+  levelIndex,
+  concurrency,
+  requests: 4,
+  successes: 4,
+  errorKinds: {},
+  outputTokensPerSecond: pct(perUser),
+  ttftMs: pct(100),
+  tpotMs: pct(1000 / perUser),
+  aggregateOutputTokensPerSecond: aggregate,
+  completedRequestsPerSecond: 1,
+  goodputRequestsPerSecond: 1,
+  windowStartedAt: new Date('2026-11-30T10:00:01Z'),
+  windowDurationMs: 1000,
+  streams: { warmup: 1, measured: 4, tail: 1 },
+  eventLoopDelayP99Ms: 1,
+  valid: true,
+  stopReason: null,
 });
 
 describe('Pareto chart and table', () => {
@@ -32,7 +64,18 @@ describe('Pareto chart and table', () => {
 
   it('renders every point with its data, the claims as reference lines, and a table with every level', () => {
     const series = toParetoSeries([a, b], (s) => s.sweep.provider, false);
-    const html = renderToStaticMarkup(createElement(ParetoChart, { id: 't', title: 'T', xLabel: 'aggregate', series, claims: [{ key: 'c1', label: '1,038 TPS/user', y: 1038 }, { key: 'c2', label: '72,000 TPS/server', x: 72_000 }] }));
+    const html = renderToStaticMarkup(
+      createElement(ParetoChart, {
+        id: 't',
+        title: 'T',
+        xLabel: 'aggregate',
+        series,
+        claims: [
+          { key: 'c1', label: '1,038 TPS/user', y: 1038 },
+          { key: 'c2', label: '72,000 TPS/server', x: 72_000 },
+        ],
+      }),
+    );
     expect(html.match(/data-point="/g)).toHaveLength(5);
     expect(html).toContain('data-claim="c1"');
     expect(html).toContain('data-claim="c2"');
@@ -67,9 +110,22 @@ describe('claim labels (issue #23 item 8)', () => {
   });
 
   it('an upper-bound claim ("< 200") is drawn as a bound, not as a figure at 200', () => {
-    const series = toParetoSeries([buildSweepDetail(sweepRow(3, 12, null), [level(3, 0, 1, 300, 280), level(3, 1, 2, 250, 500)])], (s) => s.sweep.provider, false);
+    const series = toParetoSeries(
+      [buildSweepDetail(sweepRow(3, 12, null), [level(3, 0, 1, 300, 280), level(3, 1, 2, 250, 500)])],
+      (s) => s.sweep.provider,
+      false,
+    );
     const html = renderToStaticMarkup(
-      createElement(ParetoChart, { id: 't', title: 'T', xLabel: 'aggregate', series, claims: [{ key: 'c1', label: 'A: < 200 TPS/user', y: 200, bound: 'lt' }, { key: 'c2', label: 'B: 1,038 TPS/user', y: 1038, bound: 'eq' }] }),
+      createElement(ParetoChart, {
+        id: 't',
+        title: 'T',
+        xLabel: 'aggregate',
+        series,
+        claims: [
+          { key: 'c1', label: 'A: < 200 TPS/user', y: 200, bound: 'lt' },
+          { key: 'c2', label: 'B: 1,038 TPS/user', y: 1038, bound: 'eq' },
+        ],
+      }),
     );
     expect(html).toMatch(/data-claim="c1" data-bound="lt"[^]*?stroke-dasharray="2 4"[^]*?▼ claim: A: &lt; 200 TPS\/user/);
     expect(html).toMatch(/data-claim="c2" data-bound="eq"[^]*?stroke-dasharray="6 4"[^]*?◆ claim: B: 1,038 TPS\/user/);

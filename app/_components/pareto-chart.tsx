@@ -80,7 +80,19 @@ function logTicks(lo: number, hi: number): number[] {
  * thick staircase, claims as dashed reference lines. Server-rendered SVG with role="img" and a
  * label listing every point, so the table beside it and the chart say the same.
  */
-export function ParetoChart({ series, claims = [], title, xLabel, id }: { series: ParetoChartSeries[]; claims?: ParetoClaim[]; title: string; xLabel: string; id: string }) {
+export function ParetoChart({
+  series,
+  claims = [],
+  title,
+  xLabel,
+  id,
+}: {
+  series: ParetoChartSeries[];
+  claims?: ParetoClaim[];
+  title: string;
+  xLabel: string;
+  id: string;
+}) {
   const xs = [...series.flatMap((s) => s.points.map((p) => p.x)), ...claims.flatMap((c) => (c.x ? [c.x] : []))].filter((v) => v > 0);
   const ys = [...series.flatMap((s) => s.points.map((p) => p.y)), ...claims.flatMap((c) => (c.y ? [c.y] : []))].filter((v) => v > 0);
   const xLo = 10 ** Math.floor(Math.log10(Math.min(...xs, 10)));
@@ -91,12 +103,17 @@ export function ParetoChart({ series, claims = [], title, xLabel, id }: { series
   const py = (y: number) => H - M.bottom - ((Math.log10(y) - Math.log10(yLo)) / (Math.log10(yHi) - Math.log10(yLo))) * (H - M.top - M.bottom);
   const xTicks = logTicks(xLo, xHi);
   // Claim labels: y claims beside their line, x claims at the top; spread so none overlaps another.
-  const labelY = spreadLabels(claims.map((c) => (c.y ? py(c.y) - 4 : M.top + TEXT)), M.top + TEXT, H - M.bottom - 4);
-  const frontier = series
-    .flatMap((s) => s.points.filter((p) => p.frontier && p.x > 0 && p.y > 0))
-    .sort((a, b) => a.x - b.x);
+  const labelY = spreadLabels(
+    claims.map((c) => (c.y ? py(c.y) - 4 : M.top + TEXT)),
+    M.top + TEXT,
+    H - M.bottom - 4,
+  );
+  const frontier = series.flatMap((s) => s.points.filter((p) => p.frontier && p.x > 0 && p.y > 0)).sort((a, b) => a.x - b.x);
   const label = `${title}. ${series
-    .map((s) => `${s.label}: ${s.points.map((p) => `N=${p.concurrency} ${fmt(p.x)} aggregate, ${fmt(p.y)} TPS/user${p.frontier ? ' (frontier)' : ''}`).join('; ')}`)
+    .map(
+      (s) =>
+        `${s.label}: ${s.points.map((p) => `N=${p.concurrency} ${fmt(p.x)} aggregate, ${fmt(p.y)} TPS/user${p.frontier ? ' (frontier)' : ''}`).join('; ')}`,
+    )
     .join('. ')}.${claims.length ? ` Claims: ${claims.map((c) => c.label).join('; ')}.` : ''}`;
   return (
     <figure className="pareto" data-chart={id} style={{ margin: 0, maxWidth: '100%', overflowX: 'auto' }}>
@@ -105,25 +122,66 @@ export function ParetoChart({ series, claims = [], title, xLabel, id }: { series
           <g key={`x${t}`} aria-hidden="true">
             <line x1={px(t)} x2={px(t)} y1={M.top} y2={H - M.bottom} stroke="currentColor" strokeOpacity={0.12} />
             {/* The last label ends at its tick (centred it would be cut at the chart's edge), the first starts at it. */}
-            <text x={px(t)} y={H - M.bottom + 18} fontSize={TEXT} textAnchor={i === xTicks.length - 1 ? 'end' : i === 0 ? 'start' : 'middle'} fill="currentColor">{fmt(t)}</text>
+            <text
+              x={px(t)}
+              y={H - M.bottom + 18}
+              fontSize={TEXT}
+              textAnchor={i === xTicks.length - 1 ? 'end' : i === 0 ? 'start' : 'middle'}
+              fill="currentColor"
+            >
+              {fmt(t)}
+            </text>
           </g>
         ))}
         {logTicks(yLo, yHi).map((t) => (
           <g key={`y${t}`} aria-hidden="true">
             <line x1={M.left} x2={W - M.right} y1={py(t)} y2={py(t)} stroke="currentColor" strokeOpacity={0.12} />
-            <text x={M.left - 6} y={py(t) + 4} fontSize={TEXT} textAnchor="end" fill="currentColor">{fmt(t)}</text>
+            <text x={M.left - 6} y={py(t) + 4} fontSize={TEXT} textAnchor="end" fill="currentColor">
+              {fmt(t)}
+            </text>
           </g>
         ))}
-        <text x={(M.left + W - M.right) / 2} y={H - 8} fontSize={TEXT} textAnchor="middle" fill="currentColor">{xLabel} →</text>
-        <text x={14} y={(M.top + H - M.bottom) / 2} fontSize={TEXT} textAnchor="middle" fill="currentColor" transform={`rotate(-90 14 ${(M.top + H - M.bottom) / 2})`}>TPS/user (median) →</text>
+        <text x={(M.left + W - M.right) / 2} y={H - 8} fontSize={TEXT} textAnchor="middle" fill="currentColor">
+          {xLabel} →
+        </text>
+        <text
+          x={14}
+          y={(M.top + H - M.bottom) / 2}
+          fontSize={TEXT}
+          textAnchor="middle"
+          fill="currentColor"
+          transform={`rotate(-90 14 ${(M.top + H - M.bottom) / 2})`}
+        >
+          TPS/user (median) →
+        </text>
         {claims.map((c, i) => {
           // An upper bound ("< 200") is not a figure at 200: its line is faint and its label says "<" with an arrow below.
           const upper = c.bound === 'lt' || c.bound === 'lte';
           const lower = c.bound === 'gt' || c.bound === 'gte';
           return (
             <g key={c.key} data-claim={c.key} data-bound={c.bound ?? 'eq'}>
-              {c.y ? <line x1={M.left} x2={W - M.right} y1={py(c.y)} y2={py(c.y)} stroke="#a16207" strokeOpacity={upper || lower ? 0.45 : 1} strokeDasharray={upper || lower ? '2 4' : '6 4'} /> : null}
-              {c.x ? <line x1={px(c.x)} x2={px(c.x)} y1={M.top} y2={H - M.bottom} stroke="#a16207" strokeOpacity={upper || lower ? 0.45 : 1} strokeDasharray={upper || lower ? '2 4' : '6 4'} /> : null}
+              {c.y ? (
+                <line
+                  x1={M.left}
+                  x2={W - M.right}
+                  y1={py(c.y)}
+                  y2={py(c.y)}
+                  stroke="#a16207"
+                  strokeOpacity={upper || lower ? 0.45 : 1}
+                  strokeDasharray={upper || lower ? '2 4' : '6 4'}
+                />
+              ) : null}
+              {c.x ? (
+                <line
+                  x1={px(c.x)}
+                  x2={px(c.x)}
+                  y1={M.top}
+                  y2={H - M.bottom}
+                  stroke="#a16207"
+                  strokeOpacity={upper || lower ? 0.45 : 1}
+                  strokeDasharray={upper || lower ? '2 4' : '6 4'}
+                />
+              ) : null}
               <text x={c.x && !c.y ? px(c.x) - 4 : W - M.right - 4} y={labelY[i]} fontSize={TEXT} textAnchor="end" fill="#a16207">
                 {upper ? '▼' : lower ? '▲' : '◆'} claim: {c.label}
               </text>
@@ -131,18 +189,41 @@ export function ParetoChart({ series, claims = [], title, xLabel, id }: { series
           );
         })}
         {frontier.length > 1 ? (
-          <polyline points={frontier.map((p) => `${px(p.x)},${py(p.y)}`).join(' ')} fill="none" stroke="currentColor" strokeOpacity={0.35} strokeWidth={8} strokeLinejoin="round" data-frontier="line" />
+          <polyline
+            points={frontier.map((p) => `${px(p.x)},${py(p.y)}`).join(' ')}
+            fill="none"
+            stroke="currentColor"
+            strokeOpacity={0.35}
+            strokeWidth={8}
+            strokeLinejoin="round"
+            data-frontier="line"
+          />
         ) : null}
         {series.map((s, i) => {
           const color = COLORS[i % COLORS.length]!;
           const pts = s.points.filter((p) => p.x > 0 && p.y > 0);
           return (
             <g key={s.key} data-series={s.key}>
-              <polyline points={pts.map((p) => `${px(p.x)},${py(p.y)}`).join(' ')} fill="none" stroke={color} strokeWidth={2} strokeDasharray={s.dashed ? '5 4' : undefined} />
+              <polyline
+                points={pts.map((p) => `${px(p.x)},${py(p.y)}`).join(' ')}
+                fill="none"
+                stroke={color}
+                strokeWidth={2}
+                strokeDasharray={s.dashed ? '5 4' : undefined}
+              />
               {pts.map((p) => (
                 <g key={p.concurrency} data-point={`${s.key}:${p.concurrency}`} data-x={p.x} data-y={p.y} data-frontier={p.frontier ? 'yes' : 'no'}>
-                  <circle cx={px(p.x)} cy={py(p.y)} r={p.frontier ? 6 : 4} fill={p.frontier ? color : 'var(--background, white)'} stroke={color} strokeWidth={2} />
-                  <text x={px(p.x) + 7} y={py(p.y) - 6} fontSize={TEXT} fill={color} aria-hidden="true">{p.concurrency}</text>
+                  <circle
+                    cx={px(p.x)}
+                    cy={py(p.y)}
+                    r={p.frontier ? 6 : 4}
+                    fill={p.frontier ? color : 'var(--background, white)'}
+                    stroke={color}
+                    strokeWidth={2}
+                  />
+                  <text x={px(p.x) + 7} y={py(p.y) - 6} fontSize={TEXT} fill={color} aria-hidden="true">
+                    {p.concurrency}
+                  </text>
                 </g>
               ))}
             </g>
@@ -155,7 +236,10 @@ export function ParetoChart({ series, claims = [], title, xLabel, id }: { series
             ● {s.label}
           </span>
         ))}
-        <span>Filled points: the Pareto frontier (no other point has both more aggregate throughput and more TPS/user). Numbers by points: concurrency. The table below has every figure.</span>
+        <span>
+          Filled points: the Pareto frontier (no other point has both more aggregate throughput and more TPS/user). Numbers by points: concurrency. The table
+          below has every figure.
+        </span>
       </figcaption>
     </figure>
   );

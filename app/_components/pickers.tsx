@@ -11,7 +11,17 @@ export interface PickerField {
  * JavaScript, and never navigates while someone is still moving through a select with the keyboard.
  * `hidden` carries parameters the form does not show.
  */
-export function PickerForm({ action, fields, hidden = {}, submitLabel = 'Show' }: { action: string; fields: PickerField[]; hidden?: Record<string, string>; submitLabel?: string }) {
+export function PickerForm({
+  action,
+  fields,
+  hidden = {},
+  submitLabel = 'Show',
+}: {
+  action: string;
+  fields: PickerField[];
+  hidden?: Record<string, string>;
+  submitLabel?: string;
+}) {
   return (
     <form className="pickers" method="get" action={action}>
       {Object.entries(hidden).map(([k, v]) => (
@@ -26,10 +36,20 @@ export function PickerForm({ action, fields, hidden = {}, submitLabel = 'Show' }
               {groups.length > 1 || groups[0]
                 ? groups.map((g) => (
                     <optgroup key={g} label={g || 'Other'}>
-                      {f.options.filter((o) => (o.group ?? '') === g).map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+                      {f.options
+                        .filter((o) => (o.group ?? '') === g)
+                        .map((o) => (
+                          <option key={o.value} value={o.value}>
+                            {o.label}
+                          </option>
+                        ))}
                     </optgroup>
                   ))
-                : f.options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+                : f.options.map((o) => (
+                    <option key={o.value} value={o.value}>
+                      {o.label}
+                    </option>
+                  ))}
             </select>
           </label>
         );
@@ -44,7 +64,10 @@ export function workloadOptions(workloads: Array<{ slug: string; category: strin
   const groupOf = (w: { slug: string; inputTokensTarget: number }) =>
     w.slug === HEADLINE_SLUG ? 'Headline: every minute' : `~${w.inputTokensTarget.toLocaleString('en-US')} input tokens: 8 a day`;
   return [...workloads]
-    .sort((a, b) => Number(b.slug === HEADLINE_SLUG) - Number(a.slug === HEADLINE_SLUG) || a.inputTokensTarget - b.inputTokensTarget || a.slug.localeCompare(b.slug))
+    .sort(
+      (a, b) =>
+        Number(b.slug === HEADLINE_SLUG) - Number(a.slug === HEADLINE_SLUG) || a.inputTokensTarget - b.inputTokensTarget || a.slug.localeCompare(b.slug),
+    )
     .map((w) => ({
       value: w.slug,
       label: `${w.slug} (${w.category}, ~${w.inputTokensTarget.toLocaleString('en-US')} in / ${w.maxOutputTokens} out)`,

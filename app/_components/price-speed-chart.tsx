@@ -1,4 +1,5 @@
 import { fmt } from './format';
+import { ScatterPointMark, ScatterTicks } from './scatter-parts';
 import { niceTicks, pct } from './scale';
 
 /** One endpoint: x = declared blended price (USD per M tokens, 3:1), y = window median TPS/user. */
@@ -25,21 +26,18 @@ export function PriceSpeedChart({ points, title, id }: { points: PriceSpeedPoint
   const label = `${title}. ${points.map((p) => `${p.label}: ${fmt(p.x, 3)} USD per million tokens (declared, blended 3:1), ${fmt(p.y)} tokens/s`).join('; ')}.`;
   return (
     <figure className="scatter" role="img" aria-label={label} data-chart={id}>
-      <div className="scatter-y-unit" aria-hidden="true">TPS/user (P50, measured) ↑</div>
+      <div className="scatter-y-unit" aria-hidden="true">
+        TPS/user (P50, measured) ↑
+      </div>
       <div className="scatter-plot">
-        {yTicks.map((t) => (
-          <span key={`y${t}`} className="scatter-ytick" style={{ bottom: `${pct(t, 0, yHi)}%` }} aria-hidden="true">{fmt(t)}</span>
-        ))}
-        {xTicks.map((t) => (
-          <span key={`x${t}`} className="scatter-xtick" style={{ left: `${pct(t, 0, xHi)}%` }} aria-hidden="true">{fmt(t, 2)}</span>
-        ))}
+        <ScatterTicks yTicks={yTicks} yHi={yHi} xTicks={xTicks} xLeftPct={(t) => pct(t, 0, xHi)} xLabel={(t) => fmt(t, 2)} />
         {points.map((p, i) => (
-          <span key={p.key} className="scatter-point" data-point={p.key} data-x={p.x} data-y={p.y} style={{ left: `${pct(p.x, 0, xHi)}%`, bottom: `${pct(p.y, 0, yHi)}%` }}>
-            <span className={`scatter-label${pct(p.x, 0, xHi) > 55 ? ' left' : ''}`} style={{ top: i % 2 ? '0.4rem' : '-1.3rem' }}>{p.label}</span>
-          </span>
+          <ScatterPointMark key={p.key} point={p} i={i} xHi={xHi} yHi={yHi} />
         ))}
       </div>
-      <div className="scatter-x-unit" aria-hidden="true">blended price, USD per million tokens (3 input : 1 output, declared) → cheaper to the left</div>
+      <div className="scatter-x-unit" aria-hidden="true">
+        blended price, USD per million tokens (3 input : 1 output, declared) → cheaper to the left
+      </div>
     </figure>
   );
 }

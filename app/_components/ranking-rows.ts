@@ -1,5 +1,5 @@
 /** Leaderboard answer → interval-chart rows with claim markers (pure; used by the live board and the embed). */
-import type { LeaderboardAnswer } from '@/app/_server/leaderboard';
+import type { LeaderboardAnswer } from '@/server/leaderboard';
 import { boundWord, fmt, fmtClaimDate } from './format';
 import type { ChartClaim, IntervalRow } from './interval-chart';
 
@@ -73,4 +73,3 @@ export function rankingRows(answer: LeaderboardAnswer, claims: SpeedClaim[]): { 
   }));
   return { rows, claimRows };
 }
-

@@ -1,4 +1,5 @@
 import { fmt } from './format';
+import { ScatterPointMark, ScatterTicks } from './scatter-parts';
 import { median, niceTicks, pct } from './scale';
 
 /** One point: x = TTFT P50 (ms), y = output speed P50 (tokens/s). */
@@ -28,7 +29,9 @@ export function ScatterChart({ points, title, id }: { points: ScatterPoint[]; ti
     .join('; ')}.${mx !== null ? ` Quadrant dividers at the medians: TTFT ${fmt(mx)} ms, ${fmt(my)} tokens/s.` : ''}`;
   return (
     <figure className="scatter" role="img" aria-label={label} data-chart={id}>
-      <div className="scatter-y-unit" aria-hidden="true">TPS/user (P50) ↑</div>
+      <div className="scatter-y-unit" aria-hidden="true">
+        TPS/user (P50) ↑
+      </div>
       <div className="scatter-plot">
         {mx !== null && my !== null ? (
           <>
@@ -39,26 +42,14 @@ export function ScatterChart({ points, title, id }: { points: ScatterPoint[]; ti
             <span className="scatter-hline" style={{ bottom: `${pct(my, 0, yHi)}%` }} />
           </>
         ) : null}
-        {yTicks.map((t) => (
-          <span key={`y${t}`} className="scatter-ytick" style={{ bottom: `${pct(t, 0, yHi)}%` }} aria-hidden="true">{fmt(t)}</span>
-        ))}
-        {xTicks.map((t) => (
-          <span key={`x${t}`} className="scatter-xtick" style={{ left: `${pct(t, 0, xHi)}%` }} aria-hidden="true">{fmt(t)}</span>
-        ))}
+        <ScatterTicks yTicks={yTicks} yHi={yHi} xTicks={xTicks} xLeftPct={(t) => pct(t, 0, xHi)} xLabel={(t) => fmt(t)} />
         {points.map((p, i) => (
-          <span
-            key={p.key}
-            className={`scatter-point${inQuadrant(p) ? ' in-quadrant' : ''}`}
-            data-point={p.key}
-            data-x={p.x}
-            data-y={p.y}
-            style={{ left: `${pct(p.x, 0, xHi)}%`, bottom: `${pct(p.y, 0, yHi)}%` }}
-          >
-            <span className={`scatter-label${pct(p.x, 0, xHi) > 55 ? ' left' : ''}`} style={{ top: i % 2 ? '0.4rem' : '-1.3rem' }}>{p.label}</span>
-          </span>
+          <ScatterPointMark key={p.key} point={p} i={i} xHi={xHi} yHi={yHi} className={`scatter-point${inQuadrant(p) ? ' in-quadrant' : ''}`} />
         ))}
       </div>
-      <div className="scatter-x-unit" aria-hidden="true">TTFT P50 (ms) → lower is better</div>
+      <div className="scatter-x-unit" aria-hidden="true">
+        TTFT P50 (ms) → lower is better
+      </div>
     </figure>
   );
 }

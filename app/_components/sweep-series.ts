@@ -12,8 +12,13 @@ export function toParetoSeries(sweeps: readonly SweepDetailView[], label: (s: Sw
     key: `sweep-${s.sweep.id}`,
     label: label(s),
     points: s.levels
-      .filter((l) => l.outputTokensPerSecondPerUser !== null && (!perGpu || l.aggregateOutputTokensPerSecondPerGpu !== null))
-      .map((l) => ({ x: perGpu ? l.aggregateOutputTokensPerSecondPerGpu! : l.aggregateOutputTokensPerSecond, y: l.outputTokensPerSecondPerUser!.p50, concurrency: l.concurrency, frontier: false })),
+      .filter((l) => l.outputTokensPerSecond !== null && (!perGpu || l.aggregateOutputTokensPerSecondPerGpu !== null))
+      .map((l) => ({
+        x: perGpu ? l.aggregateOutputTokensPerSecondPerGpu! : l.aggregateOutputTokensPerSecond,
+        y: l.outputTokensPerSecond!.p50,
+        concurrency: l.concurrency,
+        frontier: false,
+      })),
   }));
   const all = series.flatMap((s) => s.points);
   for (const i of paretoFrontier(all.map((p) => ({ aggregate: p.x, perUser: p.y })))) all[i]!.frontier = true;

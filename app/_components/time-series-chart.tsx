@@ -1,5 +1,6 @@
 'use client';
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { plural } from './format';
 
 /** One bucket of one series: t = bucket start (epoch ms); p25/p50/p75 in the chart's unit. */
 export interface SeriesPoint {
@@ -81,35 +82,97 @@ export function TimeSeriesChart({
       const vals = s.points.map((p) => p.p50).filter((v): v is number => v !== null);
       if (vals.length === 0) return `${s.label}: no data`;
       const last = [...s.points].reverse().find((p) => p.p50 !== null)!;
-      return `${s.label}: ${vals.length} ${granularity === 'day' ? 'days' : 'hours'}, median from ${Math.round(Math.min(...vals))} to ${Math.round(Math.max(...vals))} ${unit}, latest ${Math.round(last.p50!)} ${unit}`;
+      return `${s.label}: ${plural(vals.length, granularity === 'day' ? 'day' : 'hour')}, median from ${Math.round(Math.min(...vals))} to ${Math.round(Math.max(...vals))} ${unit}, latest ${Math.round(last.p50!)} ${unit}`;
     })
     .join('; ');
   const notes = `${annotations.length ? ` Marked changes: ${annotations.map((a) => a.label).join('; ')}.` : ''}${periods.length ? ` Annotated periods: ${periods.map((p) => p.label).join('; ')}.` : ''}${reference ? ` Reference line: ${reference.label}.` : ''}`;
   const pointCount = series.reduce((n, s) => n + s.points.filter((p) => p.p50 !== null).length, 0);
   const dots = data.length <= 40;
   return (
-    <figure className="chart" role="img" aria-label={`${title}. ${describe}.${notes}`} data-chart={id} data-points={pointCount} data-periods={periods.length} style={{ height }}>
+    <figure
+      className="chart"
+      role="img"
+      aria-label={`${title}. ${describe}.${notes}`}
+      data-chart={id}
+      data-points={pointCount}
+      data-periods={periods.length}
+      style={{ height }}
+    >
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={data} margin={{ left: 4, right: 16, top: 24, bottom: 4 }} accessibilityLayer={false}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="t" type="number" scale="time" domain={['dataMin', 'dataMax']} tickFormatter={fmtTick(granularity)} minTickGap={36} />
-          <YAxis width={56} tickFormatter={(v: number) => Math.round(v).toLocaleString('en-US')} label={{ value: unit, angle: -90, position: 'insideLeft', offset: 10 }} />
+          <YAxis
+            width={56}
+            tickFormatter={(v: number) => Math.round(v).toLocaleString('en-US')}
+            label={{ value: unit, angle: -90, position: 'insideLeft', offset: 10 }}
+          />
           <Tooltip
-            labelFormatter={(t) => new Date(Number(t)).toISOString().slice(0, granularity === 'day' ? 10 : 16).replace('T', ' ') + (granularity === 'hour' ? ' UTC' : '')}
-            formatter={(v, name) => [Array.isArray(v) ? `${Math.round(Number(v[0]))}–${Math.round(Number(v[1]))}` : Math.round(Number(v)).toLocaleString('en-US'), String(name)]}
+            labelFormatter={(t) =>
+              new Date(Number(t))
+                .toISOString()
+                .slice(0, granularity === 'day' ? 10 : 16)
+                .replace('T', ' ') + (granularity === 'hour' ? ' UTC' : '')
+            }
+            formatter={(v, name) => [
+              Array.isArray(v) ? `${Math.round(Number(v[0]))}–${Math.round(Number(v[1]))}` : Math.round(Number(v)).toLocaleString('en-US'),
+              String(name),
+            ]}
           />
           {series.map((s) => (
-            <Area key={`${s.key}-band`} dataKey={`${s.key}__band`} stroke="none" fill={s.color} fillOpacity={0.15} isAnimationActive={false} name={`${s.label} P25–P75`} connectNulls={false} activeDot={false} />
+            <Area
+              key={`${s.key}-band`}
+              dataKey={`${s.key}__band`}
+              stroke="none"
+              fill={s.color}
+              fillOpacity={0.15}
+              isAnimationActive={false}
+              name={`${s.label} P25–P75`}
+              connectNulls={false}
+              activeDot={false}
+            />
           ))}
           {series.map((s) => (
-            <Line key={`${s.key}-line`} dataKey={`${s.key}__p50`} stroke={s.color} strokeWidth={2} dot={dots ? { r: 2 } : false} isAnimationActive={false} name={`${s.label} median`} connectNulls={false} />
+            <Line
+              key={`${s.key}-line`}
+              dataKey={`${s.key}__p50`}
+              stroke={s.color}
+              strokeWidth={2}
+              dot={dots ? { r: 2 } : false}
+              isAnimationActive={false}
+              name={`${s.label} median`}
+              connectNulls={false}
+            />
           ))}
-          {reference ? <ReferenceLine y={reference.value} stroke="var(--ok)" strokeDasharray="6 3" label={{ value: reference.label, position: 'insideTopRight', fill: 'var(--fg)', fontSize: 11 }} /> : null}
+          {reference ? (
+            <ReferenceLine
+              y={reference.value}
+              stroke="var(--ok)"
+              strokeDasharray="6 3"
+              label={{ value: reference.label, position: 'insideTopRight', fill: 'var(--fg)', fontSize: 11 }}
+            />
+          ) : null}
           {periods.map((p, i) => (
-            <ReferenceArea key={`period-${i}`} x1={p.from} x2={p.until} fill="var(--warn, #d97706)" fillOpacity={0.12} stroke="var(--warn, #d97706)" strokeOpacity={0.4} ifOverflow="hidden" label={{ value: `▲ ${i + 1}`, position: 'insideTopLeft', fill: 'var(--fg)', fontSize: 11 }} />
+            <ReferenceArea
+              key={`period-${i}`}
+              x1={p.from}
+              x2={p.until}
+              fill="var(--warn, #d97706)"
+              fillOpacity={0.12}
+              stroke="var(--warn, #d97706)"
+              strokeOpacity={0.4}
+              ifOverflow="hidden"
+              label={{ value: `▲ ${i + 1}`, position: 'insideTopLeft', fill: 'var(--fg)', fontSize: 11 }}
+            />
           ))}
           {annotations.map((a, i) => (
-            <ReferenceLine key={i} x={a.t} stroke={a.color ?? 'var(--fg)'} strokeDasharray="4 3" label={{ value: a.label, position: 'top', fill: 'var(--fg)', fontSize: 11 }} />
+            <ReferenceLine
+              key={i}
+              x={a.t}
+              stroke={a.color ?? 'var(--fg)'}
+              strokeDasharray="4 3"
+              label={{ value: a.label, position: 'top', fill: 'var(--fg)', fontSize: 11 }}
+            />
           ))}
         </ComposedChart>
       </ResponsiveContainer>

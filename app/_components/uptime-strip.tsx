@@ -1,5 +1,5 @@
 import { getEndpointUptime, type EndpointUptime } from '@/db/queries/uptime';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { UPTIME_WINDOWS } from '@/lib/stats/uptime';
 import { fmtPct, fmtUtc } from './format';
 
@@ -34,7 +34,10 @@ export function UptimeStrip({ endpointId, uptime }: { endpointId: number; uptime
         })}
       </dl>
       {strip.length > 0 ? (
-        <ol aria-label={`Last ${strip.length} probes, oldest first`} style={{ display: 'flex', gap: 2, listStyle: 'none', padding: 0, margin: '0.5rem 0 0', flexWrap: 'wrap' }}>
+        <ol
+          aria-label={`Last ${strip.length} probes, oldest first`}
+          style={{ display: 'flex', gap: 2, listStyle: 'none', padding: 0, margin: '0.5rem 0 0', flexWrap: 'wrap' }}
+        >
           {strip.map((p) => {
             const label = `${fmtUtc(p.measuredAt)} (${p.region}): ${p.outcome === 'success' ? 'success' : `failed, ${p.errorKind ?? 'error'}`}`;
             return (
@@ -52,7 +55,10 @@ export function UptimeStrip({ endpointId, uptime }: { endpointId: number; uptime
       ) : (
         <p className="muted small">No probes yet.</p>
       )}
-      <p className="muted small">Share of successful probes (all workloads and regions; probes cancelled by Tokenpace itself are not counted). <a href={`/api/v1/endpoints/${endpointId}/uptime`}>As JSON</a></p>
+      <p className="muted small">
+        Share of successful probes (all workloads and regions; probes cancelled by Tokenpace itself are not counted).{' '}
+        <a href={`/api/v1/endpoints/${endpointId}/uptime`}>As JSON</a>
+      </p>
     </section>
   );
 }

@@ -22,10 +22,13 @@ interface DocOperation {
   responses: Record<string, { description: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
 }
 
-
 function exampleUrl(BASE: string, path: string, query: Record<string, string> | undefined, pathParams: Record<string, string> | undefined): string {
   let p = path;
-  for (const [k, v] of Object.entries(pathParams ?? {})) p = p.replace(`{${k}}`, v.replace(/^\{(\w+)\}$/, (_, n: string) => ({ endpointId: '1', snapshotId: 'SNAPSHOT_ID', datasetSlug: 'llmperf-leaderboard-2024-01' })[n] ?? n));
+  for (const [k, v] of Object.entries(pathParams ?? {}))
+    p = p.replace(
+      `{${k}}`,
+      v.replace(/^\{(\w+)\}$/, (_, n: string) => ({ endpointId: '1', snapshotId: 'SNAPSHOT_ID', datasetSlug: 'llmperf-leaderboard-2024-01' })[n] ?? n),
+    );
   const qs = new URLSearchParams(query ?? {}).toString();
   return `${BASE}${p}${qs ? `?${qs}` : ''}`;
 }
@@ -47,9 +50,14 @@ export default async function ApiDocsPage() {
     <>
       <h1>Public API (v1)</h1>
       <p>
-        Read-only, JSON by default, CORS open. Every list is also CSV: add <code>.csv</code> to the path or send <code>Accept: text/csv</code>; a CSV column is the JSON field’s dotted path (<code>outputTokensPerSecond.p50</code>, <code>ttftMs.p95</code>, <code>endpoint.id</code>), and the JSON field’s description gives its unit. Raw measurements: <code>/api/v1/endpoints/&#123;id&#125;/measurements</code>; weekly dumps with checksums: <code>/api/v1/dumps</code>. Reads carry <code>ETag</code> and <code>Cache-Control</code>; send <code>If-None-Match</code> to get 304.
-        Errors always have the shape <code>{'{ "error": { "code", "message", "field" } }'}</code> with code one of bad_request, not_found, rate_limited, internal. Clients are rate limited per IP address: a refused request answers 429 with a <code>Retry-After</code> header in seconds.
-        Metric definitions: <Link href="/methodology">methodology</Link>. Machine-readable: <a href="/api/v1/openapi.json">OpenAPI 3.1 document</a> (this page is generated from it).
+        Read-only, JSON by default, CORS open. Every list is also CSV: add <code>.csv</code> to the path or send <code>Accept: text/csv</code>; a CSV column is
+        the JSON field’s dotted path (<code>outputTokensPerSecond.p50</code>, <code>ttftMs.p95</code>, <code>endpoint.id</code>), and the JSON field’s
+        description gives its unit. Raw measurements: <code>/api/v1/endpoints/&#123;id&#125;/measurements</code>; weekly dumps with checksums:{' '}
+        <code>/api/v1/dumps</code>. Reads carry <code>ETag</code> and <code>Cache-Control</code>; send <code>If-None-Match</code> to get 304. Errors always have
+        the shape <code>{'{ "error": { "code", "message", "field" } }'}</code> with code one of bad_request, not_found, rate_limited, internal. Clients are rate
+        limited per IP address: a refused request answers 429 with a <code>Retry-After</code> header in seconds. Metric definitions:{' '}
+        <Link href="/methodology">methodology</Link>. Machine-readable: <a href="/api/v1/openapi.json">OpenAPI 3.1 document</a> (this page is generated from
+        it).
       </p>
 
       <h2 id="quick-start">Quick start: cite a leaderboard figure</h2>
@@ -123,7 +131,11 @@ console.log('cite:', \`${BASE}/s/\${board.snapshotId}\`);`}</code>
                                 {p.schema?.enum ? (
                                   <>
                                     {' '}
-                                    One of {p.schema.enum.map((v) => <code key={String(v)}>{String(v)} </code>)}.
+                                    One of{' '}
+                                    {p.schema.enum.map((v) => (
+                                      <code key={String(v)}>{String(v)} </code>
+                                    ))}
+                                    .
                                   </>
                                 ) : null}
                               </td>
@@ -134,7 +146,10 @@ console.log('cite:', \`${BASE}/s/\${board.snapshotId}\`);`}</code>
                     </div>
                   ) : null}
                   <p className="muted" style={{ margin: '0.25rem 0' }}>
-                    Responses: {Object.entries(op.responses).map(([code, r]) => `${code} ${r.description}`).join(' · ')}
+                    Responses:{' '}
+                    {Object.entries(op.responses)
+                      .map(([code, r]) => `${code} ${r.description}`)
+                      .join(' · ')}
                     {schema ? (
                       <>
                         {' '}

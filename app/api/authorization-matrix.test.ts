@@ -31,7 +31,16 @@ let resolutionRoute: typeof import('./v1/disputes/[id]/resolution/route');
 let annotationsRoute: typeof import('./v1/annotations/route');
 
 function submission(extra: Record<string, unknown> = {}) {
-  return { provider: 'Matrix Co', model: 'tokenpace-reference', baseUrl: ref.url, protocol: 'openai-chat', apiModelId: 'tokenpace-reference', deploymentKind: 'shared', contact: 'm@matrix.example', ...extra };
+  return {
+    provider: 'Matrix Co',
+    model: 'tokenpace-reference',
+    baseUrl: ref.url,
+    protocol: 'openai-chat',
+    apiModelId: 'tokenpace-reference',
+    deploymentKind: 'shared',
+    contact: 'm@matrix.example',
+    ...extra,
+  };
 }
 
 /** A fresh endpoint of provider A in the given status. */
@@ -44,7 +53,10 @@ async function endpointOfA(status: 'pending' | 'active' = 'pending'): Promise<nu
 }
 
 async function endpointState(id: number) {
-  const [row] = await t.db.select({ status: endpoints.status, hardware: endpoints.hardware, baseUrl: endpoints.baseUrl }).from(endpoints).where(eq(endpoints.id, id));
+  const [row] = await t.db
+    .select({ status: endpoints.status, hardware: endpoints.hardware, baseUrl: endpoints.baseUrl })
+    .from(endpoints)
+    .where(eq(endpoints.id, id));
   return row;
 }
 
@@ -63,14 +75,22 @@ beforeAll(async () => {
   disputesRoute = await import('./v1/endpoints/[id]/disputes/route');
   resolutionRoute = await import('./v1/disputes/[id]/resolution/route');
   annotationsRoute = await import('./v1/annotations/route');
-  (await import('./_lib/rate-limit')).configureRateLimits({ submission: { points: 10_000, durationSeconds: 60 }, tokenUse: { points: 10_000, durationSeconds: 60 }, dispute: { points: 10_000, durationSeconds: 60 } });
+  (await import('./_lib/rate-limit')).configureRateLimits({
+    submission: { points: 10_000, durationSeconds: 60 },
+    tokenUse: { points: 10_000, durationSeconds: 60 },
+    dispute: { points: 10_000, durationSeconds: 60 },
+  });
   actors.anonymous = anonymous;
   actors.providerA = await signUp('matrix-a@a.example');
   actors.providerB = await signUp('matrix-b@b.example');
   actors.admin = await signUp('matrix-admin@tokenpace.example');
   await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, actors.admin.userId!));
   const tk = await tokens.POST(req(actors.providerA, 'POST', '/api/v1/tokens', { name: 'matrix' }));
-  actors['providerA-token'] = { ...actors.providerA, name: 'providerA-token', headers: { authorization: `Bearer ${((await tk.json()) as { token: string }).token}` } };
+  actors['providerA-token'] = {
+    ...actors.providerA,
+    name: 'providerA-token',
+    headers: { authorization: `Bearer ${((await tk.json()) as { token: string }).token}` },
+  };
 });
 
 afterAll(async () => {
@@ -155,7 +175,10 @@ const rows: Row[] = [
     act: async (actor) => {
       const id = await endpointOfA('pending');
       const before = await endpointState(id);
-      const res = await review.POST(req(actor, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'reject', reason: 'no', revision: 1 }), params({ id: String(id) }));
+      const res = await review.POST(
+        req(actor, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'reject', reason: 'no', revision: 1 }),
+        params({ id: String(id) }),
+      );
       return { res, after: async (s) => (s < 400 ? expect((await endpointState(id))!.status).toBe('rejected') : unchangedEndpoint(id, before)(s)) };
     },
     expect: { anonymous: 401, providerA: 403, 'providerA-token': 403, providerB: 403, admin: 200 },
@@ -230,7 +253,10 @@ const rows: Row[] = [
     name: "POST /api/v1/endpoints/{A's}/sweep-settings (consent to sweeps)",
     act: async (actor) => {
       const id = await endpointOfA('active');
-      const res = await sweepSettingsRoute.POST(req(actor, 'POST', `/api/v1/endpoints/${id}/sweep-settings`, { enabled: true, maxConcurrency: 8, durationS: 5 }), params({ id: String(id) }));
+      const res = await sweepSettingsRoute.POST(
+        req(actor, 'POST', `/api/v1/endpoints/${id}/sweep-settings`, { enabled: true, maxConcurrency: 8, durationS: 5 }),
+        params({ id: String(id) }),
+      );
       return {
         res,
         after: async (s) => {
@@ -247,7 +273,18 @@ const rows: Row[] = [
       const id = await endpointOfA('active');
       const [ep] = await t.db.select({ baseUrl: endpoints.baseUrl }).from(endpoints).where(eq(endpoints.id, id));
       // the owner's request and an admin's consent to it (decision 160)
-      await t.db.insert(sweepSettings).values({ endpointId: id, enabled: true, maxConcurrency: 4, durationMs: 5000, approvedByUserId: 'admin', approvedAt: new Date(), approvedMaxConcurrency: 4, approvedDurationMs: 5000, approvedMaxLevels: 9, approvedBaseUrl: ep!.baseUrl });
+      await t.db.insert(sweepSettings).values({
+        endpointId: id,
+        enabled: true,
+        maxConcurrency: 4,
+        durationMs: 5000,
+        approvedByUserId: 'admin',
+        approvedAt: new Date(),
+        approvedMaxConcurrency: 4,
+        approvedDurationMs: 5000,
+        approvedMaxLevels: 9,
+        approvedBaseUrl: ep!.baseUrl,
+      });
       const res = await sweepsRoute.POST(req(actor, 'POST', `/api/v1/endpoints/${id}/sweeps`, { concurrency: [1, 2] }), params({ id: String(id) }));
       return { res, after: async (s) => expect(await t.db.$count(sweeps, eq(sweeps.endpointId, id))).toBe(s >= 400 ? 0 : 1) };
     },
@@ -257,7 +294,12 @@ const rows: Row[] = [
     name: "POST /api/v1/endpoints/{A's}/disputes (dispute a window: owner or admin)",
     act: async (actor) => {
       const id = await endpointOfA('active');
-      const body = { scope: 'window', from: new Date(Date.now() - 7200_000).toISOString(), until: new Date(Date.now() - 3600_000).toISOString(), reason: 'matrix' };
+      const body = {
+        scope: 'window',
+        from: new Date(Date.now() - 7200_000).toISOString(),
+        until: new Date(Date.now() - 3600_000).toISOString(),
+        reason: 'matrix',
+      };
       const res = await disputesRoute.POST(req(actor, 'POST', `/api/v1/endpoints/${id}/disputes`, body), params({ id: String(id) }));
       return { res, after: async (s) => expect(await t.db.$count(disputes, eq(disputes.endpointId, id))).toBe(s >= 400 ? 0 : 1) };
     },
@@ -267,8 +309,14 @@ const rows: Row[] = [
     name: "POST /api/v1/disputes/{on A's}/resolution (decide: admins only)",
     act: async (actor) => {
       const id = await endpointOfA('active');
-      const [d] = await t.db.insert(disputes).values({ endpointId: id, scope: 'window', fromAt: new Date(Date.now() - 7200_000), untilAt: new Date(Date.now() - 3600_000), reason: 'matrix' }).returning({ id: disputes.id });
-      const res = await resolutionRoute.POST(req(actor, 'POST', `/api/v1/disputes/${d!.id}/resolution`, { decision: 'accepted', exclude: true, note: 'matrix' }), params({ id: String(d!.id) }));
+      const [d] = await t.db
+        .insert(disputes)
+        .values({ endpointId: id, scope: 'window', fromAt: new Date(Date.now() - 7200_000), untilAt: new Date(Date.now() - 3600_000), reason: 'matrix' })
+        .returning({ id: disputes.id });
+      const res = await resolutionRoute.POST(
+        req(actor, 'POST', `/api/v1/disputes/${d!.id}/resolution`, { decision: 'accepted', exclude: true, note: 'matrix' }),
+        params({ id: String(d!.id) }),
+      );
       return {
         res,
         after: async (s) => {
@@ -283,7 +331,13 @@ const rows: Row[] = [
     name: 'POST /api/v1/annotations (annotate a period: admins only)',
     act: async (actor) => {
       const text = `matrix ${actor.name} ${Math.random()}`;
-      const res = await annotationsRoute.POST(req(actor, 'POST', '/api/v1/annotations', { from: new Date(Date.now() - 7200_000).toISOString(), until: new Date(Date.now() - 3600_000).toISOString(), text }));
+      const res = await annotationsRoute.POST(
+        req(actor, 'POST', '/api/v1/annotations', {
+          from: new Date(Date.now() - 7200_000).toISOString(),
+          until: new Date(Date.now() - 3600_000).toISOString(),
+          text,
+        }),
+      );
       return { res, after: async (s) => expect(await t.db.$count(annotations, eq(annotations.text, text))).toBe(s >= 400 ? 0 : 1) };
     },
     expect: { anonymous: 401, providerA: 403, 'providerA-token': 403, providerB: 403, admin: 201 },

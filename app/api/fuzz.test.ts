@@ -65,10 +65,42 @@ const hostileValue = fc.oneof(
   fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue(), { maxKeys: 4 }),
 );
 
-const FIELDS = ['provider', 'model', 'proposedModel', 'baseUrl', 'protocol', 'apiModelId', 'apiKey', 'region', 'hardware', 'engine', 'precision', 'speculativeDecoding', 'draftLength', 'deploymentKind', 'contact', 'notes', '__proto__', 'constructor', 'status', 'ownerUserId', 'role', 'allowPrivate', 'id'];
+const FIELDS = [
+  'provider',
+  'model',
+  'proposedModel',
+  'baseUrl',
+  'protocol',
+  'apiModelId',
+  'apiKey',
+  'region',
+  'hardware',
+  'engine',
+  'precision',
+  'speculativeDecoding',
+  'draftLength',
+  'deploymentKind',
+  'contact',
+  'notes',
+  '__proto__',
+  'constructor',
+  'status',
+  'ownerUserId',
+  'role',
+  'allowPrivate',
+  'id',
+];
 
 function validBody(): Record<string, unknown> {
-  return { provider: 'Fuzz Co', model: 'tokenpace-reference', baseUrl: ref.url, protocol: 'openai-chat', apiModelId: 'tokenpace-reference', deploymentKind: 'shared', contact: 'fuzz@fuzz.example' };
+  return {
+    provider: 'Fuzz Co',
+    model: 'tokenpace-reference',
+    baseUrl: ref.url,
+    protocol: 'openai-chat',
+    apiModelId: 'tokenpace-reference',
+    deploymentKind: 'shared',
+    contact: 'fuzz@fuzz.example',
+  };
 }
 
 async function expectErrorShape(res: Response): Promise<void> {
@@ -115,30 +147,33 @@ describe('POST /api/v1/endpoints under hostile bodies', () => {
     let accepted = 0;
     let refused = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...FIELDS), fc.oneof(hostileValue, fc.constant(undefined))), { minLength: 1, maxLength: 3 }), async (edits) => {
-        const body = validBody();
-        for (const [k, v] of edits) {
-          if (v === undefined) delete body[k];
-          else Object.defineProperty(body, k, { value: v, enumerable: true, configurable: true, writable: true });
-        }
-        const before = await counts();
-        const res = await list.POST(req(alice, 'POST', '/api/v1/endpoints', JSON.stringify(body)));
-        expect(res.status).toBeLessThan(500);
-        if (res.status === 201) {
-          accepted++;
-          const after = await counts();
-          expect(after.endpoints).toBe(before.endpoints + 1);
-          const json = (await res.json()) as { endpoint: { status: string; ownerUserId: string } };
-          // whatever was sent, a submission is pending and belongs to its submitter
-          expect(json.endpoint.status).toBe('pending');
-          expect(json.endpoint.ownerUserId).toBe(alice.userId);
-        } else {
-          refused++;
-          expect(res.status).toBeGreaterThanOrEqual(400);
-          await expectErrorShape(res);
-          expect(await counts()).toEqual(before);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.constantFrom(...FIELDS), fc.oneof(hostileValue, fc.constant(undefined))), { minLength: 1, maxLength: 3 }),
+        async (edits) => {
+          const body = validBody();
+          for (const [k, v] of edits) {
+            if (v === undefined) delete body[k];
+            else Object.defineProperty(body, k, { value: v, enumerable: true, configurable: true, writable: true });
+          }
+          const before = await counts();
+          const res = await list.POST(req(alice, 'POST', '/api/v1/endpoints', JSON.stringify(body)));
+          expect(res.status).toBeLessThan(500);
+          if (res.status === 201) {
+            accepted++;
+            const after = await counts();
+            expect(after.endpoints).toBe(before.endpoints! + 1);
+            const json = (await res.json()) as { endpoint: { status: string; ownerUserId: string } };
+            // whatever was sent, a submission is pending and belongs to its submitter
+            expect(json.endpoint.status).toBe('pending');
+            expect(json.endpoint.ownerUserId).toBe(alice.userId);
+          } else {
+            refused++;
+            expect(res.status).toBeGreaterThanOrEqual(400);
+            await expectErrorShape(res);
+            expect(await counts()).toEqual(before);
+          }
+        },
+      ),
       { numRuns: 250 },
     );
     expect(refused).toBeGreaterThan(100);
@@ -149,7 +184,11 @@ describe('POST /api/v1/endpoints under hostile bodies', () => {
     const before = await counts();
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 200 }), fc.constantFrom('{', '{"a":', 'null', '[]', '"x"', '1e999', '\uFEFF{}', '{"provider":"a"}{"x":1}')),
+        fc.oneof(
+          fc.string({ maxLength: 200 }),
+          fc.string({ unit: 'binary', maxLength: 200 }),
+          fc.constantFrom('{', '{"a":', 'null', '[]', '"x"', '1e999', '\uFEFF{}', '{"provider":"a"}{"x":1}'),
+        ),
         fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', ''),
         async (raw, type) => {
           const headers: Record<string, string> = { ...alice.headers, origin: TEST_ORIGIN };
@@ -164,7 +203,13 @@ describe('POST /api/v1/endpoints under hostile bodies', () => {
     const huge = await list.POST(req(alice, 'POST', '/api/v1/endpoints', JSON.stringify({ ...validBody(), notes: 'x'.repeat(200_000) })));
     expect(huge.status).toBe(400);
     expect(((await huge.json()) as { error: { field: string } }).error.field).toBe('body');
-    const invalidUtf8 = await list.POST(new Request(`${TEST_ORIGIN}/api/v1/endpoints`, { method: 'POST', headers: { ...alice.headers, 'content-type': 'application/json', origin: TEST_ORIGIN }, body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]) }));
+    const invalidUtf8 = await list.POST(
+      new Request(`${TEST_ORIGIN}/api/v1/endpoints`, {
+        method: 'POST',
+        headers: { ...alice.headers, 'content-type': 'application/json', origin: TEST_ORIGIN },
+        body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+      }),
+    );
     expect(invalidUtf8.status).toBe(400);
     expect(await counts()).toEqual(before);
   });
@@ -172,12 +217,42 @@ describe('POST /api/v1/endpoints under hostile bodies', () => {
 
 describe('public GET routes under arbitrary query strings and path parameters', () => {
   const routes = listApiRoutes().filter((r) => !r.pattern.startsWith('/api/auth'));
-  const KNOWN_PARAMS = ['model', 'workload', 'window', 'region', 'basis', 'at', 'limit', 'cursor', 'timeline', 'granularity', 'range', 'provider', 'format', 'endpoint', 'from', 'to', 'id'];
+  const KNOWN_PARAMS = [
+    'model',
+    'workload',
+    'window',
+    'region',
+    'basis',
+    'at',
+    'limit',
+    'cursor',
+    'timeline',
+    'granularity',
+    'range',
+    'provider',
+    'format',
+    'endpoint',
+    'from',
+    'to',
+    'id',
+  ];
   const queryArb = fc.array(
-    fc.tuple(fc.oneof(fc.constantFrom(...KNOWN_PARAMS), fc.string({ maxLength: 12 })), fc.oneof(fc.constantFrom(...HOSTILE_STRINGS.filter((s) => s.length < 1000)), fc.string({ maxLength: 40 }), fc.integer().map(String), fc.double().map(String))),
+    fc.tuple(
+      fc.oneof(fc.constantFrom(...KNOWN_PARAMS), fc.string({ maxLength: 12 })),
+      fc.oneof(
+        fc.constantFrom(...HOSTILE_STRINGS.filter((s) => s.length < 1000)),
+        fc.string({ maxLength: 40 }),
+        fc.integer().map(String),
+        fc.double().map(String),
+      ),
+    ),
     { maxLength: 4 },
   );
-  const idArb = fc.oneof(fc.string({ maxLength: 30 }), fc.integer().map(String), fc.constantFrom('0', '-1', '1e3', '2147483648', '99999999999999999999', '1.5', ' 1', '0x10', 'NaN', '%00', '..'));
+  const idArb = fc.oneof(
+    fc.string({ maxLength: 30 }),
+    fc.integer().map(String),
+    fc.constantFrom('0', '-1', '1e3', '2147483648', '99999999999999999999', '1.5', ' 1', '0x10', 'NaN', '%00', '..'),
+  );
 
   it.each(routes.map((r) => [r.pattern, r] as const))('%s', async (_pattern, route) => {
     const mod = await importRoute(route.file);

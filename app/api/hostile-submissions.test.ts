@@ -29,7 +29,15 @@ afterAll(async () => {
   await t?.drop();
 });
 
-const base = () => ({ provider: 'Hostile Co', model: 'tokenpace-reference', baseUrl: ref.url, protocol: 'openai-chat', apiModelId: 'tokenpace-reference', deploymentKind: 'shared', contact: 'h@hostile.example' });
+const base = () => ({
+  provider: 'Hostile Co',
+  model: 'tokenpace-reference',
+  baseUrl: ref.url,
+  protocol: 'openai-chat',
+  apiModelId: 'tokenpace-reference',
+  deploymentKind: 'shared',
+  contact: 'h@hostile.example',
+});
 
 /** [what, body overrides (or a raw body string), expected status, expected error field (or a check of the stored row)] */
 const CASES: Array<[string, Record<string, unknown> | string, number, string | null]> = [
@@ -73,7 +81,13 @@ const CASES: Array<[string, Record<string, unknown> | string, number, string | n
 it.each(CASES)('%s', async (_what, overrides, status, field) => {
   const before = Number((await t.sql`select count(*)::int as n from endpoints`)[0]!.n);
   const body = typeof overrides === 'string' ? overrides : JSON.stringify({ ...base(), ...overrides });
-  const res = await list.POST(new Request(`${TEST_ORIGIN}/api/v1/endpoints`, { method: 'POST', headers: { ...alice.headers, 'content-type': 'application/json', origin: TEST_ORIGIN }, body }));
+  const res = await list.POST(
+    new Request(`${TEST_ORIGIN}/api/v1/endpoints`, {
+      method: 'POST',
+      headers: { ...alice.headers, 'content-type': 'application/json', origin: TEST_ORIGIN },
+      body,
+    }),
+  );
   expect(res.status).toBe(status);
   const json = (await res.json()) as { error?: { field: string; fields?: Array<{ field: string }> }; endpoint?: Record<string, unknown> };
   const after = Number((await t.sql`select count(*)::int as n from endpoints`)[0]!.n);
@@ -89,8 +103,20 @@ it.each(CASES)('%s', async (_what, overrides, status, field) => {
 });
 
 it('a cross-site POST with the session cookie is refused (403), and so is a form-encoded one (400)', async () => {
-  const cross = await list.POST(new Request(`${TEST_ORIGIN}/api/v1/endpoints`, { method: 'POST', headers: { ...alice.headers, 'content-type': 'application/json', origin: 'https://evil.example' }, body: JSON.stringify(base()) }));
+  const cross = await list.POST(
+    new Request(`${TEST_ORIGIN}/api/v1/endpoints`, {
+      method: 'POST',
+      headers: { ...alice.headers, 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: JSON.stringify(base()),
+    }),
+  );
   expect(cross.status).toBe(403);
-  const form = await list.POST(new Request(`${TEST_ORIGIN}/api/v1/endpoints`, { method: 'POST', headers: { ...alice.headers, 'content-type': 'text/plain', origin: TEST_ORIGIN }, body: JSON.stringify(base()) }));
+  const form = await list.POST(
+    new Request(`${TEST_ORIGIN}/api/v1/endpoints`, {
+      method: 'POST',
+      headers: { ...alice.headers, 'content-type': 'text/plain', origin: TEST_ORIGIN },
+      body: JSON.stringify(base()),
+    }),
+  );
   expect(form.status).toBe(400);
 });

@@ -134,9 +134,15 @@ it('never lets the submitted API key out: logs, responses and database dump', as
   await record('submit-bad-url', await list.POST(req(alice, 'POST', '/api/v1/endpoints', { ...body, baseUrl: `http://${CANARY}:x@169.254.169.254/` })));
 
   // 2. Approve, edit (re-verification with the stored, encrypted key), approve again.
-  await record('approve', await review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve', revision: 1 }), params({ id: String(id) })));
+  await record(
+    'approve',
+    await review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve', revision: 1 }), params({ id: String(id) })),
+  );
   await record('edit', await one.PATCH(req(alice, 'PATCH', `/api/v1/endpoints/${id}`, { baseUrl: `${proxyUrl}/` }), params({ id: String(id) })));
-  await record('approve-2', await review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve', revision: 2 }), params({ id: String(id) })));
+  await record(
+    'approve-2',
+    await review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'approve', revision: 2 }), params({ id: String(id) })),
+  );
 
   // 3. A worker probe: decrypts the stored key inside the worker and sends it.
   const [workload] = await t.db.select().from(workloads).where(eq(workloads.slug, 'prose-1k'));
@@ -189,12 +195,28 @@ it('never lets the submitted API key out: logs, responses and database dump', as
   expect(responses.filter((x) => x.text.startsWith('500 ')).map((x) => x.what)).toEqual([]);
 
   // 5. A plain dump of every table.
-  const tables = await t.sql<{ table_name: string }[]>`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`;
-  expect(tables.map((x) => x.table_name)).toEqual(expect.arrayContaining(['endpoints', 'endpoint_verifications', 'audit_events', 'measurements', 'users', 'sessions', 'accounts', 'api_tokens', 'rate_limits']));
+  const tables = await t.sql<
+    { table_name: string }[]
+  >`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`;
+  expect(tables.map((x) => x.table_name)).toEqual(
+    expect.arrayContaining([
+      'endpoints',
+      'endpoint_verifications',
+      'audit_events',
+      'measurements',
+      'users',
+      'sessions',
+      'accounts',
+      'api_tokens',
+      'rate_limits',
+    ]),
+  );
   let dump = '';
   for (const { table_name } of tables) {
     const rows = await t.sql.unsafe(`select * from "${table_name}"`);
-    dump += `\n-- ${table_name}\n` + JSON.stringify(rows, (_k, v) => (v && typeof v === 'object' && v.type === 'Buffer' ? Buffer.from(v.data).toString('latin1') : v));
+    dump +=
+      `\n-- ${table_name}\n` +
+      JSON.stringify(rows, (_k, v) => (v && typeof v === 'object' && v.type === 'Buffer' ? Buffer.from(v.data).toString('latin1') : v));
   }
   expect(dump).toContain('v1:'); // the envelope is there…
   expect(dump.length).toBeGreaterThan(10_000);
@@ -214,7 +236,17 @@ function body_for(pattern: string): Record<string, unknown> {
   if (pattern.endsWith('/review')) return { decision: 'reject', reason: `probe ${CANARY.slice(0, 3)}`, revision: 1 };
   if (pattern === '/api/v1/tokens') return { name: 'x' };
   if (pattern === '/api/v1/endpoints/[id]') return { notes: 'edited', apiKey: CANARY };
-  if (pattern === '/api/v1/endpoints') return { provider: 'Canary Two', model: 'llama-4-maverick', baseUrl: proxyUrl, protocol: 'openai-chat', apiModelId: 'tokenpace-reference', apiKey: CANARY, deploymentKind: 'shared', contact: 'x@y.example' };
+  if (pattern === '/api/v1/endpoints')
+    return {
+      provider: 'Canary Two',
+      model: 'llama-4-maverick',
+      baseUrl: proxyUrl,
+      protocol: 'openai-chat',
+      apiModelId: 'tokenpace-reference',
+      apiKey: CANARY,
+      deploymentKind: 'shared',
+      contact: 'x@y.example',
+    };
   if (pattern.startsWith('/api/auth')) return { email: 'canary-alice@acme.example', password: CANARY };
   return {};
 }

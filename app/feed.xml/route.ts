@@ -1,5 +1,5 @@
 import { connection } from 'next/server';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { listNotableChanges, renderAtom } from '@/app/feed/notable-changes';
 import { publicOrigin } from '@/lib/security/public-origin';
 

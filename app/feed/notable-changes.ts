@@ -14,6 +14,7 @@ import { listEndpoints, listModels, listWorkloads } from '@/db/queries/catalog';
 import { listDailyFidelity } from '@/db/queries/fidelity';
 import { listDisputes } from '@/db/queries/disputes';
 import { listModelHistory } from '@/db/queries/history';
+import { DEFAULT_SPEED_BASIS } from '@/lib/stats/window-stats';
 import { findFidelityDrops } from '@/lib/fidelity/fidelity-summary';
 import { listEndpointsCreatedBetween, listEndpointsFirstMeasuredBetween, listEndpointsRetiredBetween } from '@/db/queries/ui-endpoint';
 import type { Db } from '@/db/client';
@@ -50,9 +51,9 @@ export async function listNotableChanges(db: Db, p: { now: Date; days: number; l
   const out: NotableChange[] = [];
   for (const model of models) {
     for (const w of workloads.filter((x) => x.scheduled)) {
-      const series = (await listModelHistory(db, { modelSlug: model.slug, workloadSlug: w.slug, from, to: p.now, region: null, basis: 'reported' })).filter(
-        (s) => !calibration.has(s.endpoint.id) && s.days.length > 0,
-      );
+      const series = (
+        await listModelHistory(db, { modelSlug: model.slug, workloadSlug: w.slug, from, to: p.now, region: null, basis: DEFAULT_SPEED_BASIS })
+      ).filter((s) => !calibration.has(s.endpoint.id) && s.days.length > 0);
       if (series.length === 0) continue;
       for (const s of series) {
         for (const cp of s.changePoints) {
@@ -72,7 +73,9 @@ export async function listNotableChanges(db: Db, p: { now: Date; days: number; l
       for (const day of days) {
         const today = series
           .map((s) => ({ e: s.endpoint, d: s.days.find((x) => x.day === day) }))
-          .filter((x): x is { e: (typeof series)[number]['endpoint']; d: NonNullable<typeof x.d> } => Boolean(x.d && x.d.median !== null && x.d.count >= MIN_DAY_COUNT))
+          .filter((x): x is { e: (typeof series)[number]['endpoint']; d: NonNullable<typeof x.d> } =>
+            Boolean(x.d && x.d.median !== null && x.d.count >= MIN_DAY_COUNT),
+          )
           .sort((a, b) => b.d.median! - a.d.median!);
         const best = today[0];
         if (!best) continue;
@@ -155,7 +158,8 @@ export async function listNotableChanges(db: Db, p: { now: Date; days: number; l
     out.push({
       id: `dispute/${d.id}/${d.status}`,
       kind: 'dispute',
-      title: d.status === 'open' ? `Dispute opened: ${d.endpointSlug}` : `Dispute ${d.status}: ${d.endpointSlug}${d.exclude ? ' (excluded from rankings)' : ''}`,
+      title:
+        d.status === 'open' ? `Dispute opened: ${d.endpointSlug}` : `Dispute ${d.status}: ${d.endpointSlug}${d.exclude ? ' (excluded from rankings)' : ''}`,
       summary: `${d.scope.replace('_', ' ')} ${d.fromAt.toISOString().slice(0, 16)}–${d.untilAt.toISOString().slice(0, 16)} UTC: ${d.reason}${d.resolution ? ` Decision: ${d.resolution}` : ''}`,
       updated: when.toISOString(),
       path: `/endpoints/${d.endpointId}#disputes-heading`,

@@ -1,7 +1,7 @@
 import { connection } from 'next/server';
 import type { Registry } from 'prom-client';
 import { listLastSuccessAges, listLiveWorkerMetrics, listLiveWorkers, listQueueFigures } from '@/db/queries/operations';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { buildDatabaseRegistry, renderMergedMetrics, type DatabaseFigures, type MetricsJson } from '@/lib/observability/metrics';
 
 const LIVE_WORKER_MAX_AGE_MS = 60_000;
@@ -26,7 +26,9 @@ export async function GET(): Promise<Response> {
     ]);
     figures.databaseUp = true;
     figures.queues = queues;
-    figures.lastSuccess = lastSuccess.flatMap((e) => (e.ageSeconds === null ? [] : [{ endpointId: e.endpointId, endpoint: e.endpoint, ageSeconds: e.ageSeconds }]));
+    figures.lastSuccess = lastSuccess.flatMap((e) =>
+      e.ageSeconds === null ? [] : [{ endpointId: e.endpointId, endpoint: e.endpoint, ageSeconds: e.ageSeconds }],
+    );
     const byRegion = new Map<string, number>();
     for (const w of workers) byRegion.set(w.region, (byRegion.get(w.region) ?? 0) + 1);
     figures.liveWorkers = [...byRegion].map(([region, count]) => ({ region, count }));

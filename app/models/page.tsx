@@ -2,7 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
 import { listModels } from '@/db/queries/catalog';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
+import { DataTable } from '@/app/_components/data-table';
 
 export const metadata: Metadata = { title: 'Models' };
 
@@ -13,23 +14,28 @@ export default async function ModelsPage() {
   return (
     <>
       <h1>Models</h1>
-      <p className="muted lead">Each model has a leaderboard (its endpoints ranked by median output speed per user) and a history (daily medians with change points).</p>
-      <div className="table-wrap" tabIndex={0} role="region" aria-label="Models (table)">
-        <table data-table="models">
-          <thead><tr><th scope="col">Model</th><th scope="col">Family</th><th scope="col" className="num">Endpoints</th><th scope="col">Leaderboard</th><th scope="col">History</th></tr></thead>
-          <tbody>
-            {models.map((m) => (
-              <tr key={m.slug} data-model={m.slug}>
-                <td>{m.name}</td>
-                <td>{m.family ?? '–'}</td>
-                <td className="num">{m.endpointCount}</td>
-                <td><Link href={`/?model=${m.slug}`}>leaderboard<span className="sr-only"> of {m.name}</span></Link></td>
-                <td><Link href={`/models/${m.slug}`}>history<span className="sr-only"> of {m.name}</span></Link></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <p className="muted lead">
+        Each model has a leaderboard (its endpoints ranked by median output speed per user) and a history (daily medians with change points).
+      </p>
+      <DataTable label="Models (table)" table="models" columns={['Model', 'Family', { num: 'Endpoints' }, 'Leaderboard', 'History']}>
+        {models.map((m) => (
+          <tr key={m.slug} data-model={m.slug}>
+            <td>{m.name}</td>
+            <td>{m.family ?? '–'}</td>
+            <td className="num">{m.endpointCount}</td>
+            <td>
+              <Link href={`/?model=${m.slug}`}>
+                leaderboard<span className="sr-only"> of {m.name}</span>
+              </Link>
+            </td>
+            <td>
+              <Link href={`/models/${m.slug}`}>
+                history<span className="sr-only"> of {m.name}</span>
+              </Link>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </>
   );
 }

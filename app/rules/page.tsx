@@ -10,8 +10,8 @@ export default function RulesPage() {
     <>
       <h1>Rules for listed endpoints</h1>
       <p className="lead">
-        Version {RULES_VERSION}, {RULES_DATE}. Every endpoint on Tokenpace, submitted or from our catalog, is held to these rules; owners confirm them when they submit.
-        As JSON: <a href="/api/v1/rules">/api/v1/rules</a>. How each figure is measured: <Link href="/methodology">the methodology</Link>.
+        Version {RULES_VERSION}, {RULES_DATE}. Every endpoint on Tokenpace, submitted or from our catalog, is held to these rules; owners confirm them when they
+        submit. As JSON: <a href="/api/v1/rules">/api/v1/rules</a>. How each figure is measured: <Link href="/methodology">the methodology</Link>.
       </p>
       {RULE_SECTIONS.map((section) => (
         <section key={section.id} aria-labelledby={`rules-${section.id}`}>
@@ -27,7 +27,8 @@ export default function RulesPage() {
         </section>
       ))}
       <p className="small muted">
-        These rules follow MLPerf Endpoints (MLCommons rules v1.0, 2026) on disclosure and on what is forbidden, and Artificial Analysis’s principle that the endpoint measured is the one customers get.
+        These rules follow MLPerf Endpoints (MLCommons rules v1.0, 2026) on disclosure and on what is forbidden, and Artificial Analysis’s principle that the
+        endpoint measured is the one customers get.
       </p>
     </>
   );

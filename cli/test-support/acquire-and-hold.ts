@@ -21,7 +21,10 @@ async function main(): Promise<void> {
       const line = buffered.slice(0, i).trim();
       buffered = buffered.slice(i + 1);
       if (line === 'query') {
-        sql`select 1`.then(() => console.log('QUERIED'), (err: Error) => console.log(`FAILED ${err.message}`));
+        sql`select 1`.then(
+          () => console.log('QUERIED'),
+          (err: Error) => console.log(`FAILED ${err.message}`),
+        );
       } else if (line === 'release') {
         void (async () => {
           await sql.end({ timeout: 5 });

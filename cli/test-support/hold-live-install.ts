@@ -16,7 +16,13 @@ import { seedCatalog } from '@/db/seed';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 
 async function main(): Promise<void> {
-  const server = await startEmbeddedPostgres({ dataDir: process.argv[2]!, port: Number(process.argv[3]), durability: 'test', sharing: 'wait', command: 'hold-live-install' });
+  const server = await startEmbeddedPostgres({
+    dataDir: process.argv[2]!,
+    port: Number(process.argv[3]),
+    durability: 'test',
+    sharing: 'wait',
+    command: 'hold-live-install',
+  });
   await migrateDatabase(server.url);
   const { db } = openDb(server.url, 2);
   await seedCatalog(db, { workloads: SEED_WORKLOADS, lookupEnv: () => null, referencePort: 1 });
@@ -24,8 +30,8 @@ async function main(): Promise<void> {
   const http_ = http.createServer((_req, res) => {
     void (async () => {
       try {
-        const [{ pid }] = await held<{ pid: number }[]>`select pg_backend_pid() as pid`;
-        const [{ n }] = await db.select({ n: count() }).from(endpoints);
+        const [{ pid }] = await held<[{ pid: number }]>`select pg_backend_pid() as pid`;
+        const n = (await db.select({ n: count() }).from(endpoints))[0]!.n;
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ postmasterPid: server.pid, heldBackendPid: pid, endpoints: n }));
       } catch (err) {
         res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: err instanceof Error ? err.message : String(err) }));

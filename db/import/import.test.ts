@@ -34,7 +34,11 @@ describe('import llmperf', () => {
     const raw = JSON.parse(fs.readFileSync(path.join(llmperfDir, 'groq_70b.json'), 'utf8')) as Array<Record<string, number | null>>;
     expect(groq.summary.requests).toBe(raw.length);
     // Output speed excludes TTFT: (tokens − 1) / (e2e − ttft), per request; check the first one.
-    const rows = await t.db.select().from(datasetRows).innerJoin(datasetSeries, eq(datasetSeries.id, datasetRows.seriesId)).where(eq(datasetSeries.slug, 'groq_70b'));
+    const rows = await t.db
+      .select()
+      .from(datasetRows)
+      .innerJoin(datasetSeries, eq(datasetSeries.id, datasetRows.seriesId))
+      .where(eq(datasetSeries.slug, 'groq_70b'));
     const first = rows.find((x) => x.dataset_rows.rowIndex === 0)!.dataset_rows;
     const r0 = raw[0]!;
     expect(first.ttftMs).toBeCloseTo(r0.ttft_s! * 1000, 9);

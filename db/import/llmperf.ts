@@ -50,7 +50,10 @@ const MODEL_NAMES: Record<string, string> = { '7b': 'Llama-2 7B chat', '13b': 'L
  */
 export async function importLlmperfDir(db: Db, dir: string): Promise<{ series: number; rows: number }> {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new Error(`not a directory: ${dir}`);
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   if (files.length === 0) throw new Error(`no LLMPerf *.json files in ${dir}`);
   // Parse everything first: a bad file aborts the import with nothing half-written.
   const parsed = files.map((f) => {

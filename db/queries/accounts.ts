@@ -76,7 +76,14 @@ export async function revokeAllApiTokens(db: Db, userId: string, reason: string)
 /** A user's tokens (never the hash), newest first, revoked ones included. */
 export async function listApiTokens(db: Db, userId: string) {
   return db
-    .select({ id: apiTokens.id, name: apiTokens.name, prefix: apiTokens.prefix, createdAt: apiTokens.createdAt, lastUsedAt: apiTokens.lastUsedAt, revokedAt: apiTokens.revokedAt })
+    .select({
+      id: apiTokens.id,
+      name: apiTokens.name,
+      prefix: apiTokens.prefix,
+      createdAt: apiTokens.createdAt,
+      lastUsedAt: apiTokens.lastUsedAt,
+      revokedAt: apiTokens.revokedAt,
+    })
     .from(apiTokens)
     .where(eq(apiTokens.userId, userId))
     .orderBy(desc(apiTokens.id));

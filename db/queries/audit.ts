@@ -29,7 +29,14 @@ export type AuditAction =
 /** Appends one audit event. `actorUserId` null = the operator's CLI. Never put secrets in `details`. */
 export async function insertAuditEvent(
   tx: Tx,
-  event: { actorUserId: string | null; action: AuditAction; endpointId?: number | null; targetUserId?: string | null; reason?: string | null; details?: Record<string, unknown> },
+  event: {
+    actorUserId: string | null;
+    action: AuditAction;
+    endpointId?: number | null;
+    targetUserId?: string | null;
+    reason?: string | null;
+    details?: Record<string, unknown>;
+  },
 ): Promise<void> {
   await tx.insert(auditEvents).values({
     actorUserId: event.actorUserId,

@@ -26,7 +26,15 @@ export async function listCalibrationDeliveries(db: Db, p: { endpointId: number;
     })
     .from(measurements)
     .innerJoin(endpoints, eq(endpoints.id, measurements.endpointId))
-    .where(and(eq(measurements.endpointId, p.endpointId), eq(endpoints.isCalibration, true), eq(measurements.outcome, 'success'), gte(measurements.measuredAt, p.from), lte(measurements.measuredAt, p.to)))
+    .where(
+      and(
+        eq(measurements.endpointId, p.endpointId),
+        eq(endpoints.isCalibration, true),
+        eq(measurements.outcome, 'success'),
+        gte(measurements.measuredAt, p.from),
+        lte(measurements.measuredAt, p.to),
+      ),
+    )
     .orderBy(sql`${measurements.measuredAt} desc`)
     .limit(p.limit);
   return rows;

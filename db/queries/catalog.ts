@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { endpoints, models, providers, workloads } from '../schema';
-import { blendedUsdPerMTokensSql, endpointDeploymentColumns, endpointNameColumns } from './endpoint-columns';
+import { blendedUsdPerMTokensSql, endpointDeploymentColumns, endpointNameColumns, providerColumns } from './endpoint-columns';
 import { workloadColumns } from './workloads';
 
 /** Public endpoint columns (never the API key or its variable's value). */
@@ -23,6 +23,8 @@ export const publicEndpointColumns = {
   pricing: endpoints.pricing,
   blendedUsdPerMTokens: blendedUsdPerMTokensSql,
   contextWindowTokens: endpoints.contextWindowTokens,
+  serviceTier: endpoints.serviceTier,
+  tierObjective: endpoints.tierObjective,
 };
 
 /**
@@ -63,11 +65,7 @@ export async function listWorkloads(db: Db) {
 export async function listProviders(db: Db) {
   return db
     .select({
-      id: providers.id,
-      slug: providers.slug,
-      name: providers.name,
-      kind: providers.kind,
-      websiteUrl: providers.websiteUrl,
+      ...providerColumns,
       endpointCount: publicEndpointCount,
     })
     .from(providers)

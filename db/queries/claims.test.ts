@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rankingRows } from '@/app/_components/ranking-rows';
-import type { LeaderboardAnswer } from '@/app/_server/leaderboard';
+import type { LeaderboardAnswer } from '@/server/leaderboard';
 import { ENDPOINT_TEMPLATES } from '@/lib/catalog/seed-catalog';
 import { CLAIMS_FILE, FIXTURES_DIR } from '@/lib/datasets/paths';
 import { importClaimsFile } from '../import/claims';
@@ -79,10 +79,23 @@ describe('claims beside their system', () => {
     const tpl = ENDPOINT_TEMPLATES.find((x) => x.system === DGX)!;
     expect(tpl).toMatchObject({ protocol: 'openai-chat', deploymentKind: 'self-hosted', engine: expect.stringContaining('trtllm-serve') });
     const [nvidia] = await t.db.select({ providerId: endpoints.providerId, modelId: endpoints.modelId }).from(endpoints).limit(1);
-    const [{ id }] = await t.db
+    const [inserted] = await t.db
       .insert(endpoints)
-      .values({ slug: 'owner-dgx-b200', providerId: nvidia!.providerId, modelId: nvidia!.modelId, protocol: tpl.protocol, baseUrl: 'https://dgx.example.org/v1', apiModelId: tpl.apiModelId, hardware: tpl.hardware, engine: tpl.engine, deploymentKind: tpl.deploymentKind, system: tpl.system, status: 'active' })
+      .values({
+        slug: 'owner-dgx-b200',
+        providerId: nvidia!.providerId,
+        modelId: nvidia!.modelId,
+        protocol: tpl.protocol,
+        baseUrl: 'https://dgx.example.org/v1',
+        apiModelId: tpl.apiModelId,
+        hardware: tpl.hardware,
+        engine: tpl.engine,
+        deploymentKind: tpl.deploymentKind,
+        system: tpl.system,
+        status: 'active',
+      })
       .returning({ id: endpoints.id });
+    const id = inserted!.id;
     const claims = (await listClaims(t.db, { modelSlug: 'llama-4-maverick' })).filter((c) => c.metric === 'output_speed_tps_per_user');
     expect(claims.find((c) => c.system === DGX)!.endpointIds).toEqual([id]);
     const { rows, claimRows } = rankingRows(answerOf([{ id: id!, slug: 'owner-dgx-b200', providerSlug: 'nvidia', p50: 900 }]), claims);

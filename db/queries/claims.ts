@@ -8,7 +8,9 @@ import { claims, models, providers } from '../schema';
  * endpoint), ids ascending; empty when none is. A claim without a model matches by system alone. Written with the table name spelled out: an interpolated column
  * inside a subquery renders unqualified and would bind to the subquery's own table.
  */
-const endpointIdsOfSystem = sql<number[]>`coalesce((select array_agg(e.id order by e.id) from endpoints e where e.system = "claims"."system" and (e.model_id = "claims"."model_id" or "claims"."model_id" is null) and e.status in ('active','inactive','paused','retired')), '{}'::int[])`;
+const endpointIdsOfSystem = sql<
+  number[]
+>`coalesce((select array_agg(e.id order by e.id) from endpoints e where e.system = "claims"."system" and (e.model_id = "claims"."model_id" or "claims"."model_id" is null) and e.status in ('active','inactive','paused','retired')), '{}'::int[])`;
 
 /**
  * Published claims (vendor/press figures), optionally of one model; per metric, largest value

@@ -25,7 +25,13 @@ export async function getDatasetWithSeries(db: Db, slug: string) {
   const [dataset] = await db.select(datasetColumns).from(datasets).where(eq(datasets.slug, slug)).limit(1);
   if (!dataset) return null;
   const series = await db
-    .select({ id: datasetSeries.id, slug: datasetSeries.slug, provider: datasetSeries.providerName, model: datasetSeries.modelName, summary: datasetSeries.summary })
+    .select({
+      id: datasetSeries.id,
+      slug: datasetSeries.slug,
+      provider: datasetSeries.providerName,
+      model: datasetSeries.modelName,
+      summary: datasetSeries.summary,
+    })
     .from(datasetSeries)
     .where(eq(datasetSeries.datasetId, dataset.id))
     .orderBy(asc(datasetSeries.slug));

@@ -49,28 +49,64 @@ export type OpenDisputeRefusal = 'too_many_open_for_endpoint' | 'too_many_open_f
  */
 export async function openDispute(
   db: Db,
-  p: { endpointId: number; userId: string; scope: 'measurement' | 'window' | 'change_point'; measurementId: number | null; fromAt: Date | null; untilAt: Date | null; reason: string; evidence: string | null; links: string[] },
+  p: {
+    endpointId: number;
+    userId: string;
+    scope: 'measurement' | 'window' | 'change_point';
+    measurementId: number | null;
+    fromAt: Date | null;
+    untilAt: Date | null;
+    reason: string;
+    evidence: string | null;
+    links: string[];
+  },
 ): Promise<{ dispute: DisputeRow } | { refused: OpenDisputeRefusal }> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('tokenpace:disputes'), ${p.endpointId})`);
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`tokenpace:disputes:user:${p.userId}`}))`);
-    const [perEndpoint] = await tx.select({ n: sql<number>`count(*)::int` }).from(disputes).where(and(eq(disputes.endpointId, p.endpointId), eq(disputes.status, 'open')));
+    const [perEndpoint] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(disputes)
+      .where(and(eq(disputes.endpointId, p.endpointId), eq(disputes.status, 'open')));
     if ((perEndpoint?.n ?? 0) >= MAX_OPEN_DISPUTES_PER_ENDPOINT) return { refused: 'too_many_open_for_endpoint' as const };
-    const [perUser] = await tx.select({ n: sql<number>`count(*)::int` }).from(disputes).where(and(eq(disputes.openedByUserId, p.userId), eq(disputes.status, 'open')));
+    const [perUser] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(disputes)
+      .where(and(eq(disputes.openedByUserId, p.userId), eq(disputes.status, 'open')));
     if ((perUser?.n ?? 0) >= MAX_OPEN_DISPUTES_PER_USER) return { refused: 'too_many_open_for_user' as const };
     let fromAt = p.fromAt;
     let untilAt = p.untilAt;
     if (p.scope === 'measurement') {
-      const [m] = await tx.select({ endpointId: measurements.endpointId, measuredAt: measurements.measuredAt }).from(measurements).where(eq(measurements.id, p.measurementId!)).limit(1);
+      const [m] = await tx
+        .select({ endpointId: measurements.endpointId, measuredAt: measurements.measuredAt })
+        .from(measurements)
+        .where(eq(measurements.id, p.measurementId!))
+        .limit(1);
       if (!m || m.endpointId !== p.endpointId) return { refused: 'measurement_not_of_endpoint' as const };
       fromAt = m.measuredAt;
       untilAt = new Date(m.measuredAt.getTime() + 1);
     }
     const [row] = await tx
       .insert(disputes)
-      .values({ endpointId: p.endpointId, openedByUserId: p.userId, scope: p.scope, measurementId: p.scope === 'measurement' ? p.measurementId : null, fromAt: fromAt!, untilAt: untilAt!, reason: p.reason, evidence: p.evidence, links: p.links })
+      .values({
+        endpointId: p.endpointId,
+        openedByUserId: p.userId,
+        scope: p.scope,
+        measurementId: p.scope === 'measurement' ? p.measurementId : null,
+        fromAt: fromAt!,
+        untilAt: untilAt!,
+        reason: p.reason,
+        evidence: p.evidence,
+        links: p.links,
+      })
       .returning();
-    await insertAuditEvent(tx, { actorUserId: p.userId, action: 'dispute.open', endpointId: p.endpointId, reason: p.reason, details: { disputeId: row!.id, scope: p.scope } });
+    await insertAuditEvent(tx, {
+      actorUserId: p.userId,
+      action: 'dispute.open',
+      endpointId: p.endpointId,
+      reason: p.reason,
+      details: { disputeId: row!.id, scope: p.scope },
+    });
     return { dispute: row! };
   });
 }
@@ -80,7 +116,10 @@ export async function openDispute(
  * rejected, or annotated (a note on the period, nothing excluded). Accepted and annotated ones
  * add a public annotation of the period. Returns null when the dispute is not open.
  */
-export async function resolveDispute(db: Db, p: { disputeId: number; adminUserId: string; decision: 'accepted' | 'rejected' | 'annotated'; exclude: boolean; note: string }): Promise<DisputeRow | null> {
+export async function resolveDispute(
+  db: Db,
+  p: { disputeId: number; adminUserId: string; decision: 'accepted' | 'rejected' | 'annotated'; exclude: boolean; note: string },
+): Promise<DisputeRow | null> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(disputes)
@@ -89,17 +128,43 @@ export async function resolveDispute(db: Db, p: { disputeId: number; adminUserId
       .returning();
     if (!row) return null;
     if (p.decision !== 'rejected') {
-      await tx.insert(annotations).values({ endpointId: row.endpointId, fromAt: row.fromAt, untilAt: row.untilAt, text: `Dispute ${row.id} ${p.decision}${row.exclude ? ' (excluded from rankings)' : ''}: ${p.note}`, disputeId: row.id, createdByUserId: p.adminUserId });
+      await tx.insert(annotations).values({
+        endpointId: row.endpointId,
+        fromAt: row.fromAt,
+        untilAt: row.untilAt,
+        text: `Dispute ${row.id} ${p.decision}${row.exclude ? ' (excluded from rankings)' : ''}: ${p.note}`,
+        disputeId: row.id,
+        createdByUserId: p.adminUserId,
+      });
     }
-    await insertAuditEvent(tx, { actorUserId: p.adminUserId, action: `dispute.${p.decision === 'accepted' ? 'accept' : p.decision === 'rejected' ? 'reject' : 'annotate'}`, endpointId: row.endpointId, reason: p.note, details: { disputeId: row.id, exclude: row.exclude } });
+    await insertAuditEvent(tx, {
+      actorUserId: p.adminUserId,
+      action: `dispute.${p.decision === 'accepted' ? 'accept' : p.decision === 'rejected' ? 'reject' : 'annotate'}`,
+      endpointId: row.endpointId,
+      reason: p.note,
+      details: { disputeId: row.id, exclude: row.exclude },
+    });
     return row;
   });
 }
 
 /** Public disputes, newest first, optionally of one endpoint and/or status. */
-export async function listDisputes(db: Db, p: { endpointId?: number; status?: DisputeRow['status']; limit: number }): Promise<Array<DisputeRow & { endpointSlug: string }>> {
-  const where = and(p.endpointId !== undefined ? eq(disputes.endpointId, p.endpointId) : undefined, p.status ? eq(disputes.status, p.status) : undefined, inArray(endpoints.status, ['active', 'inactive', 'paused'] as const));
-  const rows = await db.select({ d: disputes, endpointSlug: endpoints.slug }).from(disputes).innerJoin(endpoints, eq(endpoints.id, disputes.endpointId)).where(where).orderBy(desc(disputes.createdAt), desc(disputes.id)).limit(p.limit);
+export async function listDisputes(
+  db: Db,
+  p: { endpointId?: number; status?: DisputeRow['status']; limit: number },
+): Promise<Array<DisputeRow & { endpointSlug: string }>> {
+  const where = and(
+    p.endpointId !== undefined ? eq(disputes.endpointId, p.endpointId) : undefined,
+    p.status ? eq(disputes.status, p.status) : undefined,
+    inArray(endpoints.status, ['active', 'inactive', 'paused'] as const),
+  );
+  const rows = await db
+    .select({ d: disputes, endpointSlug: endpoints.slug })
+    .from(disputes)
+    .innerJoin(endpoints, eq(endpoints.id, disputes.endpointId))
+    .where(where)
+    .orderBy(desc(disputes.createdAt), desc(disputes.id))
+    .limit(p.limit);
   return rows.map((r) => ({ ...r.d, endpointSlug: r.endpointSlug }));
 }
 
@@ -110,10 +175,22 @@ export async function getDispute(db: Db, id: number): Promise<DisputeRow | null>
 }
 
 /** Adds an admin annotation of a period (all endpoints when `endpointId` is null) and logs it. */
-export async function createAnnotation(db: Db, p: { endpointId: number | null; workerRegion: string | null; fromAt: Date; untilAt: Date; text: string; adminUserId: string }): Promise<AnnotationRow> {
+export async function createAnnotation(
+  db: Db,
+  p: { endpointId: number | null; workerRegion: string | null; fromAt: Date; untilAt: Date; text: string; adminUserId: string },
+): Promise<AnnotationRow> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.insert(annotations).values({ endpointId: p.endpointId, workerRegion: p.workerRegion, fromAt: p.fromAt, untilAt: p.untilAt, text: p.text, createdByUserId: p.adminUserId }).returning();
-    await insertAuditEvent(tx, { actorUserId: p.adminUserId, action: 'annotation.create', endpointId: p.endpointId, reason: p.text, details: { annotationId: row!.id, workerRegion: p.workerRegion } });
+    const [row] = await tx
+      .insert(annotations)
+      .values({ endpointId: p.endpointId, workerRegion: p.workerRegion, fromAt: p.fromAt, untilAt: p.untilAt, text: p.text, createdByUserId: p.adminUserId })
+      .returning();
+    await insertAuditEvent(tx, {
+      actorUserId: p.adminUserId,
+      action: 'annotation.create',
+      endpointId: p.endpointId,
+      reason: p.text,
+      details: { annotationId: row!.id, workerRegion: p.workerRegion },
+    });
     return row!;
   });
 }
@@ -131,6 +208,10 @@ export async function listAnnotations(db: Db, p: { endpointId?: number; from: Da
 
 /** The endpoint a dispute may concern: its owner (null for catalog endpoints) and status; null when unknown or withdrawn. */
 export async function getDisputableEndpoint(db: Db, endpointId: number): Promise<{ id: number; ownerUserId: string | null; status: string } | null> {
-  const [row] = await db.select({ id: endpoints.id, ownerUserId: endpoints.ownerUserId, status: endpoints.status }).from(endpoints).where(eq(endpoints.id, endpointId)).limit(1);
+  const [row] = await db
+    .select({ id: endpoints.id, ownerUserId: endpoints.ownerUserId, status: endpoints.status })
+    .from(endpoints)
+    .where(eq(endpoints.id, endpointId))
+    .limit(1);
   return row && row.status !== 'deleted' ? row : null;
 }

@@ -44,13 +44,21 @@ export async function getDump(db: Db, id: number): Promise<DumpRow | null> {
 
 /** The dump of exactly [fromAt, untilAt), or null. */
 async function findDumpByPeriod(db: Db, fromAt: Date, untilAt: Date): Promise<DumpRow | null> {
-  const rows = await db.select(dumpColumns).from(dumps).where(and(eq(dumps.fromAt, fromAt), eq(dumps.untilAt, untilAt))).limit(1);
+  const rows = await db
+    .select(dumpColumns)
+    .from(dumps)
+    .where(and(eq(dumps.fromAt, fromAt), eq(dumps.untilAt, untilAt)))
+    .limit(1);
   return rows[0] ?? null;
 }
 
 /** Chunk `seq` of a dump's gzip bytes, or null past the end. */
 export async function readDumpChunk(db: Db, dumpId: number, seq: number): Promise<Buffer | null> {
-  const rows = await db.select({ data: dumpChunks.data }).from(dumpChunks).where(and(eq(dumpChunks.dumpId, dumpId), eq(dumpChunks.seq, seq))).limit(1);
+  const rows = await db
+    .select({ data: dumpChunks.data })
+    .from(dumpChunks)
+    .where(and(eq(dumpChunks.dumpId, dumpId), eq(dumpChunks.seq, seq)))
+    .limit(1);
   return rows[0]?.data ?? null;
 }
 
@@ -95,7 +103,10 @@ export async function writeDumpInTransaction(
       },
     };
     const totals = await write(tx as unknown as Db, sink, dumpId);
-    await tx.update(dumps).set({ rows: totals.rows, bytes: totals.bytes, sha256: totals.sha256, manifest: totals.manifest, createdAt: sql`now()` }).where(eq(dumps.id, dumpId));
+    await tx
+      .update(dumps)
+      .set({ rows: totals.rows, bytes: totals.bytes, sha256: totals.sha256, manifest: totals.manifest, createdAt: sql`now()` })
+      .where(eq(dumps.id, dumpId));
     return dumpId;
   });
   if (created !== null) return { dump: (await getDump(db, created))!, created: true };

@@ -15,6 +15,15 @@ export const endpointNameColumns = {
   modelSlug: models.slug,
 };
 
+/** A provider as the catalogue lists it: id, slug, name, kind (provider or calibration) and website. */
+export const providerColumns = {
+  id: providers.id,
+  slug: providers.slug,
+  name: providers.name,
+  kind: providers.kind,
+  websiteUrl: providers.websiteUrl,
+};
+
 /** How it is served, as declared: hardware, engine, precision, speculative decoding, deployment kind. */
 export const endpointDeploymentColumns = {
   hardware: endpoints.hardware,
@@ -24,5 +33,7 @@ export const endpointDeploymentColumns = {
   deploymentKind: endpoints.deploymentKind,
 };
 
-/** (3 × input + 1 × output) ÷ 4 USD per million tokens (lib/catalog/pricing blendedUsdPerMTokens); null without pricing. */
-export const blendedUsdPerMTokensSql = sql<number | null>`((${endpoints.pricing}->>'inputUsdPerMTokens')::float8 * 3 + (${endpoints.pricing}->>'outputUsdPerMTokens')::float8) / 4`;
+/** (3 × input + 1 × output) ÷ 4 USD per million tokens, rounded to 1e-6 like lib/catalog/pricing blendedUsdPerMTokens (in numeric: float8 would publish 0.30000000000000004); null without pricing. */
+export const blendedUsdPerMTokensSql = sql<
+  number | null
+>`round(((${endpoints.pricing}->>'inputUsdPerMTokens')::numeric * 3 + (${endpoints.pricing}->>'outputUsdPerMTokens')::numeric) / 4, 6)::float8`;

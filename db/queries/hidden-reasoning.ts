@@ -18,8 +18,6 @@ export async function getHiddenReasoning(db: Db, p: { endpointId: number; worklo
     })
     .from(measurements)
     .innerJoin(workloads, eq(workloads.id, measurements.workloadId))
-    .where(
-      and(...measurementWindow(p), eq(measurements.outcome, 'success'), isNotNull(measurements.reasoningTokensHidden)),
-    );
+    .where(and(...measurementWindow(p), eq(measurements.outcome, 'success'), isNotNull(measurements.reasoningTokensHidden)));
   return { measurements: row?.measurements ?? 0, hiddenTokens: Number(row?.hiddenTokens ?? 0), reportedOutputTokens: Number(row?.reportedOutputTokens ?? 0) };
 }

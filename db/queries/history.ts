@@ -7,7 +7,15 @@ import { and, asc, eq, gte, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../client';
 import { endpoints, measurementRollups, models, providers, workloads } from '../schema';
 import { detectChangePoints, formatChange } from '@/lib/stats/change-points';
-import { partsPercentiles, summarizeWindow, SPEED_METRIC_OF_BASIS, type ExcludedCounts, type Percentiles, type SpeedBasis, type WindowPart } from '@/lib/stats/window-stats';
+import {
+  partsPercentiles,
+  summarizeWindow,
+  SPEED_METRIC_OF_BASIS,
+  type NotRankableCounts,
+  type Percentiles,
+  type SpeedBasis,
+  type WindowPart,
+} from '@/lib/stats/window-stats';
 import { toWindowPart } from './rollup-parts';
 import { rollupWindow } from './window-filters';
 
@@ -25,7 +33,8 @@ export interface HistoryPoint {
   e2eMs: Percentiles;
   errorKinds: Record<string, number>;
   /** measurements of the bucket left out of every figure, by not-rankable reason */
-  excluded: ExcludedCounts;
+  notRankable: NotRankableCounts;
+  excluded?: NotRankableCounts; // alias (decision 280)
   /**
    * Always 'sketch': the figures come from the window engine (lib/stats/window-stats), the same
    * computation as the leaderboard, each percentile within 0.05 % of the exact type-7 value.
@@ -58,7 +67,8 @@ function toHistoryPoint(bucketStart: Date, parts: WindowPart[]): HistoryPoint {
     ttfatMs: w.ttfatMs,
     e2eMs: w.e2eMs,
     errorKinds: w.errorKinds,
-    excluded: w.excluded,
+    notRankable: w.notRankable,
+    excluded: w.notRankable, // alias (decision 280)
     percentileSource: 'sketch',
   };
 }
@@ -70,7 +80,7 @@ const rollupPartColumns = {
   successes: measurementRollups.successes,
   sketches: measurementRollups.sketches,
   errorKinds: measurementRollups.errorKinds,
-  excluded: measurementRollups.excluded,
+  notRankable: measurementRollups.notRankable,
 };
 
 /** Groups rollup rows by bucket start (oldest first as queried) into window parts. */
@@ -99,12 +109,7 @@ export async function listEndpointHistory(
     .select(rollupPartColumns)
     .from(measurementRollups)
     .innerJoin(workloads, eq(workloads.id, measurementRollups.workloadId))
-    .where(
-      and(
-        ...rollupWindow(p),
-        ...(p.region ? [eq(measurementRollups.workerRegion, p.region)] : []),
-      ),
-    )
+    .where(and(...rollupWindow(p), ...(p.region ? [eq(measurementRollups.workerRegion, p.region)] : [])))
     .orderBy(asc(measurementRollups.bucketStart), asc(measurementRollups.workerRegion));
   return groupByBucket(rows).map((b) => toHistoryPoint(b.start, b.parts));
 }
@@ -171,7 +176,15 @@ export async function listModelHistory(
     const days = groupByBucket(grouped.get(endpoint.id) ?? []).map((b) => {
       const w = summarizeWindow(b.parts, 'reported');
       const speed = partsPercentiles(b.parts, metric);
-      return { day: b.start.toISOString().slice(0, 10), count: w.n, successes: w.successes, median: speed.percentiles?.p50 ?? null, p25: speed.percentiles?.p25 ?? null, p75: speed.percentiles?.p75 ?? null, samples: speed.samples };
+      return {
+        day: b.start.toISOString().slice(0, 10),
+        count: w.n,
+        successes: w.successes,
+        median: speed.percentiles?.p50 ?? null,
+        p25: speed.percentiles?.p25 ?? null,
+        p75: speed.percentiles?.p75 ?? null,
+        samples: speed.samples,
+      };
     });
     return { endpoint, days, changePoints: findChangePoints(days) };
   });

@@ -1,21 +1,50 @@
 import { notRankableReasonsSql, rankableSql } from './disputes';
 import { and, asc, eq, gte, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { endpoints, measurements, probeSlots, workloads } from '../schema';
+import { revisionInForceSql } from './disclosure-revisions';
+import { endpoints, measurementJobKeys, measurements, probeSlots, workloads } from '../schema';
+import type { PublishedMeasurement } from '@/lib/api/publish-measurement';
 
 export type NewMeasurement = typeof measurements.$inferInsert;
 
+/** The constraint name a duplicate job key is refused with (migration 0024's trigger, decision 217). */
+export const JOB_KEY_CONSTRAINT = 'measurements_job_key_unique';
+
 /**
  * Appends one measurement. Returns true when written, false when a measurement with the same
- * jobKey already exists (a retried or duplicated job never writes twice).
+ * jobKey already exists (a retried or duplicated job never writes twice). The key is unique across
+ * every monthly partition through measurement_job_keys (decision 217): a key seen there is not
+ * written; two writers of one key racing each other get one row, the second's unique violation
+ * being read as "already written".
  */
 export async function insertMeasurement(db: Db, row: NewMeasurement): Promise<boolean> {
-  const inserted = await db
-    .insert(measurements)
-    .values(row)
-    .onConflictDoNothing({ target: measurements.jobKey })
-    .returning({ id: measurements.id });
-  return inserted.length > 0;
+  const seen = await db
+    .select({ one: sql<number>`1` })
+    .from(measurementJobKeys)
+    .where(eq(measurementJobKeys.jobKey, row.jobKey))
+    .limit(1);
+  if (seen.length > 0) return false;
+  try {
+    const inserted = await db
+      .insert(measurements)
+      // The disclosure in force when the result is stored (decision 178), unless the caller names one.
+      .values({ disclosureRevisionId: revisionInForceSql(row.endpointId), ...row })
+      .returning({ id: measurements.id });
+    return inserted.length > 0;
+  } catch (err) {
+    if (isJobKeyViolation(err)) return false;
+    throw err;
+  }
+}
+
+/** Whether `err` (or its cause, as drizzle wraps driver errors) is the duplicate-job-key refusal. */
+export function isJobKeyViolation(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; depth < 4 && e && typeof e === 'object'; depth++, e = (e as { cause?: unknown }).cause) {
+    const pg = e as { code?: unknown; constraint_name?: unknown };
+    if (pg.code === '23505' && pg.constraint_name === JOB_KEY_CONSTRAINT) return true;
+  }
+  return false;
 }
 
 /**
@@ -42,17 +71,20 @@ export async function setEndpointNotBefore(db: Db, endpointId: number, notBefore
 }
 
 /**
- * Public columns of a measurement, with its workload's slug (timeline bytes decoded by the caller).
- * `measuredAtMicros` is measured_at in µs since the epoch as text: the exact keyset position
- * (JavaScript Dates hold only milliseconds).
+ * Public columns of a measurement, with its workload's slug (timeline bytes decoded by the caller):
+ * exactly the fields of the published record (lib/api/response-schemas measurementSchema, the one
+ * definition the API schema, the CSV and the dump columns come from), in its order, which the
+ * compiler checks both ways (`satisfies`: none missing, none extra) and
+ * app/api/v1/measurement-columns.test.ts checks for order. `measuredAtMicros` is added after: measured_at
+ * in µs since the epoch as text, the exact keyset position (JavaScript Dates hold only
+ * milliseconds), dropped by publishMeasurement.
  */
-const measurementColumns = {
+const publishedColumns = {
   id: measurements.id,
   endpointId: measurements.endpointId,
   workloadId: measurements.workloadId,
   workload: workloads.slug,
   measuredAt: measurements.measuredAt,
-  measuredAtMicros: sql<string>`(extract(epoch from ${measurements.measuredAt}) * 1000000)::bigint::text`,
   workerRegion: measurements.workerRegion,
   workerVersion: measurements.workerVersion,
   outcome: measurements.outcome,
@@ -78,6 +110,9 @@ const measurementColumns = {
   valid: measurements.valid,
   invalidReason: measurements.invalidReason,
   eventLoopDelayP99Ms: measurements.eventLoopDelayP99Ms,
+  ttftBoundMs: measurements.ttftBoundMs,
+  e2eBoundMs: measurements.e2eBoundMs,
+  speedBoundPct: measurements.speedBoundPct,
   // accepted, excluding disputes applied (decision 232): the API says what the figures used
   rankable: sql<boolean>`${rankableSql('measurements')}`,
   notRankableReasons: sql<string[]>`${notRankableReasonsSql('measurements')}`,
@@ -88,9 +123,15 @@ const measurementColumns = {
   fidelityDetail: measurements.fidelityDetail,
   answerText: measurements.answerText,
   reasoningTokensHidden: measurements.reasoningTokensHidden,
-  ttftBoundMs: measurements.ttftBoundMs,
-  e2eBoundMs: measurements.e2eBoundMs,
-  speedBoundPct: measurements.speedBoundPct,
+  cachedInputTokens: measurements.cachedInputTokens,
+  cacheWriteInputTokens: measurements.cacheWriteInputTokens,
+  inputTokensReported: measurements.inputTokensReported,
+  tierObjectiveMet: measurements.tierObjectiveMet,
+  disclosureRevisionId: measurements.disclosureRevisionId,
+} satisfies Record<Exclude<keyof PublishedMeasurement, 'timeline'>, unknown>;
+const measurementColumns = {
+  ...publishedColumns,
+  measuredAtMicros: sql<string>`(extract(epoch from ${measurements.measuredAt}) * 1000000)::bigint::text`,
 };
 
 /** measurementColumns plus the encoded timeline bytes. */
@@ -192,4 +233,29 @@ export async function hasRepeatedAnswer(db: Db, p: { endpointId: number; answerS
     .where(and(eq(recent.answer, p.answerSha256), sql`${recent.promptHash} is distinct from ${p.promptHash}`))
     .limit(1);
   return rows.length > 0;
+}
+
+/**
+ * The latest measurement of one endpoint × workload × region measured at or after `since`, for the
+ * cache-lifetime series (decision 268: a check reads its predecessor's outcome, time and the
+ * series' evidence); null when there is none.
+ */
+export async function getLatestSeriesMeasurement(
+  db: Db,
+  p: { endpointId: number; workloadId: number; region: string; since: Date },
+): Promise<{ outcome: string; measuredAt: Date; evidence: unknown } | null> {
+  const [row] = await db
+    .select({ outcome: measurements.outcome, measuredAt: measurements.measuredAt, evidence: measurements.evidence })
+    .from(measurements)
+    .where(
+      and(
+        eq(measurements.endpointId, p.endpointId),
+        eq(measurements.workloadId, p.workloadId),
+        eq(measurements.workerRegion, p.region),
+        gte(measurements.measuredAt, p.since),
+      ),
+    )
+    .orderBy(sql`${measurements.measuredAt} desc`)
+    .limit(1);
+  return row ?? null;
 }

@@ -42,14 +42,37 @@ it('gives the age of the last success per active endpoint, null when none', asyn
   const [calibration] = await t.db.select({ id: endpoints.id }).from(endpoints).where(eq(endpoints.isCalibration, true));
   const [wl] = await t.db.select({ id: workloads.id }).from(workloads).limit(1);
   await t.db.insert(measurements).values([
-    { jobKey: 'ops:1', endpointId: calibration!.id, workloadId: wl!.id, measuredAt: new Date(NOW.getTime() - 90_000), workerRegion: 'eu', workerVersion: 't', outcome: 'success', contentChunks: 1, valid: true },
-    { jobKey: 'ops:2', endpointId: calibration!.id, workloadId: wl!.id, measuredAt: new Date(NOW.getTime() - 30_000), workerRegion: 'eu', workerVersion: 't', outcome: 'error', errorKind: 'timeout', contentChunks: 0, valid: true },
+    {
+      jobKey: 'ops:1',
+      endpointId: calibration!.id,
+      workloadId: wl!.id,
+      measuredAt: new Date(NOW.getTime() - 90_000),
+      workerRegion: 'eu',
+      workerVersion: 't',
+      outcome: 'success',
+      contentChunks: 1,
+      valid: true,
+    },
+    {
+      jobKey: 'ops:2',
+      endpointId: calibration!.id,
+      workloadId: wl!.id,
+      measuredAt: new Date(NOW.getTime() - 30_000),
+      workerRegion: 'eu',
+      workerVersion: 't',
+      outcome: 'error',
+      errorKind: 'timeout',
+      rankable: false,
+      notRankableReasons: ['failed'],
+      contentChunks: 0,
+      valid: true,
+    },
   ]);
   const ages = await listLastSuccessAges(t.db, NOW);
   expect(ages.find((a) => a.endpointId === calibration!.id)?.ageSeconds).toBe(90);
 });
 
-it('lists regions with live probe workers (no rollups yet: zero measurements); a jobs worker is no region\'s prober', async () => {
+it("lists regions with live probe workers (no rollups yet: zero measurements); a jobs worker is no region's prober", async () => {
   await upsertWorkerHeartbeat(t.db, worker('h:4', 'ap', 'jobs'), new Date(NOW.getTime() - 1_000), []);
   await upsertWorkerHeartbeat(t.db, worker('h:5', 'eu', 'jobs'), new Date(NOW.getTime() - 1_000), []);
   expect((await listLiveWorkers(t.db, NOW, 60_000)).find((w) => w.workerId === 'h:4')).toMatchObject({ role: 'jobs', region: 'ap' });
@@ -62,16 +85,46 @@ it('lists regions with live probe workers (no rollups yet: zero measurements); a
   expect(regions.map((r) => r.region)).toEqual([...regions.map((r) => r.region)].sort());
 });
 
-it('a region\'s lastMeasuredAt is its newest measurement, never the end of its hour (in the future)', async () => {
+it("a region's lastMeasuredAt is its newest measurement, never the end of its hour (in the future)", async () => {
   const { rebuildRollups } = await import('./rollups');
   const [calibration] = await t.db.select({ id: endpoints.id }).from(endpoints).where(eq(endpoints.isCalibration, true));
   const [wl] = await t.db.select({ id: workloads.id }).from(workloads).limit(1);
   // 11:10 and 11:50 in the hour 11:00-12:00, and 11:59:59.999 just before NOW (12:00): the newest is the answer.
   const at = (iso: string) => new Date(iso);
   await t.db.insert(measurements).values([
-    { jobKey: 'ops:ap:1', endpointId: calibration!.id, workloadId: wl!.id, measuredAt: at('2026-11-30T11:10:00.000Z'), workerRegion: 'ap', workerVersion: 't', outcome: 'success', contentChunks: 1, valid: true },
-    { jobKey: 'ops:ap:2', endpointId: calibration!.id, workloadId: wl!.id, measuredAt: at('2026-11-30T11:50:00.000Z'), workerRegion: 'ap', workerVersion: 't', outcome: 'success', contentChunks: 1, valid: true },
-    { jobKey: 'ops:sa:1', endpointId: calibration!.id, workloadId: wl!.id, measuredAt: at('2026-11-30T11:59:59.999Z'), workerRegion: 'sa', workerVersion: 't', outcome: 'success', contentChunks: 1, valid: true },
+    {
+      jobKey: 'ops:ap:1',
+      endpointId: calibration!.id,
+      workloadId: wl!.id,
+      measuredAt: at('2026-11-30T11:10:00.000Z'),
+      workerRegion: 'ap',
+      workerVersion: 't',
+      outcome: 'success',
+      contentChunks: 1,
+      valid: true,
+    },
+    {
+      jobKey: 'ops:ap:2',
+      endpointId: calibration!.id,
+      workloadId: wl!.id,
+      measuredAt: at('2026-11-30T11:50:00.000Z'),
+      workerRegion: 'ap',
+      workerVersion: 't',
+      outcome: 'success',
+      contentChunks: 1,
+      valid: true,
+    },
+    {
+      jobKey: 'ops:sa:1',
+      endpointId: calibration!.id,
+      workloadId: wl!.id,
+      measuredAt: at('2026-11-30T11:59:59.999Z'),
+      workerRegion: 'sa',
+      workerVersion: 't',
+      outcome: 'success',
+      contentChunks: 1,
+      valid: true,
+    },
   ]);
   await rebuildRollups(t.db, { granularity: 'hour', from: at('2026-11-30T11:00:00.000Z'), to: NOW, wallNow: NOW });
   const regions = await listRegions(t.db, NOW);

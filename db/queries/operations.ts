@@ -6,6 +6,7 @@ import { desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { endpoints, measurements, workerHeartbeats } from '../schema';
 import { PROBE_QUEUE_PREFIX, SCHEDULE_PROBES_QUEUE_PREFIX } from '@/lib/queues';
+import type { HealthRegionSchedule } from '@/lib/observability/health';
 
 /** A worker counts as live when its heartbeat (every 15 s) is at most this old (ms). */
 export const LIVE_WORKER_MAX_AGE_MS = 60_000;
@@ -16,7 +17,7 @@ export interface WorkerIdentity {
   pid: number;
   host: string;
   region: string;
-  /** Process role: 'probe' or 'jobs' (workers/task.ts). */
+  /** Process role: 'probe' (times probes) or 'jobs' (rollups, answers, dumps, sweep dispatch; workers/task.ts). */
   role: string;
   version: string;
   startedAt: Date;
@@ -37,14 +38,7 @@ export async function deleteWorkerHeartbeat(db: Db, workerId: string, now: Date)
 }
 
 /** A live worker as /api/health reports it (ISO instants). */
-export interface LiveWorker {
-  workerId: string;
-  pid: number;
-  host: string;
-  region: string;
-  /** 'probe' (times probes) or 'jobs' (rollups, answers, dumps, sweep dispatch). */
-  role: string;
-  version: string;
+export interface LiveWorker extends Omit<WorkerIdentity, 'startedAt'> {
   startedAt: string;
   lastHeartbeatAt: string;
 }
@@ -184,7 +178,10 @@ export async function listRegions(db: Db, now: Date): Promise<RegionFigures[]> {
  * (sorted): hourly rollups for the sealed hours, raw measurements for the hour of `to`. `region`
  * restricts the answer to that one region (then it is `[region]` or `[]`).
  */
-export async function listWindowRegions(db: Db, p: { endpointIds: number[]; workloadSlug: string; from: Date; to: Date; region: string | null }): Promise<string[]> {
+export async function listWindowRegions(
+  db: Db,
+  p: { endpointIds: number[]; workloadSlug: string; from: Date; to: Date; region: string | null },
+): Promise<string[]> {
   if (p.endpointIds.length === 0) return [];
   const toHour = new Date(Math.floor(p.to.getTime() / 3600_000) * 3600_000);
   const ids = `{${p.endpointIds.join(',')}}`;
@@ -209,15 +206,7 @@ export async function listWindowRegions(db: Db, p: { endpointIds: number[]; work
  * how long the oldest firing that is due has waited unclaimed (s, 0 when none waits), when the
  * region's probe queue last received a job, and its live probe workers (heartbeat at most `liveMaxAgeMs` old).
  */
-export interface RegionSchedule {
-  region: string;
-  cron: string;
-  lastFiredAt: string | null;
-  lastCompletedAt: string | null;
-  waitingSeconds: number;
-  lastProbeJobAt: string | null;
-  liveWorkers: number;
-}
+export type RegionSchedule = HealthRegionSchedule;
 
 /**
  * Every region that has a probe schedule (every region whose worker ever started; a stopped
@@ -231,7 +220,15 @@ export async function listRegionSchedules(db: Db, now: Date, liveMaxAgeMs: numbe
   if (!installed?.ok) return [];
   const nowIso = now.toISOString();
   const liveSince = new Date(now.getTime() - p.liveMaxAgeMs).toISOString();
-  const rows = await db.execute<{ region: string; cron: string; fired: string | null; completed: string | null; oldest_due: string | null; probe_job: string | null; live: number }>(sql`
+  const rows = await db.execute<{
+    region: string;
+    cron: string;
+    fired: string | null;
+    completed: string | null;
+    oldest_due: string | null;
+    probe_job: string | null;
+    live: number;
+  }>(sql`
     select substr(s.name, ${p.prefix.length + 1}) as region, s.cron,
       (select max(j.created_on) from pgboss.job j where j.name = s.name) as fired,
       (select max(j.completed_on) from pgboss.job j where j.name = s.name and j.state = 'completed') as completed,
@@ -257,7 +254,15 @@ export async function listRegionSchedules(db: Db, now: Date, liveMaxAgeMs: numbe
  * What /api/health judges (lib/observability/health.ts), read at `now`: queue figures, live
  * workers and region schedules, with one liveness bound (`liveMaxAgeMs`, default 60 s).
  */
-export async function loadHealthFigures(db: Db, now: Date, liveMaxAgeMs: number = LIVE_WORKER_MAX_AGE_MS): Promise<{ queues: QueueFigures[]; workers: LiveWorker[]; schedules: RegionSchedule[] }> {
-  const [queues, workers, schedules] = await Promise.all([listQueueFigures(db, now), listLiveWorkers(db, now, liveMaxAgeMs), listRegionSchedules(db, now, liveMaxAgeMs)]);
+export async function loadHealthFigures(
+  db: Db,
+  now: Date,
+  liveMaxAgeMs: number = LIVE_WORKER_MAX_AGE_MS,
+): Promise<{ queues: QueueFigures[]; workers: LiveWorker[]; schedules: RegionSchedule[] }> {
+  const [queues, workers, schedules] = await Promise.all([
+    listQueueFigures(db, now),
+    listLiveWorkers(db, now, liveMaxAgeMs),
+    listRegionSchedules(db, now, liveMaxAgeMs),
+  ]);
   return { queues, workers, schedules };
 }

@@ -2,7 +2,7 @@
  * Precomputed answers (decision 120): the most-read leaderboard answers, computed once per change by
  * workers/tasks/precompute-answers.ts and served by the web as stored bytes with their ETag.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { endpoints, models, precomputedAnswers, snapshots, workloads } from '../schema';
 import type { NewSnapshot } from './snapshots';
@@ -44,7 +44,8 @@ export async function listPrecomputeTargets(db: Db, now: Date = new Date()): Pro
  * Stores answers and their snapshots in ONE transaction, so a precomputed answer is citable by its
  * snapshotId the moment it can be served. A row replaces the stored answer of its key unless the
  * stored one is newer (`asOf`); snapshots keep their first body (ON CONFLICT DO NOTHING). Every
- * replaced row gets `computed_at = now()`, which moves {@link getPrecomputedVersion}.
+ * replaced row gets `computed_at = now()`. Instances learn of new answers from the data change the
+ * job records after this (db/queries/data-changes, decision 215).
  */
 export async function savePrecomputedAnswers(db: Db, rows: PrecomputedAnswer[], snaps: NewSnapshot[]): Promise<void> {
   if (rows.length === 0) return;
@@ -69,22 +70,38 @@ export async function savePrecomputedAnswers(db: Db, rows: PrecomputedAnswer[], 
   });
 }
 
+/** Every stored answer of one kind: key, asOf and exact text (the precompute job's first run in a process, decision 300). */
+export async function listPrecomputedAnswerBodies(db: Db, kind: string): Promise<Array<{ key: string; asOf: Date; body: string }>> {
+  return db
+    .select({ key: precomputedAnswers.key, asOf: precomputedAnswers.asOf, body: precomputedAnswers.body })
+    .from(precomputedAnswers)
+    .where(eq(precomputedAnswers.kind, kind));
+}
+
+/**
+ * Deletes the stored answers of `kind` whose key is not in `keys` (questions no longer asked): a
+ * stored answer stays current until its content changes (decision 300), so one no longer
+ * recomputed must not stay. Returns the rows deleted.
+ */
+export async function deletePrecomputedAnswersOtherThan(db: Db, kind: string, keys: readonly string[]): Promise<number> {
+  const where = keys.length > 0 ? and(eq(precomputedAnswers.kind, kind), notInArray(precomputedAnswers.key, [...keys])) : eq(precomputedAnswers.kind, kind);
+  const rows = await db.delete(precomputedAnswers).where(where).returning({ key: precomputedAnswers.key });
+  return rows.length;
+}
+
 /** The stored answer of one key, or null. */
 export async function getPrecomputedAnswer(db: Db, key: string): Promise<PrecomputedAnswer | null> {
   const rows = await db
-    .select({ key: precomputedAnswers.key, kind: precomputedAnswers.kind, asOf: precomputedAnswers.asOf, snapshotId: precomputedAnswers.snapshotId, etag: precomputedAnswers.etag, body: precomputedAnswers.body })
+    .select({
+      key: precomputedAnswers.key,
+      kind: precomputedAnswers.kind,
+      asOf: precomputedAnswers.asOf,
+      snapshotId: precomputedAnswers.snapshotId,
+      etag: precomputedAnswers.etag,
+      body: precomputedAnswers.body,
+    })
     .from(precomputedAnswers)
     .where(and(eq(precomputedAnswers.key, key)))
     .limit(1);
   return rows[0] ?? null;
-}
-
-/**
- * The data version of the precomputed answers: the latest `computed_at` (µs text), '' when none.
- * Web instances compare it to drop answers they hold in memory, so every instance serves the bytes
- * now stored in Postgres.
- */
-export async function getPrecomputedVersion(db: Db): Promise<string> {
-  const rows = await db.select({ v: sql<string | null>`max(${precomputedAnswers.computedAt})::text` }).from(precomputedAnswers);
-  return rows[0]?.v ?? '';
 }

@@ -11,7 +11,11 @@ import { insertAuditEvent } from './audit';
  */
 export async function setEndpointPricing(db: Db, p: { slug: string; pricing: EndpointPricing | null; actorUserId: string | null }): Promise<number | null> {
   return db.transaction(async (tx) => {
-    const rows = await tx.update(endpoints).set({ pricing: p.pricing, updatedAt: new Date() }).where(eq(endpoints.slug, p.slug)).returning({ id: endpoints.id });
+    const rows = await tx
+      .update(endpoints)
+      .set({ pricing: p.pricing, updatedAt: new Date() })
+      .where(eq(endpoints.slug, p.slug))
+      .returning({ id: endpoints.id });
     if (rows.length === 0) return null;
     await insertAuditEvent(tx, { actorUserId: p.actorUserId, action: 'endpoint.pricing', endpointId: rows[0]!.id, details: { pricing: p.pricing } });
     return rows[0]!.id;

@@ -1,6 +1,6 @@
 /**
  * Rollup rows → window parts (lib/stats/window-stats WindowPart): the one place that reads the
- * stored JSON of a rollup bucket (sketches with their version, error kinds, excluded counts), used
+ * stored JSON of a rollup bucket (sketches with their version, error kinds, not-rankable counts), used
  * by the leaderboard window and the history series alike.
  */
 import { packSketchJson, type PackedSketch, type SketchJson } from '@/lib/stats/sketch';
@@ -12,7 +12,8 @@ export interface RollupPartRow {
   successes: number;
   errorKinds: Record<string, number>;
   sketches: Record<string, Record<string, number>>;
-  excluded: { total: number; byReason: Record<string, number> } | null;
+  /** measurement_rollups.excluded: the bucket's not-rankable counts */
+  notRankable: { total: number; byReason: Record<string, number> } | null;
 }
 
 /**
@@ -31,8 +32,8 @@ export function toWindowPart(r: RollupPartRow): WindowPart {
     errorKinds: Object.entries(r.errorKinds ?? {}),
     lastMeasuredAtMs: typeof meta?.lastMeasuredAtMs === 'number' ? Number(meta.lastMeasuredAtMs) : null,
     sketches,
-    excludedTotal: Number(r.excluded?.total ?? 0),
-    excludedByReason: Object.entries(r.excluded?.byReason ?? {}),
+    notRankableTotal: Number(r.notRankable?.total ?? 0),
+    notRankableByReason: Object.entries(r.notRankable?.byReason ?? {}),
     // judged fidelity checks of the bucket (stored beside the sketch metadata; absent before issue 14)
     fidelityChecks: Number(meta?.fidelityChecks ?? 0),
     fidelityPassed: Number(meta?.fidelityPassed ?? 0),

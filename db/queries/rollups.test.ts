@@ -10,7 +10,12 @@ import { seedCatalog } from '../seed';
 import { endpoints, measurementRollups, measurements, workloads } from '../schema';
 import { listEndpointHistory, listModelHistory } from './history';
 import { planWindow } from '@/lib/stats/window-stats';
-import { invalidateWindowCaches as clearLeaderboardCache, listWindowStats as listLeaderboardRows, listWindowStatsFromRaw as listLeaderboardRowsFromRaw, type LeaderboardParams, type LeaderboardRow } from '../window-stats';
+import {
+  listWindowStats as listLeaderboardRows,
+  listWindowStatsFromRaw as listLeaderboardRowsFromRaw,
+  type LeaderboardParams,
+  type LeaderboardRow,
+} from '@/server/window-stats';
 import { rebuildRollups } from './rollups';
 
 const WL = [
@@ -60,7 +65,9 @@ beforeAll(async () => {
   t = await createTestDatabase();
   await seedCatalog(t.db, { workloads: WL, lookupEnv: () => 'x', referencePort: 3999 });
   const eps = await t.db.select({ id: endpoints.id, slug: endpoints.slug }).from(endpoints);
-  epIds = ['groq-llama-4-maverick', 'sambanova-llama-4-maverick', 'fireworks-llama-4-maverick', 'together-llama-4-maverick'].map((s) => eps.find((e) => e.slug === s)!.id);
+  epIds = ['groq-llama-4-maverick', 'sambanova-llama-4-maverick', 'fireworks-llama-4-maverick', 'together-llama-4-maverick'].map(
+    (s) => eps.find((e) => e.slug === s)!.id,
+  );
   wlIds = (await t.db.select({ id: workloads.id }).from(workloads).orderBy(workloads.id)).map((w) => w.id);
   // Seeded synthetic probes: every 20 min per endpoint × workload × region over DAYS days up to
   // NOW + 10 min (so the tail hour has data before and after asOf). Groq and Fireworks are close
@@ -91,6 +98,8 @@ beforeAll(async () => {
             workerVersion: 'test',
             outcome: failed ? 'error' : 'success',
             errorKind: failed ? kind : null,
+            rankable: !failed,
+            notRankableReasons: failed ? ['failed'] : [],
             ttftMs: failed ? null : ttft,
             ttfatMs: failed || rand() < 0.1 ? null : ttft + 20,
             e2eMs: failed ? null : ttft + (256 / speed) * 1000,
@@ -111,7 +120,9 @@ describe('rollups', () => {
   it('bucket function agrees between Postgres and TypeScript', async () => {
     const g = normalFrom(mulberry32(5));
     const xs = Array.from({ length: 2000 }, () => Math.exp(5 + 2 * g()));
-    const res = (await t.db.execute(sql`select ceil(ln(x) / ${sql.raw(String(SKETCH_LN_GAMMA))}::float8)::bigint as i from unnest(${`{${xs.join(',')}}`}::float8[]) with ordinality u(x, o) order by o`)) as unknown as Array<{ i: string }>;
+    const res = (await t.db.execute(
+      sql`select ceil(ln(x) / ${sql.raw(String(SKETCH_LN_GAMMA))}::float8)::bigint as i from unnest(${`{${xs.join(',')}}`}::float8[]) with ordinality u(x, o) order by o`,
+    )) as unknown as Array<{ i: string }>;
     const mismatches = res.filter((r, j) => Number(r.i) !== sketchIndex(xs[j]!)).length;
     expect(mismatches).toBe(0);
   });
@@ -128,7 +139,21 @@ describe('rollups', () => {
     expect(runs).toBeGreaterThan(2);
     // An idempotent second pass changes nothing.
     const dump = async () =>
-      (await t.db.select({ g: measurementRollups.granularity, b: measurementRollups.bucketStart, e: measurementRollups.endpointId, w: measurementRollups.workloadId, r: measurementRollups.workerRegion, c: measurementRollups.count, s: measurementRollups.successes, st: measurementRollups.stats, k: measurementRollups.errorKinds, sk: measurementRollups.sketches }).from(measurementRollups))
+      (
+        await t.db
+          .select({
+            g: measurementRollups.granularity,
+            b: measurementRollups.bucketStart,
+            e: measurementRollups.endpointId,
+            w: measurementRollups.workloadId,
+            r: measurementRollups.workerRegion,
+            c: measurementRollups.count,
+            s: measurementRollups.successes,
+            k: measurementRollups.errorKinds,
+            sk: measurementRollups.sketches,
+          })
+          .from(measurementRollups)
+      )
         .map((x) => JSON.stringify(x))
         .sort();
     const incremental = await dump();
@@ -165,8 +190,15 @@ describe('rollups', () => {
   ];
   for (const c of cases) {
     it(`leaderboard from rollups equals raw answers: ${c.label}`, async () => {
-      const p: LeaderboardParams = { modelSlug: 'llama-4-maverick', workloadSlug: 'prose-1k', asOf: NOW, windowHours: 72, basis: 'reported', region: null, ...c };
-      clearLeaderboardCache(t.db);
+      const p: LeaderboardParams = {
+        modelSlug: 'llama-4-maverick',
+        workloadSlug: 'prose-1k',
+        asOf: NOW,
+        windowHours: 72,
+        basis: 'reported',
+        region: null,
+        ...c,
+      };
       const fromRollups = await listLeaderboardRows(t.db, p);
       const fromRaw = await listLeaderboardRowsFromRaw(t.db, p);
       expect(fromRaw.filter((r) => r.n > 0).length).toBe(4);
@@ -183,7 +215,14 @@ describe('rollups', () => {
     expect(merged.every((p) => p.percentileSource === 'sketch')).toBe(true);
     expect(east.length).toBeGreaterThan(0);
     const day = merged.find((p) => p.bucketStart.startsWith('2026-11-27'))!;
-    const dayWindow: LeaderboardParams = { modelSlug: 'llama-4-maverick', workloadSlug: 'prose-1k', asOf: new Date('2026-11-27T23:59:59.999Z'), windowHours: 23, basis: 'reported', region: null };
+    const dayWindow: LeaderboardParams = {
+      modelSlug: 'llama-4-maverick',
+      workloadSlug: 'prose-1k',
+      asOf: new Date('2026-11-27T23:59:59.999Z'),
+      windowHours: 23,
+      basis: 'reported',
+      region: null,
+    };
     const raw = await listLeaderboardRowsFromRaw(t.db, dayWindow);
     const groq = raw.find((r) => r.endpoint.id === epIds[0])!;
     expect(day.count).toBe(groq.n);
@@ -197,7 +236,14 @@ describe('rollups', () => {
   });
 
   it('model history gives daily median, P25–P75 and the +40 % change point', async () => {
-    const series = await listModelHistory(t.db, { modelSlug: 'llama-4-maverick', workloadSlug: 'prose-1k', from: new Date(NOW.getTime() - 30 * 86400_000), to: NOW, region: null, basis: 'reported' });
+    const series = await listModelHistory(t.db, {
+      modelSlug: 'llama-4-maverick',
+      workloadSlug: 'prose-1k',
+      from: new Date(NOW.getTime() - 30 * 86400_000),
+      to: NOW,
+      region: null,
+      basis: 'reported',
+    });
     const fireworks = series.find((s) => s.endpoint.id === epIds[2])!;
     expect(fireworks.days.length).toBe(DAYS + 1);
     expect(fireworks.days.every((d) => d.p25! <= d.median! && d.median! <= d.p75!)).toBe(true);
@@ -207,13 +253,20 @@ describe('rollups', () => {
   });
 
   it('the rollup job upgrades rollups written with an older sketch version, newest day first, back to the rebuilt rows', async () => {
-    const snapshot = async () => (await t.db.execute(sql`select granularity, bucket_start, endpoint_id, workload_id, worker_region, sketches, sketch_version, excluded from measurement_rollups order by 1, 2, 3, 4, 5`)) as unknown as unknown[];
+    const snapshot = async () =>
+      (await t.db.execute(
+        sql`select granularity, bucket_start, endpoint_id, workload_id, worker_region, sketches, sketch_version, excluded from measurement_rollups order by 1, 2, 3, 4, 5`,
+      )) as unknown as unknown[];
     const before = await snapshot();
     // two days marked as written by version 1 (as after the α change): the job must rebuild them
-    await t.db.execute(sql`update measurement_rollups set sketch_version = 1, sketches = jsonb_set(sketches, '{_,v}', '1') where bucket_start >= '2026-11-26' and bucket_start < '2026-11-28'`);
+    await t.db.execute(
+      sql`update measurement_rollups set sketch_version = 1, sketches = jsonb_set(sketches, '{_,v}', '1') where bucket_start >= '2026-11-26' and bucket_start < '2026-11-28'`,
+    );
     const r = await runRollupJob(t.db, NOW, { maxStaleDaysPerRun: 1 });
     expect(r.upgradedDays).toBe(1);
-    const stale = (await t.db.execute(sql`select min(bucket_start) as a, max(bucket_start) as b from measurement_rollups where sketch_version < 2`)) as unknown as Array<{ a: string | Date; b: string | Date }>;
+    const stale = (await t.db.execute(
+      sql`select min(bucket_start) as a, max(bucket_start) as b from measurement_rollups where sketch_version < 2`,
+    )) as unknown as Array<{ a: string | Date; b: string | Date }>;
     expect(new Date(stale[0]!.b).toISOString().slice(0, 10)).toBe('2026-11-26'); // the newer day went first
     await runRollupJob(t.db, NOW);
     expect(await snapshot()).toEqual(before);
@@ -221,19 +274,27 @@ describe('rollups', () => {
 
   it('retention (off by default) deletes old raw days only after rolling them up; answers stay the same', async () => {
     const before = await t.db.select({ n: sql<number>`count(*)::int` }).from(measurements);
-    expect(await runRetentionJob(t.db, NOW, null)).toEqual({ days: [], deleted: 0 });
+    expect(await runRetentionJob(t.db, NOW, null)).toEqual({ days: [], deleted: 0, partitions: [] });
     await expect(runRetentionJob(t.db, NOW, 3)).rejects.toThrow(RangeError);
-    const p: LeaderboardParams = { modelSlug: 'llama-4-maverick', workloadSlug: 'prose-1k', asOf: new Date('2026-11-24T18:00:00Z'), windowHours: 24, basis: 'reported', region: null };
-    clearLeaderboardCache(t.db);
+    const p: LeaderboardParams = {
+      modelSlug: 'llama-4-maverick',
+      workloadSlug: 'prose-1k',
+      asOf: new Date('2026-11-24T18:00:00Z'),
+      windowHours: 24,
+      basis: 'reported',
+      region: null,
+    };
     const old = await listLeaderboardRows(t.db, p);
     const r = await runRetentionJob(t.db, new Date(NOW.getTime() + 7 * 86400_000 - 86400_000 * 2), 7);
     expect(r.days.length).toBeGreaterThan(0);
     expect(r.deleted).toBeGreaterThan(0);
     const after = await t.db.select({ n: sql<number>`count(*)::int` }).from(measurements);
     expect(after[0]!.n).toBe(before[0]!.n - r.deleted);
-    clearLeaderboardCache(t.db);
     expect(await listLeaderboardRows(t.db, p)).toEqual(old);
-    const left = await t.db.select({ n: sql<number>`count(*)::int` }).from(measurements).where(eq(measurements.workloadId, wlIds[0]!));
+    const left = await t.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(measurements)
+      .where(eq(measurements.workloadId, wlIds[0]!));
     expect(left[0]!.n).toBeGreaterThan(0);
   });
 });

@@ -1,11 +1,12 @@
 import { notRankableReasonsSql, rankableSql } from './disputes';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { packSketchJson, SKETCH_LN_GAMMA, SKETCH_VERSION } from '@/lib/stats/sketch';
-import { RAW_ZERO } from '@/lib/stats/window-stats';
+import { packSketchJson, SKETCH_VERSION } from '@/lib/stats/sketch';
 import { rebuildWindowPartials } from './window-partials';
+import { sketchBinSql } from './sketch-bucket-sql';
+import { cachedInputShareSql } from './cached-input-share-sql';
 
-/** Metrics summarised in rollups, by TypeScript name → measurements column. */
+/** Metrics summarised in rollups, by TypeScript name → column of the rollup's base rows (a measurements column, or one computed there). */
 export const ROLLUP_METRICS = {
   ttftMs: 'ttft_ms',
   ttfatMs: 'ttfat_ms',
@@ -14,6 +15,10 @@ export const ROLLUP_METRICS = {
   outputTokensPerSecondO200k: 'output_tokens_per_second_o200k',
   itlP50Ms: 'itl_p50_ms',
   itlP95Ms: 'itl_p95_ms',
+  cachedInputTokens: 'cached_input_tokens',
+  tierObjectiveMet: 'tier_objective_met',
+  // computed in the base rows from two columns (db/queries/cached-input-share-sql, decision 291)
+  cachedInputShare: 'cached_input_share',
 } as const;
 export type RollupMetric = keyof typeof ROLLUP_METRICS;
 
@@ -31,32 +36,14 @@ export function ceilBucket(t: Date, g: Granularity): Date {
   return new Date(Math.ceil(t.getTime() / BUCKET_MS[g]) * BUCKET_MS[g]);
 }
 
-type SqlExpr = ReturnType<typeof sql.raw> | ReturnType<typeof sql>;
-
-/** ⌈ln x / ln γ⌉ (lib/stats/sketch sketchIndex) in SQL, with ln γ passed as the exact double the TypeScript side uses. */
-function lnBucketSql(x: SqlExpr) {
-  return sql`ceil(ln(${x}) / ${sql.raw(String(SKETCH_LN_GAMMA))}::float8)`;
-}
-
-/** The SQL bucket expression of lib/stats/sketch as a JSON key: the index as text, 'z' for x ≤ 0. */
-export function sketchBinSql(x: SqlExpr) {
-  return sql`case when ${x} <= 0 then 'z' else ${lnBucketSql(x)}::bigint::text end`;
-}
-
-/** The same bucket as an int (lib/stats/window-stats RawRows bins): RAW_ZERO for x ≤ 0, null for null. */
-export function sketchIndexSql(x: SqlExpr) {
-  return sql`case when ${x} <= 0 then ${sql.raw(String(RAW_ZERO))} else ${lnBucketSql(x)}::int end`;
-}
-
 /**
  * Recomputes the hourly or daily rollup buckets whose start lies in [from, to) from raw
  * measurements, in one INSERT … SELECT … ON CONFLICT per chunk of at most one day (hour buckets) or
  * 31 days (day buckets), so re-running is safe and a rebuild equals the incremental result.
  *
- * Each row: count (all probes), successes, error_kinds {kind: count}, stats {metric: {p5..p95}}
- * (Postgres percentile_cont = type 7, exact) and sketches {metric: {bucket: count}, _: {v,
- * lastMeasuredAtMs}} (lib/stats/sketch, mergeable, bucket function `sketch_version`), and excluded
- * {total, byReason} (measurements not rankable, by reason). Percentiles and sketches cover rankable
+ * Each row: count (all probes), successes, error_kinds {kind: count}, sketches {metric: {bucket:
+ * count}, _: {v, lastMeasuredAtMs}} (lib/stats/sketch, mergeable, bucket function
+ * `sketch_version`), and excluded {total, byReason} (measurements not rankable, by reason). Sketches cover rankable
  * measurements (measurements.rankable: successful, valid, no contradicting flag; decision 060)
  * with the metric present. Hourly rebuilds also rebuild the window partials of the range (up to
  * `wallNow`, default now; db/queries/window-partials). Buckets without measurements are not written (and
@@ -78,20 +65,9 @@ export async function rebuildRollups(db: Db, params: { granularity: Granularity;
   return written;
 }
 
-async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date): Promise<number> {
+async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date, workloadIds?: readonly number[]): Promise<number> {
   const unit = sql.raw(`'${g}'`);
   const metricNames = Object.keys(ROLLUP_METRICS) as RollupMetric[];
-  const pcts = metricNames.map(
-    (name) =>
-      sql`percentile_cont(array[0.05,0.25,0.5,0.75,0.95]) within group (order by b.${sql.raw(ROLLUP_METRICS[name])}) filter (where b.outcome = 'success' and b.valid and b.rankable and b.${sql.raw(ROLLUP_METRICS[name])} is not null) as ${sql.identifier(`p_${name}`)}`,
-  );
-  const statsObj = sql.join(
-    metricNames.map((name) => {
-      const a = sql.identifier(`p_${name}`);
-      return sql`${name}::text, case when a.${a} is null then null else jsonb_build_object('p5', a.${a}[1], 'p25', a.${a}[2], 'p50', a.${a}[3], 'p75', a.${a}[4], 'p95', a.${a}[5]) end`;
-    }),
-    sql`, `,
-  );
   const values = sql.join(
     metricNames.map((name) => sql`(${name}::text, b.${sql.raw(ROLLUP_METRICS[name])})`),
     sql`, `,
@@ -102,16 +78,15 @@ async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date): Promi
       select date_trunc(${unit}, m.measured_at, 'UTC') as bucket_start, m.endpoint_id, m.workload_id, m.worker_region,
              m.outcome, m.valid, ${rankableSql('m')} as rankable, ${notRankableReasonsSql('m')} as not_rankable_reasons, m.error_kind, m.measured_at,
              m.ttft_ms, m.ttfat_ms, m.e2e_ms, m.output_tokens_per_second, m.output_tokens_per_second_o200k,
-             m.itl_p50_ms, m.itl_p95_ms, m.fidelity_passed
+             m.itl_p50_ms, m.itl_p95_ms, m.cached_input_tokens, m.tier_objective_met, ${cachedInputShareSql('m')} as cached_input_share, m.fidelity_passed
       from measurements m
-      where m.workload_id = any(array(select id from workloads))
+      where m.workload_id = any(${workloadIds ? sql`${`{${workloadIds.join(',')}}`}::int[]` : sql`array(select id from workloads)`})
         and m.measured_at >= ${from.toISOString()}::timestamptz and m.measured_at < ${to.toISOString()}::timestamptz
     ),
     agg as (
       select ${keys}, count(*)::int as count, (count(*) filter (where b.outcome = 'success'))::int as successes,
-             (count(*) filter (where not b.rankable))::int as excluded_total, max(b.measured_at) as last_at,
-             (count(*) filter (where b.fidelity_passed is not null))::int as fidelity_checks, (count(*) filter (where b.fidelity_passed))::int as fidelity_passed,
-             ${sql.join(pcts, sql`, `)}
+             (count(*) filter (where not b.rankable))::int as not_rankable_total, max(b.measured_at) as last_at,
+             (count(*) filter (where b.fidelity_passed is not null))::int as fidelity_checks, (count(*) filter (where b.fidelity_passed))::int as fidelity_passed
       from base b group by 1, 2, 3, 4
     ),
     excl_r as (
@@ -136,20 +111,19 @@ async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date): Promi
       group by 1, 2, 3, 4, 5
     ),
     sk as (select ${keys}, jsonb_object_agg(metric, sketch) as sketches from bins group by 1, 2, 3, 4)
-    insert into measurement_rollups (granularity, bucket_start, endpoint_id, workload_id, worker_region, count, successes, stats, error_kinds, sketches, sketch_version, excluded, updated_at)
+    insert into measurement_rollups (granularity, bucket_start, endpoint_id, workload_id, worker_region, count, successes, error_kinds, sketches, sketch_version, excluded, updated_at)
     select ${g}, a.bucket_start, a.endpoint_id, a.workload_id, a.worker_region, a.count, a.successes,
-           jsonb_build_object(${statsObj}),
            coalesce(k.error_kinds, '{}'::jsonb),
            coalesce(sk.sketches, '{}'::jsonb) || jsonb_build_object('_', jsonb_build_object('v', ${SKETCH_VERSION}::int, 'lastMeasuredAtMs', floor(extract(epoch from a.last_at) * 1000)::bigint, 'fidelityChecks', a.fidelity_checks, 'fidelityPassed', a.fidelity_passed)),
            ${SKETCH_VERSION}::smallint,
-           jsonb_build_object('total', a.excluded_total, 'byReason', coalesce(x.by_reason, '{}'::jsonb)),
+           jsonb_build_object('total', a.not_rankable_total, 'byReason', coalesce(x.by_reason, '{}'::jsonb)),
            now()
     from agg a
     left join kinds k using (bucket_start, endpoint_id, workload_id, worker_region)
     left join sk using (bucket_start, endpoint_id, workload_id, worker_region)
     left join excl x using (bucket_start, endpoint_id, workload_id, worker_region)
     on conflict (granularity, bucket_start, endpoint_id, workload_id, worker_region)
-    do update set count = excluded.count, successes = excluded.successes, stats = excluded.stats,
+    do update set count = excluded.count, successes = excluded.successes,
                   error_kinds = excluded.error_kinds, sketches = excluded.sketches,
                   sketch_version = excluded.sketch_version, excluded = excluded.excluded, updated_at = now()
     returning 1
@@ -157,9 +131,115 @@ async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date): Promi
   return rows.length;
 }
 
+/** The additive columns of one rollup row (JSON as stored). */
+interface RollupSums {
+  endpoint_id: number;
+  workload_id: number;
+  worker_region: string;
+  count: number;
+  successes: number;
+  error_kinds: Record<string, number>;
+  sketches: Record<string, Record<string, number>>;
+  excluded: { total: number; byReason: Record<string, number> };
+  sketch_version: number;
+}
+
+async function listRollupSums(db: Db, g: Granularity, startMs: number, workloadIds: readonly number[]): Promise<Map<string, RollupSums>> {
+  const rows = (await db.execute(sql`
+    select endpoint_id, workload_id, worker_region, count, successes, error_kinds, sketches, excluded, sketch_version
+    from measurement_rollups
+    where granularity = ${g} and bucket_start = ${new Date(startMs).toISOString()}::timestamptz and workload_id = any(${`{${workloadIds.join(',')}}`}::int[])
+  `)) as unknown as RollupSums[];
+  return new Map(rows.map((r) => [`${r.endpoint_id}|${r.workload_id}|${r.worker_region}`, r]));
+}
+
+/** a + sign·b on {key: count} objects, zero entries dropped. */
+function addCounts(a: Record<string, number> | undefined, b: Record<string, number> | undefined, sign: 1 | -1): Record<string, number> {
+  const out: Record<string, number> = { ...(a ?? {}) };
+  for (const [k, v] of Object.entries(b ?? {})) {
+    const n = (out[k] ?? 0) + sign * Number(v);
+    if (n === 0) delete out[k];
+    else out[k] = n;
+  }
+  return out;
+}
+
+/**
+ * Rebuilds from raw the hourly buckets of the given hours, each for the given workloads only (the
+ * per-minute job's buckets that received measurements, decision 217), and moves each day bucket
+ * holding them by the difference (new hour − old hour): counts, successes, error kinds, excluded
+ * counts, fidelity counts and sketch buckets are sums, and the newest measured time only grows,
+ * so the day row equals a rebuild from raw, touching only the rebuilt hours' rows. A day with a
+ * row of an older sketch version is rebuilt from raw instead. Returns the hourly and daily buckets written.
+ */
+export async function rebuildRollupsOf(db: Db, hours: ReadonlyMap<number, readonly number[]>): Promise<{ hourBuckets: number; dayBuckets: number }> {
+  let hourBuckets = 0;
+  let dayBuckets = 0;
+  for (const [startMs, workloadIds] of hours) {
+    const dayMs = floorBucket(new Date(startMs), 'day').getTime();
+    const before = await listRollupSums(db, 'hour', startMs, workloadIds);
+    hourBuckets += await rebuildChunk(db, 'hour', new Date(startMs), new Date(startMs + BUCKET_MS.hour), workloadIds);
+    const after = await listRollupSums(db, 'hour', startMs, workloadIds);
+    const days = await listRollupSums(db, 'day', dayMs, workloadIds);
+    const rows = [...days.values(), ...before.values(), ...after.values()];
+    if (rows.some((r) => Number(r.sketch_version) !== SKETCH_VERSION)) {
+      dayBuckets += await rebuildChunk(db, 'day', new Date(dayMs), new Date(dayMs + BUCKET_MS.day), workloadIds);
+      continue;
+    }
+    const values = [];
+    for (const [k, b] of after) {
+      const a = before.get(k);
+      if (
+        a &&
+        JSON.stringify([a.count, a.successes, a.error_kinds, a.sketches, a.excluded]) ===
+          JSON.stringify([b.count, b.successes, b.error_kinds, b.sketches, b.excluded])
+      )
+        continue;
+      const d = days.get(k);
+      const metaOf = (r: RollupSums | undefined) => (r?.sketches._ ?? {}) as { lastMeasuredAtMs?: number; fidelityChecks?: number; fidelityPassed?: number };
+      const sketches: Record<string, unknown> = {};
+      const metrics = new Set([...Object.keys(d?.sketches ?? {}), ...Object.keys(b.sketches)].filter((m) => m !== '_'));
+      for (const m of metrics) {
+        const merged = addCounts(addCounts(d?.sketches[m], a?.sketches[m], -1), b.sketches[m], 1);
+        if (Object.keys(merged).length > 0) sketches[m] = merged;
+      }
+      const lasts = [metaOf(d).lastMeasuredAtMs, metaOf(b).lastMeasuredAtMs].filter((x): x is number => typeof x === 'number').map(Number);
+      const sum = (f: (r: RollupSums | undefined) => number) => f(d) - f(a) + f(b);
+      sketches._ = {
+        v: SKETCH_VERSION,
+        lastMeasuredAtMs: lasts.length ? Math.max(...lasts) : null,
+        fidelityChecks: sum((r) => Number(metaOf(r).fidelityChecks ?? 0)),
+        fidelityPassed: sum((r) => Number(metaOf(r).fidelityPassed ?? 0)),
+      };
+      const excluded = {
+        total: sum((r) => Number(r?.excluded?.total ?? 0)),
+        byReason: addCounts(addCounts(d?.excluded?.byReason, a?.excluded?.byReason, -1), b.excluded?.byReason, 1),
+      };
+      values.push(
+        sql`('day', ${new Date(dayMs).toISOString()}::timestamptz, ${b.endpoint_id}::int, ${b.workload_id}::int, ${b.worker_region}::text,
+             ${sum((r) => Number(r?.count ?? 0))}::int, ${sum((r) => Number(r?.successes ?? 0))}::int,
+             ${JSON.stringify(addCounts(addCounts(d?.error_kinds, a?.error_kinds, -1), b.error_kinds, 1))}::jsonb, ${JSON.stringify(sketches)}::jsonb,
+             ${SKETCH_VERSION}::smallint, ${JSON.stringify(excluded)}::jsonb, now())`,
+      );
+    }
+    if (values.length === 0) continue;
+    const written = (await db.execute(sql`
+      insert into measurement_rollups (granularity, bucket_start, endpoint_id, workload_id, worker_region, count, successes, error_kinds, sketches, sketch_version, excluded, updated_at)
+      values ${sql.join(values, sql`, `)}
+      on conflict (granularity, bucket_start, endpoint_id, workload_id, worker_region)
+      do update set count = excluded.count, successes = excluded.successes, error_kinds = excluded.error_kinds, sketches = excluded.sketches,
+                    sketch_version = excluded.sketch_version, excluded = excluded.excluded, updated_at = now()
+      returning 1`)) as unknown as unknown[];
+    dayBuckets += written.length;
+  }
+  return { hourBuckets, dayBuckets };
+}
+
 /** Start of the newest hourly rollup bucket, or null when there is none (index-only lookup). */
 export async function getLatestRollupHour(db: Db): Promise<Date | null> {
-  const rows = (await db.execute(sql`select max(bucket_start) as t from measurement_rollups where granularity = 'hour'`)) as unknown as Array<{ t: string | Date | null }>;
+  const rows = (await db.execute(sql`select max(bucket_start) as t from measurement_rollups where granularity = 'hour'`)) as unknown as Array<{
+    t: string | Date | null;
+  }>;
   const t = rows[0]?.t;
   return t ? new Date(t) : null;
 }
@@ -175,7 +255,8 @@ export async function getOldestMeasurementTime(db: Db): Promise<Date | null> {
 
 /**
  * Deletes raw measurements with measured_at in [from, to) (retention), in batches of `batchSize`
- * rows so no statement holds locks for long. Returns the number of rows deleted. Callers must have
+ * rows so no statement holds locks for long (their job keys go with them: trigger of migration 0024).
+ * Returns the number of rows deleted. Callers must have
  * rolled the range up first (workers/tasks/apply-retention.ts does).
  */
 export async function deleteMeasurementsInRange(db: Db, params: { from: Date; to: Date; batchSize?: number }): Promise<number> {

@@ -31,14 +31,22 @@ export async function getCurrentSigningKey(db: Db): Promise<SigningKeyRow | null
  * now()` in the same transaction (rotation); without it the insert is skipped when a current key
  * exists already (first start of several instances at once: one key wins). Returns the current key.
  */
-export async function installSigningKey(db: Db, key: { id: string; publicKeyPem: string; privateKeyEnc: string }, opts: { retireCurrent: boolean }): Promise<SigningKeyRow> {
+export async function installSigningKey(
+  db: Db,
+  key: { id: string; publicKeyPem: string; privateKeyEnc: string },
+  opts: { retireCurrent: boolean },
+): Promise<SigningKeyRow> {
   return db.transaction(async (tx) => {
     // One installer at a time across processes: the partial unique index would also refuse a
     // second current key, but the lock lets the loser read the winner instead of failing.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('tokenpace:signing-keys'))`);
     const [current] = await tx.select().from(signingKeys).where(isNull(signingKeys.validUntil)).limit(1);
     if (current && !opts.retireCurrent) return current;
-    if (current) await tx.update(signingKeys).set({ validUntil: sql`now()` }).where(isNull(signingKeys.validUntil));
+    if (current)
+      await tx
+        .update(signingKeys)
+        .set({ validUntil: sql`now()` })
+        .where(isNull(signingKeys.validUntil));
     const [row] = await tx.insert(signingKeys).values(key).returning();
     return row!;
   });

@@ -2,11 +2,14 @@ import { createHash } from 'node:crypto';
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { confusableSkeleton, latinSkeleton } from '@/lib/security/display-names';
 import { judgeProviderClaim, type ProviderClaim } from '@/lib/security/provider-claim';
+import type { ServiceTierDeclaration, TierObjective } from '@/lib/probe/service-tier';
 import type { EndpointPricing } from '@/lib/catalog/pricing';
 import type { Db } from '../client';
 import { endpoints, endpointSubmissions, endpointVerifications, measurements, models, providers, users } from '../schema';
 import { insertAuditEvent } from './audit';
+import { recordDisclosure } from './disclosure-revisions';
 import { endpointDeploymentColumns, endpointNameColumns } from './endpoint-columns';
+import { deploymentOf } from '@/lib/catalog/endpoint-deployment';
 
 /** Endpoint statuses a submitter's endpoint can have. */
 export type EndpointStatus = (typeof endpoints.status.enumValues)[number];
@@ -45,7 +48,11 @@ export function slugify(name: string): string {
 
 /** A listed model by slug, or null. */
 export async function getListedModelBySlug(db: Db, slug: string) {
-  const rows = await db.select({ id: models.id, slug: models.slug, name: models.name }).from(models).where(and(eq(models.slug, slug), eq(models.listed, true))).limit(1);
+  const rows = await db
+    .select({ id: models.id, slug: models.slug, name: models.name })
+    .from(models)
+    .where(and(eq(models.slug, slug), eq(models.listed, true)))
+    .limit(1);
   return rows[0] ?? null;
 }
 
@@ -78,6 +85,12 @@ export interface NewSubmission {
   notes: string | null;
   /** Declared prices (lib/catalog/pricing), or null. */
   pricing?: EndpointPricing | null;
+  /** Declared context window, tokens (the ~100k workloads run only where it holds them); null when undeclared. */
+  contextWindowTokens?: number | null;
+  /** Declared service tier (lib/probe/service-tier), validated against the protocol; null: default tier. */
+  serviceTier?: ServiceTierDeclaration | null;
+  /** The provider's published objective for the tier, or null. */
+  tierObjective?: TierObjective | null;
 }
 
 /**
@@ -91,7 +104,7 @@ export interface NewSubmission {
 export async function createSubmission(db: Db, s: NewSubmission, maxPending: number): Promise<{ endpointId: number; slug: string }> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`submit:${s.ownerUserId}`}))`);
-    const [{ n }] = await tx
+    const [{ n } = { n: 0 }] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(endpoints)
       .where(and(eq(endpoints.ownerUserId, s.ownerUserId), eq(endpoints.status, 'pending')));
@@ -100,7 +113,11 @@ export async function createSubmission(db: Db, s: NewSubmission, maxPending: num
     const providerSlug = providerSlugOf(s.providerName);
     let proposedProvider = false;
     let providerClaim: ProviderClaim = 'new_provider';
-    let [provider] = await tx.select({ id: providers.id, slug: providers.slug, websiteUrl: providers.websiteUrl }).from(providers).where(eq(providers.slug, providerSlug)).limit(1);
+    let [provider] = await tx
+      .select({ id: providers.id, slug: providers.slug, websiteUrl: providers.websiteUrl })
+      .from(providers)
+      .where(eq(providers.slug, providerSlug))
+      .limit(1);
     if (provider) {
       // An existing provider: attached only as a claim, proven by a verified address at its domain
       // or linked by an admin at review (decision 162).
@@ -109,7 +126,13 @@ export async function createSubmission(db: Db, s: NewSubmission, maxPending: num
         .select({ claim: endpointSubmissions.providerClaim })
         .from(endpointSubmissions)
         .innerJoin(endpoints, eq(endpoints.id, endpointSubmissions.endpointId))
-        .where(and(eq(endpointSubmissions.ownerUserId, s.ownerUserId), eq(endpoints.providerId, provider.id), inArray(endpointSubmissions.providerClaim, ['new_provider', 'verified_domain', 'admin_linked'])))
+        .where(
+          and(
+            eq(endpointSubmissions.ownerUserId, s.ownerUserId),
+            eq(endpoints.providerId, provider.id),
+            inArray(endpointSubmissions.providerClaim, ['new_provider', 'verified_domain', 'admin_linked']),
+          ),
+        )
         .limit(1);
       const [owner] = await tx.select({ email: users.email, emailVerified: users.emailVerified }).from(users).where(eq(users.id, s.ownerUserId)).limit(1);
       const judged = owner ? judgeProviderClaim({ email: owner.email, emailVerified: owner.emailVerified, websiteUrl: provider.websiteUrl }) : 'unverified';
@@ -160,12 +183,8 @@ export async function createSubmission(db: Db, s: NewSubmission, maxPending: num
         baseUrl: s.baseUrl,
         apiModelId: s.apiModelId,
         apiKeyEncrypted: s.apiKeyEncrypted,
-        hardware: s.hardware,
-        engine: s.engine,
-        precision: s.precision,
-        speculativeDecoding: s.speculativeDecoding,
+        ...deploymentOf(s),
         draftLength: s.draftLength,
-        deploymentKind: s.deploymentKind,
         system: s.system,
         region: s.region,
         status: 'pending',
@@ -173,10 +192,21 @@ export async function createSubmission(db: Db, s: NewSubmission, maxPending: num
         contact: s.contact,
         notes: s.notes,
         pricing: s.pricing ?? null,
+        contextWindowTokens: s.contextWindowTokens ?? null,
+        serviceTier: s.serviceTier ?? null,
+        tierObjective: s.tierObjective ?? null,
       })
       .returning({ id: endpoints.id });
-    await tx.insert(endpointSubmissions).values({ endpointId: endpoint!.id, ownerUserId: s.ownerUserId, proposedModel: s.modelId === null, proposedProvider, providerClaim });
-    await insertAuditEvent(tx, { actorUserId: s.ownerUserId, action: 'endpoint.submit', endpointId: endpoint!.id, details: { proposedModel: s.modelId === null, proposedProvider, providerClaim } });
+    await tx
+      .insert(endpointSubmissions)
+      .values({ endpointId: endpoint!.id, ownerUserId: s.ownerUserId, proposedModel: s.modelId === null, proposedProvider, providerClaim });
+    await recordDisclosure(tx, { endpointId: endpoint!.id, source: 'submission', userId: s.ownerUserId });
+    await insertAuditEvent(tx, {
+      actorUserId: s.ownerUserId,
+      action: 'endpoint.submit',
+      endpointId: endpoint!.id,
+      details: { proposedModel: s.modelId === null, proposedProvider, providerClaim },
+    });
     return { endpointId: endpoint!.id, slug };
   });
 }
@@ -196,6 +226,9 @@ export const privateEndpointColumns = {
   ...endpointDeploymentColumns,
   draftLength: endpoints.draftLength,
   system: endpoints.system,
+  contextWindowTokens: endpoints.contextWindowTokens,
+  serviceTier: endpoints.serviceTier,
+  tierObjective: endpoints.tierObjective,
   contact: endpoints.contact,
   notes: endpoints.notes,
   pricing: endpoints.pricing,
@@ -234,7 +267,14 @@ export type SubmittedEndpoint = NonNullable<Awaited<ReturnType<typeof getSubmitt
 /** The probe target of a submitted endpoint, with the encrypted key (for the verification probe only). */
 export async function getVerificationTarget(db: Db, id: number) {
   const rows = await db
-    .select({ id: endpoints.id, protocol: endpoints.protocol, baseUrl: endpoints.baseUrl, apiModelId: endpoints.apiModelId, apiKeyEncrypted: endpoints.apiKeyEncrypted })
+    .select({
+      id: endpoints.id,
+      protocol: endpoints.protocol,
+      baseUrl: endpoints.baseUrl,
+      apiModelId: endpoints.apiModelId,
+      apiKeyEncrypted: endpoints.apiKeyEncrypted,
+      serviceTier: endpoints.serviceTier,
+    })
     .from(endpoints)
     .where(eq(endpoints.id, id))
     .limit(1);
@@ -274,7 +314,12 @@ export async function getLatestVerifications(db: Db, endpointIds: number[]) {
 
 /** An endpoint's verification runs, newest first. */
 export async function listVerifications(db: Db, endpointId: number, limit = 10) {
-  return db.select(verificationColumns).from(endpointVerifications).where(eq(endpointVerifications.endpointId, endpointId)).orderBy(desc(endpointVerifications.id)).limit(limit);
+  return db
+    .select(verificationColumns)
+    .from(endpointVerifications)
+    .where(eq(endpointVerifications.endpointId, endpointId))
+    .orderBy(desc(endpointVerifications.id))
+    .limit(limit);
 }
 
 /**
@@ -287,23 +332,33 @@ export async function listOwnedEndpoints(db: Db, params: { ownerUserId: string; 
     .orderBy(desc(endpoints.id));
   const ids = rows.map((r) => r.id);
   const verifications = await getLatestVerifications(db, ids);
-  const stats = ids.length === 0 ? [] : await db
-    .select({
-      endpointId: measurements.endpointId,
-      successes: sql<number>`count(*) filter (where ${measurements.outcome} = 'success')::int`,
-      failures: sql<number>`count(*) filter (where ${measurements.outcome} = 'error')::int`,
-      medianTps: sql<number | null>`percentile_cont(0.5) within group (order by ${measurements.outputTokensPerSecond}) filter (where ${measurements.outcome} = 'success' and ${measurements.valid})`,
-      medianTtftMs: sql<number | null>`percentile_cont(0.5) within group (order by ${measurements.ttftMs}) filter (where ${measurements.outcome} = 'success' and ${measurements.valid})`,
-      lastMeasuredAt: sql<string | null>`max(${measurements.measuredAt})`,
-    })
-    .from(measurements)
-    .where(and(inArray(measurements.endpointId, ids), gte(measurements.measuredAt, params.since)))
-    .groupBy(measurements.endpointId);
-  const kinds = ids.length === 0 ? [] : await db
-    .select({ endpointId: measurements.endpointId, errorKind: measurements.errorKind, n: sql<number>`count(*)::int` })
-    .from(measurements)
-    .where(and(inArray(measurements.endpointId, ids), gte(measurements.measuredAt, params.since), eq(measurements.outcome, 'error')))
-    .groupBy(measurements.endpointId, measurements.errorKind);
+  const stats =
+    ids.length === 0
+      ? []
+      : await db
+          .select({
+            endpointId: measurements.endpointId,
+            successes: sql<number>`count(*) filter (where ${measurements.outcome} = 'success')::int`,
+            failures: sql<number>`count(*) filter (where ${measurements.outcome} = 'error')::int`,
+            medianTps: sql<
+              number | null
+            >`percentile_cont(0.5) within group (order by ${measurements.outputTokensPerSecond}) filter (where ${measurements.outcome} = 'success' and ${measurements.valid})`,
+            medianTtftMs: sql<
+              number | null
+            >`percentile_cont(0.5) within group (order by ${measurements.ttftMs}) filter (where ${measurements.outcome} = 'success' and ${measurements.valid})`,
+            lastMeasuredAt: sql<string | null>`max(${measurements.measuredAt})`,
+          })
+          .from(measurements)
+          .where(and(inArray(measurements.endpointId, ids), gte(measurements.measuredAt, params.since)))
+          .groupBy(measurements.endpointId);
+  const kinds =
+    ids.length === 0
+      ? []
+      : await db
+          .select({ endpointId: measurements.endpointId, errorKind: measurements.errorKind, n: sql<number>`count(*)::int` })
+          .from(measurements)
+          .where(and(inArray(measurements.endpointId, ids), gte(measurements.measuredAt, params.since), eq(measurements.outcome, 'error')))
+          .groupBy(measurements.endpointId, measurements.errorKind);
   const byId = new Map(stats.map((s) => [s.endpointId, s]));
   return rows.map((r) => {
     const s = byId.get(r.id);
@@ -327,7 +382,13 @@ export async function listOwnedEndpoints(db: Db, params: { ownerUserId: string; 
 /** Pending submissions for the admin review queue, oldest first, with the submitter's email and latest verification. */
 export async function listReviewQueue(db: Db) {
   const rows = await db
-    .select({ ...privateEndpointColumns, ownerEmail: users.email, ownerEmailVerified: users.emailVerified, proposedModel: endpointSubmissions.proposedModel, proposedProvider: endpointSubmissions.proposedProvider })
+    .select({
+      ...privateEndpointColumns,
+      ownerEmail: users.email,
+      ownerEmailVerified: users.emailVerified,
+      proposedModel: endpointSubmissions.proposedModel,
+      proposedProvider: endpointSubmissions.proposedProvider,
+    })
     .from(endpoints)
     .innerJoin(endpointSubmissions, eq(endpointSubmissions.endpointId, endpoints.id))
     .innerJoin(providers, eq(providers.id, endpoints.providerId))
@@ -335,7 +396,10 @@ export async function listReviewQueue(db: Db) {
     .innerJoin(users, eq(users.id, endpointSubmissions.ownerUserId))
     .where(eq(endpoints.status, 'pending'))
     .orderBy(endpoints.updatedAt);
-  const verifications = await getLatestVerifications(db, rows.map((r) => r.id));
+  const verifications = await getLatestVerifications(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({ ...r, verification: verifications.get(r.id) ?? null }));
 }
 
@@ -382,7 +446,12 @@ export async function reviewSubmission(
     if (!row) return { status: null, reason: 'not_pending' };
     await tx
       .update(endpointSubmissions)
-      .set({ reviewedAt: now, reviewedByUserId: p.adminUserId, rejectionReason: p.decision === 'reject' ? p.reason : null, ...(linking ? { providerClaim: 'admin_linked' as const } : {}) })
+      .set({
+        reviewedAt: now,
+        reviewedByUserId: p.adminUserId,
+        rejectionReason: p.decision === 'reject' ? p.reason : null,
+        ...(linking ? { providerClaim: 'admin_linked' as const } : {}),
+      })
       .where(eq(endpointSubmissions.endpointId, p.endpointId));
     if (p.decision === 'approve') {
       await tx.update(providers).set({ listed: true }).where(eq(providers.id, row.providerId));
@@ -400,8 +469,29 @@ export async function reviewSubmission(
 }
 
 /** Fields an owner may change (the key only as its new encrypted envelope, or null to remove it). */
-export type EndpointChanges = Partial<Pick<typeof endpoints.$inferInsert,
-  'baseUrl' | 'protocol' | 'apiModelId' | 'apiKeyEncrypted' | 'region' | 'hardware' | 'engine' | 'precision' | 'speculativeDecoding' | 'draftLength' | 'deploymentKind' | 'system' | 'contact' | 'notes' | 'pricing'>>;
+export type EndpointChanges = Partial<
+  Pick<
+    typeof endpoints.$inferInsert,
+    | 'baseUrl'
+    | 'protocol'
+    | 'apiModelId'
+    | 'apiKeyEncrypted'
+    | 'region'
+    | 'hardware'
+    | 'engine'
+    | 'precision'
+    | 'speculativeDecoding'
+    | 'draftLength'
+    | 'deploymentKind'
+    | 'system'
+    | 'contact'
+    | 'notes'
+    | 'pricing'
+    | 'contextWindowTokens'
+    | 'serviceTier'
+    | 'tierObjective'
+  >
+>;
 
 /**
  * Applies an owner's edit and logs it (field names only, never values of the key); an edit
@@ -411,7 +501,14 @@ export type EndpointChanges = Partial<Pick<typeof endpoints.$inferInsert,
  */
 export async function updateSubmittedEndpoint(
   db: Db,
-  p: { endpointId: number; actorUserId: string; changes: EndpointChanges; status?: EndpointStatus; fromStatuses: EndpointStatus[]; action: 'endpoint.edit' | 'endpoint.pause' | 'endpoint.resume' | 'endpoint.delete' },
+  p: {
+    endpointId: number;
+    actorUserId: string;
+    changes: EndpointChanges;
+    status?: EndpointStatus;
+    fromStatuses: EndpointStatus[];
+    action: 'endpoint.edit' | 'endpoint.pause' | 'endpoint.resume' | 'endpoint.delete';
+  },
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const now = new Date();
@@ -423,10 +520,18 @@ export async function updateSubmittedEndpoint(
     if (rows.length === 0) return false;
     if (p.action === 'endpoint.edit') {
       // Any owner edit is a new version: a review made on the previous one no longer applies.
-      await tx.update(endpointSubmissions).set({ revision: sql`${endpointSubmissions.revision} + 1` }).where(eq(endpointSubmissions.endpointId, p.endpointId));
+      await tx
+        .update(endpointSubmissions)
+        .set({ revision: sql`${endpointSubmissions.revision} + 1` })
+        .where(eq(endpointSubmissions.endpointId, p.endpointId));
     }
+    // A changed declared field is a dated disclosure revision (decision 178); other edits add none.
+    await recordDisclosure(tx, { endpointId: p.endpointId, source: 'owner_edit', userId: p.actorUserId });
     if (p.status === 'pending') {
-      await tx.update(endpointSubmissions).set({ reviewedAt: null, reviewedByUserId: null, rejectionReason: null, submittedAt: now }).where(eq(endpointSubmissions.endpointId, p.endpointId));
+      await tx
+        .update(endpointSubmissions)
+        .set({ reviewedAt: null, reviewedByUserId: null, rejectionReason: null, submittedAt: now })
+        .where(eq(endpointSubmissions.endpointId, p.endpointId));
     }
     if (p.status === 'deleted') await tx.update(endpointSubmissions).set({ deletedAt: now }).where(eq(endpointSubmissions.endpointId, p.endpointId));
     await insertAuditEvent(tx, {

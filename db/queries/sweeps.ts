@@ -30,7 +30,16 @@ export async function getSweepSettings(db: Db, endpointId: number): Promise<Swee
  */
 export async function upsertSweepSettings(
   db: Db,
-  p: { endpointId: number; enabled: boolean; maxConcurrency: number; durationMs: number; maxLevels?: number; userId: string; now: Date; adminConsent?: boolean },
+  p: {
+    endpointId: number;
+    enabled: boolean;
+    maxConcurrency: number;
+    durationMs: number;
+    maxLevels?: number;
+    userId: string;
+    now: Date;
+    adminConsent?: boolean;
+  },
 ): Promise<SweepSettingsRow> {
   const maxLevels = p.maxLevels ?? 9;
   const consent = p.enabled ? { consentedByUserId: p.userId, consentedAt: p.now } : {};
@@ -48,7 +57,16 @@ export async function upsertSweepSettings(
   }
   const [row] = await db
     .insert(sweepSettings)
-    .values({ endpointId: p.endpointId, enabled: p.enabled, maxConcurrency: p.maxConcurrency, durationMs: p.durationMs, maxLevels, updatedAt: p.now, ...consent, ...approval })
+    .values({
+      endpointId: p.endpointId,
+      enabled: p.enabled,
+      maxConcurrency: p.maxConcurrency,
+      durationMs: p.durationMs,
+      maxLevels,
+      updatedAt: p.now,
+      ...consent,
+      ...approval,
+    })
     .onConflictDoUpdate({
       target: sweepSettings.endpointId,
       set: { enabled: p.enabled, maxConcurrency: p.maxConcurrency, durationMs: p.durationMs, maxLevels, updatedAt: p.now, ...consent, ...approval },
@@ -62,7 +80,12 @@ export async function upsertSweepSettings(
  * owner's consent, admin's consent for the current URL, and `plan` within the limits when given).
  * `tx` may be a transaction that locked the settings row.
  */
-export async function getSweepConsentVerdict(db: Pick<Db, 'select'>, endpointId: number, plan?: { concurrencyLevels: readonly number[]; durationMs: number }, lock = false): Promise<SweepConsentVerdict> {
+export async function getSweepConsentVerdict(
+  db: Pick<Db, 'select'>,
+  endpointId: number,
+  plan?: { concurrencyLevels: readonly number[]; durationMs: number },
+  lock = false,
+): Promise<SweepConsentVerdict> {
   const [endpoint] = await db.select({ status: endpoints.status, baseUrl: endpoints.baseUrl }).from(endpoints).where(eq(endpoints.id, endpointId)).limit(1);
   if (!endpoint) return { ok: false, reason: 'endpoint_not_approved', message: 'the endpoint is gone' };
   const q = db.select().from(sweepSettings).where(eq(sweepSettings.endpointId, endpointId)).limit(1);
@@ -171,11 +194,25 @@ export async function insertSweepLevel(db: Db, p: { sweepId: number; level: NewS
 /** Ends a sweep (completed, stopped with a reason, failed or cancelled). */
 export async function finishSweep(
   db: Db,
-  p: { sweepId: number; status: 'completed' | 'stopped' | 'failed' | 'cancelled'; stopReason: string | null; stoppedAtConcurrency: number | null; errorMessage: string | null; now: Date },
+  p: {
+    sweepId: number;
+    status: 'completed' | 'stopped' | 'failed' | 'cancelled';
+    stopReason: string | null;
+    stoppedAtConcurrency: number | null;
+    errorMessage: string | null;
+    now: Date;
+  },
 ): Promise<void> {
   await db
     .update(sweeps)
-    .set({ status: p.status, stopReason: p.stopReason, stoppedAtConcurrency: p.stoppedAtConcurrency, errorMessage: p.errorMessage, finishedAt: p.now, currentConcurrency: null })
+    .set({
+      status: p.status,
+      stopReason: p.stopReason,
+      stoppedAtConcurrency: p.stoppedAtConcurrency,
+      errorMessage: p.errorMessage,
+      finishedAt: p.now,
+      currentConcurrency: null,
+    })
     .where(eq(sweeps.id, p.sweepId));
 }
 
@@ -216,7 +253,7 @@ const levelColumns = {
   requests: sweepLevels.requests,
   successes: sweepLevels.successes,
   errorKinds: sweepLevels.errorKinds,
-  outputTokensPerSecondPerUser: sweepLevels.outputTokensPerSecondPerUser,
+  outputTokensPerSecond: sweepLevels.outputTokensPerSecond,
   ttftMs: sweepLevels.ttftMs,
   tpotMs: sweepLevels.tpotMs,
   aggregateOutputTokensPerSecond: sweepLevels.aggregateOutputTokensPerSecond,

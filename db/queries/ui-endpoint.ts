@@ -8,29 +8,25 @@ import { and, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { endpoints, measurementRollups, measurements, models, providers, workloads } from '../schema';
 import { measurementWindow } from './window-filters';
+import { providerColumns } from './endpoint-columns';
 
 /** Measurements that enter the figures: rankable (successful, valid, nothing contradicting; decision 060). */
 const ok = sql`${measurements.outcome} = 'success' and ${measurements.valid} and ${rankableSql('measurements')}`;
 
 /**
- * Output speeds (tokens/s) and TTFTs (ms) of an endpoint's rankable probes for one
- * workload in [from, to] (the leaderboard's window bounds), newest first, at most `limit` each:
- * the samples behind the histograms.
+ * Output speeds (tokens/s, on the boards' default o200k basis, decision 175) and TTFTs (ms) of an
+ * endpoint's rankable probes for one workload in [from, to] (the leaderboard's window bounds),
+ * newest first, at most `limit` each: the samples behind the histograms.
  */
 export async function listEndpointSamples(
   db: Db,
   p: { endpointId: number; workloadSlug: string; from: Date; to: Date; limit: number },
 ): Promise<{ outputTokensPerSecond: number[]; ttftMs: number[] }> {
   const rows = await db
-    .select({ speed: measurements.outputTokensPerSecond, ttft: measurements.ttftMs })
+    .select({ speed: measurements.outputTokensPerSecondO200k, ttft: measurements.ttftMs })
     .from(measurements)
     .innerJoin(workloads, eq(workloads.id, measurements.workloadId))
-    .where(
-      and(
-        ...measurementWindow(p),
-        ok,
-      ),
-    )
+    .where(and(...measurementWindow(p), ok))
     .orderBy(desc(measurements.measuredAt))
     .limit(p.limit);
   return {
@@ -135,7 +131,10 @@ export async function getEndpointEvidence(db: Db, p: { endpointId: number; measu
 /** One provider by slug with its public endpoint count, or null. */
 export async function getProviderBySlug(db: Db, slug: string) {
   const rows = await db
-    .select({ id: providers.id, slug: providers.slug, name: providers.name, kind: providers.kind, websiteUrl: providers.websiteUrl, createdAt: providers.createdAt })
+    .select({
+      ...providerColumns,
+      createdAt: providers.createdAt,
+    })
     .from(providers)
     .where(eq(providers.slug, slug))
     .limit(1);
@@ -169,14 +168,24 @@ export async function listEndpointsCreatedBetween(db: Db, p: { from: Date; to: D
  */
 export async function listEndpointsFirstMeasuredBetween(db: Db, p: { from: Date; to: Date }) {
   const first = db
-    .select({ endpointId: measurementRollups.endpointId, firstHour: sql<string>`to_char(min(${measurementRollups.bucketStart}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`.as('first_hour') })
+    .select({
+      endpointId: measurementRollups.endpointId,
+      firstHour: sql<string>`to_char(min(${measurementRollups.bucketStart}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`.as('first_hour'),
+    })
     .from(measurementRollups)
     .where(eq(measurementRollups.granularity, 'hour'))
     .groupBy(measurementRollups.endpointId)
     .having(sql`min(${measurementRollups.bucketStart}) between ${p.from.toISOString()}::timestamptz and ${p.to.toISOString()}::timestamptz`)
     .as('first');
   const rows = await db
-    .select({ id: endpoints.id, slug: endpoints.slug, provider: providers.name, model: models.name, createdAt: endpoints.createdAt, firstHour: first.firstHour })
+    .select({
+      id: endpoints.id,
+      slug: endpoints.slug,
+      provider: providers.name,
+      model: models.name,
+      createdAt: endpoints.createdAt,
+      firstHour: first.firstHour,
+    })
     .from(first)
     .innerJoin(endpoints, eq(endpoints.id, first.endpointId))
     .innerJoin(providers, eq(providers.id, endpoints.providerId))

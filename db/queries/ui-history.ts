@@ -22,10 +22,7 @@ export interface OutcomeBucket {
  * An endpoint's probe outcomes per bucket with start in [from, to], summed over workloads and
  * regions: count, successes and failures by kind. Oldest first.
  */
-export async function listEndpointOutcomes(
-  db: Db,
-  p: { endpointId: number; granularity: 'hour' | 'day'; from: Date; to: Date },
-): Promise<OutcomeBucket[]> {
+export async function listEndpointOutcomes(db: Db, p: { endpointId: number; granularity: 'hour' | 'day'; from: Date; to: Date }): Promise<OutcomeBucket[]> {
   const rows = await db
     .select({
       bucketStart: measurementRollups.bucketStart,
@@ -34,9 +31,7 @@ export async function listEndpointOutcomes(
       errorKinds: measurementRollups.errorKinds,
     })
     .from(measurementRollups)
-    .where(
-      and(...rollupWindow(p)),
-    )
+    .where(and(...rollupWindow(p)))
     .orderBy(asc(measurementRollups.bucketStart));
   const byBucket = new Map<string, OutcomeBucket>();
   for (const r of rows) {

@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../test-support/test-data
 import { seedCatalog } from '../seed';
 import { listModelHistory } from './history';
 import { getEndpointEvidence, getProviderBySlug, listEndpointRecentMeasurements, listEndpointSamples, listEndpointsCreatedBetween } from './ui-endpoint';
-import { listWindowStats } from '../window-stats';
+import { listWindowStats } from '@/server/window-stats';
 import { listEndpointOutcomes } from './ui-history';
 
 const NOW = new Date('2026-11-29T12:00:00Z');
@@ -43,7 +43,14 @@ describe('synthetic e2e data', () => {
 
 describe('ui queries', () => {
   it('finds the synthetic step change of the B200 endpoint in the model history', async () => {
-    const history = await listModelHistory(t.db, { modelSlug: 'llama-4-maverick', workloadSlug: 'prose-1k', from: new Date(NOW.getTime() - 20 * 86400_000), to: NOW, region: null, basis: 'reported' });
+    const history = await listModelHistory(t.db, {
+      modelSlug: 'llama-4-maverick',
+      workloadSlug: 'prose-1k',
+      from: new Date(NOW.getTime() - 20 * 86400_000),
+      to: NOW,
+      region: null,
+      basis: 'reported',
+    });
     const b200 = history.find((s) => s.endpoint.slug === 'synthetic-b200-eagle')!;
     expect(b200.changePoints).toHaveLength(1);
     expect(b200.changePoints[0]!.relativeChange).toBeGreaterThan(0.4);
@@ -64,8 +71,16 @@ describe('ui queries', () => {
 
   it('samples, outcomes, recent measurements and new endpoints', async () => {
     const id = ids['synthetic-mi300-sglang']!;
-    const samples = await listEndpointSamples(t.db, { endpointId: id, workloadSlug: 'prose-1k', from: new Date(NOW.getTime() - 72 * 3600_000), to: NOW, limit: 2000 });
-    const stats = (await listWindowStats(t.db, { modelSlug: 'llama-4-maverick', workloadSlug: 'prose-1k', asOf: NOW, windowHours: 72, basis: 'reported', region: null })).find((e) => e.endpoint.id === id);
+    const samples = await listEndpointSamples(t.db, {
+      endpointId: id,
+      workloadSlug: 'prose-1k',
+      from: new Date(NOW.getTime() - 72 * 3600_000),
+      to: NOW,
+      limit: 2000,
+    });
+    const stats = (
+      await listWindowStats(t.db, { modelSlug: 'llama-4-maverick', workloadSlug: 'prose-1k', asOf: NOW, windowHours: 72, basis: 'reported', region: null })
+    ).find((e) => e.endpoint.id === id);
     expect(samples.outputTokensPerSecond.length).toBe(stats!.samples);
     const outcomes = await listEndpointOutcomes(t.db, { endpointId: id, granularity: 'day', from: new Date(NOW.getTime() - 20 * 86400_000), to: NOW });
     const failures = outcomes.reduce((s, b) => s + b.count - b.successes, 0);

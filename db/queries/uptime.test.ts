@@ -43,6 +43,8 @@ beforeAll(async () => {
       workerVersion: 'test',
       outcome,
       errorKind,
+      rankable: outcome === 'success',
+      notRankableReasons: outcome === 'success' ? [] : ['failed'],
       contentChunks: 0,
       valid: true,
     })),

@@ -26,10 +26,13 @@ export interface EndpointUptime {
 }
 
 /** Uptime of `endpointId` as of `now` (UTC), optionally for one worker region; `recentLimit` probes in the strip (default 60). */
-export async function getEndpointUptime(db: Db, params: { endpointId: number; now: Date; region?: string | null; recentLimit?: number }): Promise<EndpointUptime> {
+export async function getEndpointUptime(
+  db: Db,
+  params: { endpointId: number; now: Date; region?: string | null; recentLimit?: number },
+): Promise<EndpointUptime> {
   const { endpointId, now } = params;
   const region = params.region ?? null;
-  const longest = UPTIME_WINDOWS[UPTIME_WINDOWS.length - 1].ms;
+  const longest = UPTIME_WINDOWS[UPTIME_WINDOWS.length - 1]!.ms;
   const counted = or(isNull(measurements.errorKind), ne(measurements.errorKind, 'cancelled'));
   const inRegion = region ? eq(measurements.workerRegion, region) : undefined;
   const columns = Object.fromEntries(
@@ -44,7 +47,15 @@ export async function getEndpointUptime(db: Db, params: { endpointId: number; no
   const [row] = await db
     .select(columns)
     .from(measurements)
-    .where(and(eq(measurements.endpointId, endpointId), sql`${measurements.measuredAt} > ${new Date(now.getTime() - longest).toISOString()}::timestamptz`, lte(measurements.measuredAt, now), counted, inRegion));
+    .where(
+      and(
+        eq(measurements.endpointId, endpointId),
+        sql`${measurements.measuredAt} > ${new Date(now.getTime() - longest).toISOString()}::timestamptz`,
+        lte(measurements.measuredAt, now),
+        counted,
+        inRegion,
+      ),
+    );
   const windows = Object.fromEntries(
     UPTIME_WINDOWS.map((w) => [w.key, computeUptimeWindow(Number(row?.[`s_${w.key}`] ?? 0), Number(row?.[`n_${w.key}`] ?? 0))]),
   ) as Record<UptimeWindowKey, UptimeWindow>;

@@ -14,7 +14,8 @@
 import { notRankableReasonsSql, rankableSql } from './disputes';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { sketchIndexSql } from './rollups';
+import { sketchIndexSql } from './sketch-bucket-sql';
+import { cachedInputShareSql } from './cached-input-share-sql';
 import { SketchAccumulator } from '@/lib/stats/sketch';
 import {
   ALL_REGIONS,
@@ -52,16 +53,53 @@ export async function getPartialCoverage(db: Db): Promise<PartialCoverage | null
  * The stored bodies of the given buckets of one workload, model (by slug) and region key, in one
  * query. Missing buckets (no probes) are absent from the result.
  */
-export async function listPartialBodies(db: Db, p: { workloadId: number; modelSlug: string; regionKey: string; buckets: readonly PartialBucket[] }): Promise<Uint8Array[]> {
+export async function listPartialBodies(
+  db: Db,
+  p: { workloadId: number; modelSlug: string; regionKey: string; buckets: readonly PartialBucket[] },
+): Promise<Uint8Array[]> {
   if (p.buckets.length === 0) return [];
   const spans = `{${p.buckets.map((b) => b.spanMinutes).join(',')}}`;
   const starts = `{${p.buckets.map((b) => new Date(b.startMs).toISOString()).join(',')}}`;
+  // base64, not bytea's hex text: a third fewer characters for the client to read and drop (a 72 h
+  // window at 14 endpoints is ~300 KB of bodies); Buffer.from skips the line breaks encode() puts in.
   const rows = (await db.execute(sql`
-    select w.body from window_partials w
+    select encode(w.body, 'base64') as body from window_partials w
     join unnest(${spans}::int[], ${starts}::timestamptz[]) as b(span, start) on w.span_minutes = b.span and w.bucket_start = b.start
     where w.workload_id = ${p.workloadId} and w.model_id = (select id from models where slug = ${p.modelSlug}) and w.region_key = ${p.regionKey}
-  `)) as unknown as Array<{ body: Uint8Array }>;
-  return rows.map((r) => r.body);
+  `)) as unknown as Array<{ body: string }>;
+  return rows.map((r) => Buffer.from(r.body, 'base64'));
+}
+
+/** One stored partial of one workload and model (region key given by the caller). */
+export interface PartialKey {
+  workloadId: number;
+  modelId: number;
+  spanMinutes: number;
+  startMs: number;
+}
+
+/**
+ * The stored bodies of the given partials (any workloads and models) of one region key, in one
+ * query; missing ones (no probes) are absent. Each body comes back with its key.
+ */
+export async function listPartialBodiesOf(db: Db, p: { keys: readonly PartialKey[]; regionKey: string }): Promise<Array<PartialKey & { body: Uint8Array }>> {
+  if (p.keys.length === 0) return [];
+  const arr = (f: (k: PartialKey) => number | string) => `{${p.keys.map(f).join(',')}}`;
+  const rows = (await db.execute(sql`
+    select w.workload_id, w.model_id, w.span_minutes, floor(extract(epoch from w.bucket_start) * 1000)::float8 as start_ms, encode(w.body, 'base64') as body
+    from window_partials w
+    join unnest(${arr((k) => k.workloadId)}::int[], ${arr((k) => k.modelId)}::int[], ${arr((k) => k.spanMinutes)}::int[],
+                ${arr((k) => new Date(k.startMs).toISOString())}::timestamptz[]) as b(workload_id, model_id, span, start)
+      on w.workload_id = b.workload_id and w.model_id = b.model_id and w.span_minutes = b.span and w.bucket_start = b.start
+    where w.region_key = ${p.regionKey}
+  `)) as unknown as Array<{ workload_id: number; model_id: number; span_minutes: number; start_ms: number; body: string }>;
+  return rows.map((r) => ({
+    workloadId: Number(r.workload_id),
+    modelId: Number(r.model_id),
+    spanMinutes: Number(r.span_minutes),
+    startMs: Number(r.start_ms),
+    body: Buffer.from(r.body, 'base64'),
+  }));
 }
 
 interface RawPartialRow {
@@ -78,8 +116,8 @@ interface RawPartialRow {
 }
 
 /** Raw rows of every workload measured in [from, to) with their model and sketch bins (WINDOW_METRICS order). */
-async function listRawPartialRows(db: Db, from: Date, to: Date): Promise<RawPartialRow[]> {
-  const cols: Record<WindowMetric, string> = {
+async function listRawPartialRows(db: Db, from: Date, to: Date, workloadIds?: readonly number[]): Promise<RawPartialRow[]> {
+  const cols: Record<WindowMetric, string | null> = {
     outputTokensPerSecond: 'output_tokens_per_second',
     outputTokensPerSecondO200k: 'output_tokens_per_second_o200k',
     ttftMs: 'ttft_ms',
@@ -87,16 +125,26 @@ async function listRawPartialRows(db: Db, from: Date, to: Date): Promise<RawPart
     e2eMs: 'e2e_ms',
     itlP50Ms: 'itl_p50_ms',
     itlP95Ms: 'itl_p95_ms',
+    cachedInputTokens: 'cached_input_tokens',
+    tierObjectiveMet: 'tier_objective_met',
+    cachedInputShare: null,
+  };
+  // a metric without its own column is computed from the row (the cached share, decision 291)
+  const value = (m: WindowMetric) => {
+    const col = cols[m];
+    return col === null ? cachedInputShareSql('m') : sql.raw(`m.${col}`);
   };
   const bins = sql.join(
-    WINDOW_METRICS.map((m, i) => sql`case when m.outcome = 'success' and m.valid and ${rankableSql('m')} then ${sketchIndexSql(sql.raw(`m.${cols[m]}`))} end as ${sql.identifier(`b${i}`)}`),
+    WINDOW_METRICS.map(
+      (m, i) => sql`case when m.outcome = 'success' and m.valid and ${rankableSql('m')} then ${sketchIndexSql(value(m))} end as ${sql.identifier(`b${i}`)}`,
+    ),
     sql`, `,
   );
   const rows = (await db.execute(sql`
     select m.workload_id, e.model_id, m.endpoint_id, m.worker_region, floor(extract(epoch from m.measured_at) * 1000)::float8 as at_ms,
            m.outcome, m.error_kind, ${notRankableReasonsSql('m')} as not_rankable_reasons, m.fidelity_passed, ${bins}
     from measurements m join endpoints e on e.id = m.endpoint_id
-    where m.workload_id = any(array(select id from workloads))
+    where m.workload_id = any(${workloadIds ? sql`${`{${workloadIds.join(',')}}`}::int[]` : sql`array(select id from workloads)`})
       and m.measured_at >= ${from.toISOString()}::timestamptz and m.measured_at < ${to.toISOString()}::timestamptz
   `)) as unknown as Array<Omit<RawPartialRow, 'bins'> & Record<string, unknown>>;
   return rows.map((r) => ({ ...r, bins: WINDOW_METRICS.map((_, i) => (r[`b${i}`] === null ? null : Number(r[`b${i}`]))) }));
@@ -106,7 +154,7 @@ async function listRawPartialRows(db: Db, from: Date, to: Date): Promise<RawPart
 interface PartBuilder {
   count: number;
   successes: number;
-  excludedTotal: number;
+  notRankableTotal: number;
   fidelityChecks: number;
   fidelityPassed: number;
   last: number | null;
@@ -135,8 +183,8 @@ function finishPart(b: PartBuilder): WindowPart {
     errorKinds: [...b.kinds.entries()].sort(([a], [c]) => (a < c ? -1 : a > c ? 1 : 0)),
     lastMeasuredAtMs: b.last,
     sketches,
-    excludedTotal: b.excludedTotal,
-    excludedByReason: [...b.reasons.entries()].sort(([a], [c]) => (a < c ? -1 : a > c ? 1 : 0)),
+    notRankableTotal: b.notRankableTotal,
+    notRankableByReason: [...b.reasons.entries()].sort(([a], [c]) => (a < c ? -1 : a > c ? 1 : 0)),
     fidelityChecks: b.fidelityChecks,
     fidelityPassed: b.fidelityPassed,
   };
@@ -163,13 +211,27 @@ function partialsFromRaw(rows: RawPartialRow[]): PartialRow[] {
       const gk = `${r.workload_id}|${r.model_id}|${regionKey}|${start}`;
       let g = groups.get(gk);
       if (!g) {
-        g = { row: { spanMinutes: FINEST_PARTIAL_MINUTES, workloadId: Number(r.workload_id), modelId: Number(r.model_id), regionKey, bucketStartMs: start }, eps: new Map() };
+        g = {
+          row: { spanMinutes: FINEST_PARTIAL_MINUTES, workloadId: Number(r.workload_id), modelId: Number(r.model_id), regionKey, bucketStartMs: start },
+          eps: new Map(),
+        };
         groups.set(gk, g);
       }
       const epId = Number(r.endpoint_id);
       let b = g.eps.get(epId);
       if (!b) {
-        b = { count: 0, successes: 0, excludedTotal: 0, fidelityChecks: 0, fidelityPassed: 0, last: null, kinds: new Map(), reasons: new Map(), regions: new Set(), bins: WINDOW_METRICS.map(() => null) };
+        b = {
+          count: 0,
+          successes: 0,
+          notRankableTotal: 0,
+          fidelityChecks: 0,
+          fidelityPassed: 0,
+          last: null,
+          kinds: new Map(),
+          reasons: new Map(),
+          regions: new Set(),
+          bins: WINDOW_METRICS.map(() => null),
+        };
         g.eps.set(epId, b);
       }
       b.count += 1;
@@ -177,7 +239,7 @@ function partialsFromRaw(rows: RawPartialRow[]): PartialRow[] {
       if (r.error_kind) b.kinds.set(r.error_kind, (b.kinds.get(r.error_kind) ?? 0) + 1);
       const reasons = r.not_rankable_reasons ?? [];
       if (reasons.length > 0) {
-        b.excludedTotal += 1;
+        b.notRankableTotal += 1;
         for (const x of reasons) b.reasons.set(x, (b.reasons.get(x) ?? 0) + 1);
       }
       if (r.fidelity_passed !== null && r.fidelity_passed !== undefined) {
@@ -199,7 +261,10 @@ function partialsFromRaw(rows: RawPartialRow[]): PartialRow[] {
 }
 
 /** Merges child partials (same workload, model, region key) into their parent buckets of `span`. */
-function mergeChildren(children: Array<{ workloadId: number; modelId: number; regionKey: string; bucketStartMs: number; body: Uint8Array }>, span: PartialSpan): PartialRow[] {
+function mergeChildren(
+  children: Array<{ workloadId: number; modelId: number; regionKey: string; bucketStartMs: number; body: Uint8Array }>,
+  span: PartialSpan,
+): PartialRow[] {
   const groups = new Map<string, { row: Omit<PartialRow, 'series'>; eps: Map<number, { parts: WindowPart[]; regions: Set<string> }> }>();
   for (const c of children) {
     const start = floorToSpan(c.bucketStartMs, span);
@@ -221,14 +286,20 @@ function mergeChildren(children: Array<{ workloadId: number; modelId: number; re
   }
   return [...groups.values()].map(({ row, eps }) => ({
     ...row,
-    series: [...eps.entries()].sort(([a], [c]) => a - c).map(([endpointId, e]) => {
-      const merged = mergeWindowParts(e.parts);
-      return {
-        endpointId,
-        regions: [...e.regions].sort(),
-        part: { ...merged, errorKinds: [...merged.errorKinds].sort(([a], [c]) => (a < c ? -1 : a > c ? 1 : 0)), excludedByReason: [...merged.excludedByReason].sort(([a], [c]) => (a < c ? -1 : a > c ? 1 : 0)) },
-      };
-    }),
+    series: [...eps.entries()]
+      .sort(([a], [c]) => a - c)
+      .map(([endpointId, e]) => {
+        const merged = mergeWindowParts(e.parts);
+        return {
+          endpointId,
+          regions: [...e.regions].sort(),
+          part: {
+            ...merged,
+            errorKinds: [...merged.errorKinds].sort(([a], [c]) => (a < c ? -1 : a > c ? 1 : 0)),
+            notRankableByReason: [...merged.notRankableByReason].sort(([a], [c]) => (a < c ? -1 : a > c ? 1 : 0)),
+          },
+        };
+      }),
   }));
 }
 
@@ -237,7 +308,10 @@ async function savePartials(db: Db, rows: PartialRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 200) {
     const chunk = rows.slice(i, i + 200);
     const values = sql.join(
-      chunk.map((r) => sql`(${r.spanMinutes}::int, ${r.workloadId}::int, ${r.modelId}::int, ${r.regionKey}::text, ${new Date(r.bucketStartMs).toISOString()}::timestamptz, ${Buffer.from(encodePartial(r.series))}::bytea)`),
+      chunk.map(
+        (r) =>
+          sql`(${r.spanMinutes}::int, ${r.workloadId}::int, ${r.modelId}::int, ${r.regionKey}::text, ${new Date(r.bucketStartMs).toISOString()}::timestamptz, ${Buffer.from(encodePartial(r.series))}::bytea)`,
+      ),
       sql`, `,
     );
     await db.execute(sql`
@@ -249,13 +323,20 @@ async function savePartials(db: Db, rows: PartialRow[]): Promise<void> {
 }
 
 /** Child rows of span `child` with bucket start in [fromMs, toMs). */
-async function listChildren(db: Db, child: PartialSpan, fromMs: number, toMs: number) {
+async function listChildren(db: Db, child: PartialSpan, fromMs: number, toMs: number, workloadIds?: readonly number[]) {
+  const only = workloadIds ? sql`and workload_id = any(${`{${workloadIds.join(',')}}`}::int[])` : sql``;
   const rows = (await db.execute(sql`
     select workload_id, model_id, region_key, floor(extract(epoch from bucket_start) * 1000)::float8 as start_ms, body
     from window_partials
-    where span_minutes = ${child} and bucket_start >= ${new Date(fromMs).toISOString()}::timestamptz and bucket_start < ${new Date(toMs).toISOString()}::timestamptz
+    where span_minutes = ${child} and bucket_start >= ${new Date(fromMs).toISOString()}::timestamptz and bucket_start < ${new Date(toMs).toISOString()}::timestamptz ${only}
   `)) as unknown as Array<{ workload_id: number; model_id: number; region_key: string; start_ms: number; body: Uint8Array }>;
-  return rows.map((r) => ({ workloadId: Number(r.workload_id), modelId: Number(r.model_id), regionKey: r.region_key, bucketStartMs: Number(r.start_ms), body: r.body }));
+  return rows.map((r) => ({
+    workloadId: Number(r.workload_id),
+    modelId: Number(r.model_id),
+    regionKey: r.region_key,
+    bucketStartMs: Number(r.start_ms),
+    body: r.body,
+  }));
 }
 
 /**
@@ -285,13 +366,78 @@ export async function rebuildWindowPartials(db: Db, p: { from: Date; to: Date; w
     const spanMs = span * MINUTE;
     const from = floorToSpan(a, span);
     const to = floorToSpan(b - 1, span) + spanMs;
-    const step = Math.max(spanMs, Math.ceil(2 * DAY / spanMs) * spanMs);
+    const step = Math.max(spanMs, Math.ceil((2 * DAY) / spanMs) * spanMs);
     for (let t = from; t < to; t += step) {
       const rows = mergeChildren(await listChildren(db, child, t, Math.min(t + step, to)), span);
       await savePartials(db, rows);
       n += rows.length;
     }
   }
+  await extendCoverage(db, a, coverTo);
+  return n;
+}
+
+/**
+ * Rebuilds only the given 10-minute buckets (per workload: every model and region key of it) from
+ * raw rows, and the larger spans' buckets that contain them from their children, then extends the
+ * coverage over [coverFrom, min(to, wallNow)] (decision 217). Correct when every other partial of
+ * that range is already current: the per-minute rollup job passes the buckets that received
+ * measurements since its earlier runs (db/queries/rollup-progress). Returns the partials (re)computed.
+ */
+export async function rebuildWindowPartialsOf(
+  db: Db,
+  p: { buckets: ReadonlyArray<{ workloadId: number; startMs: number }>; coverFrom: Date; to: Date; wallNow: Date },
+): Promise<number> {
+  const unit = FINEST_PARTIAL_MINUTES * MINUTE;
+  const finest = new Map<number, Set<number>>();
+  for (const b of p.buckets) {
+    const start = Math.floor(b.startMs / unit) * unit;
+    const set = finest.get(start) ?? new Set<number>();
+    set.add(b.workloadId);
+    finest.set(start, set);
+  }
+  let level: Map<number, Set<number> | 'all'> = finest;
+  let n = 0;
+  for (const [start, ws] of finest) {
+    const rows = partialsFromRaw(await listRawPartialRows(db, new Date(start), new Date(start + unit), [...ws]));
+    await savePartials(db, rows);
+    n += rows.length;
+  }
+  // A larger bucket is read only once complete (planPartials takes whole buckets before the
+  // edge), so it is built when it completes (its end passed since the last build: every workload)
+  // and rebuilt when a child of a complete one changed; an incomplete one is left as it is.
+  const coverTo = Math.min(p.to.getTime(), p.wallNow.getTime());
+  const prevTo = (await getPartialCoverage(db))?.toMs ?? p.coverFrom.getTime();
+  for (let i = 1; i < PARTIAL_SPANS_MINUTES.length; i++) {
+    const span = PARTIAL_SPANS_MINUTES[i]!;
+    const child = PARTIAL_SPANS_MINUTES[i - 1]!;
+    const spanMs = span * MINUTE;
+    const parents = new Map<number, Set<number> | 'all'>();
+    for (const [start, ws] of level) {
+      const ps = floorToSpan(start, span);
+      if (ps + spanMs > coverTo) continue;
+      const set = parents.get(ps) ?? new Set<number>();
+      if (ws === 'all' || set === 'all') parents.set(ps, 'all');
+      else {
+        for (const w of ws) set.add(w);
+        parents.set(ps, set);
+      }
+    }
+    for (let end = floorToSpan(prevTo, span) + spanMs; end <= coverTo; end += spanMs) if (end > prevTo) parents.set(end - spanMs, 'all');
+    for (const [start, ws] of parents) {
+      const rows = mergeChildren(await listChildren(db, child, start, start + spanMs, ws === 'all' ? undefined : [...ws]), span);
+      await savePartials(db, rows);
+      n += rows.length;
+    }
+    level = parents;
+  }
+  const a = Math.floor(p.coverFrom.getTime() / unit) * unit;
+  if (coverTo > a) await extendCoverage(db, a, coverTo);
+  return n;
+}
+
+/** Extends the coverage row over [a, coverTo] (a range overlapping it merges; a later disjoint one replaces it). */
+async function extendCoverage(db: Db, a: number, coverTo: number): Promise<void> {
   await db.execute(sql`
     insert into window_partial_coverage (id, from_at, to_at, version, updated_at)
     values (1, ${new Date(a).toISOString()}::timestamptz, ${new Date(coverTo).toISOString()}::timestamptz, 1, now())
@@ -305,7 +451,6 @@ export async function rebuildWindowPartials(db: Db, p: { from: Date; to: Date; w
                    when excluded.to_at > window_partial_coverage.to_at then excluded.to_at
                    else window_partial_coverage.to_at end,
       version = window_partial_coverage.version + 1, updated_at = now()`);
-  return n;
 }
 
 /** Start of the oldest measurement not yet covered by partials (the backfill's next target), or null. */

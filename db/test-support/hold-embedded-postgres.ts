@@ -5,7 +5,7 @@
  */
 import { startEmbeddedPostgres } from '../embedded';
 
-startEmbeddedPostgres({ dataDir: process.argv[2], port: Number(process.argv[3]), durability: 'test' }).then(
+startEmbeddedPostgres({ dataDir: process.argv[2]!, port: Number(process.argv[3]), durability: 'test' }).then(
   (server) => {
     console.log(`READY ${server.pid}`);
     setInterval(() => {}, 60_000);

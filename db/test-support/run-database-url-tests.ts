@@ -30,10 +30,14 @@ async function main(): Promise<number> {
     console.log(`[test:database-url] using ${url.replace(/:[^:@]*@/, ':***@')}`);
   }
   try {
-    const r = spawnSync(process.execPath, [path.resolve('node_modules/vitest/vitest.mjs'), 'run', 'db', 'workers', ...OWN_SERVER_TESTS.flatMap((f) => ['--exclude', f])], {
-      stdio: 'inherit',
-      env: { ...process.env, TOKENPACE_TEST_DATABASE_URL: url },
-    });
+    const r = spawnSync(
+      process.execPath,
+      [path.resolve('node_modules/vitest/vitest.mjs'), 'run', 'db', 'workers', ...OWN_SERVER_TESTS.flatMap((f) => ['--exclude', f])],
+      {
+        stdio: 'inherit',
+        env: { ...process.env, TOKENPACE_TEST_DATABASE_URL: url },
+      },
+    );
     return r.status ?? 1;
   } finally {
     if (stop) await stop();
@@ -41,7 +45,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (err) => {
-  console.error(`[test:database-url] ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(`[test:database-url] ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

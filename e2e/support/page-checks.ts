@@ -10,7 +10,13 @@ import { expect, type Page, type TestInfo } from '@playwright/test';
 export async function expectNoSeriousA11yViolations(page: Page, name: string): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const summary = bad.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}×: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`);
+  const summary = bad.map(
+    (v) =>
+      `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}×: ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join(' | ')})`,
+  );
   expect(summary, `axe on ${name}`).toEqual([]);
 }
 
@@ -23,7 +29,10 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string): 
 
 /** The document does not scroll sideways (tables and charts scroll inside their own wrappers). */
 export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
-  const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
   expect(scrollWidth, 'page width').toBeLessThanOrEqual(clientWidth);
 }
 

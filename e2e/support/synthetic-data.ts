@@ -162,7 +162,10 @@ export async function seedSyntheticData(db: Db, params: { now: Date; days?: numb
   await removeSyntheticData(db);
   const [model] = await db.select({ id: models.id }).from(models).where(eq(models.slug, MODEL_SLUG));
   if (!model) throw new Error(`model ${MODEL_SLUG} is not in the catalog: seed the catalog first`);
-  const wls = await db.select({ id: workloads.id, slug: workloads.slug }).from(workloads).where(inArray(workloads.slug, [...WORKLOADS]));
+  const wls = await db
+    .select({ id: workloads.id, slug: workloads.slug })
+    .from(workloads)
+    .where(inArray(workloads.slug, [...WORKLOADS]));
   if (wls.length !== WORKLOADS.length) throw new Error('the four scheduled workloads are not in the catalog');
   const workloadId = new Map(wls.map((w) => [w.slug, w.id]));
 
@@ -208,10 +211,11 @@ export async function seedSyntheticData(db: Db, params: { now: Date; days?: numb
       const withTimeline = new Set<number>();
       // newest six successes get timelines: pick the six latest instants that will succeed
       const outcomes = instants.map(() => rand() >= spec.failureRate);
-      for (let i = instants.length - 1, k = 0; i >= 0 && k < 6; i--) if (outcomes[i]) {
-        withTimeline.add(i);
-        k++;
-      }
+      for (let i = instants.length - 1, k = 0; i >= 0 && k < 6; i--)
+        if (outcomes[i]) {
+          withTimeline.add(i);
+          k++;
+        }
       let failures = 0;
       instants.forEach((at, i) => {
         const daysAgo = (now.getTime() - at.getTime()) / 86400_000;
@@ -232,6 +236,8 @@ export async function seedSyntheticData(db: Db, params: { now: Date; days?: numb
             ...base,
             outcome: 'error',
             errorKind: kind,
+            rankable: false,
+            notRankableReasons: ['failed'],
             errorMessage: `synthetic ${kind}`,
             httpStatus: kind === 'rate_limited' ? 429 : kind === 'http_error' ? 503 : 200,
             ttftMs: kind === 'timeout' || kind === 'rate_limited' || kind === 'http_error' ? null : spec.ttftMs,

@@ -34,7 +34,16 @@ function unwrap(schema: z.ZodType): z.ZodType {
   let s = schema;
   for (;;) {
     const def = defOf(s);
-    if (def.type === 'nullable' || def.type === 'optional' || def.type === 'default' || def.type === 'prefault' || def.type === 'readonly' || def.type === 'catch' || def.type === 'nonoptional') s = def.innerType as z.ZodType;
+    if (
+      def.type === 'nullable' ||
+      def.type === 'optional' ||
+      def.type === 'default' ||
+      def.type === 'prefault' ||
+      def.type === 'readonly' ||
+      def.type === 'catch' ||
+      def.type === 'nonoptional'
+    )
+      s = def.innerType as z.ZodType;
     else if (def.type === 'pipe') s = (defOf(def.in as z.ZodType).type === 'transform' ? def.out : def.in) as z.ZodType;
     else if (def.type === 'lazy') s = (def.getter as () => z.ZodType)();
     else return s;
@@ -82,13 +91,28 @@ function walk(schema: z.ZodType, path: string[], out: CsvColumn[], inherited?: s
   if (def.type === 'record') {
     const keys = enumKeys(def.keyType as z.ZodType);
     if (keys) for (const k of keys) walk(def.valueType as z.ZodType, [...path, k], out, description);
-    else out.push({ name, description, read: (row) => { const v = get(row, path); return v === null || v === undefined ? null : JSON.stringify(v); } });
+    else
+      out.push({
+        name,
+        description,
+        read: (row) => {
+          const v = get(row, path);
+          return v === null || v === undefined ? null : JSON.stringify(v);
+        },
+      });
     return;
   }
   if (def.type === 'array') {
     const el = defOf(unwrap(def.element as z.ZodType)).type;
     if (el === 'object' || el === 'record' || el === 'array') return;
-    out.push({ name, description, read: (row) => { const v = get(row, path); return Array.isArray(v) ? v.join(';') : null; } });
+    out.push({
+      name,
+      description,
+      read: (row) => {
+        const v = get(row, path);
+        return Array.isArray(v) ? v.join(';') : null;
+      },
+    });
     return;
   }
   out.push({ name, description, read: (row) => get(row, path) });
@@ -147,7 +171,11 @@ export function csvRowLine(columns: readonly CsvColumn[], row: unknown): string 
  * leaderboard's asOf and snapshotId) as trailing columns named by their own top-level JSON names,
  * skipping any name the row already has.
  */
-export function toCsv(rowSchema: z.ZodType, rows: readonly unknown[], options: { omit?: readonly string[]; context?: { schema: z.ZodType; value: unknown } } = {}): string {
+export function toCsv(
+  rowSchema: z.ZodType,
+  rows: readonly unknown[],
+  options: { omit?: readonly string[]; context?: { schema: z.ZodType; value: unknown } } = {},
+): string {
   const columns = csvColumnsOf(rowSchema, options.omit);
   if (options.context) {
     const have = new Set(columns.map((c) => c.name));

@@ -45,7 +45,8 @@ export const openDisputeBodySchema = z
   .superRefine((b, ctx) => {
     if (b.scope === 'measurement') {
       if (b.measurementId === undefined) ctx.addIssue({ code: 'custom', path: ['measurementId'], message: 'required for scope measurement' });
-      if (b.from !== undefined || b.until !== undefined) ctx.addIssue({ code: 'custom', path: ['from'], message: 'not allowed for scope measurement (its instant is the measurement’s)' });
+      if (b.from !== undefined || b.until !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['from'], message: 'not allowed for scope measurement (its instant is the measurement’s)' });
       return;
     }
     if (b.measurementId !== undefined) ctx.addIssue({ code: 'custom', path: ['measurementId'], message: `only for scope measurement` });
@@ -62,8 +63,13 @@ export const openDisputeBodySchema = z
 /** POST /api/v1/disputes/{id}/resolution (admins) */
 export const resolveDisputeBodySchema = z
   .object({
-    decision: z.enum(['accepted', 'rejected', 'annotated']).meta({ description: 'accepted: the dispute holds; rejected: it does not; annotated: a note on the period, nothing excluded.' }),
-    exclude: z.boolean().optional().meta({ description: 'With accepted: leave the covered measurements out of every figure (reason disputed). They are never deleted or changed.' }),
+    decision: z
+      .enum(['accepted', 'rejected', 'annotated'])
+      .meta({ description: 'accepted: the dispute holds; rejected: it does not; annotated: a note on the period, nothing excluded.' }),
+    exclude: z
+      .boolean()
+      .optional()
+      .meta({ description: 'With accepted: leave the covered measurements out of every figure (reason disputed). They are never deleted or changed.' }),
     note: text(2000).meta({ description: 'The decision’s reason, published with the dispute and as an annotation.' }),
   })
   .strict()
@@ -75,8 +81,17 @@ export const resolveDisputeBodySchema = z
 /** POST /api/v1/annotations (admins) */
 export const createAnnotationBodySchema = z
   .object({
-    endpointId: z.number().int().positive().optional().meta({ description: 'The endpoint annotated; absent for a note on every endpoint (e.g. our region’s outage).' }),
-    workerRegion: z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'must be a region label').optional().meta({ description: 'The worker region concerned, if one.' }),
+    endpointId: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .meta({ description: 'The endpoint annotated; absent for a note on every endpoint (e.g. our region’s outage).' }),
+    workerRegion: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'must be a region label')
+      .optional()
+      .meta({ description: 'The worker region concerned, if one.' }),
     from: instant.meta({ description: 'Start of the period, inclusive.' }),
     until: instant.meta({ description: 'End of the period, exclusive; at most 31 days after from.' }),
     text: text(2000).meta({ description: 'What happened, in words for visitors.' }),
@@ -139,7 +154,11 @@ export const annotationsQuerySchema = z
   })
   .meta({ id: 'AnnotationsQuery' });
 
-export const disputesResponseSchema = z.object({ items: z.array(disputeSchema).meta({ description: 'Disputes, newest first (at most 500).' }) }).meta({ id: 'DisputeList' });
-export const annotationsResponseSchema = z.object({ items: z.array(annotationSchema).meta({ description: 'Annotations, oldest first (at most 500).' }) }).meta({ id: 'AnnotationList' });
+export const disputesResponseSchema = z
+  .object({ items: z.array(disputeSchema).meta({ description: 'Disputes, newest first (at most 500).' }) })
+  .meta({ id: 'DisputeList' });
+export const annotationsResponseSchema = z
+  .object({ items: z.array(annotationSchema).meta({ description: 'Annotations, oldest first (at most 500).' }) })
+  .meta({ id: 'AnnotationList' });
 export const disputeResultSchema = z.object({ dispute: disputeSchema }).meta({ id: 'DisputeResult' });
 export const annotationResultSchema = z.object({ annotation: annotationSchema }).meta({ id: 'AnnotationResult' });

@@ -25,7 +25,10 @@ it('Redocly CLI lint (recommended rules): 0 errors, 0 warnings', () => {
     encoding: 'utf8',
     timeout: 120_000,
   });
-  const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }> };
+  const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as {
+    totals: { errors: number; warnings: number };
+    problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }>;
+  };
   const problems = json.problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
   expect(problems).toEqual([]);
   expect(json.totals).toMatchObject({ errors: 0, warnings: 0 });
@@ -33,7 +36,10 @@ it('Redocly CLI lint (recommended rules): 0 errors, 0 warnings', () => {
 }, 180_000);
 
 it('each operation answers one media type, and every public one declares that it needs no credentials', () => {
-  const paths = buildOpenApiDocument().paths as Record<string, Record<string, { security?: unknown[]; responses: Record<string, { content?: Record<string, unknown> }> }>>;
+  const paths = buildOpenApiDocument().paths as Record<
+    string,
+    Record<string, { security?: unknown[]; responses: Record<string, { content?: Record<string, unknown> }> }>
+  >;
   for (const op of API_OPERATIONS) {
     const o = paths[op.path]![op.method ?? 'get']!;
     const types = Object.keys(o.responses[String(op.successStatus ?? 200)]!.content ?? {});
@@ -47,7 +53,11 @@ it('each operation answers one media type, and every public one declares that it
 });
 
 it('openapi-typescript + openapi-fetch: the default client compiles for three list routes', () => {
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), docFile, '-o', path.join(dir, 'api.d.ts')], { cwd: dir, stdio: 'pipe', timeout: 120_000 });
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), docFile, '-o', path.join(dir, 'api.d.ts')], {
+    cwd: dir,
+    stdio: 'pipe',
+    timeout: 120_000,
+  });
   fs.writeFileSync(
     path.join(dir, 'client.ts'),
     `import createClient from 'openapi-fetch';
@@ -70,10 +80,25 @@ export async function readLists(): Promise<void> {
   );
   fs.writeFileSync(
     path.join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: true, types: [], lib: ['es2022', 'dom'] }, files: ['client.ts'] }),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: 'es2022',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        skipLibCheck: true,
+        types: [],
+        lib: ['es2022', 'dom'],
+      },
+      files: ['client.ts'],
+    }),
   );
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(dir, 'tsconfig.json')], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(dir, 'tsconfig.json')], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   expect(`${r.stdout}${r.stderr}`).toBe('');
   expect(r.status).toBe(0);
 }, 180_000);
-

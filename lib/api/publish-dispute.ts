@@ -58,5 +58,14 @@ export function publishDispute(d: StoredDispute): z.input<typeof disputeSchema> 
 
 /** An annotation as published. */
 export function publishAnnotation(a: StoredAnnotation): z.input<typeof annotationSchema> {
-  return { id: a.id, endpointId: a.endpointId, workerRegion: a.workerRegion, from: a.fromAt.toISOString(), until: a.untilAt.toISOString(), text: a.text, disputeId: a.disputeId, createdAt: a.createdAt.toISOString() };
+  return {
+    id: a.id,
+    endpointId: a.endpointId,
+    workerRegion: a.workerRegion,
+    from: a.fromAt.toISOString(),
+    until: a.untilAt.toISOString(),
+    text: a.text,
+    disputeId: a.disputeId,
+    createdAt: a.createdAt.toISOString(),
+  };
 }

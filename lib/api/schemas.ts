@@ -4,6 +4,7 @@
  * Descriptions and examples in `.meta()` end up in the document and on /api-docs.
  */
 import { z } from 'zod';
+import { DEFAULT_SPEED_BASIS } from '@/lib/stats/window-stats';
 
 const slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,80}$/, 'must be a lower-case slug');
 
@@ -32,11 +33,15 @@ const atSchema = z.iso
 const windowParam = (fallback: string, maxHours: number, description: string) =>
   z.string().default(fallback).pipe(windowHoursSchema(maxHours)).meta({ description, example: fallback });
 const atParam = (what: string) =>
-  atSchema.optional().meta({ description: `ISO 8601 instant, not in the future and not before 2000-01-01: ${what} as it stood then (default: now, to the minute).`, example: '2026-11-28T12:00:00Z' });
+  atSchema.optional().meta({
+    description: `ISO 8601 instant, not in the future and not before 2000-01-01: ${what} as it stood then (default: now, to the minute).`,
+    example: '2026-11-28T12:00:00Z',
+  });
 
-const basisSchema = z.enum(['reported', 'o200k']).default('reported').meta({
-  description: 'Token basis of output speed: provider-reported completion_tokens, or the o200k_base count of the received text (compares providers with different tokenizers fairly).',
-  example: 'reported',
+const basisSchema = z.enum(['reported', 'o200k']).default(DEFAULT_SPEED_BASIS).meta({
+  description:
+    'Token basis of output speed: o200k (the default; the o200k_base count of the received text, so a provider cannot gain by over-reporting and tokenizers compare fairly), or reported (the provider’s completion_tokens).',
+  example: 'o200k',
 });
 
 const regionSchema = slug.optional().meta({ description: 'Only probes from this worker region (default: all regions).', example: 'local' });
@@ -45,7 +50,11 @@ const regionSchema = slug.optional().meta({ description: 'Only probes from this 
 export const leaderboardQuerySchema = z.object({
   model: slug.default('llama-4-maverick').meta({ description: 'Model slug (see /api/v1/models); unknown → 404.', example: 'llama-4-maverick' }),
   workload: slug.default('prose-1k').meta({ description: 'Workload slug (see /api/v1/models → workloads); unknown → 404.', example: 'prose-1k' }),
-  window: windowParam('72h', 24 * 366, 'Window length, hours ("72h") or days ("7d"), 1h–366d: the given number of whole UTC hours before the as-of hour plus that hour up to the as-of instant.'),
+  window: windowParam(
+    '72h',
+    24 * 366,
+    'Window length, hours ("72h") or days ("7d"), 1h–366d: the given number of whole UTC hours before the as-of hour plus that hour up to the as-of instant.',
+  ),
   region: regionSchema,
   basis: basisSchema,
   at: atParam('the board'),
@@ -68,8 +77,17 @@ export const modelComparisonQuerySchema = z.object({
     .regex(/^[a-z0-9][a-z0-9-]{0,80}(,[a-z0-9][a-z0-9-]{0,80}){0,49}$/, 'must be provider slugs separated by commas')
     .optional()
     .meta({ description: 'Only endpoints of these providers (comma-separated slugs, see /api/v1/providers).', example: 'groq,cerebras' }),
-  maxPrice: z.coerce.number().nonnegative().max(10_000).optional().meta({ description: 'Blended price ceiling, USD per million tokens (3:1 input:output, declared); an endpoint without a declared price never passes.', example: 1 }),
-  minContext: z.coerce.number().int().positive().max(100_000_000).optional().meta({ description: 'Minimum declared context window, tokens; an endpoint without a declared context window never passes.', example: 131072 }),
+  maxPrice: z.coerce.number().nonnegative().max(10_000).optional().meta({
+    description: 'Blended price ceiling, USD per million tokens (3:1 input:output, declared); an endpoint without a declared price never passes.',
+    example: 1,
+  }),
+  minContext: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(100_000_000)
+    .optional()
+    .meta({ description: 'Minimum declared context window, tokens; an endpoint without a declared context window never passes.', example: 131072 }),
   retired: z.enum(['include', 'exclude']).default('exclude').meta({ description: 'Whether retired models are listed.' }),
 });
 export type ModelComparisonQuery = z.infer<typeof modelComparisonQuerySchema>;
@@ -82,11 +100,15 @@ export const endpointIdPathSchema = z.object({ id: idParamSchema.meta({ descript
 
 /** Path parameter {id} of a snapshot. */
 export const snapshotIdSchema = z.string().regex(/^[A-Za-z0-9_-]{10,64}$/, 'must be a snapshot id');
-export const snapshotIdPathSchema = z.object({ id: snapshotIdSchema.meta({ description: 'snapshotId from a leaderboard answer.', example: 'yJ3p9kq0Xb1cVtP2mWnE4A' }) });
+export const snapshotIdPathSchema = z.object({
+  id: snapshotIdSchema.meta({ description: 'snapshotId from a leaderboard answer.', example: 'yJ3p9kq0Xb1cVtP2mWnE4A' }),
+});
 
 /** Path parameter {slug} of a dataset. */
 export const datasetSlugSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,80}$/, 'must be a dataset slug');
-export const datasetSlugPathSchema = z.object({ slug: datasetSlugSchema.meta({ description: 'Dataset slug (see /api/v1/datasets).', example: 'llmperf-leaderboard-2024-01' }) });
+export const datasetSlugPathSchema = z.object({
+  slug: datasetSlugSchema.meta({ description: 'Dataset slug (see /api/v1/datasets).', example: 'llmperf-leaderboard-2024-01' }),
+});
 
 /** Opaque keyset cursor of a measurement page: `<measured_at in µs since epoch>.<id>`. */
 /** Largest cursor instant: 9999-12-31T23:59:59.999999Z in µs (what the database's timestamps hold and more). */
@@ -108,9 +130,16 @@ const measurementCursorSchema = z
 
 /** GET /api/v1/endpoints/{id}/measurements query (keyset pagination, newest first). */
 export const measurementsQuerySchema = z.object({
-  workload: slug.optional().meta({ description: 'Only measurements of this workload (slug, see /api/v1/models → workloads); unknown → 404.', example: 'prose-1k' }),
-  since: atSchema.optional().meta({ description: 'Only measurements with measuredAt ≥ this ISO 8601 instant (e.g. a leaderboard answer’s windowStart).', example: '2026-11-25T12:00:00Z' }),
-  until: atSchema.optional().meta({ description: 'Only measurements with measuredAt ≤ this ISO 8601 instant (e.g. a leaderboard answer’s asOf).', example: '2026-11-28T12:00:00Z' }),
+  workload: slug
+    .optional()
+    .meta({ description: 'Only measurements of this workload (slug, see /api/v1/models → workloads); unknown → 404.', example: 'prose-1k' }),
+  since: atSchema.optional().meta({
+    description: 'Only measurements with measuredAt ≥ this ISO 8601 instant (e.g. a leaderboard answer’s windowStart).',
+    example: '2026-11-25T12:00:00Z',
+  }),
+  until: atSchema
+    .optional()
+    .meta({ description: 'Only measurements with measuredAt ≤ this ISO 8601 instant (e.g. a leaderboard answer’s asOf).', example: '2026-11-28T12:00:00Z' }),
   outcome: z.enum(['success', 'error']).optional().meta({ description: 'Only successful probes or only failures.', example: 'success' }),
   limit: z.coerce.number().int().min(1).max(5000).default(100).meta({ description: 'Page size, 1–5000 measurements (default 100).', example: 100 }),
   cursor: measurementCursorSchema.optional().meta({ description: 'nextCursor of the previous page (older measurements follow; opaque).' }),
@@ -118,11 +147,17 @@ export const measurementsQuerySchema = z.object({
     .enum(['0', '1', 'true', 'false'])
     .default('0')
     .transform((v) => v === '1' || v === 'true')
-    .meta({ description: 'Include each measurement’s decoded timeline (1) or not (0, default); CSV never has timelines. One measurement with its timeline: /api/v1/measurements/{id}.', example: '0' }),
+    .meta({
+      description:
+        'Include each measurement’s decoded timeline (1) or not (0, default); CSV never has timelines. One measurement with its timeline: /api/v1/measurements/{id}.',
+      example: '0',
+    }),
 });
 
 /** Path parameter {id} of a measurement. */
-export const measurementIdPathSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).meta({ description: 'Measurement id (from a measurements page).', example: 1 }) });
+export const measurementIdPathSchema = z.object({
+  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).meta({ description: 'Measurement id (from a measurements page).', example: 1 }),
+});
 
 /** Longest history window: 20 years. */
 export const HISTORY_MAX_HOURS = 24 * 365 * 20;
@@ -165,7 +200,9 @@ export const endpointsQuerySchema = z.object({
 });
 
 /** GET /api/v1/claims query. */
-export const claimsQuerySchema = z.object({ model: slug.optional().meta({ description: 'Only claims about this model (slug); unknown → 404.', example: 'llama-4-maverick' }) });
+export const claimsQuerySchema = z.object({
+  model: slug.optional().meta({ description: 'Only claims about this model (slug); unknown → 404.', example: 'llama-4-maverick' }),
+});
 
 /** Routes without query parameters (unknown parameters are rejected). */
 export const emptyQuerySchema = z.object({});

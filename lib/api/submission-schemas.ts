@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { endpointPricingSchema } from '@/lib/catalog/pricing';
 import { PROTOCOLS } from '@/lib/probe/types';
 import { checkDisplayName } from '@/lib/security/display-names';
+import { serviceTierInputSchema, tierObjectiveInputSchema, tierProtocolIssue } from './service-tier-schemas';
 
 /** Deployment kinds a submitter can declare. */
 export const DEPLOYMENT_KINDS = ['shared', 'dedicated', 'self-hosted'] as const;
@@ -59,7 +60,10 @@ const displayName = (max: number, min = 1) =>
 const optionalLine = (max: number) => z.preprocess(emptyToUndefined, line(max).optional());
 
 /** Slug of a model already in the catalog. */
-const modelSlug = z.string().trim().regex(/^[a-z0-9][a-z0-9-]{0,80}$/, 'must be the slug of a listed model');
+const modelSlug = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9][a-z0-9-]{0,80}$/, 'must be the slug of a listed model');
 
 /** API key as given by the provider: printable ASCII, no spaces. */
 const apiKey = z
@@ -76,11 +80,15 @@ const baseUrl = z
   .refine((v) => !CONTROL.test(v), 'must not contain control characters')
   .refine((v) => URL.canParse(v), 'must be an absolute http(s) URL')
   .refine((v) => /^https?:$/.test(URL.canParse(v) ? new URL(v).protocol : ''), 'must use http or https')
-  .refine((v) => !URL.canParse(v) || (new URL(v).username === '' && new URL(v).password === ''), 'must not contain credentials (send the API key in its own field)');
+  .refine(
+    (v) => !URL.canParse(v) || (new URL(v).username === '' && new URL(v).password === ''),
+    'must not contain credentials (send the API key in its own field)',
+  );
 
 /** What each body field means (OpenAPI descriptions; the same words as the submit form). */
 const FIELD_DESCRIPTIONS: Record<string, string> = {
-  provider: 'Provider display name (2–80 characters); an existing provider is matched by name or slug (its name is claimed only with a verified email at its website’s domain, or an admin’s link at review), a new one waits for review.',
+  provider:
+    'Provider display name (2–80 characters); an existing provider is matched by name or slug (its name is claimed only with a verified email at its website’s domain, or an admin’s link at review), a new one waits for review.',
   model: 'Slug of a listed model (see /api/v1/models); give this or proposedModel.',
   proposedModel: 'Name of a model not in the catalog (waits for review); give this or model.',
   baseUrl: 'Absolute http(s) base URL the probe calls, without credentials (≤ 2048 characters).',
@@ -94,15 +102,24 @@ const FIELD_DESCRIPTIONS: Record<string, string> = {
   speculativeDecoding: 'Declared speculative decoding method, e.g. EAGLE-3 (≤ 120 characters).',
   draftLength: 'Declared draft length, tokens (1–64); needs speculativeDecoding.',
   deploymentKind: 'shared, dedicated or self-hosted.',
-  system: 'The serving system this endpoint is, in the words published claims use (e.g. "NVIDIA DGX B200 (8x B200), TensorRT-LLM, self-hosted"; ≤ 200 characters): a claim about that system is shown beside this endpoint. Prefilled by the catalog templates.',
+  system:
+    'The serving system this endpoint is, in the words published claims use (e.g. "NVIDIA DGX B200 (8x B200), TensorRT-LLM, self-hosted"; ≤ 200 characters): a claim about that system is shown beside this endpoint. Prefilled by the catalog templates.',
+  contextWindowTokens:
+    'Declared context window, tokens (1,024–10,000,000): the ~100k-input workloads run only on endpoints whose window holds them. PATCH: null removes it.',
+  serviceTier:
+    'Declared service tier: { parameter, value }, one documented request parameter sent with every probe of this endpoint and no other: service_tier (openai-chat, openai-responses: auto, default, flex, priority, scale; anthropic-messages: auto, standard_only; gemini-stream: flex, priority), speed (anthropic-messages: fast), serviceTier.type (bedrock-converse-stream: priority, default, flex, reserved), X-Vertex-AI-LLM-Request-Type (gemini-stream: dedicated, shared), X-Vertex-AI-LLM-Shared-Request-Type (gemini-stream: priority, flex). A change sends the endpoint back to review and re-verifies it. PATCH: null removes it.',
+  tierObjective:
+    'The provider’s published objective for the tier: { share (0–1], minOutputTokensPerSecond (a request meets it above this TPS/user), maxTtftMs (at or under this TTFT), sourceUrl (the public page that publishes it) }, at least one threshold. Attainment over each window is published beside speed. PATCH: null removes it.',
   contact: 'How reviewers reach the submitter (3–200 characters; admins only).',
   notes: 'Free notes for reviewers (≤ 2000 characters).',
-  pricing: 'Declared prices: { inputUsdPerMTokens, outputUsdPerMTokens, cachedInputUsdPerMTokens (or null), currency "USD", source (public http(s) page with the price), asOf (YYYY-MM-DD) }; shown as declared, never as measured. PATCH: null removes it.',
+  pricing:
+    'Declared prices: { inputUsdPerMTokens, outputUsdPerMTokens, cachedInputUsdPerMTokens (or null), currency "USD", source (public http(s) page with the price), asOf (YYYY-MM-DD) }; shown as declared, never as measured. PATCH: null removes it.',
   status: 'paused or active: pause or resume an approved endpoint (not together with a target change).',
   decision: 'approve (→ active, probed on schedule) or reject.',
   reason: 'Why (required to reject; ≤ 1000 characters).',
   revision: 'The submission revision the decision was made on (from the endpoint record); 409 if the submitter changed it since.',
-  linkProvider: 'Approve an endpoint whose submitter has not proven they speak for the existing provider it names (no verified email at its domain): true links it to that provider, recorded as the admin’s link (decision 162). Without it such an approval answers 409.',
+  linkProvider:
+    'Approve an endpoint whose submitter has not proven they speak for the existing provider it names (no verified email at its domain): true links it to that provider, recorded as the admin’s link (decision 162). Without it such an approval answers 409.',
   name: 'A name to recognise the token by (≤ 80 characters).',
 };
 
@@ -124,13 +141,30 @@ const metadataShape = {
   engine: optionalLine(120),
   precision: optionalLine(40),
   speculativeDecoding: optionalLine(120),
-  draftLength: z.preprocess(emptyToUndefined, z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'at least 1').max(64, 'at most 64').optional()),
+  draftLength: z.preprocess(
+    emptyToUndefined,
+    z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'at least 1').max(64, 'at most 64').optional(),
+  ),
   deploymentKind: z.enum(DEPLOYMENT_KINDS, { error: `one of ${DEPLOYMENT_KINDS.join(', ')}` }),
   system: optionalLine(200),
+  contextWindowTokens: z.preprocess(
+    emptyToUndefined,
+    z
+      .number({ error: 'must be a whole number of tokens' })
+      .int('must be a whole number of tokens')
+      .min(1024, 'at least 1024 tokens')
+      .max(10_000_000, 'at most 10,000,000 tokens')
+      .optional(),
+  ),
   contact: line(200, 3),
   notes: z.preprocess(
     emptyToUndefined,
-    z.string().trim().max(2000, 'at most 2000 characters').refine((v) => !NOTES_CONTROL.test(v), 'must not contain control characters').optional(),
+    z
+      .string()
+      .trim()
+      .max(2000, 'at most 2000 characters')
+      .refine((v) => !NOTES_CONTROL.test(v), 'must not contain control characters')
+      .optional(),
   ),
 };
 
@@ -140,22 +174,30 @@ const metadataShape = {
  * existing provider is matched by name or slug; a new one waits for review like the endpoint).
  */
 export const createEndpointBodySchema = z
-  .object(described({
-    provider: displayName(80, 2),
-    model: z.preprocess(emptyToUndefined, modelSlug.optional()),
-    proposedModel: z.preprocess(emptyToUndefined, displayName(120).optional()),
-    baseUrl,
-    protocol: z.enum(PROTOCOLS, { error: `one of ${PROTOCOLS.join(', ')}` }),
-    apiModelId: line(200),
-    apiKey: z.preprocess(emptyToUndefined, apiKey.optional()),
-    ...metadataShape,
-    pricing: endpointPricingSchema.optional(),
-  }))
+  .object(
+    described({
+      provider: displayName(80, 2),
+      model: z.preprocess(emptyToUndefined, modelSlug.optional()),
+      proposedModel: z.preprocess(emptyToUndefined, displayName(120).optional()),
+      baseUrl,
+      protocol: z.enum(PROTOCOLS, { error: `one of ${PROTOCOLS.join(', ')}` }),
+      apiModelId: line(200),
+      apiKey: z.preprocess(emptyToUndefined, apiKey.optional()),
+      ...metadataShape,
+      pricing: endpointPricingSchema.optional(),
+      serviceTier: serviceTierInputSchema.optional(),
+      tierObjective: tierObjectiveInputSchema.optional(),
+    }),
+  )
   .strict()
   .superRefine((v, ctx) => {
+    const tierIssue = tierProtocolIssue(v.protocol, v.serviceTier);
+    if (tierIssue) ctx.addIssue({ code: 'custom', path: ['serviceTier', 'value'], message: tierIssue });
     if (v.model === undefined && v.proposedModel === undefined) ctx.addIssue({ code: 'custom', path: ['model'], message: 'pick a model or propose one' });
-    if (v.model !== undefined && v.proposedModel !== undefined) ctx.addIssue({ code: 'custom', path: ['proposedModel'], message: 'either pick a model or propose one, not both' });
-    if (v.draftLength !== undefined && v.speculativeDecoding === undefined) ctx.addIssue({ code: 'custom', path: ['draftLength'], message: 'give the speculative decoding method too' });
+    if (v.model !== undefined && v.proposedModel !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['proposedModel'], message: 'either pick a model or propose one, not both' });
+    if (v.draftLength !== undefined && v.speculativeDecoding === undefined)
+      ctx.addIssue({ code: 'custom', path: ['draftLength'], message: 'give the speculative decoding method too' });
   });
 export type CreateEndpointBody = z.infer<typeof createEndpointBodySchema>;
 
@@ -165,36 +207,43 @@ export type CreateEndpointBody = z.infer<typeof createEndpointBodySchema>;
  * to remove the key, and `status: 'paused' | 'active'` to pause or resume an approved endpoint.
  */
 export const updateEndpointBodySchema = z
-  .object(described({
-    baseUrl: baseUrl.optional(),
-    protocol: z.enum(PROTOCOLS, { error: `one of ${PROTOCOLS.join(', ')}` }).optional(),
-    apiModelId: line(200).optional(),
-    apiKey: z.union([apiKey, z.null()]).optional(),
-    region: z.union([optionalLine(80), z.null()]),
-    hardware: z.union([optionalLine(120), z.null()]),
-    engine: z.union([optionalLine(120), z.null()]),
-    precision: z.union([optionalLine(40), z.null()]),
-    speculativeDecoding: z.union([optionalLine(120), z.null()]),
-    draftLength: z.union([metadataShape.draftLength, z.null()]),
-    deploymentKind: metadataShape.deploymentKind.optional(),
-    system: z.union([optionalLine(200), z.null()]),
-    contact: line(200, 3).optional(),
-    notes: z.union([metadataShape.notes, z.null()]),
-    pricing: z.union([endpointPricingSchema, z.null()]).optional(),
-    status: z.enum(['paused', 'active'], { error: 'paused or active' }).optional(),
-  }))
+  .object(
+    described({
+      baseUrl: baseUrl.optional(),
+      protocol: z.enum(PROTOCOLS, { error: `one of ${PROTOCOLS.join(', ')}` }).optional(),
+      apiModelId: line(200).optional(),
+      apiKey: z.union([apiKey, z.null()]).optional(),
+      region: z.union([optionalLine(80), z.null()]),
+      hardware: z.union([optionalLine(120), z.null()]),
+      engine: z.union([optionalLine(120), z.null()]),
+      precision: z.union([optionalLine(40), z.null()]),
+      speculativeDecoding: z.union([optionalLine(120), z.null()]),
+      draftLength: z.union([metadataShape.draftLength, z.null()]),
+      deploymentKind: metadataShape.deploymentKind.optional(),
+      system: z.union([optionalLine(200), z.null()]),
+      contextWindowTokens: z.union([metadataShape.contextWindowTokens, z.null()]),
+      contact: line(200, 3).optional(),
+      notes: z.union([metadataShape.notes, z.null()]),
+      pricing: z.union([endpointPricingSchema, z.null()]).optional(),
+      serviceTier: z.union([serviceTierInputSchema, z.null()]).optional(),
+      tierObjective: z.union([tierObjectiveInputSchema, z.null()]).optional(),
+      status: z.enum(['paused', 'active'], { error: 'paused or active' }).optional(),
+    }),
+  )
   .strict()
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'nothing to change', path: ['body'] });
 export type UpdateEndpointBody = z.infer<typeof updateEndpointBodySchema>;
 
 /** POST /api/v1/endpoints/{id}/review body (admins). */
 export const reviewEndpointBodySchema = z
-  .object(described({
-    decision: z.enum(['approve', 'reject'], { error: 'approve or reject' }),
-    reason: z.preprocess(emptyToUndefined, line(1000).optional()),
-    revision: z.number({ error: 'the revision you reviewed (a whole number)' }).int('a whole number').min(1, 'at least 1'),
-    linkProvider: z.boolean({ error: 'true or false' }).optional(),
-  }))
+  .object(
+    described({
+      decision: z.enum(['approve', 'reject'], { error: 'approve or reject' }),
+      reason: z.preprocess(emptyToUndefined, line(1000).optional()),
+      revision: z.number({ error: 'the revision you reviewed (a whole number)' }).int('a whole number').min(1, 'at least 1'),
+      linkProvider: z.boolean({ error: 'true or false' }).optional(),
+    }),
+  )
   .strict()
   .superRefine((v, ctx) => {
     if (v.decision === 'reject' && v.reason === undefined) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'a rejection needs a reason' });
@@ -216,7 +265,11 @@ export function fieldIssues(error: z.ZodError): FieldIssue[] {
     let field = issue.path.map(String).join('.') || 'body';
     let message = issue.message;
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) if (!seen.has(key)) seen.set(key, 'unknown field');
+      // a nested object's unknown key is named with its path (serviceTier.extra), a top-level one alone
+      for (const key of issue.keys) {
+        const name = [...issue.path.map(String), key].join('.');
+        if (!seen.has(name)) seen.set(name, 'unknown field');
+      }
       continue;
     }
     if (issue.code === 'invalid_type' && issue.path.length === 0) {

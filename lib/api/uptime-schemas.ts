@@ -35,5 +35,9 @@ export const endpointUptimeSchema = z
 
 /** Query of the uptime route: an optional worker region. */
 export const uptimeQuerySchema = z.object({
-  region: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'lower-case letters, digits and -').optional().meta({ description: 'Count only probes from this worker region (default: all regions).' }),
+  region: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'lower-case letters, digits and -')
+    .optional()
+    .meta({ description: 'Count only probes from this worker region (default: all regions).' }),
 });

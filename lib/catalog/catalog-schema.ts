@@ -6,7 +6,10 @@
  * carries its own source and date (lib/catalog/pricing). What could not be sourced is absent: a
  * context window or a price is `null` (unknown), never a guess (decision 220).
  */
+import { serviceTierInputSchema, tierObjectiveInputSchema } from '@/lib/api/service-tier-schemas';
+import { checkServiceTier } from '@/lib/probe/service-tier';
 import { z } from 'zod';
+import { probeHeadersSchema } from '@/lib/probe/probe-headers';
 import { PROTOCOLS } from '@/lib/probe/types';
 import { endpointPricingSchema } from './pricing';
 
@@ -19,7 +22,10 @@ const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
   .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a real calendar date');
-const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be kebab-case (a-z, 0-9, -)').max(80);
+const slug = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be kebab-case (a-z, 0-9, -)')
+  .max(80);
 
 /** Where a fact was read: the provider's documentation page and the date it was read. */
 export const catalogSourceSchema = z
@@ -32,8 +38,14 @@ export const catalogSourceSchema = z
     via: httpUrl.optional(),
     /** Anything a reviewer should know about this source (tier limits, carried-over facts). */
     note: z.string().min(1).max(500).optional(),
+    /**
+     * Set when no public copy confirming the id could be found on `checkedOn`'s re-check: the entry is
+     * kept as carried over (never guessed anew) and `note` must say what was searched (decision 224).
+     */
+    unverified: z.literal(true).optional(),
   })
-  .strict();
+  .strict()
+  .refine((s) => s.unverified === undefined || s.note !== undefined, { message: 'an unverified source needs a note saying what was searched', path: ['note'] });
 export type CatalogSource = z.infer<typeof catalogSourceSchema>;
 
 /** One model: one set of weights (or one proprietary model), whatever id or quantisation serves it. */
@@ -86,9 +98,25 @@ export const catalogEndpointSchema = z
     /** Set when the provider retired the model or id: the endpoint stays listed with its history, never probed. */
     retiredOn: isoDate.optional(),
     retiredNote: z.string().min(1).max(300).optional(),
+    /** Headers added to this endpoint's probes where the provider's terms ask for them (decision 174); none by default. */
+    probeHeaders: probeHeadersSchema.optional(),
+    /**
+     * The service tier this endpoint asks for (decision 262): a documented parameter and value,
+     * checked against the protocol below; absent: the provider's default tier. A tier is listed only
+     * with the page that documents it (`source`) and, when it has one, its published objective.
+     */
+    serviceTier: serviceTierInputSchema.optional(),
+    /** The provider's published objective for the tier, with the page that publishes it (`sourceUrl`); absent: none published. */
+    tierObjective: tierObjectiveInputSchema.optional(),
   })
   .strict()
-  .refine((e) => e.retiredNote === undefined || e.retiredOn !== undefined, { message: 'retiredNote needs retiredOn', path: ['retiredNote'] });
+  .refine((e) => e.retiredNote === undefined || e.retiredOn !== undefined, { message: 'retiredNote needs retiredOn', path: ['retiredNote'] })
+  .superRefine((e, ctx) => {
+    const issue = e.serviceTier ? checkServiceTier(e.protocol, e.serviceTier) : null;
+    if (issue) ctx.addIssue({ code: 'custom', path: ['serviceTier', 'value'], message: issue });
+    if (e.tierObjective && !e.serviceTier)
+      ctx.addIssue({ code: 'custom', path: ['tierObjective'], message: 'a tier objective needs the serviceTier it is published for' });
+  });
 export type CatalogEndpoint = z.infer<typeof catalogEndpointSchema>;
 
 /** One provider file: the provider, how its key is named, its defaults and its endpoints. */
@@ -171,7 +199,8 @@ export function parseCatalog(files: Array<{ name: string; data: unknown }>): Cat
       endpointSlugs.add(e.slug);
       if (!modelSlugs.has(e.model)) problems.push(`${name}: endpoints.${i}.model: unknown model ${e.model} (not in models.json)`);
       const baseUrl = e.baseUrl ?? p.baseUrl;
-      const target = `${baseUrl}|${e.apiModelId}`;
+      // the same model id at the same URL is another endpoint when it asks for another tier (decision 262)
+      const target = `${baseUrl}|${e.apiModelId}|${e.serviceTier ? `${e.serviceTier.parameter}=${e.serviceTier.value}` : ''}`;
       if (targets.has(target)) problems.push(`${name}: endpoints.${i}.apiModelId: ${e.apiModelId} at ${baseUrl} is listed twice`);
       targets.add(target);
       endpoints.push({ ...e, providerSlug: p.slug, baseUrl, system: e.system ?? p.system, apiKeyEnv: p.apiKeyEnv });

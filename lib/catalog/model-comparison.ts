@@ -1,7 +1,7 @@
 /**
  * Shapes and filters of the model comparison (home page, GET /api/v1/model-comparison), free of
  * framework and database code so the page's filters run the same rule in the browser as the API
- * on the server (app/_server/model-comparison composes the data; decision 223).
+ * on the server (server/model-comparison composes the data; decision 223).
  */
 /** Percentiles of one metric as the leaderboard answer carries them. */
 type Percentiles = { p5: number; p25: number; p50: number; p75: number; p95: number };
@@ -61,7 +61,6 @@ export interface ComparedModel {
   best: ComparedEndpoint | null;
 }
 
-
 /** Filters of the comparison (all optional): which endpoints may stand for a model. */
 export interface ComparisonFilters {
   weights?: 'open' | 'proprietary' | null;
@@ -107,4 +106,3 @@ export function applyComparisonFilters(models: ComparedModel[], f: ComparisonFil
       return true;
     });
 }
-

@@ -2,12 +2,25 @@ import { describe, expect, it } from 'vitest';
 import { createEndpointBodySchema, updateEndpointBodySchema } from '../api/submission-schemas';
 import { blendedUsdPerMTokens, costUsd, endpointPricingSchema } from './pricing';
 
-const ok = { inputUsdPerMTokens: 0.2, outputUsdPerMTokens: 0.6, cachedInputUsdPerMTokens: null, currency: 'USD', source: 'https://example.com/pricing', asOf: '2026-11-30' };
+const ok = {
+  inputUsdPerMTokens: 0.2,
+  outputUsdPerMTokens: 0.6,
+  cachedInputUsdPerMTokens: null,
+  currency: 'USD',
+  source: 'https://example.com/pricing',
+  asOf: '2026-11-30',
+};
 
 describe('declared pricing', () => {
   it('validates with a source URL and a date; names the bad field', () => {
     expect(endpointPricingSchema.parse(ok)).toEqual(ok);
-    for (const [field, value] of [['source', 'ftp://x'], ['source', 'not a url'], ['asOf', '30/11/2026'], ['currency', 'EUR'], ['inputUsdPerMTokens', -1]] as const) {
+    for (const [field, value] of [
+      ['source', 'ftp://x'],
+      ['source', 'not a url'],
+      ['asOf', '30/11/2026'],
+      ['currency', 'EUR'],
+      ['inputUsdPerMTokens', -1],
+    ] as const) {
       const r = endpointPricingSchema.safeParse({ ...ok, [field]: value });
       expect(r.success, field).toBe(false);
       expect(r.error!.issues[0]!.path).toEqual([field]);
@@ -27,7 +40,15 @@ describe('declared pricing', () => {
   });
 
   it('submission bodies accept pricing (optional; PATCH null removes it)', () => {
-    const body = { provider: 'Acme', model: 'llama-4-maverick', baseUrl: 'https://api.acme.example/v1', protocol: 'openai-chat', apiModelId: 'm', deploymentKind: 'shared', contact: 'ops@acme.example' };
+    const body = {
+      provider: 'Acme',
+      model: 'llama-4-maverick',
+      baseUrl: 'https://api.acme.example/v1',
+      protocol: 'openai-chat',
+      apiModelId: 'm',
+      deploymentKind: 'shared',
+      contact: 'ops@acme.example',
+    };
     expect(createEndpointBodySchema.safeParse(body).success).toBe(true);
     expect(createEndpointBodySchema.parse({ ...body, pricing: ok }).pricing).toEqual(ok);
     const bad = createEndpointBodySchema.safeParse({ ...body, pricing: { ...ok, source: 'x' } });

@@ -13,13 +13,26 @@ export const endpointPricingSchema = z
   .object({
     inputUsdPerMTokens: z.number().nonnegative().max(10_000).meta({ description: 'Price of input (prompt) tokens, USD per million tokens, as declared.' }),
     outputUsdPerMTokens: z.number().nonnegative().max(10_000).meta({ description: 'Price of output (generated) tokens, USD per million tokens, as declared.' }),
-    cachedInputUsdPerMTokens: z.number().nonnegative().max(10_000).nullable().meta({ description: 'Price of input tokens served from the prompt cache, USD per million tokens; null when not offered or not declared.' }),
+    cachedInputUsdPerMTokens: z
+      .number()
+      .nonnegative()
+      .max(10_000)
+      .nullable()
+      .meta({ description: 'Price of input tokens served from the prompt cache, USD per million tokens; null when not offered or not declared.' }),
     /** ISO 4217; only USD is accepted so blended prices compare. */
     currency: z.literal('USD').meta({ description: 'ISO 4217 currency; only USD, so blended prices compare.' }),
     /** Public page the price was read from. */
-    source: z.string().url().max(2000).refine((u) => /^https?:\/\//i.test(u), 'source must be an http(s) URL').meta({ description: 'Public page the price was read from (http(s) URL).' }),
+    source: z
+      .string()
+      .url()
+      .max(2000)
+      .refine((u) => /^https?:\/\//i.test(u), 'source must be an http(s) URL')
+      .meta({ description: 'Public page the price was read from (http(s) URL).' }),
     /** Date the price was read from the source, YYYY-MM-DD. */
-    asOf: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'asOf must be a date YYYY-MM-DD').meta({ description: 'Date the price was read from the source, YYYY-MM-DD.' }),
+    asOf: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'asOf must be a date YYYY-MM-DD')
+      .meta({ description: 'Date the price was read from the source, YYYY-MM-DD.' }),
   })
   .strict();
 export type EndpointPricing = z.infer<typeof endpointPricingSchema>;
@@ -35,14 +48,19 @@ export const PRICE_BLEND = { input: 3, output: 1 } as const;
  */
 export function blendedUsdPerMTokens(pricing: Pick<EndpointPricing, 'inputUsdPerMTokens' | 'outputUsdPerMTokens'> | null): number | null {
   if (!pricing) return null;
-  const blended = (PRICE_BLEND.input * pricing.inputUsdPerMTokens + PRICE_BLEND.output * pricing.outputUsdPerMTokens) / (PRICE_BLEND.input + PRICE_BLEND.output);
+  const blended =
+    (PRICE_BLEND.input * pricing.inputUsdPerMTokens + PRICE_BLEND.output * pricing.outputUsdPerMTokens) / (PRICE_BLEND.input + PRICE_BLEND.output);
   return Math.round(blended * 1e6) / 1e6;
 }
 
 /**
  * Cost in USD of `inputTokens` + `outputTokens` at `pricing` (uncached input). Null when no pricing.
  */
-export function costUsd(pricing: Pick<EndpointPricing, 'inputUsdPerMTokens' | 'outputUsdPerMTokens'> | null, inputTokens: number, outputTokens: number): number | null {
+export function costUsd(
+  pricing: Pick<EndpointPricing, 'inputUsdPerMTokens' | 'outputUsdPerMTokens'> | null,
+  inputTokens: number,
+  outputTokens: number,
+): number | null {
   if (!pricing) return null;
   return (inputTokens * pricing.inputUsdPerMTokens + outputTokens * pricing.outputUsdPerMTokens) / 1_000_000;
 }

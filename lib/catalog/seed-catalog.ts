@@ -5,10 +5,12 @@
  * (decision 220). An endpoint is active only when its provider's API key variable is set; a
  * provider that renames a model id needs one change (its `apiModelId`) in its data file.
  */
+import type { ServiceTierDeclaration, TierObjective } from '@/lib/probe/service-tier';
 import type { Protocol } from '@/lib/probe/types';
 import type { EndpointPricing } from './pricing';
 import type { CatalogSource } from './catalog-schema';
 import { CATALOG } from './catalog-data';
+import { deploymentOf } from './endpoint-deployment';
 
 export interface SeedProvider {
   slug: string;
@@ -46,6 +48,12 @@ export interface SeedEndpoint {
   source: CatalogSource;
   /** Date the provider retired the id (YYYY-MM-DD); the endpoint is then listed as retired and never probed. */
   retiredOn: string | null;
+  /** Headers added to this endpoint's probes (lib/probe/probe-headers, decision 174); null = none. */
+  probeHeaders: Record<string, string> | null;
+  /** The service tier the endpoint asks for (decision 262); null = the default tier. */
+  serviceTier: ServiceTierDeclaration | null;
+  /** The provider's published objective for the tier, with its source; null = none published. */
+  tierObjective: TierObjective | null;
 }
 
 /** A seeded model row (models table). `weights`/`creator`/`weightsUrl` are null for the calibration model. */
@@ -73,7 +81,16 @@ export const CALIBRATION_MODEL: SeedModel = {
 };
 
 export const SEED_MODELS: SeedModel[] = [
-  ...CATALOG.models.map((m) => ({ slug: m.slug, name: m.name, family: m.family, description: m.description, creator: m.creator, weights: m.weights, weightsUrl: m.weightsUrl, retiredOn: m.retiredOn ?? null })),
+  ...CATALOG.models.map((m) => ({
+    slug: m.slug,
+    name: m.name,
+    family: m.family,
+    description: m.description,
+    creator: m.creator,
+    weights: m.weights,
+    weightsUrl: m.weightsUrl,
+    retiredOn: m.retiredOn ?? null,
+  })),
   CALIBRATION_MODEL,
 ];
 
@@ -92,17 +109,16 @@ export const SEED_ENDPOINTS: SeedEndpoint[] = CATALOG.endpoints.map((e) => ({
   baseUrl: e.baseUrl,
   apiModelId: e.apiModelId,
   apiKeyEnv: e.apiKeyEnv,
-  hardware: e.hardware,
-  engine: e.engine,
-  precision: e.precision,
-  speculativeDecoding: e.speculativeDecoding,
-  deploymentKind: e.deploymentKind,
+  ...deploymentOf(e),
   region: e.region,
   system: e.system,
   contextWindowTokens: e.contextWindowTokens,
   pricing: e.pricing,
   source: e.source,
   retiredOn: e.retiredOn ?? null,
+  probeHeaders: e.probeHeaders ?? null,
+  serviceTier: e.serviceTier ?? null,
+  tierObjective: e.tierObjective ?? null,
 }));
 
 /**

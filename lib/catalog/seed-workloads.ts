@@ -3,13 +3,13 @@
  * truth; this file only maps it onto the `workloads` table's columns). How often each workload is
  * probed is decided by lib/probe/cadence, not here.
  */
-import { HEADLINE_WORKLOAD_SLUG, WORKLOADS } from '@/lib/probe/workloads';
+import { ALL_WORKLOADS, HEADLINE_WORKLOAD_SLUG } from '@/lib/probe/workloads';
 
 /** The leaderboard's default workload (= the headline workload, probed every slot). */
 export const DEFAULT_WORKLOAD_SLUG = HEADLINE_WORKLOAD_SLUG;
 
 /** Rows to upsert into `workloads`, one per grid workload, in the grid's order. */
-export const SEED_WORKLOADS = WORKLOADS.map((w) => ({
+export const SEED_WORKLOADS = ALL_WORKLOADS.map((w) => ({
   slug: w.slug,
   name: w.name,
   category: w.category,

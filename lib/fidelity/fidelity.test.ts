@@ -116,6 +116,11 @@ describe('judgeFidelityProbe', () => {
     expect(judged.answerText!.endsWith('é')).toBe(true);
     expect(capUtf8('abc')).toBe('abc');
     expect(judgeFidelityProbe(expected, { outcome: 'error', answerText: 'ANSWER: 1' })).toMatchObject({ fidelityCheck: 'arithmetic', fidelityPassed: null });
-    expect(judgeFidelityProbe(null, { outcome: 'success', answerText: 'x' })).toEqual({ fidelityCheck: null, fidelityPassed: null, fidelityDetail: null, answerText: null });
+    expect(judgeFidelityProbe(null, { outcome: 'success', answerText: 'x' })).toEqual({
+      fidelityCheck: null,
+      fidelityPassed: null,
+      fidelityDetail: null,
+      answerText: null,
+    });
   });
 });

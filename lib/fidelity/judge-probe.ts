@@ -27,7 +27,10 @@ export interface FidelityColumns {
   fidelityCheck: FidelityExpected['check'] | null;
   /** null when the probe failed (no complete answer to judge) or was not a fidelity probe */
   fidelityPassed: boolean | null;
-  fidelityDetail: { expected: FidelityExpected; got: { answer: number | null; code: string | null }; failures: FidelityFailure[] } | { expected: FidelityExpected; notJudged: string } | null;
+  fidelityDetail:
+    | { expected: FidelityExpected; got: { answer: number | null; code: string | null }; failures: FidelityFailure[] }
+    | { expected: FidelityExpected; notJudged: string }
+    | null;
   answerText: string | null;
 }
 
@@ -43,5 +46,10 @@ export function judgeFidelityProbe(expected: FidelityExpected | null, probe: { o
     return { fidelityCheck: expected.check, fidelityPassed: null, fidelityDetail: { expected, notJudged: 'probe failed' }, answerText };
   }
   const verdict = verifyFidelityAnswer(expected, probe.answerText);
-  return { fidelityCheck: expected.check, fidelityPassed: verdict.passed, fidelityDetail: { expected, got: verdict.got, failures: verdict.failures }, answerText };
+  return {
+    fidelityCheck: expected.check,
+    fidelityPassed: verdict.passed,
+    fidelityDetail: { expected, got: verdict.got, failures: verdict.failures },
+    answerText,
+  };
 }

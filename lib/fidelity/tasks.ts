@@ -23,7 +23,9 @@ import { createHash } from 'node:crypto';
 export type FidelityCategory = 'prose' | 'code' | 'math' | 'json';
 
 /** The kind of check, stored in `measurements.fidelity_check`. */
-export type FidelityCheckKind = 'arithmetic' | 'code_output' | 'json_schema' | 'nonce_recall';
+/** The fidelity checks a probe can carry: the same words in the database (a CHECK), the API and the CLI. */
+export const FIDELITY_CHECK_KINDS = ['arithmetic', 'code_output', 'json_schema', 'nonce_recall'] as const;
+export type FidelityCheckKind = (typeof FIDELITY_CHECK_KINDS)[number];
 
 /** Which check each category carries. */
 export const FIDELITY_CHECK_BY_CATEGORY: Record<FidelityCategory, FidelityCheckKind> = {
@@ -59,7 +61,33 @@ export interface FidelityTask {
 
 /** Alphabet of code parts: no 0/O/1/I, so a correct reply cannot be misread. */
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-const WORD_POOL = ['amber', 'bridge', 'cedar', 'delta', 'ember', 'falcon', 'garnet', 'harbor', 'iris', 'juniper', 'kestrel', 'lantern', 'meadow', 'nickel', 'orchid', 'pepper', 'quartz', 'raven', 'saffron', 'timber', 'umber', 'violet', 'willow', 'yarrow', 'zephyr'];
+const WORD_POOL = [
+  'amber',
+  'bridge',
+  'cedar',
+  'delta',
+  'ember',
+  'falcon',
+  'garnet',
+  'harbor',
+  'iris',
+  'juniper',
+  'kestrel',
+  'lantern',
+  'meadow',
+  'nickel',
+  'orchid',
+  'pepper',
+  'quartz',
+  'raven',
+  'saffron',
+  'timber',
+  'umber',
+  'violet',
+  'willow',
+  'yarrow',
+  'zephyr',
+];
 
 /** Bytes from SHA-256 of the seed, extended by counter; a small deterministic stream. */
 function createByteStream(seed: string): () => number {

@@ -7,7 +7,16 @@ const NOW = new Date('2026-03-02T12:00:00.000Z');
 const ago = (s: number) => new Date(NOW.getTime() - s * 1000).toISOString();
 
 function region(name: string, over: Partial<HealthRegionSchedule> = {}): HealthRegionSchedule {
-  return { region: name, cron: '* * * * *', lastFiredAt: ago(20), lastCompletedAt: ago(19), waitingSeconds: 0, lastProbeJobAt: ago(19), liveWorkers: 1, ...over };
+  return {
+    region: name,
+    cron: '* * * * *',
+    lastFiredAt: ago(20),
+    lastCompletedAt: ago(19),
+    waitingSeconds: 0,
+    lastProbeJobAt: ago(19),
+    liveWorkers: 1,
+    ...over,
+  };
 }
 
 function judge(schedules: HealthRegionSchedule[], queues: HealthQueueFigures[] = [], liveWorkers = 2, liveJobsWorkers = 1) {
@@ -33,7 +42,11 @@ describe('assessHealth', () => {
   it('a schedule that stopped firing: stalled after missedFirings slots of its own cron', () => {
     const gap = DEFAULT_HEALTH_THRESHOLDS.missedFirings * 60;
     expect(judge([region('eu', { lastFiredAt: ago(gap) })]).status).toBe('ok');
-    expect(judge([region('eu', { lastFiredAt: ago(gap + 1) })])).toMatchObject({ status: 'degraded', stalledRegions: ['eu'], problems: ['region eu: schedule-not-firing'] });
+    expect(judge([region('eu', { lastFiredAt: ago(gap + 1) })])).toMatchObject({
+      status: 'degraded',
+      stalledRegions: ['eu'],
+      problems: ['region eu: schedule-not-firing'],
+    });
     // A 5-minute cron: the same gap is well inside three of its slots.
     expect(judge([region('eu', { cron: '*/5 * * * *', lastFiredAt: ago(gap + 1) })]).status).toBe('ok');
     expect(judge([region('eu', { cron: '*/5 * * * *', lastFiredAt: ago(15 * 60 + 1) })]).stalledRegions).toEqual(['eu']);
@@ -58,7 +71,11 @@ describe('assessHealth', () => {
   });
 
   it('probe workers but no jobs worker: degraded (rollups and answers stand still)', () => {
-    expect(judge([region('eu')], [], 1, 0)).toMatchObject({ status: 'degraded', stalledRegions: [], problems: ['no live jobs worker: rollups, answers and dumps stand still'] });
+    expect(judge([region('eu')], [], 1, 0)).toMatchObject({
+      status: 'degraded',
+      stalledRegions: [],
+      problems: ['no live jobs worker: rollups, answers and dumps stand still'],
+    });
     expect(judge([region('eu')], [], 2, 1).status).toBe('ok');
   });
 });

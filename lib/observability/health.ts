@@ -24,7 +24,7 @@ export interface HealthQueueFigures {
   lagSeconds: number;
 }
 
-/** A region's probe schedule (db/queries/operations.ts RegionSchedule; ISO instants). */
+/** A region's probe schedule (ISO instants, waitingSeconds in s); db/queries/operations.ts RegionSchedule is this type. */
 export interface HealthRegionSchedule {
   region: string;
   cron: string;
@@ -101,7 +101,9 @@ export function assessHealth(input: {
   });
   // Probe queues of regions without a schedule row (made by an older version) still count.
   const scheduled = new Set(input.schedules.map((s) => input.probeQueueName(s.region)));
-  const otherLagging = input.queues.filter((q) => q.queue.startsWith(input.probeQueueName('')) && !scheduled.has(q.queue) && q.lagSeconds > th.probeQueueLagSeconds);
+  const otherLagging = input.queues.filter(
+    (q) => q.queue.startsWith(input.probeQueueName('')) && !scheduled.has(q.queue) && q.lagSeconds > th.probeQueueLagSeconds,
+  );
   const stalledRegions = regions.filter((r) => r.state === 'stalled').map((r) => r.region);
   const problems = [
     ...(input.liveWorkers === 0 ? ['no live worker'] : input.liveJobsWorkers === 0 ? ['no live jobs worker: rollups, answers and dumps stand still'] : []),

@@ -8,18 +8,41 @@ import pino, { type Logger } from 'pino';
 
 /** Field paths replaced by "[redacted]" wherever they appear (top level or one level down). */
 export const REDACT_PATHS: string[] = [
-  'apiKey', '*.apiKey', 'apiKeyEncrypted', '*.apiKeyEncrypted',
-  'password', '*.password', 'token', '*.token', 'secret', '*.secret', 'secretKey', '*.secretKey',
-  'authorization', '*.authorization', 'cookie', '*.cookie',
-  'headers.authorization', 'headers.cookie', 'headers["x-api-key"]', 'headers["set-cookie"]',
-  'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]',
-  'databaseUrl', 'DATABASE_URL', 'TOKENPACE_SECRET_KEY',
+  'apiKey',
+  '*.apiKey',
+  'apiKeyEncrypted',
+  '*.apiKeyEncrypted',
+  'password',
+  '*.password',
+  'token',
+  '*.token',
+  'secret',
+  '*.secret',
+  'secretKey',
+  '*.secretKey',
+  'authorization',
+  '*.authorization',
+  'cookie',
+  '*.cookie',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["x-api-key"]',
+  'headers["set-cookie"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'databaseUrl',
+  'DATABASE_URL',
+  'TOKENPACE_SECRET_KEY',
 ];
 
 export type { Logger };
 
 /** A JSON logger for one process kind. `level` defaults to info; output goes to stdout. */
-export function createLogger(processName: 'web' | 'worker' | 'start' | 'reference', opts: { level?: string; destination?: NodeJS.WritableStream } = {}): Logger {
+export function createLogger(
+  processName: 'web' | 'worker' | 'start' | 'reference',
+  opts: { level?: string; destination?: NodeJS.WritableStream } = {},
+): Logger {
   return pino(
     {
       level: opts.level ?? 'info',

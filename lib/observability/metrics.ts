@@ -44,11 +44,39 @@ export function createWorkerMetrics(labels: { workerId: string; region: string }
   collectDefaultMetrics({ register: registry, prefix: 'tokenpace_', eventLoopMonitoringPrecision: 20 });
   return {
     registry,
-    probes: new Counter({ name: 'tokenpace_probes_total', help: 'Probes recorded, by outcome, error kind and endpoint.', labelNames: ['outcome', 'error_kind', 'endpoint_id', 'region'], registers: [registry] }),
-    probeDuration: new Histogram({ name: 'tokenpace_probe_duration_seconds', help: 'Wall time of one probe job, claim to measurement written.', labelNames: ['outcome', 'region'], buckets: PROBE_BUCKETS, registers: [registry] }),
-    sweepDuration: new Histogram({ name: 'tokenpace_sweep_duration_seconds', help: 'Wall time of one concurrency sweep.', labelNames: ['outcome'], buckets: [10, 30, 60, 120, 300, 600, 1200, 1800, 3600], registers: [registry] }),
-    taskDuration: new Histogram({ name: 'tokenpace_task_duration_seconds', help: 'Wall time of housekeeping tasks (schedule-probes fan-out, rollup, retention).', labelNames: ['task', 'outcome'], buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60], registers: [registry] }),
-    slotsRecovered: new Counter({ name: 'tokenpace_probe_slots_recovered_total', help: 'Probe slots of dead workers handed back to the queue (requeued) or closed because their measurement exists (completed).', labelNames: ['action'], registers: [registry] }),
+    probes: new Counter({
+      name: 'tokenpace_probes_total',
+      help: 'Probes recorded, by outcome, error kind and endpoint.',
+      labelNames: ['outcome', 'error_kind', 'endpoint_id', 'region'],
+      registers: [registry],
+    }),
+    probeDuration: new Histogram({
+      name: 'tokenpace_probe_duration_seconds',
+      help: 'Wall time of one probe job, claim to measurement written.',
+      labelNames: ['outcome', 'region'],
+      buckets: PROBE_BUCKETS,
+      registers: [registry],
+    }),
+    sweepDuration: new Histogram({
+      name: 'tokenpace_sweep_duration_seconds',
+      help: 'Wall time of one concurrency sweep.',
+      labelNames: ['outcome'],
+      buckets: [10, 30, 60, 120, 300, 600, 1200, 1800, 3600],
+      registers: [registry],
+    }),
+    taskDuration: new Histogram({
+      name: 'tokenpace_task_duration_seconds',
+      help: 'Wall time of housekeeping tasks (schedule-probes fan-out, rollup, retention).',
+      labelNames: ['task', 'outcome'],
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60],
+      registers: [registry],
+    }),
+    slotsRecovered: new Counter({
+      name: 'tokenpace_probe_slots_recovered_total',
+      help: 'Probe slots of dead workers handed back to the queue (requeued) or closed because their measurement exists (completed).',
+      labelNames: ['action'],
+      registers: [registry],
+    }),
     toJson: () => registry.getMetricsAsJSON() as Promise<MetricsJson>,
   };
 }
@@ -64,17 +92,39 @@ export interface DatabaseFigures {
 /** Builds a one-scrape registry of the Postgres-derived gauges. */
 export function buildDatabaseRegistry(f: DatabaseFigures): Registry {
   const registry = new Registry();
-  new Gauge({ name: 'tokenpace_database_up', help: '1 when the web reached Postgres during this scrape, else 0.', registers: [registry] }).set(f.databaseUp ? 1 : 0);
-  const depth = new Gauge({ name: 'tokenpace_queue_depth', help: 'Jobs per queue and state (queued = created or retry, active = being worked).', labelNames: ['queue', 'state'], registers: [registry] });
-  const lag = new Gauge({ name: 'tokenpace_queue_lag_seconds', help: 'Age of the oldest due job still waiting in the queue (0 when none waits).', labelNames: ['queue'], registers: [registry] });
+  new Gauge({ name: 'tokenpace_database_up', help: '1 when the web reached Postgres during this scrape, else 0.', registers: [registry] }).set(
+    f.databaseUp ? 1 : 0,
+  );
+  const depth = new Gauge({
+    name: 'tokenpace_queue_depth',
+    help: 'Jobs per queue and state (queued = created or retry, active = being worked).',
+    labelNames: ['queue', 'state'],
+    registers: [registry],
+  });
+  const lag = new Gauge({
+    name: 'tokenpace_queue_lag_seconds',
+    help: 'Age of the oldest due job still waiting in the queue (0 when none waits).',
+    labelNames: ['queue'],
+    registers: [registry],
+  });
   for (const q of f.queues) {
     depth.set({ queue: q.queue, state: 'queued' }, q.queued);
     depth.set({ queue: q.queue, state: 'active' }, q.active);
     lag.set({ queue: q.queue }, q.lagSeconds);
   }
-  const age = new Gauge({ name: 'tokenpace_endpoint_last_success_age_seconds', help: 'Seconds since the last successful probe of each active endpoint (any workload, any region).', labelNames: ['endpoint_id', 'endpoint'], registers: [registry] });
+  const age = new Gauge({
+    name: 'tokenpace_endpoint_last_success_age_seconds',
+    help: 'Seconds since the last successful probe of each active endpoint (any workload, any region).',
+    labelNames: ['endpoint_id', 'endpoint'],
+    registers: [registry],
+  });
   for (const e of f.lastSuccess) age.set({ endpoint_id: String(e.endpointId), endpoint: e.endpoint }, e.ageSeconds);
-  const workers = new Gauge({ name: 'tokenpace_workers_live', help: 'Workers with a heartbeat in the last 60 s, by region.', labelNames: ['region'], registers: [registry] });
+  const workers = new Gauge({
+    name: 'tokenpace_workers_live',
+    help: 'Workers with a heartbeat in the last 60 s, by region.',
+    labelNames: ['region'],
+    registers: [registry],
+  });
   for (const w of f.liveWorkers) workers.set({ region: w.region }, w.count);
   return registry;
 }

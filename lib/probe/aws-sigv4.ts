@@ -43,7 +43,10 @@ function awsEscape(value: string, keepSlash: boolean): string {
  */
 export function signAwsRequestV4(input: AwsSigningInput): Record<string, string> {
   const url = new URL(input.url);
-  const amzDate = input.date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const amzDate = input.date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   const day = amzDate.slice(0, 8);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(input.headers)) headers[name.toLowerCase()] = value;
@@ -60,14 +63,7 @@ export function signAwsRequestV4(input: AwsSigningInput): Record<string, string>
     .sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0))
     .map(([k, v]) => `${k}=${v}`)
     .join('&');
-  const canonicalRequest = [
-    input.method.toUpperCase(),
-    canonicalPath,
-    query,
-    canonicalHeaders,
-    signedHeaders,
-    sha256Hex(input.body),
-  ].join('\n');
+  const canonicalRequest = [input.method.toUpperCase(), canonicalPath, query, canonicalHeaders, signedHeaders, sha256Hex(input.body)].join('\n');
   const scope = `${day}/${input.region}/${input.service}/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
   const kDate = hmac('AWS4' + input.secretAccessKey, day);

@@ -93,6 +93,9 @@ export function buildFailedProbeResult(
     e2eMs: extra.e2eMs ?? null,
     outputTokensReported: null,
     reasoningTokensHidden: null,
+    cachedInputTokens: null,
+    cacheWriteInputTokens: null,
+    inputTokensReported: null,
     outputTokensO200k: 0,
     outputTokensPerSecond: null,
     outputTokensPerSecondO200k: null,
@@ -131,8 +134,7 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   const answerText = events.map((e) => e.answer).join('');
   const reasoningText = events.map((e) => e.reasoning).join('');
   const toolCalls = parsed.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: toolArguments.get(c.key) ?? '' }));
-  const outputTokensO200k =
-    countO200kTokens(answerText) + countO200kTokens(reasoningText) + toolCalls.reduce((n, c) => n + countO200kTokens(c.arguments), 0);
+  const outputTokensO200k = countO200kTokens(answerText) + countO200kTokens(reasoningText) + toolCalls.reduce((n, c) => n + countO200kTokens(c.arguments), 0);
 
   const first = timeline[0];
   const last = timeline[timeline.length - 1];
@@ -230,6 +232,7 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   if (reported !== null && parsed.reasoningTokensReported !== null) evidence.reasoningTokensReported = parsed.reasoningTokensReported;
   if (reasoningTokensHidden !== null) evidence.reasoningTokensHidden = reasoningTokensHidden;
   if (parsed.reasoningWithheld) evidence.reasoningWithheld = true;
+  if (parsed.servedServiceTier !== null) evidence.servedServiceTier = parsed.servedServiceTier;
   if (parsed.sequenceIssues.length > 0) evidence.sequenceIssues = [...parsed.sequenceIssues];
   if (finish.verdict === 'unknown' && parsed.finishReasonRaw !== null) evidence.unknownFinishReason = parsed.finishReasonRaw.slice(0, 100);
   if (success && !buffered && delivery.evidence) evidence.delivery = delivery.evidence;
@@ -253,6 +256,9 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
     e2eMs,
     outputTokensReported: reported,
     reasoningTokensHidden,
+    cachedInputTokens: parsed.cachedInputTokens,
+    cacheWriteInputTokens: parsed.cacheWriteInputTokens,
+    inputTokensReported: parsed.inputTokensReported,
     outputTokensO200k,
     outputTokensPerSecond: reported !== null ? speedReported : speedO200k,
     outputTokensPerSecondO200k: speedO200k,

@@ -37,22 +37,69 @@ describe('cadence', () => {
   });
 
   it('calibration endpoints run every workload every slot', () => {
-    expect(listDueWorkloadSlugs({ id: 1, isCalibration: true, contextWindowTokens: 131_072 }, new Date(DAY + 7 * 60_000))).toEqual(WORKLOADS.map((w) => w.slug));
+    expect(listDueWorkloadSlugs({ id: 1, isCalibration: true, contextWindowTokens: 131_072 }, new Date(DAY + 7 * 60_000))).toEqual(
+      WORKLOADS.map((w) => w.slug),
+    );
   });
 
   it('endpoints are shifted against each other', () => {
     const first = (id: number) => {
-      for (let m = 0; m < 180; m++) if (listDueWorkloadSlugs({ id, isCalibration: false, contextWindowTokens: null }, new Date(DAY + m * 60_000)).includes('prose-100')) return m;
+      for (let m = 0; m < 180; m++)
+        if (listDueWorkloadSlugs({ id, isCalibration: false, contextWindowTokens: null }, new Date(DAY + m * 60_000)).includes('prose-100')) return m;
       return -1;
     };
     expect(new Set([1, 2, 3, 4, 5, 6].map(first)).size).toBeGreaterThan(3);
   });
 
   it('daily budget', () => {
-    expect(describeDailyBudget({ isCalibration: false, contextWindowTokens: null })).toEqual({
+    expect(describeDailyBudget({ isCalibration: false, contextWindowTokens: null }, WORKLOADS)).toEqual({
       probesPerDay: 1440 + 11 * 8,
       inputTokensPerDay: 1440 * 1000 + 8 * (4 * 100 + 3 * 1000 + 4 * 10_000),
       outputTokensPerDay: (1440 + 88) * 256,
     });
+    // with the families: 4 cold + 4 warm requests of ~2k tokens, 4 + 4 structured of ~1k a day,
+    // one agent conversation (turns of 1,100, 1,656 and 2,212 tokens) and one cache-lifetime series (4 × 1,100)
+    expect(describeDailyBudget({ isCalibration: false, contextWindowTokens: null })).toEqual({
+      probesPerDay: 1440 + 11 * 8 + 16 + 3 + 4,
+      inputTokensPerDay: 1440 * 1000 + 8 * (4 * 100 + 3 * 1000 + 4 * 10_000) + 8 * 2000 + 8 * 1000 + (1100 + 1656 + 2212) + 4 * 1100,
+      outputTokensPerDay: (1440 + 88 + 16 + 7) * 256,
+    });
+  });
+
+  it('agent turns: turn 1 once a day, the later turns never on their own; the cache-lifetime checks 2, 7 and 22 minutes after their seed', () => {
+    for (const isCalibration of [false, true]) {
+      const e = { id: 11, isCalibration, contextWindowTokens: null };
+      const dueAt = (slug: string, slot = 1) => {
+        const at: number[] = [];
+        for (let m = 0; m < 1440; m += slot) if (listDueWorkloadSlugs(e, new Date(Date.UTC(2026, 11, 1, 0, m)), slot).includes(slug)) at.push(m);
+        return at;
+      };
+      expect(dueAt('agent-turn-1').length).toBe(1);
+      expect(dueAt('agent-turn-2')).toEqual([]);
+      expect(dueAt('agent-turn-3')).toEqual([]);
+      const [seed] = dueAt('cache-lifetime-seed');
+      expect(seed).toBeDefined();
+      // the gaps: 2, 5 and 15 minutes since the request before (mod a day)
+      expect(dueAt('cache-lifetime-2m')).toEqual([(seed! + 2) % 1440]);
+      expect(dueAt('cache-lifetime-5m')).toEqual([(seed! + 7) % 1440]);
+      expect(dueAt('cache-lifetime-15m')).toEqual([(seed! + 22) % 1440]);
+      // a 5-minute slot never skips a member
+      for (const slug of ['agent-turn-1', 'cache-lifetime-seed', 'cache-lifetime-2m', 'cache-lifetime-5m', 'cache-lifetime-15m'])
+        expect(dueAt(slug, 5).length, slug).toBe(1);
+    }
+  });
+
+  it('the prompt-cache family: the cold member once per 360 minutes (calibration too), the warm one never on its own', () => {
+    for (const isCalibration of [false, true]) {
+      const e = { id: 7, isCalibration, contextWindowTokens: null };
+      const due: string[][] = [];
+      for (let m = 0; m < 1440; m++) due.push(listDueWorkloadSlugs(e, new Date(Date.UTC(2026, 11, 1, 0, m))));
+      expect(due.filter((d) => d.includes('cache-cold-2k')).length).toBe(4);
+      expect(due.some((d) => d.includes('cache-warm-2k'))).toBe(false);
+      // a 5-minute slot never skips it
+      const five: string[][] = [];
+      for (let m = 0; m < 1440; m += 5) five.push(listDueWorkloadSlugs(e, new Date(Date.UTC(2026, 11, 1, 0, m)), 5));
+      expect(five.filter((d) => d.includes('cache-cold-2k')).length).toBe(4);
+    }
   });
 });

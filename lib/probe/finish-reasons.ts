@@ -67,7 +67,14 @@ const CHAT_CLEAN: Record<string, CleanFinish> = {
 export const CLEAN_FINISHES: Readonly<Record<Protocol, Readonly<Record<string, CleanFinish>>>> = {
   'openai-chat': CHAT_CLEAN,
   'openai-responses': { completed: 'stop', max_output_tokens: 'length' },
-  'anthropic-messages': { end_turn: 'stop', stop_sequence: 'stop', pause_turn: 'stop', max_tokens: 'length', model_context_window_exceeded: 'length', tool_use: 'tool_calls' },
+  'anthropic-messages': {
+    end_turn: 'stop',
+    stop_sequence: 'stop',
+    pause_turn: 'stop',
+    max_tokens: 'length',
+    model_context_window_exceeded: 'length',
+    tool_use: 'tool_calls',
+  },
   'bedrock-converse-stream': { end_turn: 'stop', stop_sequence: 'stop', max_tokens: 'length', model_context_window_exceeded: 'length', tool_use: 'tool_calls' },
   'gemini-stream': { stop: 'stop', max_tokens: 'length' },
 };
@@ -102,7 +109,8 @@ export const FAILED_FINISHES: ReadonlySet<string> = new Set([
 ]);
 
 /** A word (between `_`, `-`, spaces or the ends) naming a failure. */
-const FAILURE_WORD = /(^|[_\s-])(abort(ed)?|errors?|errored|fail(ed|ure)?|cancel(l)?ed|cancel|timeout|timed[_\s-]?out|interrupt(ed)?|exception|disconnect(ed)?|crash(ed)?|killed|overload(ed)?|network)([_\s-]|$)/;
+const FAILURE_WORD =
+  /(^|[_\s-])(abort(ed)?|errors?|errored|fail(ed|ure)?|cancel(l)?ed|cancel|timeout|timed[_\s-]?out|interrupt(ed)?|exception|disconnect(ed)?|crash(ed)?|killed|overload(ed)?|network)([_\s-]|$)/;
 const RATE_LIMIT_WORD = /rate[\s_-]?limit|throttl|too[\s_-]?many[\s_-]?requests|quota|resource[\s_-]?exhausted/;
 
 /**
@@ -120,7 +128,8 @@ export function classifyFinish(protocol: Protocol, raw: string | null | undefine
   if (FILTERED_FINISHES.has(word)) {
     return { verdict: 'failed', errorKind: 'stream_error', message: `finish "${raw.trim()}": the provider's content filter ended the generation` };
   }
-  if (RATE_LIMIT_WORD.test(word)) return { verdict: 'failed', errorKind: 'rate_limited', message: `finish "${raw.trim()}": the provider reported a rate limit` };
+  if (RATE_LIMIT_WORD.test(word))
+    return { verdict: 'failed', errorKind: 'rate_limited', message: `finish "${raw.trim()}": the provider reported a rate limit` };
   if (FAILED_FINISHES.has(word) || FAILURE_WORD.test(word)) {
     return { verdict: 'failed', errorKind: 'stream_error', message: `finish "${raw.trim()}" names a failure` };
   }

@@ -39,19 +39,82 @@ interface Expected {
 
 const EXPECTED: Expected[] = [
   // 21 answer pieces, 25 o200k tokens; usage 667 = 27 visible + 640 reasoning
-  { id: 'T56', outputTokensO200k: 25, firstEventO200k: 1, outputTokensReported: 667, reasoningTokensHidden: 640, visible: 27, evidence: { reasoningTokensReported: 640, reasoningTokensHidden: 640 }, rankable: true },
+  {
+    id: 'T56',
+    outputTokensO200k: 25,
+    firstEventO200k: 1,
+    outputTokensReported: 667,
+    reasoningTokensHidden: 640,
+    visible: 27,
+    evidence: { reasoningTokensReported: 640, reasoningTokensHidden: 640 },
+    rankable: true,
+  },
   // 15 reasoning_content pieces (20 tokens) + 4 answer pieces (5 tokens); usage 25 with reasoning_tokens 20, none hidden
-  { id: 'T57', outputTokensO200k: 25, firstEventO200k: 1, outputTokensReported: 25, reasoningTokensHidden: 0, visible: 25, evidence: { reasoningTokensReported: 20, reasoningTokensHidden: 0 }, rankable: true },
+  {
+    id: 'T57',
+    outputTokensO200k: 25,
+    firstEventO200k: 1,
+    outputTokensReported: 25,
+    reasoningTokensHidden: 0,
+    visible: 25,
+    evidence: { reasoningTokensReported: 20, reasoningTokensHidden: 0 },
+    rankable: true,
+  },
   // 6 answer parts (29 tokens, the first 4); candidates 29 + thoughts 912
-  { id: 'T58', outputTokensO200k: 29, firstEventO200k: 4, outputTokensReported: 941, reasoningTokensHidden: 912, visible: 29, evidence: { reasoningTokensReported: 912, reasoningTokensHidden: 912 }, rankable: true },
+  {
+    id: 'T58',
+    outputTokensO200k: 29,
+    firstEventO200k: 4,
+    outputTokensReported: 941,
+    reasoningTokensHidden: 912,
+    visible: 29,
+    evidence: { reasoningTokensReported: 912, reasoningTokensHidden: 912 },
+    rankable: true,
+  },
   // 7 answer tokens; usage 420 with 256 hidden: 164 visible still disagrees
-  { id: 'T59', outputTokensO200k: 7, firstEventO200k: 1, outputTokensReported: 420, reasoningTokensHidden: 256, visible: 164, evidence: { reasoningTokensReported: 256, reasoningTokensHidden: 256 }, rankable: false },
+  {
+    id: 'T59',
+    outputTokensO200k: 7,
+    firstEventO200k: 1,
+    outputTokensReported: 420,
+    reasoningTokensHidden: 256,
+    visible: 164,
+    evidence: { reasoningTokensReported: 256, reasoningTokensHidden: 256 },
+    rankable: false,
+  },
   // 11 answer tokens after a redacted_thinking block; output_tokens 530, no thinking count
-  { id: 'T60', outputTokensO200k: 11, firstEventO200k: 1, outputTokensReported: 530, reasoningTokensHidden: null, visible: 530, evidence: { reasoningWithheld: true }, rankable: false },
+  {
+    id: 'T60',
+    outputTokensO200k: 11,
+    firstEventO200k: 1,
+    outputTokensReported: 530,
+    reasoningTokensHidden: null,
+    visible: 530,
+    evidence: { reasoningWithheld: true },
+    rankable: false,
+  },
   // 14 answer pieces (16 tokens) after a thinking block with only a signature; output 396 with thinking_tokens 380
-  { id: 'T61', outputTokensO200k: 16, firstEventO200k: 1, outputTokensReported: 396, reasoningTokensHidden: 380, visible: 16, evidence: { reasoningTokensReported: 380, reasoningTokensHidden: 380, reasoningWithheld: true }, rankable: true },
+  {
+    id: 'T61',
+    outputTokensO200k: 16,
+    firstEventO200k: 1,
+    outputTokensReported: 396,
+    reasoningTokensHidden: 380,
+    visible: 16,
+    evidence: { reasoningTokensReported: 380, reasoningTokensHidden: 380, reasoningWithheld: true },
+    rankable: true,
+  },
   // 5 answer pieces (8 tokens) after a Bedrock redactedContent delta; outputTokens 300, no reasoning breakdown
-  { id: 'T62', outputTokensO200k: 8, firstEventO200k: 1, outputTokensReported: 300, reasoningTokensHidden: null, visible: 300, evidence: { reasoningWithheld: true }, rankable: false },
+  {
+    id: 'T62',
+    outputTokensO200k: 8,
+    firstEventO200k: 1,
+    outputTokensReported: 300,
+    reasoningTokensHidden: null,
+    visible: 300,
+    evidence: { reasoningWithheld: true },
+    rankable: false,
+  },
 ];
 
 /** Attempts for a run whose times miss the case's tolerance (a loaded machine); counts must hold on every attempt. */
@@ -88,7 +151,9 @@ function speedMiss(r: ProbeResult, x: Expected, c: ReplayCase): string | null {
   const low = (vAfter * 1000) / (spanMs + 2 * c.tolerance_ms);
   const high = (vAfter * 1000) / (spanMs - 2 * c.tolerance_ms);
   const speed = r.outputTokensPerSecond!;
-  return speed >= low && speed <= high ? null : `${x.id}: ${speed.toFixed(3)} tok/s outside [${low.toFixed(3)}, ${high.toFixed(3)}] around ${expected.toFixed(3)}`;
+  return speed >= low && speed <= high
+    ? null
+    : `${x.id}: ${speed.toFixed(3)} tok/s outside [${low.toFixed(3)}, ${high.toFixed(3)}] around ${expected.toFixed(3)}`;
 }
 
 beforeAll(async () => {

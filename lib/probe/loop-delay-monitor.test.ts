@@ -9,7 +9,8 @@ describe('createLoopDelayMonitor', () => {
     await sleep(120);
     const s = monitor.stop();
     expect(s.samples).toBeGreaterThan(5);
-    expect(s.p50Ms).toBeLessThan(10);
+    // small beside a blocked loop (next test) on any machine: a busy one's timers run a few ms late
+    expect(s.p50Ms).toBeLessThan(MAX_LOOP_DELAY_P99_MS);
     expect(s.valid).toBe(s.p99Ms <= MAX_LOOP_DELAY_P99_MS);
     expect(s.thresholdP99Ms).toBe(MAX_LOOP_DELAY_P99_MS);
     expect(monitor.stop()).toBe(s);

@@ -9,7 +9,8 @@
  * (events merged by the network or by our read loop are one delivery). t_0 … t_m are the deliveries'
  * times, k_j their o200k tokens; the *span* S = t_m − t_0; R = (Σ_{j≥1} k_j) ÷ S is the published
  * output speed; u_j = (t_j − t_{j−1}) ÷ k_j is delivery j's time per token (merging two deliveries
- * keeps u unchanged, which is why the rules use u and not raw gaps).
+ * keeps u unchanged, which is why the rules use u and not raw gaps). The hold rule counts the
+ * tokens after the first EVENT (k_0 then being only the first event's), as the published speed does.
  *
  * Rules:
  * - `whole_answer` (reason buffered_stream): most tokens in the last event, or every token event at
@@ -112,14 +113,17 @@ function weightedMedian(items: Array<{ value: number; weight: number }>): number
 export function judgeDelivery(timeline: readonly TimelineEntry[], inputTokens = 0, hiddenTokens = 0): DeliveryVerdict {
   const eventTokens = timeline.reduce((n, t) => n + t.tokens, 0);
   const lastEvent = timeline[timeline.length - 1];
-  const wholeAnswer =
-    eventTokens >= 2 && (((lastEvent?.tokens ?? 0) > eventTokens / 2) || (timeline.length >= 2 && timeline[0]!.atMs === lastEvent!.atMs));
+  const wholeAnswer = eventTokens >= 2 && ((lastEvent?.tokens ?? 0) > eventTokens / 2 || (timeline.length >= 2 && timeline[0]!.atMs === lastEvent!.atMs));
 
   const d = groupDeliveries(timeline);
   const figures: DeliveryEvidence = { rules: [], holdRatio: null, paddingRatio: null, secondDeliveryMs: d[1]?.atMs ?? null };
   if (d.length >= 2) {
     const spanMs = d[d.length - 1]!.atMs - d[0]!.atMs;
-    const after = d.slice(1).reduce((n, x) => n + x.tokens, 0);
+    // Tokens after the first EVENT, as the published speed counts them (build-probe-result): a hold
+    // released as many events in one read, then a short tail, has few tokens after the first
+    // delivery but is published at (almost all of its tokens) ÷ (the tail's span) (decision 176).
+    const firstEventTokens = timeline.find((e) => e.tokens > 0)?.tokens ?? 0;
+    const after = eventTokens - firstEventTokens;
     if (spanMs > 0 && after > 0) {
       const ratePerMs = after / spanMs;
       const prefillMs = Math.max(0, inputTokens) / (PREFILL_DECODE_RATIO * ratePerMs);

@@ -43,7 +43,10 @@ export function listDegenerateRules(text: string): string[] {
 
 /** Share (0-1) of the text's word 4-grams that repeat an earlier one; 0 below MIN_NGRAM_WORDS words. */
 export function repeatedNgramShare(text: string): number {
-  const words = text.toLowerCase().split(/\s+/).filter((w) => w !== '');
+  const words = text
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   if (words.length < MIN_NGRAM_WORDS) return 0;
   const seen = new Set<string>();
   let repeats = 0;

@@ -104,7 +104,8 @@ describe('probeEndpoint outcomes outside the replay cases', () => {
     const r = await probeEndpoint(base({ url, deadlines: { ttftMs: 1000, idleMs: 1000, totalMs: 300, maxBytes: 1 << 20 } }));
     expect(r.errorKind).toBe('timeout');
     expect(r.errorMessage).toContain('total deadline');
-    expect(performance.now() - started).toBeLessThan(1000);
+    // ended by it, not left running (the stream never ends by itself), however late a busy machine runs timers
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(r.contentChunks).toBeGreaterThan(5);
   });
 
@@ -149,7 +150,7 @@ describe('probeEndpoint outcomes outside the replay cases', () => {
     expect(r.tpotMs).toBeCloseTo((r.e2eMs! - r.ttftMs!) / 29, 6);
   });
 
-  it('tags the request for timing and sends it through the given fetch', async () => {
+  it('sends it through the given fetch with the SDK’s headers and no mark of its own', async () => {
     const seen: Array<{ url: string; init: RequestInit }> = [];
     const fake: FetchLike = async (input, init) => {
       seen.push({ url: String(input), init: init! });
@@ -160,7 +161,10 @@ describe('probeEndpoint outcomes outside the replay cases', () => {
     expect(r.connectMs).toBeNull(); // not undici: no transmission timing
     expect(seen[0]!.url).toBe('https://api.example.com/v1/chat/completions');
     const headers = seen[0]!.init.headers as Record<string, string>;
-    expect(headers['x-tokenpace-probe']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Object.keys(headers).filter((h) => /tokenpace|probe/i.test(h))).toEqual([]);
+    expect(headers['accept-encoding']).toBeUndefined(); // fetch's own default, as the SDK leaves it
+    expect(headers.accept).toBe('application/json');
+    expect(headers['x-stainless-lang']).toBe('js');
     expect(headers.authorization).toBe('Bearer sk-secret-123');
     // an ordinary client's user agent (the official OpenAI SDK's form), not undici's default
     expect(headers['user-agent']).toMatch(/^OpenAI\/JS \d+\.\d+\.\d+$/);

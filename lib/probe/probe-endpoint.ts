@@ -24,6 +24,7 @@
  * timeout, cancelled (req.signal aborted).
  */
 import { getAdapter } from './adapters/registry';
+import { clientHeaders } from './client-headers';
 import { buildFailedProbeResult, buildProbeResult, type ProbeAbort } from './build-probe-result';
 import { runInSlice } from './parse-scheduler';
 import { readAndParse } from './stamped-read';
@@ -33,7 +34,7 @@ import { gcPauseMsBetween, readRunQueueMs } from './stamp-lateness';
 import { computeTimingBound, isTimingCertain } from './timing-bound';
 import type { StampedReadResult } from './stamped-read';
 import { classifyInStreamError, summarizeErrorText } from './adapters/normalize';
-import { redactProbeText } from './redact';
+import { redactProbeText, redactStoredStrings } from './redact';
 import { parseRetryAfterMs, parseRetryHintMs } from './retry-after';
 import type { ProbeRecorder, ProbeRequest, ProbeResult } from './types';
 
@@ -43,19 +44,6 @@ import type { ProbeRecorder, ProbeRequest, ProbeResult } from './types';
  * must not hold a worker until the idle deadline (F05).
  */
 export const COMPLETION_GRACE_MS = 2_000;
-/**
- * User agent a probe sends, per protocol: the one the protocol's official JavaScript SDK sends
- * (Stainless SDKs: `${ClientClass}/JS ${version}`; AWS SDK v3 and Google GenAI their own), so a
- * probe's request names itself like an ordinary application's. Versions current in late 2026.
- */
-export const CLIENT_USER_AGENTS: Record<ProbeRequest['protocol'], string> = {
-  'openai-chat': 'OpenAI/JS 6.9.1',
-  'openai-responses': 'OpenAI/JS 6.9.1',
-  'anthropic-messages': 'Anthropic/JS 0.69.0',
-  'bedrock-converse-stream': 'aws-sdk-js/3.930.0 ua/2.1 os/linux lang/js md/nodejs#20.20.0 api/bedrock-runtime#3.930.0',
-  'gemini-stream': 'google-genai-sdk/1.30.0 gl-node/v20.20.0',
-};
-
 /** At most this often onProgress is called, ms. */
 const PROGRESS_INTERVAL_MS = 250;
 /** How much of an HTTP error body we keep to summarise into errorMessage. */
@@ -69,6 +57,12 @@ const MAX_ERROR_BODY_BYTES = 1024 * 1024;
  * start on the monotonic clock.
  */
 export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
+  // Every string of the result (answer text, error message, finish reason, evidence) is redacted of
+  // the request's secrets and the configured ones before anyone can store it (issue 19 #12).
+  return redactStoredStrings(await probeEndpointUnredacted(req), [req.apiKey, req.awsCredentials?.secretAccessKey, req.awsCredentials?.sessionToken]);
+}
+
+async function probeEndpointUnredacted(req: ProbeRequest): Promise<ProbeResult> {
   const urlProblem = checkUrl(req.url);
   if (urlProblem) return buildFailedProbeResult('invalid_url', urlProblem);
   const adapter = getAdapter(req.protocol);
@@ -81,6 +75,9 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
       prompt: req.prompt,
       maxOutputTokens: req.maxOutputTokens,
       awsCredentials: req.awsCredentials ?? null,
+      serviceTier: req.serviceTier ?? null,
+      output: req.output ?? null,
+      conversation: req.conversation ?? null,
     });
   } catch (error) {
     return buildFailedProbeResult('invalid_url', `cannot build request URL: ${(error as Error).message}`);
@@ -102,10 +99,13 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
   const { ttftMs: ttftDeadline, idleMs, totalMs, maxBytes } = req.deadlines;
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const later = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => {
-      timers.delete(t);
-      fn();
-    }, Math.max(0, ms));
+    const t = setTimeout(
+      () => {
+        timers.delete(t);
+        fn();
+      },
+      Math.max(0, ms),
+    );
     timers.add(t);
     return t;
   };
@@ -154,15 +154,14 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
   try {
     let response: Response;
     try {
-      // identity: a compressed body would be buffered by gzip and its bytes would not line up with
-      // the socket's read stamps (./stamped-read.ts).
-      // An ordinary client's user agent, never undici's default (issue 20): a probe must not be told
-      // from a user by what it calls itself. An adapter's own user-agent (none today) wins.
-      const headers = { 'accept-encoding': 'identity', 'user-agent': CLIENT_USER_AGENTS[req.protocol], ...built.init.headers, [requestTiming.header[0]]: requestTiming.header[1] };
-      // Started inside a scheduler slice: a sweep starting hundreds of streams at once then ramps
-      // them over a few loop turns instead of holding the loop while earlier streams' reads wait.
-      // The clock is unaffected: request start is when the headers are written.
-      response = await runInSlice(() => req.fetch(built.url, { ...built.init, headers, signal: controller.signal }));
+      // An ordinary client's headers, nothing of our own (issue 20, decision 174): the official SDK's
+      // user agent and its fixed headers (./client-headers.ts), fetch's own defaults for the rest
+      // (accept-encoding included: an SDK does not ask for identity). The probe finds its request
+      // by its async context (./request-timing.ts), not by a mark. The adapter's headers (auth,
+      // content type, protocol version) win over the SDK set; an operator's per-endpoint headers
+      // (e.g. where a provider's terms ask probes to say so) are added last.
+      const headers = { ...clientHeaders(req.protocol, built.init.headers), ...(req.extraHeaders ?? {}) };
+      response = await runInSlice(() => requestTiming.run(() => req.fetch(built.url, { ...built.init, headers, signal: controller.signal })));
     } catch (error) {
       const failure = abort as ProbeAbort | null;
       if (failure) return buildFailedProbeResult(failure.kind, failure.message);
@@ -189,7 +188,9 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
       let kind: 'rate_limited' | 'http_error' | 'stream_error';
       if (!response.ok) kind = httpStatus === 429 ? 'rate_limited' : 'http_error';
       else kind = classifyInStreamError(summary).kind;
-      const message = response.ok ? `HTTP ${httpStatus} with an HTML page instead of a stream: ${summary.replace(/^HTML page: /, '')}` : `HTTP ${httpStatus}${summary ? `: ${summary}` : ''}`;
+      const message = response.ok
+        ? `HTTP ${httpStatus} with an HTML page instead of a stream: ${summary.replace(/^HTML page: /, '')}`
+        : `HTTP ${httpStatus}${summary ? `: ${summary}` : ''}`;
       return buildFailedProbeResult(kind, redact(message)!, { httpStatus, ttfbMs, connectMs, retryAfterMs, bytesReceived: body.bytes, e2eMs: body.endMs });
     }
     if (!response.body) return buildFailedProbeResult('stream_error', 'HTTP 2xx without a body', { httpStatus, ttfbMs });
@@ -235,16 +236,18 @@ export async function probeEndpoint(req: ProbeRequest): Promise<ProbeResult> {
     const parsed = await reading.result;
     // Tokenizing and building the result run in a scheduler slice, not all at once with every
     // other stream that ended in the same moment (./parse-scheduler.ts).
-    const result = await runInSlice(() => buildProbeResult(parsed, {
-      protocol: req.protocol,
-      httpStatus,
-      ttfbMs,
-      connectMs,
-      abort,
-      retryAfterMs: parseRetryAfterMs(response.headers),
-      // ~4 characters per token: the prefill allowance of the plausible-delivery model needs only its size.
-      inputTokens: Math.ceil(req.prompt.length / 4),
-    }));
+    const result = await runInSlice(() =>
+      buildProbeResult(parsed, {
+        protocol: req.protocol,
+        httpStatus,
+        ttfbMs,
+        connectMs,
+        abort,
+        retryAfterMs: parseRetryAfterMs(response.headers),
+        // ~4 characters per token: the prefill allowance of the plausible-delivery model needs only its size.
+        inputTokens: Math.ceil(req.prompt.length / 4),
+      }),
+    );
     result.errorMessage = redact(result.errorMessage);
     // The error bound (decision 180) and, beyond the published accuracy, timing_uncertain (181).
     const bounded = attachTimingBound(result, parsed, requestTiming, t0, runQueueAtStart);

@@ -33,13 +33,15 @@ parentPort!.on('message', (m: Inbound) => {
     fetch,
     signal: controller.signal,
     onProgress: m.progress ? (progress) => parentPort!.postMessage({ kind: 'progress', id: m.id, progress }) : undefined,
-  }).then(
-    (result) => parentPort!.postMessage({ kind: 'result', id: m.id, result, loop: monitor.stop() }),
-    (error: unknown) => {
-      monitor.stop();
-      parentPort!.postMessage({ kind: 'error', id: m.id, message: error instanceof Error ? error.message : String(error) });
-    },
-  ).finally(() => running.delete(m.id));
+  })
+    .then(
+      (result) => parentPort!.postMessage({ kind: 'result', id: m.id, result, loop: monitor.stop() }),
+      (error: unknown) => {
+        monitor.stop();
+        parentPort!.postMessage({ kind: 'error', id: m.id, message: error instanceof Error ? error.message : String(error) });
+      },
+    )
+    .finally(() => running.delete(m.id));
 });
 
 parentPort!.postMessage({ kind: 'ready' });

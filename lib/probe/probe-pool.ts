@@ -60,7 +60,21 @@ export interface ProbePoolOptions {
   allowPrivate: boolean;
   /** The thread's entry file (tests: a thread that crashes); default ./probe-pool-thread.cjs. */
   threadFile?: string;
+  /**
+   * Scheduling niceness of the pool's threads (0–19, default 0), set by each thread for itself
+   * before it loads anything (Linux: niceness is per thread, so the creating thread keeps its own).
+   * Sweeps use {@link SWEEP_THREAD_NICENESS}: under CPU contention the probe loop of the same
+   * process runs first (issue 19, decision 166).
+   */
+  niceness?: number;
 }
+
+/**
+ * Niceness of a sweep's probe threads: the Linux CFS weight of nice 10 is 110 against 1024 at nice
+ * 0, so a thread at nice 0 (the probe loop that stamps scheduled probes) gets ~90 % of a contended
+ * core. On an idle core the niceness changes nothing.
+ */
+export const SWEEP_THREAD_NICENESS = 10;
 
 interface Pending {
   resolve: (r: PooledProbeResult) => void;
@@ -97,20 +111,30 @@ export function createProbePool(options: ProbePoolOptions): ProbePool {
 
   const slots: Slot[] = Array.from({ length: threads }, (_, threadIndex) => {
     const file = options.threadFile ?? path.join(path.dirname(__filename), 'probe-pool-thread.cjs');
-    const worker = new Worker(file, { workerData: { allowPrivate: options.allowPrivate } });
+    const worker = new Worker(file, { workerData: { allowPrivate: options.allowPrivate, niceness: options.niceness ?? 0 } });
     const slot: Slot = { worker, inFlight: 0, ready: Promise.resolve(), alive: true };
     slot.ready = new Promise<void>((resolve, reject) => {
-      worker.on('message', (m: { kind: string; id?: number; result?: ProbeResult; loop?: LoopDelaySummary; message?: string; progress?: Parameters<NonNullable<ProbeRequest['onProgress']>>[0] }) => {
-        if (m.kind === 'ready') return resolve();
-        const p = pending.get(m.id!);
-        if (!p) return;
-        if (m.kind === 'progress') return p.onProgress?.(m.progress!);
-        pending.delete(m.id!);
-        slot.inFlight--;
-        p.detach();
-        if (m.kind === 'result') p.resolve({ ...m.result!, loopDelay: m.loop!, threadIndex });
-        else p.reject(new Error(m.message ?? 'probe thread error'));
-      });
+      worker.on(
+        'message',
+        (m: {
+          kind: string;
+          id?: number;
+          result?: ProbeResult;
+          loop?: LoopDelaySummary;
+          message?: string;
+          progress?: Parameters<NonNullable<ProbeRequest['onProgress']>>[0];
+        }) => {
+          if (m.kind === 'ready') return resolve();
+          const p = pending.get(m.id!);
+          if (!p) return;
+          if (m.kind === 'progress') return p.onProgress?.(m.progress!);
+          pending.delete(m.id!);
+          slot.inFlight--;
+          p.detach();
+          if (m.kind === 'result') p.resolve({ ...m.result!, loopDelay: m.loop!, threadIndex });
+          else p.reject(new Error(m.message ?? 'probe thread error'));
+        },
+      );
       worker.on('error', (e) => {
         slot.alive = false;
         reject(e);

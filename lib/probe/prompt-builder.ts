@@ -24,7 +24,10 @@ export function createPromptBuilder(onFallback: (reason: string) => void = () =>
   let worker: Worker | null = null;
   let failed = false;
   let seq = 0;
-  const pending = new Map<number, { resolve: (p: BuiltPrompt) => void; reject: (e: Error) => void; args: [Parameters<typeof buildPrompt>[0], string, { fidelity?: boolean }] }>();
+  const pending = new Map<
+    number,
+    { resolve: (p: BuiltPrompt) => void; reject: (e: Error) => void; args: [Parameters<typeof buildPrompt>[0], string, { fidelity?: boolean }] }
+  >();
 
   const fail = (reason: string) => {
     if (failed) return;

@@ -27,7 +27,10 @@ interface Write {
 
 const WORDS = ['alpha', ' beta', ' gamma', ' δέλτα', ' 表', ' 🚀', '\n', ' "quoted"', ' back\\slash', ' x'];
 const textArb = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }).map((w) => w.join(''));
-const eventsArb = fc.array(fc.record({ channel: fc.constantFrom<Channel>('answer', 'reasoning'), text: textArb, shape: fc.nat(20) }), { minLength: 1, maxLength: 10 });
+const eventsArb = fc.array(fc.record({ channel: fc.constantFrom<Channel>('answer', 'reasoning'), text: textArb, shape: fc.nat(20) }), {
+  minLength: 1,
+  maxLength: 10,
+});
 
 /** OpenAI delta shapes per channel (every one a shape the adapter must read). */
 const OPENAI_SHAPES: Record<Channel, Array<(t: string) => Record<string, unknown>>> = {
@@ -37,7 +40,12 @@ const OPENAI_SHAPES: Record<Channel, Array<(t: string) => Record<string, unknown
     (t) => ({ content: [{ type: 'output_text', text: [{ type: 'text', text: t }] }] }),
     (t) => ({ content: [{ type: 'text', text: { value: t, annotations: [] } }] }),
     (t) => ({ content: t, reasoning_content: null }),
-    (t) => ({ content: [{ type: 'thinking', thinking: [] }, { type: 'text', text: t }] }),
+    (t) => ({
+      content: [
+        { type: 'thinking', thinking: [] },
+        { type: 'text', text: t },
+      ],
+    }),
   ],
   reasoning: [
     (t) => ({ reasoning_content: t }),
@@ -47,7 +55,12 @@ const OPENAI_SHAPES: Record<Channel, Array<(t: string) => Record<string, unknown
     (t) => ({ reasoning: { text: t } }),
     (t) => ({ reasoning_content: [{ type: 'thinking', thinking: t }] }),
     (t) => ({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: t }] }] }),
-    (t) => ({ reasoning_details: [{ type: 'reasoning.summary', summary: t }, { type: 'reasoning.encrypted', data: 'b64==' }] }),
+    (t) => ({
+      reasoning_details: [
+        { type: 'reasoning.summary', summary: t },
+        { type: 'reasoning.encrypted', data: 'b64==' },
+      ],
+    }),
   ],
 };
 
@@ -83,7 +96,12 @@ function buildStream(protocol: Protocol, events: GenEvent[], style: { eol: strin
   } else if (protocol === 'anthropic-messages') {
     const s = { ...style, consecutive: false };
     const ev = (name: string, data: unknown) => sseEvent(data, { ...s, eventName: name });
-    push(ev('message_start', { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 3, output_tokens: 1 } } }));
+    push(
+      ev('message_start', {
+        type: 'message_start',
+        message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 3, output_tokens: 1 } },
+      }),
+    );
     events.forEach((e, i) => {
       if (e.shape % 3 === 0) {
         // A block that opens with its first text.
@@ -100,19 +118,39 @@ function buildStream(protocol: Protocol, events: GenEvent[], style: { eol: strin
   } else if (protocol === 'gemini-stream') {
     const s = { ...style, consecutive: false };
     events.forEach((e, i) => {
-      const part = e.channel === 'reasoning' ? { text: e.text, thought: true } : e.shape % 4 === 0 ? { executableCode: { language: 'PYTHON', code: e.text } } : { text: e.text };
+      const part =
+        e.channel === 'reasoning'
+          ? { text: e.text, thought: true }
+          : e.shape % 4 === 0
+            ? { executableCode: { language: 'PYTHON', code: e.text } }
+            : { text: e.text };
       const last = i === events.length - 1;
-      push(sseEvent({ candidates: [{ content: { parts: [part], role: 'model' }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: i + 1 } }, s));
+      push(
+        sseEvent(
+          {
+            candidates: [{ content: { parts: [part], role: 'model' }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],
+            usageMetadata: { promptTokenCount: 3, candidatesTokenCount: i + 1 },
+          },
+          s,
+        ),
+      );
     });
   } else {
     const codec = new EventStreamCodec(toUtf8, fromUtf8);
     const str = (value: string) => ({ type: 'string' as const, value });
     const frame = (type: string, payload: unknown) =>
-      codec.encode({ headers: { ':event-type': str(type), ':content-type': str('application/json'), ':message-type': str('event') }, body: fromUtf8(JSON.stringify({ ...(payload as object), p: 'abc' })) });
+      codec.encode({
+        headers: { ':event-type': str(type), ':content-type': str('application/json'), ':message-type': str('event') },
+        body: fromUtf8(JSON.stringify({ ...(payload as object), p: 'abc' })),
+      });
     push(frame('messageStart', { role: 'assistant' }));
     events.forEach((e, i) => {
       const delta =
-        e.channel === 'answer' ? { text: e.text } : e.shape % 2 === 0 ? { reasoningContent: { text: e.text } } : { reasoningContent: { reasoningText: { text: e.text, signature: 's' } } };
+        e.channel === 'answer'
+          ? { text: e.text }
+          : e.shape % 2 === 0
+            ? { reasoningContent: { text: e.text } }
+            : { reasoningContent: { reasoningText: { text: e.text, signature: 's' } } };
       push(frame('contentBlockDelta', { contentBlockIndex: i, delta }));
     });
     push(frame('messageStop', { stopReason: 'end_turn' }));
@@ -149,7 +187,9 @@ function recut(writes: Write[], points: number[], keepBoundaries: boolean): Writ
     for (let k = 0; k < w.bytes.length; k++) timeOf.push(w.atMs);
     boundaries.push((offset += w.bytes.length));
   }
-  const cuts = [...new Set([...points.map((p) => p % Math.max(1, body.length)), ...(keepBoundaries ? boundaries : [])])].filter((p) => p > 0 && p < body.length).sort((a, b) => a - b);
+  const cuts = [...new Set([...points.map((p) => p % Math.max(1, body.length)), ...(keepBoundaries ? boundaries : [])])]
+    .filter((p) => p > 0 && p < body.length)
+    .sort((a, b) => a - b);
   const out: Write[] = [];
   let start = 0;
   for (const end of [...cuts, body.length]) {
@@ -166,8 +206,14 @@ describe('every known shape, any text, any cut', () => {
     await fc.assert(
       fc.asyncProperty(eventsArb, styleArb, fc.array(fc.nat(), { maxLength: 30 }), async (events, style, points) => {
         const writes = buildStream(protocol, events, style);
-        const answer = events.filter((e) => e.channel === 'answer').map((e) => e.text).join('');
-        const reasoning = events.filter((e) => e.channel === 'reasoning').map((e) => e.text).join('');
+        const answer = events
+          .filter((e) => e.channel === 'answer')
+          .map((e) => e.text)
+          .join('');
+        const reasoning = events
+          .filter((e) => e.channel === 'reasoning')
+          .map((e) => e.text)
+          .join('');
         const asSent = await parseWrites(protocol, writes);
         expect(asSent.outcome, asSent.errorMessage ?? '').toBe('success');
         expect(asSent.answerText).toBe(answer);

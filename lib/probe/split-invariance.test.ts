@@ -116,7 +116,14 @@ describe('split invariance of the parsing layer', () => {
       const { body, timeOf } = bodyWithTimes(c);
       const asSent = await parsePieces(c, decodedWrites(c));
       // One extreme cut: every byte on its own.
-      const oneByte = await parsePieces(c, cut(body, timeOf, Array.from({ length: body.length }, (_, i) => i)));
+      const oneByte = await parsePieces(
+        c,
+        cut(
+          body,
+          timeOf,
+          Array.from({ length: body.length }, (_, i) => i),
+        ),
+      );
       expectMatchesCase(c, oneByte);
       expect(oneByte.outputTokensO200k).toBe(asSent.outputTokensO200k);
       await fc.assert(

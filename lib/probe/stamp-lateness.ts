@@ -39,6 +39,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { performance as perfHooks, PerformanceObserver } from 'node:perf_hooks';
+import type { CheckpointRun } from './drain-bound';
 
 /** Idle time (ms) in an interval beyond its run-queue wait that counts as a real sleep. */
 export const MIN_SLEEP_MS = 0.02;
@@ -130,7 +131,31 @@ let clockSource: (nowMs: number) => ThreadClockReading = readThreadClock;
  * stamp may be, ms (Infinity when unknown). Called on the read path: cheap, never throws.
  */
 export function checkpointNow(nowMs: number = performance.now()): number {
+  noteRun(nowMs);
   return threadTracker.checkpoint(clockSource(nowMs));
+}
+
+// Synchronous runs (./drain-bound.ts): a checkpoint after a microtask boundary starts a new run,
+// whose floor is the last checkpoint taken before it.
+let run: CheckpointRun = { serial: 0, floorMs: Number.NEGATIVE_INFINITY };
+let inRun = false;
+let lastCheckpointMs = Number.NEGATIVE_INFINITY;
+const endRun = () => {
+  inRun = false;
+};
+
+function noteRun(nowMs: number): void {
+  if (!inRun) {
+    inRun = true;
+    run = { serial: run.serial + 1, floorMs: lastCheckpointMs };
+    queueMicrotask(endRun);
+  }
+  if (nowMs > lastCheckpointMs) lastCheckpointMs = nowMs;
+}
+
+/** The synchronous run the latest checkpoint belongs to (serial and floor, ms). */
+export function currentCheckpointRun(): CheckpointRun {
+  return run;
 }
 
 /**

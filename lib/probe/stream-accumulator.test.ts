@@ -6,8 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { resolveStreamTexts, type RecordedEvent } from './stream-accumulator';
 
 const answers = (...pieces: string[]): RecordedEvent[] => pieces.map((answer, i) => ({ atMs: i, answer, reasoning: '', toolArgs: '', toolPieces: [] }));
-const args = (...pieces: string[]): RecordedEvent[] => pieces.map((text, i) => ({ atMs: i, answer: '', reasoning: '', toolArgs: text, toolPieces: [{ key: 'c', text }] }));
-const answerOf = (events: RecordedEvent[]) => resolveStreamTexts(events, true).events.map((e) => e.answer).join('');
+const args = (...pieces: string[]): RecordedEvent[] =>
+  pieces.map((text, i) => ({ atMs: i, answer: '', reasoning: '', toolArgs: text, toolPieces: [{ key: 'c', text }] }));
+const answerOf = (events: RecordedEvent[]) =>
+  resolveStreamTexts(events, true)
+    .events.map((e) => e.answer)
+    .join('');
 const argsOf = (events: RecordedEvent[]) => resolveStreamTexts(events, true).toolArguments.get('c');
 
 describe('resolveStreamTexts', () => {

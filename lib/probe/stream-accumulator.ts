@@ -37,6 +37,14 @@ export interface StreamAccumulation {
   reasoningTokensHidden: number | null;
   /** the provider's reasoning count of the same report (WireEvent.reasoningTokensReported), last value; null when none */
   reasoningTokensReported: number | null;
+  /** input tokens served from the prompt cache (WireEvent.cachedInputTokens), last value; null when never reported */
+  cachedInputTokens: number | null;
+  /** input tokens written to the prompt cache (WireEvent.cacheWriteInputTokens), last value; null when never reported */
+  cacheWriteInputTokens: number | null;
+  /** input (prompt) tokens the provider reported (WireEvent.inputTokensReported), last value; null when never reported */
+  inputTokensReported: number | null;
+  /** the service tier the provider said served the request (WireEvent.servedServiceTier), last value; null when never said */
+  servedServiceTier: string | null;
   /** some event carried reasoning blocks without their text (WireEvent.reasoningWithheld) */
   reasoningWithheld: boolean;
   /** ms since request start of the last event that was not a keep-alive (comments never count) */
@@ -80,6 +88,10 @@ export function createStreamAccumulator(onTokenEvent?: (atMs: number) => void): 
     outputTokensProvisional: false,
     reasoningTokensHidden: null,
     reasoningTokensReported: null,
+    cachedInputTokens: null,
+    cacheWriteInputTokens: null,
+    inputTokensReported: null,
+    servedServiceTier: null,
     reasoningWithheld: false,
     lastDataEventMs: null,
     finishReasonRaw: null,
@@ -142,6 +154,10 @@ export function createStreamAccumulator(onTokenEvent?: (atMs: number) => void): 
     // Reasoning counts come with the usage report they belong to: last value, like the output count.
     if (event.reasoningTokensHidden !== undefined) state.reasoningTokensHidden = event.reasoningTokensHidden;
     if (event.reasoningTokensReported !== undefined) state.reasoningTokensReported = event.reasoningTokensReported;
+    if (event.cachedInputTokens !== undefined) state.cachedInputTokens = event.cachedInputTokens;
+    if (event.cacheWriteInputTokens !== undefined) state.cacheWriteInputTokens = event.cacheWriteInputTokens;
+    if (event.inputTokensReported !== undefined) state.inputTokensReported = event.inputTokensReported;
+    if (event.servedServiceTier !== undefined) state.servedServiceTier = event.servedServiceTier;
     if (event.reasoningWithheld) state.reasoningWithheld = true;
     if (event.finishReason !== undefined) state.finishReasonRaw = event.finishReason;
     if (event.complete) state.complete = true;
@@ -235,8 +251,14 @@ export function resolveStreamTexts(events: RecordedEvent[], mayBeCumulative: boo
     for (const e of events) for (const p of e.toolPieces) toolArguments.set(p.key, (toolArguments.get(p.key) ?? '') + p.text);
     return { events, toolArguments };
   }
-  const answers = resolveChannel(events.map((e) => e.answer), false).fresh;
-  const reasonings = resolveChannel(events.map((e) => e.reasoning), false).fresh;
+  const answers = resolveChannel(
+    events.map((e) => e.answer),
+    false,
+  ).fresh;
+  const reasonings = resolveChannel(
+    events.map((e) => e.reasoning),
+    false,
+  ).fresh;
   // Tool pieces per call key, resolved per call.
   const byKey = new Map<string, string[]>();
   for (const e of events) for (const p of e.toolPieces) byKey.set(p.key, [...(byKey.get(p.key) ?? []), p.text]);
@@ -257,7 +279,8 @@ export function resolveStreamTexts(events: RecordedEvent[], mayBeCumulative: boo
     const toolArgs = toolPieces.map((p) => p.text).join('');
     const answer = answers[i]!;
     const reasoning = reasonings[i]!;
-    if (answer !== '' || reasoning !== '' || toolArgs !== '') out.push({ ...e, answer, reasoning, toolArgs, toolPieces: toolPieces.filter((p) => p.text !== '') });
+    if (answer !== '' || reasoning !== '' || toolArgs !== '')
+      out.push({ ...e, answer, reasoning, toolArgs, toolPieces: toolPieces.filter((p) => p.text !== '') });
   });
   return { events: out, toolArguments };
 }

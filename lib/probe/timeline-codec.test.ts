@@ -54,7 +54,12 @@ describe('timeline codec', () => {
   });
 
   it('rejects decreasing times, bad token counts and corrupt buffers', () => {
-    expect(() => encodeTimeline([{ atMs: 5, tokens: 1, channel: 'answer' }, { atMs: 4, tokens: 1, channel: 'answer' }])).toThrow(RangeError);
+    expect(() =>
+      encodeTimeline([
+        { atMs: 5, tokens: 1, channel: 'answer' },
+        { atMs: 4, tokens: 1, channel: 'answer' },
+      ]),
+    ).toThrow(RangeError);
     expect(() => encodeTimeline([{ atMs: 5, tokens: 1.5, channel: 'answer' }])).toThrow(RangeError);
     const good = encodeTimeline([{ atMs: 5, tokens: 1, channel: 'answer' }]);
     expect(() => decodeTimeline(good.subarray(0, good.length - 1))).toThrow(RangeError);

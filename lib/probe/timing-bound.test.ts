@@ -110,6 +110,15 @@ describe('computeTimingBound', () => {
     expect(b.speedPct).toBeCloseTo(3, 6);
   });
 
+  it('keeps the largest bound of any token stamp (a middle one too), unknown when any is unknown', () => {
+    const b = computeTimingBound(input({ timeline: timeline([100, 150, 200]), lateness: { 100: 0.2, 150: 4.5, 200: 0.3 }, e2eMs: 200, lastTokenMs: 200 }));
+    expect(b.evidence.maxTokenLatenessMs).toBeCloseTo(4.5, 9);
+    expect(b.speedPct).toBeCloseTo((0.3 / 100) * 100, 6); // the middle stamp does not define the speed
+    const unknownMiddle = computeTimingBound(input({ timeline: timeline([100, 150, 200]), lateness: { 100: 0.2, 200: 0.3 }, e2eMs: 200, lastTokenMs: 200 }));
+    expect(unknownMiddle.evidence.maxTokenLatenessMs).toBeNull();
+    expect(unknownMiddle.speedPct).not.toBeNull();
+  });
+
   it('no span (one event) has no speed bound; no TTFT figure has no TTFT bound', () => {
     const b = computeTimingBound(input({ timeline: timeline([100]), lateness: { 100: 0.1, 356: 0.1 } }));
     expect(b.speedPct).toBeNull();

@@ -13,11 +13,15 @@
  * - Output speed uses the span lastToken − firstToken: the true span lies within
  *   [span − L(last), span + L(first)], so the speed is off by at most max(L(first), L(last)) ÷ span
  *   (either way): `speedPct`.
- * Request start cancels out of the speed. Read coalescing (several events in the read that
+ * Request start cancels out of the speed. A gap between any two token stamps (ITL, TPOT) is off by
+ * at most the larger of their bounds, so the largest bound of any token stamp is kept as evidence
+ * (`maxTokenLatenessMs`): what a check of single gaps may allow. Read coalescing (several events in the read that
  * delivered a defining token) is kept as evidence: every byte of a read arrived within its bound,
  * so coalescing never widens it, but it shows why a bound is wide.
  */
-import type { TimelineEntry } from './types';
+import type { TimelineEntry, TimingBound, TimingBoundEvidence } from './types';
+
+export type { TimingBound, TimingBoundEvidence };
 
 /**
  * Published accuracy (methodology): a measurement is rankable for timing only when its speed bound
@@ -26,35 +30,6 @@ import type { TimelineEntry } from './types';
  * promise per run on a shared machine, far below any TTFT difference the ranking separates).
  */
 export const TIMING_BOUND_LIMITS = { speedPct: 1, ttftMs: 5 } as const;
-
-/** What the bound was computed from, stored in measurements.evidence.timing (ms unless named). */
-export interface TimingBoundEvidence {
-  /** request-start stamp → end of the synchronous write after it */
-  startSlackMs: number | null;
-  /** lateness bounds of the defining stamps; null when unknown (no evidence on this platform) */
-  firstTokenLatenessMs: number | null;
-  firstAnswerLatenessMs: number | null;
-  lastTokenLatenessMs: number | null;
-  endLatenessMs: number | null;
-  /** this thread's run-queue wait over the probe (schedstat), ms; null when unknown */
-  runQueueMs: number | null;
-  /** GC pause time of this thread during the probe, ms */
-  gcPauseMs: number | null;
-  /** token events that arrived in the same read as the first / last token event */
-  firstReadEvents: number;
-  lastReadEvents: number;
-}
-
-/** ± bounds of one measurement's figures; a null figure bound means unknown (or no such figure). */
-export interface TimingBound {
-  /** TTFT may be this much too high, ms */
-  ttftMs: number | null;
-  ttfatMs: number | null;
-  e2eMs: number | null;
-  /** output speed may be off by this much either way, % */
-  speedPct: number | null;
-  evidence: TimingBoundEvidence;
-}
 
 /** Inputs of {@link computeTimingBound}: the measured times (ms since request start) and the evidence. */
 export interface TimingBoundInput {
@@ -84,6 +59,16 @@ export function computeTimingBound(input: TimingBoundInput): TimingBound {
   const sinceStart = (l: number | null, figure: number | null) => (figure === null || l === null || slack === null ? null : l + slack);
   const spanMs = input.ttftMs !== null && input.lastTokenMs !== null ? input.lastTokenMs - input.ttftMs : null;
   const speedPct = spanMs !== null && spanMs > 0 && first !== null && last !== null ? (Math.max(first, last) / spanMs) * 100 : null;
+  // Every token stamp's bound: a gap between two stamps is off by at most the larger of the two.
+  let maxToken: number | null = input.timeline.length > 0 ? 0 : null;
+  for (const t of input.timeline) {
+    const l = late(t.atMs);
+    if (l === null) {
+      maxToken = null;
+      break;
+    }
+    if (maxToken !== null && l > maxToken) maxToken = l;
+  }
   const readEvents = (atMs: number | null) => (atMs === null ? 0 : input.timeline.filter((t) => t.atMs === atMs).length);
   return {
     ttftMs: round3(sinceStart(first, input.ttftMs)),
@@ -96,6 +81,7 @@ export function computeTimingBound(input: TimingBoundInput): TimingBound {
       firstAnswerLatenessMs: round3(firstAnswer),
       lastTokenLatenessMs: round3(last),
       endLatenessMs: round3(end),
+      maxTokenLatenessMs: round3(maxToken),
       runQueueMs: round3(known(input.runQueueMs)),
       gcPauseMs: round3(known(input.gcPauseMs)),
       firstReadEvents: readEvents(input.ttftMs),

@@ -4,11 +4,30 @@
  * bench_serving, NVIDIA AIPerf). All times are milliseconds since request start, taken from a
  * monotonic clock (performance.now()).
  */
-import type { TimingBound } from './timing-bound';
 
 /** Wire protocols the probe speaks; one adapter each in lib/probe/adapters/. */
 export const PROTOCOLS = ['openai-chat', 'openai-responses', 'anthropic-messages', 'bedrock-converse-stream', 'gemini-stream'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
+
+/**
+ * The documented service-tier request parameters (./service-tier.ts has each one's protocols,
+ * values and source; decision 262).
+ */
+export const SERVICE_TIER_PARAMETER_NAMES = [
+  'service_tier',
+  'speed',
+  'serviceTier.type',
+  'X-Vertex-AI-LLM-Request-Type',
+  'X-Vertex-AI-LLM-Shared-Request-Type',
+] as const;
+/** One of {@link SERVICE_TIER_PARAMETER_NAMES}. */
+export type ServiceTierParameter = (typeof SERVICE_TIER_PARAMETER_NAMES)[number];
+
+/** A declared tier: which documented parameter an endpoint sends, with which value (./service-tier.ts). */
+export interface ServiceTierDeclaration {
+  parameter: ServiceTierParameter;
+  value: string;
+}
 
 /**
  * Why a probe failed. Same words in the database, the API and the CLI's JSON `errorKind`.
@@ -21,16 +40,7 @@ export type Protocol = (typeof PROTOCOLS)[number];
  * - blocked: the SSRF guard refused the address
  * - invalid_url: the URL could not be parsed or has a scheme other than http(s)
  */
-export const ERROR_KINDS = [
-  'timeout',
-  'rate_limited',
-  'http_error',
-  'stream_error',
-  'empty',
-  'cancelled',
-  'blocked',
-  'invalid_url',
-] as const;
+export const ERROR_KINDS = ['timeout', 'rate_limited', 'http_error', 'stream_error', 'empty', 'cancelled', 'blocked', 'invalid_url'] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 /**
@@ -156,6 +166,12 @@ export interface ProbeRequest {
   prompt: string;
   /** Output budget (max_tokens). */
   maxOutputTokens: number;
+  /** Structured output or a forced tool call in the protocol's own request shape (adapters/structured-output.ts); absent: free text. */
+  output?: StructuredOutputRequest | null;
+  /** A multi-turn conversation with tool calls and results (adapters/conversation.ts), sent instead of `prompt`; absent: one user message. */
+  conversation?: readonly ConversationMessage[] | null;
+  /** The endpoint's declared service tier (./service-tier.ts), sent with this request; absent: the default tier. */
+  serviceTier?: ServiceTierDeclaration | null;
   deadlines: ProbeDeadlines;
   /** The fetch to use (SSRF-guarded in production). */
   fetch: FetchLike;
@@ -169,6 +185,12 @@ export interface ProbeRequest {
   awsCredentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string | null; region?: string | null } | null;
   /** Sees the raw response as it arrives (recording a case); never changes the measurement. */
   recorder?: ProbeRecorder;
+  /**
+   * Headers the operator added for this endpoint (`endpoints.probe_headers`, decision 174), e.g.
+   * where a provider's terms ask probes to identify themselves; sent last, over every other header.
+   * None by default: a probe sends only what an ordinary SDK client sends.
+   */
+  extraHeaders?: Record<string, string> | null;
 }
 
 /** Quality flags of one probe (stored as measurements.flags jsonb). */
@@ -205,6 +227,18 @@ export interface ProbeEvidence {
   degenerate?: string[];
   /** SHA-256 hex of the normalised answer + reasoning text (repeated_answer compares these). */
   answerSha256?: string;
+  /**
+   * The service tier the provider said served the request (OpenAI `service_tier`, Anthropic
+   * `usage.service_tier`), as spelled (at most 40 characters); absent when the response named none.
+   * Decision 293.
+   */
+  servedServiceTier?: string;
+  /**
+   * The endpoint asked for a tier and the response named another (decision 293): what was asked
+   * (the declared value) and what served it. Set by the worker, which knows the declaration; such
+   * a measurement misses its tier objective.
+   */
+  serviceTierMismatch?: { asked: string; served: string };
 }
 
 /** Evidence of the plausible-delivery rules (./plausible-delivery.ts): each ratio and the rules broken. */
@@ -248,6 +282,22 @@ export interface ProbeResult {
    * provider reported no reasoning count or no final output count. Decision 065.
    */
   reasoningTokensHidden: number | null;
+  /**
+   * Input tokens the provider reported serving from its prompt cache (lib/probe/adapters/cached-input.ts:
+   * `prompt_tokens_details.cached_tokens`, Anthropic `cache_read_input_tokens`, Gemini
+   * `cachedContentTokenCount`, Responses `input_tokens_details.cached_tokens`, Bedrock
+   * `cacheReadInputTokens`), tokens; null (or absent) when the stream reported none. Issue 25.
+   */
+  cachedInputTokens?: number | null;
+  /** Input tokens the provider reported writing to its prompt cache (Anthropic, Bedrock), tokens; null when none reported. */
+  cacheWriteInputTokens?: number | null;
+  /**
+   * Input (prompt) tokens the provider reported for the request, cached ones included
+   * (lib/probe/adapters/cached-input.ts: Chat `prompt_tokens`, Responses `input_tokens`, Anthropic
+   * and Bedrock the input count plus both cache counts, Gemini `promptTokenCount`), tokens; null (or
+   * absent) when the stream reported none. The denominator of the cached share (decision 290).
+   */
+  inputTokensReported?: number | null;
   /** o200k_base count of all generated text (answer + reasoning + tool arguments). */
   outputTokensO200k: number;
   /**
@@ -295,3 +345,54 @@ export interface ProbeResult {
    */
   timingBound?: TimingBound;
 }
+
+/** A structured-output request: the schema the answer (or the forced call's arguments) must follow. */
+export interface StructuredOutputRequest {
+  kind: 'json_schema' | 'tool_call';
+  /** schema / function name, [a-zA-Z0-9_-]{1,64} */
+  name: string;
+  /** one-line description of the function (tool_call) */
+  description: string;
+  /** JSON Schema of an object (the subset every protocol accepts: type, properties, required, additionalProperties) */
+  schema: Record<string, unknown>;
+}
+
+/** What the bound was computed from, stored in measurements.evidence.timing (ms unless named). */
+export interface TimingBoundEvidence {
+  /** request-start stamp → end of the synchronous write after it */
+  startSlackMs: number | null;
+  /** lateness bounds of the defining stamps; null when unknown (no evidence on this platform) */
+  firstTokenLatenessMs: number | null;
+  firstAnswerLatenessMs: number | null;
+  lastTokenLatenessMs: number | null;
+  endLatenessMs: number | null;
+  /**
+   * The largest lateness bound of any token stamp in the timeline; null when any is unknown (or no
+   * token). Any inter-token gap (ITL, TPOT) may be off by at most this, either way.
+   */
+  maxTokenLatenessMs?: number | null;
+  /** this thread's run-queue wait over the probe (schedstat), ms; null when unknown */
+  runQueueMs: number | null;
+  /** GC pause time of this thread during the probe, ms */
+  gcPauseMs: number | null;
+  /** token events that arrived in the same read as the first / last token event */
+  firstReadEvents: number;
+  lastReadEvents: number;
+}
+
+/** ± bounds of one measurement's figures; a null figure bound means unknown (or no such figure). */
+export interface TimingBound {
+  /** TTFT may be this much too high, ms */
+  ttftMs: number | null;
+  ttfatMs: number | null;
+  e2eMs: number | null;
+  /** output speed may be off by this much either way, % */
+  speedPct: number | null;
+  evidence: TimingBoundEvidence;
+}
+
+/** One message of a protocol-free conversation. */
+export type ConversationMessage =
+  | { role: 'user'; text: string }
+  | { role: 'assistant'; toolCall: { id: string; name: string; arguments: string } }
+  | { role: 'tool'; callId: string; name: string; result: string };

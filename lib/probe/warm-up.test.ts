@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { warmUpProbeCore } from './warm-up';
 
 describe('warmUpProbeCore', () => {
-  it('runs every protocol path without network in well under a second', async () => {
-    const t0 = performance.now();
+  // How long it takes is part of a probe process’s start-up (the cold rows of `npm run bench:probe`), not a
+  // unit test: a busy machine makes any wall-clock limit here a test of the machine.
+  it('runs every protocol path without network and resolves', async () => {
     await expect(warmUpProbeCore(5)).resolves.toBeUndefined();
-    expect(performance.now() - t0).toBeLessThan(1000);
   });
 });

@@ -8,6 +8,7 @@
  * read stamps, the parse scheduler) against a throw-away server on 127.0.0.1 inside this process:
  * in a cold `tokenpace probe` process the first request's body was written 6 ms after its headers
  * and its first token read 2 ms late, which entered TTFT (decision 150).
+ * After both, callers settle the heap (./settle-heap.ts, decision 185).
  */
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
@@ -32,18 +33,26 @@ function sampleStreams(): Record<Protocol, Uint8Array[]> {
   return {
     'openai-chat': [
       text('data: {"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}\n\n'),
-      text('data: {"choices":[{"index":0,"delta":{"content":"Warm"}}]}\n\ndata: {"choices":[{"index":0,"delta":{"content":" up"},"finish_reason":"stop"}]}\n\n'),
+      text(
+        'data: {"choices":[{"index":0,"delta":{"content":"Warm"}}]}\n\ndata: {"choices":[{"index":0,"delta":{"content":" up"},"finish_reason":"stop"}]}\n\n',
+      ),
       text('data: {"choices":[],"usage":{"completion_tokens":2}}\n\ndata: [DONE]\n\n'),
     ],
     'openai-responses': [
       text('event: response.created\ndata: {"type":"response.created","sequence_number":0,"response":{"status":"in_progress"}}\n\n'),
-      text('event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":1,"item_id":"m","output_index":0,"content_index":0,"delta":"Warm"}\n\n'),
-      text('event: response.completed\ndata: {"type":"response.completed","sequence_number":2,"response":{"status":"completed","usage":{"output_tokens":1}}}\n\n'),
+      text(
+        'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":1,"item_id":"m","output_index":0,"content_index":0,"delta":"Warm"}\n\n',
+      ),
+      text(
+        'event: response.completed\ndata: {"type":"response.completed","sequence_number":2,"response":{"status":"completed","usage":{"output_tokens":1}}}\n\n',
+      ),
     ],
     'anthropic-messages': [
       text('event: message_start\ndata: {"type":"message_start","message":{"usage":{"output_tokens":1}}}\n\n'),
       text('event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Warm"}}\n\n'),
-      text('event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n'),
+      text(
+        'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n',
+      ),
     ],
     'bedrock-converse-stream': [
       frame('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Warm' } }),
@@ -70,13 +79,28 @@ export async function warmUpProbeCore(rounds = 20): Promise<void> {
 }
 
 /**
+ * Real loopback probes run before the first timed one. Enough for V8 to tier the request and
+ * read path up past the interpreter (decision 185): in cold `tokenpace probe` processes against
+ * one reference server (1,000 TPS/user, TTFT 100 ms), 8 interleaved runs each gave a median TTFT
+ * of ~104 ms after 3 rounds (worst 131.9) and ~101.3 ms after 40 (worst 103.0). 40 rounds cost
+ * ~200 ms once per process.
+ */
+export const WARM_UP_PROBE_ROUNDS = 40;
+
+/**
  * Runs `rounds` real probes (OpenAI chat protocol, a few small events each) against a server on
  * 127.0.0.1 started and stopped here, through the SSRF-guarded fetch (loopback allowed for this
- * server only: it is ours). No provider is contacted. Takes ~20-60 ms cold. Never throws: a
- * failure to warm only leaves the process cold.
+ * server only: it is ours). No provider is contacted. Takes ~200 ms cold at the default rounds.
+ * Never throws: a failure to warm only leaves the process cold.
  */
-export async function warmUpProbePath(rounds = 3): Promise<void> {
-  const events = ['{"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}', '{"choices":[{"index":0,"delta":{"content":"Warm"}}]}', '{"choices":[{"index":0,"delta":{"content":" up"},"finish_reason":"stop"}]}', '{"choices":[],"usage":{"completion_tokens":2}}', '[DONE]'];
+export async function warmUpProbePath(rounds = WARM_UP_PROBE_ROUNDS): Promise<void> {
+  const events = [
+    '{"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}',
+    '{"choices":[{"index":0,"delta":{"content":"Warm"}}]}',
+    '{"choices":[{"index":0,"delta":{"content":" up"},"finish_reason":"stop"}]}',
+    '{"choices":[],"usage":{"completion_tokens":2}}',
+    '[DONE]',
+  ];
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {

@@ -1,14 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { countO200kTokens } from '../tokens/o200k';
-import { buildPrompt, fitsContextWindow, getWorkloadOrThrow, WORKLOADS } from './workloads';
+import { hashStream, phrase } from './prompt-pool';
+import { longestSharedRun } from './test-support/longest-shared-run';
+import { buildPrompt, fitsContextWindow, getWorkloadOrThrow, INSTRUCTIONS, WORKLOADS } from './workloads';
 
 describe('workloads', () => {
   it('has the 16 stable slugs of the grid with a fixed output budget and concurrency 1', () => {
     expect(WORKLOADS.map((w) => w.slug)).toEqual([
-      'prose-100', 'prose-1k', 'prose-10k', 'prose-100k',
-      'code-100', 'code-1k', 'code-10k', 'code-100k',
-      'math-100', 'math-1k', 'math-10k', 'math-100k',
-      'json-100', 'json-1k', 'json-10k', 'json-100k',
+      'prose-100',
+      'prose-1k',
+      'prose-10k',
+      'prose-100k',
+      'code-100',
+      'code-1k',
+      'code-10k',
+      'code-100k',
+      'math-100',
+      'math-1k',
+      'math-10k',
+      'math-100k',
+      'json-100',
+      'json-1k',
+      'json-10k',
+      'json-100k',
     ]);
     expect(WORKLOADS.filter((w) => w.headline).map((w) => w.slug)).toEqual(['prose-1k']);
     expect(getWorkloadOrThrow('prose-100k').minContextTokens).toBe(111_000);
@@ -62,5 +76,29 @@ describe('workloads', () => {
     // The cut may end inside the last record; every complete record before it is valid JSON.
     const firstRecord = records.slice(2, records.indexOf('}') + 1);
     expect(JSON.parse(firstRecord)).toHaveProperty('sku');
+  });
+  it.each(['prose', 'code', 'math', 'json'] as const)('two %s prompts of one slot share no long run of tokens (60 key pairs)', (category) => {
+    // Deterministic keys stand in for the 128 secret random bits, so this test cannot flake; what
+    // it guards is the kind: a fixed run of wording or of material template (a 20-token
+    // instruction clause, a 58-token function body) that every probe would carry. Measured over
+    // 2,000 random pairs a category (2026-12-01): medians 9–16, max 19 (prose) to 37 (json).
+    const w = { slug: `${category}-1k`, category, inputTokensTarget: 1000 };
+    const runs = Array.from({ length: 60 }, (_, k) =>
+      longestSharedRun(buildPrompt(w, `slot\u0000pair-${k}-a`).prompt, buildPrompt(w, `slot\u0000pair-${k}-b`).prompt),
+    ).sort((a, b) => a - b);
+    expect(runs[30]!).toBeLessThanOrEqual(18);
+    expect(runs.at(-1)!).toBeLessThanOrEqual(48);
+  });
+
+  it('every instruction clause carries a slot, and slots fill from the pool within their range', () => {
+    for (const clauses of Object.values(INSTRUCTIONS)) {
+      for (const alternatives of clauses) for (const wording of alternatives) expect(wording).toMatch(/\{[a-zA-Z]+\}|\{\d+-\d+\}/);
+    }
+    const random = hashStream(Buffer.alloc(32, 7));
+    const seen = new Set<string>();
+    for (let i = 0; i < 400; i++) seen.add(phrase(random, [['{3-5}']]));
+    expect([...seen].sort()).toEqual(['3', '4', '5']); // both ends reachable, nothing outside
+    expect(phrase(random, [['a {city} b']])).toMatch(/^a \S+ b$/);
+    expect(() => phrase(random, [['a {cty} b']])).toThrow(/unknown slot \{cty\}/);
   });
 });

@@ -8,15 +8,29 @@
  */
 import { rankWithTieBands } from '@/lib/stats/tie-bands';
 import { wilsonInterval } from '@/lib/stats/wilson';
-import type { ExcludedCounts, Percentiles, WindowStats } from '@/lib/stats/window-stats';
+import type { NotRankableCounts, Percentiles, WindowStats } from '@/lib/stats/window-stats';
 
 export { MEDIAN_CI_CONFIDENCE } from '@/lib/stats/window-stats';
 
 /** Input row: one endpoint's window figures (lib/stats/window-stats summarizeWindow) with its endpoint. */
 export type WindowStatsRow<E extends { id: number }> = Pick<
   WindowStats,
-  'n' | 'successes' | 'samples' | 'outputTokensPerSecond' | 'outputTokensPerSecondMedianCi' | 'ttftMs' | 'ttfatMs' | 'e2eMs' | 'errorKinds' | 'lastMeasuredAt' | 'excluded' | 'itlMs' | 'fidelity'
-> & { endpoint: E };
+  | 'n'
+  | 'successes'
+  | 'samples'
+  | 'outputTokensPerSecond'
+  | 'outputTokensPerSecondMedianCi'
+  | 'ttftMs'
+  | 'ttfatMs'
+  | 'e2eMs'
+  | 'errorKinds'
+  | 'lastMeasuredAt'
+  | 'notRankable'
+  | 'medianItlP50Ms'
+  | 'medianItlP95Ms'
+  | 'fidelity'
+> &
+  Partial<Pick<WindowStats, 'cachedInputTokens' | 'cacheHit' | 'tierObjectiveAttainment' | 'cachedInputShare'>> & { endpoint: E };
 
 /** One ranked entry. rank/band are null for endpoints without samples (listed after ranked ones). */
 export interface LeaderboardEntry<E extends { id: number }> {
@@ -40,11 +54,22 @@ export interface LeaderboardEntry<E extends { id: number }> {
   errorKinds: Record<string, number>;
   lastMeasuredAt: string | null;
   /** measurements in the window left out of every figure, by not-rankable reason */
-  excluded: ExcludedCounts;
-  /** inter-token latency, ms/token: median of the measurements' ITL p50 and of their ITL p95; null without samples */
-  itlMs: WindowStats['itlMs'];
+  notRankable: NotRankableCounts;
+  excluded?: NotRankableCounts; // alias (decision 280)
+  /** inter-token latency, ms/token: median of the measurements' ITL P50, and of their ITL P95; null without samples */
+  medianItlP50Ms: number | null;
+  medianItlP95Ms: number | null;
+  itlMs?: { p50: number; p95: number } | null; // alias (decision 280)
   /** fidelity checks of the window: pass rate, n, 95 % Wilson interval; null when none ran */
   fidelity: WindowStats['fidelity'];
+  /** input tokens served from the prompt cache, percentiles over measurements reporting a count; null when none (issue 25) */
+  cachedInputTokens: Percentiles;
+  /** prompt-cache hit share with n and 95 % Wilson interval; null when no measurement reported a cache count */
+  cacheHit: WindowStats['cacheHit'];
+  /** share of judged rankable measurements meeting the endpoint's tier objective, n, 95 % Wilson interval; null without an objective (decision 263) */
+  tierObjectiveAttainment: WindowStats['tierObjectiveAttainment'];
+  /** cached share of the prompt (cached ÷ input tokens per measurement): percentiles with n; null when no measurement reported both (decision 291) */
+  cachedInputShare: WindowStats['cachedInputShare'];
   /**
    * Why the entry is unranked (rank null): `fidelity_below_bound` (the window's fidelity pass rate
    * is confidently below FIDELITY_RANK_MIN_PASS_RATE: its Wilson 95 % upper bound is under it),
@@ -79,7 +104,7 @@ export const MIN_RANKED_SAMPLES = 3;
  * Ranks rows by median output speed, higher is better. Median interval: the engine's
  * order-statistic 95 % interval (lib/stats/window-stats medianInterval).
  * Success rate: Wilson (1927) score interval. Tie bands: lib/stats/tie-bands (leader-anchored).
- * @param rows one per endpoint (see db/window-stats.ts); endpoints with fewer than
+ * @param rows one per endpoint (see server/window-stats.ts); endpoints with fewer than
  *   MIN_RANKED_SAMPLES speed samples, or whose fidelity is below the bound
  *   (isFidelityBelowBound), are listed after the ranked ones with rank/band null and notRankedReason
  * @returns entries, ranked ones first (best first), then unranked by median then id
@@ -88,7 +113,8 @@ export function buildLeaderboard<E extends { id: number }>(rows: WindowStatsRow<
   const cis = new Map<number, { median: number; low: number; high: number }>();
   for (const r of rows) {
     const ci = r.outputTokensPerSecondMedianCi;
-    if (r.samples >= MIN_RANKED_SAMPLES && r.outputTokensPerSecond && ci && !isFidelityBelowBound(r.fidelity)) cis.set(r.endpoint.id, { median: r.outputTokensPerSecond.p50, low: ci.low, high: ci.high });
+    if (r.samples >= MIN_RANKED_SAMPLES && r.outputTokensPerSecond && ci && !isFidelityBelowBound(r.fidelity))
+      cis.set(r.endpoint.id, { median: r.outputTokensPerSecond.p50, low: ci.low, high: ci.high });
   }
   const ranked = rankWithTieBands(
     [...cis.entries()].map(([id, ci]) => ({ id, ...ci })),
@@ -117,9 +143,16 @@ export function buildLeaderboard<E extends { id: number }>(rows: WindowStatsRow<
       e2eMs: r.e2eMs,
       errorKinds: r.errorKinds,
       lastMeasuredAt: r.lastMeasuredAt,
-      excluded: r.excluded,
-      itlMs: r.itlMs,
+      notRankable: r.notRankable,
+      excluded: r.notRankable, // alias (decision 280)
+      medianItlP50Ms: r.medianItlP50Ms,
+      medianItlP95Ms: r.medianItlP95Ms,
+      itlMs: r.medianItlP50Ms !== null && r.medianItlP95Ms !== null ? { p50: r.medianItlP50Ms, p95: r.medianItlP95Ms } : null, // alias (decision 280)
       fidelity: r.fidelity,
+      cachedInputTokens: r.cachedInputTokens ?? null,
+      cacheHit: r.cacheHit ?? null,
+      tierObjectiveAttainment: r.tierObjectiveAttainment ?? null,
+      cachedInputShare: r.cachedInputShare ?? null,
       notRankedReason: rk ? null : isFidelityBelowBound(r.fidelity) ? 'fidelity_below_bound' : 'too_few_samples',
     };
   });

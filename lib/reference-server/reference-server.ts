@@ -41,6 +41,48 @@
  * so that calibration can compare the probe with what was delivered and the server with its
  * configuration, apart. `slowdownFactor` makes a deliberately late server for tests.
  *
+ * Prefix cache (`prefixCache`, issue 25, decision 260): like vLLM's automatic prefix caching, the
+ * prompt (o200k tokens of the messages' text) is cut into blocks of `blockTokens` and each block is
+ * keyed by a hash chained over all blocks before it; a request whose leading blocks were seen
+ * before finds them cached. A hit is served with TTFT `hitTtftMs` instead of `ttftMs` and reports
+ * its cached tokens (whole matching blocks × blockTokens) in `usage.prompt_tokens_details.cached_tokens`
+ * (Chat) or `usage.input_tokens_details.cached_tokens` (Responses), `prompt_tokens` / `input_tokens`
+ * beside it (the o200k count of the whole conversation text, also without a cache: decision 292). `hitShare` < 1 models eviction and replicas without the prefix: of the requests whose
+ * prefix is cached, exactly that share is served as hits (error diffusion, deterministic: over n
+ * such requests ⌊n × hitShare⌋ or one more hit), the rest as misses (0 cached, full TTFT). The
+ * cache keeps the newest `maxBlocks` block keys. Without `prefixCache` nothing is cached and Chat
+ * usage carries no details, only the prompt's token count.
+ * The prompt is the whole conversation ({@link conversationText}: every message's text, tool-call
+ * arguments and tool results in order), so an agent conversation's turn finds the turns before it
+ * cached (decision 267). `ttlMs` gives blocks a lifetime since their last use, like Anthropic's
+ * 5-minute cache refreshed on each hit (decision 268): a block is still cached when at most
+ * `ttlMs` passed since it was last looked up, on the clock `now` (default performance.now; tests
+ * pass their own, so a lifetime of minutes is tested without waiting minutes).
+ *
+ * Structured output (`structuredTps`, issue 25 item 2): a Chat request with `response_format`
+ * json_schema, or a forced tool (`tool_choice` naming a function), and a Responses request with
+ * `text.format` json_schema, decode at `structuredTps` instead of `tps` (the configured truth of
+ * the structured-output penalty, structuredTps ÷ tps). The answer is a JSON object
+ * `{"title":"A story","story":"<reference words>"}` valid against the probes' story schema, every
+ * streamed token one o200k token (the opening as its o200k tokens, `"}` the last), so the
+ * reported and the o200k counts agree exactly. A forced tool
+ * call streams the same JSON as `delta.tool_calls[0].function.arguments` fragments and finishes
+ * with `tool_calls`; on the Responses wire (`tool_choice: {type: "function", name}`) as one
+ * `function_call` item whose arguments come as `response.function_call_arguments.delta` events
+ * (decision 267: an agent turn's call can be fed back). Omitted: structured requests decode at `tps`.
+ *
+ * Service tiers (`serviceTiers`, issue 25 item 4, decision 264): a Chat or Responses request whose
+ * `service_tier` names a configured tier decodes at that tier's `tps` instead of the server's;
+ * `slowShare` of the tier's streams (error diffusion in arrival order, deterministic: over n
+ * streams ⌊n × slowShare⌋ or one more) decode at `slowTps` instead, the configured truth of how
+ * many requests a tier objective's threshold misses. An absent or unconfigured tier decodes at
+ * `tps`. Each stream's record names the tier it was asked for (`serviceTier`). A request that asks
+ * for a tier is answered with the tier that served it, as OpenAI does (decision 293): Chat's final
+ * usage chunk and the Responses response objects carry `service_tier`, the asked tier when it is
+ * configured, else `default` (`auto` and an unconfigured tier are served at the default rate, like
+ * a key without that tier's access); a request that asks for none gets no `service_tier` (the
+ * former output).
+ *
  * Write log (`recordWrites`): the server's own record of each stream (arrival, assigned rate, time
  * and tokens of every content write), the ground truth that sweep tests compare with. Times are
  * epoch ms from the monotonic clock (performance.timeOrigin + performance.now()).
@@ -48,7 +90,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createHash } from 'node:crypto';
-import { answerFidelityTokens, promptFromChatMessages } from '../fidelity/answer-task';
+import { answerFidelityTokens } from '../fidelity/answer-task';
+import { countO200kTokens, decodeO200k, encodeO200k } from '../tokens/o200k';
+
+/** The opening of a structured answer as o200k token strings (ASCII: each decodes whole). */
+const JSON_OPENING_TOKENS: readonly string[] = encodeO200k('{"title":"A story","story":"').map((t) => decodeO200k([t]));
 import { referenceWord } from './reference-words';
 
 /** Options of {@link startReferenceServer}. */
@@ -83,6 +129,38 @@ export interface ReferenceServerOptions {
    * server still claims the configured rate. Its delivery report shows the truth.
    */
   slowdownFactor?: number;
+  /** Decode rate of structured-output and forced-tool requests, tokens/s (> 0; see the module doc); omitted: `tps`. */
+  structuredTps?: number;
+  /** A prefix cache (see the module doc); omitted: no cache. */
+  prefixCache?: PrefixCacheOptions;
+  /** Service tiers by the request's `service_tier` value (see the module doc); omitted: every request at `tps`. */
+  serviceTiers?: Record<string, ServiceTierOptions>;
+}
+
+/** One tier of the reference server: the configured truth of a tier objective's attainment. */
+export interface ServiceTierOptions {
+  /** decode rate of the tier's streams, tokens/s (> 0) */
+  tps: number;
+  /** share of the tier's streams decoded at `slowTps` instead, 0..1 (default 0) */
+  slowShare?: number;
+  /** decode rate of the slow share, tokens/s (> 0; required when slowShare > 0) */
+  slowTps?: number;
+}
+
+/** The reference server's prefix cache: the configured truth of the prompt-cache workloads. */
+export interface PrefixCacheOptions {
+  /** TTFT of a cache hit, ms (≥ 0; the truth of warm TTFT) */
+  hitTtftMs: number;
+  /** share of requests with a cached prefix that are served as hits, 0..1 (default 1) */
+  hitShare?: number;
+  /** tokens per cache block (integer ≥ 1, default 128: OpenAI's cache increment) */
+  blockTokens?: number;
+  /** block keys kept, newest first (integer ≥ 1, default 65,536) */
+  maxBlocks?: number;
+  /** lifetime of a block since its last lookup, ms (> 0); omitted: blocks never expire */
+  ttlMs?: number;
+  /** the cache's clock, ms (default performance.now) */
+  now?: () => number;
 }
 
 /**
@@ -130,6 +208,10 @@ export interface ReferenceStreamRecord {
   writeTokens: number[];
   /** true once the final chunk was written; false while streaming or when the client left */
   completed: boolean;
+  /** the request's `service_tier` when it was a string, else null */
+  serviceTier?: string | null;
+  /** SHA-256 (hex) of the request's conversation text: pairs a probe result with its record (tests, calibration) */
+  promptSha256: string;
 }
 
 /** A running reference server. */
@@ -191,6 +273,14 @@ interface ActiveStream {
   text: string;
   /** Token texts streamed before the reference words: the correct reply to a fidelity prompt (lib/fidelity), else empty. */
   prefix: readonly string[];
+  /** structured output: JSON text, or JSON arguments of the forced tool named here; null for free text */
+  structured: { tool: string | null } | null;
+  /** prompt tokens (o200k) and those served from the prefix cache; null without a prefix cache */
+  cache: { promptTokens: number; cachedTokens: number } | null;
+  /** o200k tokens of the whole prompt (its conversation text), reported as prompt_tokens / input_tokens with or without a cache (decision 292) */
+  promptTokens: number;
+  /** the tier that served the stream, named in the response when the request asked for one (decision 293); null: none asked */
+  servedTier: string | null;
   /** offset into the reference word sequence, from the prompt: a different prompt gets a different answer (repeated_answer, decision 171) */
   wordOffset: number;
   id: string;
@@ -214,10 +304,15 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   const capacityTps = options.capacityTps;
   if (capacityTps !== undefined && (!(capacityTps > 0) || !Number.isFinite(capacityTps))) throw new RangeError('capacityTps must be a positive number');
   const maxOpenStreams = options.maxOpenStreams ?? Number.POSITIVE_INFINITY;
-  if (options.maxOpenStreams !== undefined && (!Number.isInteger(maxOpenStreams) || maxOpenStreams < 1)) throw new RangeError('maxOpenStreams must be an integer ≥ 1');
+  if (options.maxOpenStreams !== undefined && (!Number.isInteger(maxOpenStreams) || maxOpenStreams < 1))
+    throw new RangeError('maxOpenStreams must be an integer ≥ 1');
   const log: ReferenceStreamRecord[] = [];
   const slowdown = options.slowdownFactor ?? 1;
   if (!(slowdown >= 1) || !Number.isFinite(slowdown)) throw new RangeError('slowdownFactor must be a number ≥ 1');
+  if (options.structuredTps !== undefined && (!(options.structuredTps > 0) || !Number.isFinite(options.structuredTps)))
+    throw new RangeError('structuredTps must be a positive number');
+  const prefixCache = options.prefixCache ? createPrefixCache(options.prefixCache) : null;
+  const tierRate = createTierRates(options.serviceTiers ?? {});
   /** Delivery records of the last DELIVERY_LOG_SIZE streams, by id (always kept, bounded). */
   const deliveries = new Map<string, ReferenceStreamRecord>();
 
@@ -237,18 +332,58 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     status,
     model: s.model,
     output: [],
+    ...(s.servedTier !== null ? { service_tier: s.servedTier } : {}),
     ...extra,
   });
-  const itemId = (s: ActiveStream) => `msg_${s.id}`;
+  const itemId = (s: ActiveStream) => (s.structured?.tool ? `fc_${s.id}` : `msg_${s.id}`);
+  /** A forced tool on the Responses wire: one function_call item whose arguments stream (decision 267). */
+  const functionCallItem = (s: ActiveStream, status: string, args: string) => ({
+    id: itemId(s),
+    type: 'function_call',
+    status,
+    call_id: `call_${s.id}`,
+    name: s.structured!.tool,
+    arguments: args,
+  });
   const responsesStart = (s: ActiveStream) =>
-    responsesEvent(s, 'response.created', { response: responseObject(s, 'in_progress') }) +
-    responsesEvent(s, 'response.in_progress', { response: responseObject(s, 'in_progress') }) +
-    responsesEvent(s, 'response.output_item.added', { output_index: 0, item: { id: itemId(s), type: 'message', status: 'in_progress', role: 'assistant', content: [] } }) +
-    responsesEvent(s, 'response.content_part.added', { item_id: itemId(s), output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+    s.structured?.tool
+      ? responsesEvent(s, 'response.created', { response: responseObject(s, 'in_progress') }) +
+        responsesEvent(s, 'response.in_progress', { response: responseObject(s, 'in_progress') }) +
+        responsesEvent(s, 'response.output_item.added', { output_index: 0, item: functionCallItem(s, 'in_progress', '') })
+      : responsesEvent(s, 'response.created', { response: responseObject(s, 'in_progress') }) +
+        responsesEvent(s, 'response.in_progress', { response: responseObject(s, 'in_progress') }) +
+        responsesEvent(s, 'response.output_item.added', {
+          output_index: 0,
+          item: { id: itemId(s), type: 'message', status: 'in_progress', role: 'assistant', content: [] },
+        }) +
+        responsesEvent(s, 'response.content_part.added', {
+          item_id: itemId(s),
+          output_index: 0,
+          content_index: 0,
+          part: { type: 'output_text', text: '', annotations: [] },
+        });
   const responsesEnd = (s: ActiveStream) => {
     const part = { type: 'output_text', text: s.text, annotations: [] };
     const item = { id: itemId(s), type: 'message', status: 'completed', role: 'assistant', content: [part] };
-    const usage = { input_tokens: 0, input_tokens_details: { cached_tokens: 0 }, output_tokens: s.total, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: s.total };
+    const usage = {
+      input_tokens: s.promptTokens,
+      input_tokens_details: { cached_tokens: s.cache?.cachedTokens ?? 0 },
+      output_tokens: s.total,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: s.promptTokens + s.total,
+    };
+    if (s.structured?.tool) {
+      const call = functionCallItem(s, 'completed', s.text);
+      return (
+        responsesEvent(s, 'response.function_call_arguments.done', { item_id: itemId(s), output_index: 0, arguments: s.text }) +
+        responsesEvent(s, 'response.output_item.done', { output_index: 0, item: call }) +
+        (s.finish === 'length'
+          ? responsesEvent(s, 'response.incomplete', {
+              response: responseObject(s, 'incomplete', { output: [call], incomplete_details: { reason: 'max_output_tokens' }, usage }),
+            })
+          : responsesEvent(s, 'response.completed', { response: responseObject(s, 'completed', { output: [call], usage }) }))
+      );
+    }
     // In order: each event takes the next sequence_number when it is formatted.
     const done =
       responsesEvent(s, 'response.output_text.done', { item_id: itemId(s), output_index: 0, content_index: 0, text: s.text }) +
@@ -256,7 +391,9 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       responsesEvent(s, 'response.output_item.done', { output_index: 0, item });
     const final =
       s.finish === 'length'
-        ? responsesEvent(s, 'response.incomplete', { response: responseObject(s, 'incomplete', { output: [item], incomplete_details: { reason: 'max_output_tokens' }, usage }) })
+        ? responsesEvent(s, 'response.incomplete', {
+            response: responseObject(s, 'incomplete', { output: [item], incomplete_details: { reason: 'max_output_tokens' }, usage }),
+          })
         : responsesEvent(s, 'response.completed', { response: responseObject(s, 'completed', { output: [item], usage }) });
     return done + final;
   };
@@ -282,13 +419,22 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       while (s.sent < s.total && dueAt(s, s.chunksSent + 1) <= now) {
         const n = Math.min(s.perChunk, s.total - s.sent);
         let text = '';
-        for (let k = 0; k < n; k++) text += s.prefix[s.sent + k] ?? referenceWord(s.wordOffset + s.sent + k);
+        for (let k = 0; k < n; k++) {
+          const i = s.sent + k;
+          // structured: the JSON opening is the prefix (one o200k token each), `"}` the last token
+          text += s.structured && i === s.total - 1 && s.total > s.prefix.length ? '"}' : (s.prefix[i] ?? referenceWord(s.wordOffset + i));
+        }
         s.sent += n;
         s.chunksSent++;
         if (s.firstWrittenAt === null) s.firstWrittenAt = now;
         if (s.wire === 'responses') {
           s.text += text;
-          out += responsesEvent(s, 'response.output_text.delta', { item_id: itemId(s), output_index: 0, content_index: 0, delta: text, logprobs: [] });
+          out += s.structured?.tool
+            ? responsesEvent(s, 'response.function_call_arguments.delta', { item_id: itemId(s), output_index: 0, delta: text })
+            : responsesEvent(s, 'response.output_text.delta', { item_id: itemId(s), output_index: 0, content_index: 0, delta: text, logprobs: [] });
+        } else if (s.structured?.tool) {
+          const open = s.chunksSent === 1 ? `"id":"call_${s.id}","type":"function","function":{"name":${JSON.stringify(s.structured.tool)},` : '"function":{';
+          out += chunk(s, `{"tool_calls":[{"index":0,${open}"arguments":${JSON.stringify(text)}}}]}`, null);
         } else out += chunk(s, `{"content":${JSON.stringify(text)}}`, null);
       }
       if (s.record && s.sent > sentBefore) {
@@ -299,8 +445,12 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
         if (s.record) s.record.completed = true;
         if (s.wire === 'responses') out += responsesEnd(s);
         else {
-          out += chunk(s, '{}', s.finish);
-          out += `data: {"id":"${s.id}","object":"chat.completion.chunk","created":${s.created},"model":${JSON.stringify(s.model)},"choices":[],"usage":{"prompt_tokens":0,"completion_tokens":${s.total},"total_tokens":${s.total}}}\n\n`;
+          out += chunk(s, '{}', s.structured?.tool && s.finish === 'stop' ? 'tool_calls' : s.finish);
+          const usage = s.cache
+            ? `{"prompt_tokens":${s.cache.promptTokens},"completion_tokens":${s.total},"total_tokens":${s.cache.promptTokens + s.total},"prompt_tokens_details":{"cached_tokens":${s.cache.cachedTokens}}}`
+            : `{"prompt_tokens":${s.promptTokens},"completion_tokens":${s.total},"total_tokens":${s.promptTokens + s.total}}`;
+          const tier = s.servedTier !== null ? `,"service_tier":${JSON.stringify(s.servedTier)}` : '';
+          out += `data: {"id":"${s.id}","object":"chat.completion.chunk","created":${s.created},"model":${JSON.stringify(s.model)}${tier},"choices":[],"usage":${usage}}\n\n`;
           out += 'data: [DONE]\n\n';
         }
         s.res.end(out);
@@ -325,7 +475,15 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
 
   const handleCompletion = (req: IncomingMessage, res: ServerResponse, body: string, wire: 'chat' | 'responses') => {
     const readAt = performance.now();
-    let request: { model?: unknown; messages?: unknown; input?: unknown; max_tokens?: unknown; max_completion_tokens?: unknown; max_output_tokens?: unknown; stream?: unknown };
+    let request: {
+      model?: unknown;
+      messages?: unknown;
+      input?: unknown;
+      max_tokens?: unknown;
+      max_completion_tokens?: unknown;
+      max_output_tokens?: unknown;
+      stream?: unknown;
+    };
     try {
       request = JSON.parse(body || '{}');
     } catch {
@@ -342,15 +500,32 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       return sendJson(res, 429, { error: { message: `at most ${maxOpenStreams} open streams`, type: 'rate_limit_error' } });
     }
     const openStreams = streams.size + 1;
-    const assignedTps = capacityTps === undefined ? tps : Math.min(tps, capacityTps / openStreams);
+    const structured = structuredRequest(request as Record<string, unknown>, wire);
+    const askedTier = typeof (request as { service_tier?: unknown }).service_tier === 'string' ? (request as { service_tier: string }).service_tier : null;
+    const rate = structured && options.structuredTps !== undefined ? options.structuredTps : (tierRate(askedTier) ?? tps);
+    const assignedTps = capacityTps === undefined ? rate : Math.min(rate, capacityTps / openStreams);
     const id = `${wire === 'responses' ? 'resp' : 'chatcmpl'}-ref-${++sequence}`;
-    const record: ReferenceStreamRecord = { id, openedAt: performance.timeOrigin + readAt, openStreams, assignedTps, writeAt: [], writeTokens: [], completed: false };
+    const messages = wire === 'responses' ? (typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input) : request.messages;
+    const promptText = conversationText(messages);
+    const cache = prefixCache ? prefixCache.lookup(promptText) : null;
+    const ttftMs = cache && cache.cachedTokens > 0 ? options.prefixCache!.hitTtftMs : options.ttftMs;
+    const record: ReferenceStreamRecord = {
+      id,
+      openedAt: performance.timeOrigin + readAt,
+      openStreams,
+      assignedTps,
+      writeAt: [],
+      writeTokens: [],
+      completed: false,
+      serviceTier: askedTier,
+      promptSha256: createHash('sha256').update(promptText).digest('hex'),
+    };
     if (options.recordWrites) log.push(record);
     deliveries.set(id, record);
     if (deliveries.size > DELIVERY_LOG_SIZE) deliveries.delete(deliveries.keys().next().value!);
     const s: ActiveStream = {
       res,
-      firstAt: readAt + options.ttftMs,
+      firstAt: readAt + ttftMs,
       firstWrittenAt: null,
       record,
       msPerToken: (1000 / assignedTps) * slowdown,
@@ -364,8 +539,12 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       text: '',
       // The reference server knows the fidelity tasks: it answers them correctly (calibration proves the check end to end).
       // A Responses `input` is a string or a list of messages, read like Chat messages.
-      prefix: answerFidelityTokens(wire === 'responses' ? (typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input) : request.messages) ?? [],
-      wordOffset: promptWordOffset(promptFromChatMessages(wire === 'responses' ? (typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input) : request.messages)),
+      prefix: structured ? JSON_OPENING_TOKENS : (answerFidelityTokens(messages) ?? []),
+      structured,
+      cache,
+      promptTokens: cache ? cache.promptTokens : countO200kTokens(promptText),
+      servedTier: askedTier === null ? null : options.serviceTiers && Object.hasOwn(options.serviceTiers, askedTier) ? askedTier : 'default',
+      wordOffset: promptWordOffset(promptText),
       id,
       model: typeof request.model === 'string' && request.model !== '' ? request.model : REFERENCE_MODEL_ID,
       created: Math.floor(Date.now() / 1000),
@@ -395,7 +574,8 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       if (!r) return sendJson(res, 404, { error: { message: `no delivery record for ${delivery[1]}`, type: 'not_found' } });
       return sendJson(res, 200, reportOf(r, options.ttftMs));
     }
-    const wire = path === '/v1/chat/completions' || path === '/chat/completions' ? 'chat' : path === '/v1/responses' || path === '/responses' ? 'responses' : null;
+    const wire =
+      path === '/v1/chat/completions' || path === '/chat/completions' ? 'chat' : path === '/v1/responses' || path === '/responses' ? 'responses' : null;
     if (req.method === 'POST' && wire !== null) {
       const parts: Buffer[] = [];
       req.on('data', (b: Buffer) => parts.push(b));
@@ -433,6 +613,139 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       log.length = 0;
     },
     openStreams: () => streams.size,
+  };
+}
+
+/**
+ * Whether a request asks for structured output (Chat `response_format` json_schema / json_object,
+ * Responses `text.format` json_schema) or a forced tool (Chat `tool_choice: {type: "function",
+ * function: {name}}`; Responses tools are answered as JSON text): null for free text.
+ */
+function structuredRequest(request: Record<string, unknown>, wire: 'chat' | 'responses'): { tool: string | null } | null {
+  const rec = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+  if (wire === 'chat') {
+    const choice = rec(request.tool_choice);
+    const name = rec(choice.function).name;
+    if (choice.type === 'function' && typeof name === 'string' && name !== '') return { tool: name };
+    const format = rec(request.response_format).type;
+    return format === 'json_schema' || format === 'json_object' ? { tool: null } : null;
+  }
+  const format = rec(rec(request.text).format).type;
+  const choice = rec(request.tool_choice);
+  if (choice.type === 'function' && typeof choice.name === 'string' && choice.name !== '') return { tool: choice.name };
+  return format === 'json_schema' ? { tool: null } : null;
+}
+
+/**
+ * The prefix cache of one server (see the module doc): `lookup(prompt)` returns the prompt's o200k
+ * length and the tokens served from the cache (0 on a miss), then stores the prompt's blocks.
+ * @throws RangeError for invalid options
+ */
+function createPrefixCache(o: PrefixCacheOptions) {
+  const hitShare = o.hitShare ?? 1;
+  const block = o.blockTokens ?? 128;
+  const maxBlocks = o.maxBlocks ?? 65_536;
+  if (!(o.hitTtftMs >= 0) || !Number.isFinite(o.hitTtftMs)) throw new RangeError('prefixCache.hitTtftMs must be a non-negative number');
+  if (!(hitShare >= 0 && hitShare <= 1)) throw new RangeError('prefixCache.hitShare must be in [0, 1]');
+  if (!Number.isInteger(block) || block < 1) throw new RangeError('prefixCache.blockTokens must be an integer ≥ 1');
+  if (!Number.isInteger(maxBlocks) || maxBlocks < 1) throw new RangeError('prefixCache.maxBlocks must be an integer ≥ 1');
+  const ttl = o.ttlMs ?? Number.POSITIVE_INFINITY;
+  if (!(ttl > 0)) throw new RangeError('prefixCache.ttlMs must be a positive number');
+  const clock = o.now ?? (() => performance.now());
+  /** block key → time of its last lookup, in insertion order (the oldest is dropped first) */
+  const blocks = new Map<string, number>();
+  let credit = 0;
+  return {
+    lookup(prompt: string): { promptTokens: number; cachedTokens: number } {
+      const tokens = encodeO200k(prompt);
+      const keys: string[] = [];
+      let chain = '';
+      for (let b = 0; (b + 1) * block <= tokens.length; b++) {
+        chain = createHash('sha256')
+          .update(chain)
+          .update(Uint32Array.from(tokens.slice(b * block, (b + 1) * block)))
+          .digest('hex');
+        keys.push(chain);
+      }
+      const now = clock();
+      const alive = (k: string) => {
+        const at = blocks.get(k);
+        return at !== undefined && now - at <= ttl;
+      };
+      let matched = 0;
+      while (matched < keys.length && alive(keys[matched]!)) matched++;
+      for (const k of keys) {
+        blocks.delete(k);
+        blocks.set(k, now);
+      }
+      while (blocks.size > maxBlocks) blocks.delete(blocks.keys().next().value!);
+      if (matched === 0) return { promptTokens: tokens.length, cachedTokens: 0 };
+      credit += hitShare;
+      if (credit >= 1 - 1e-9) {
+        credit -= 1;
+        return { promptTokens: tokens.length, cachedTokens: matched * block };
+      }
+      return { promptTokens: tokens.length, cachedTokens: 0 };
+    },
+  };
+}
+
+/**
+ * The text of a request's whole conversation, as the prefix cache keys it: every message's text
+ * (Chat/Responses `content` as a string or typed parts), each tool call's arguments (Chat
+ * `tool_calls[].function.arguments`, Responses `function_call` items), each tool result (Chat
+ * `role: "tool"` content, Responses `function_call_output` output), in order, joined by a blank
+ * line. One user message gives exactly its text (the single-prompt workloads' cache is unchanged).
+ */
+export function conversationText(messages: unknown): string {
+  if (!Array.isArray(messages)) return '';
+  const text = (content: unknown): string =>
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((p: { text?: unknown }) => (typeof p?.text === 'string' ? p.text : '')).join('')
+        : '';
+  const parts: string[] = [];
+  for (const m of messages as Array<Record<string, unknown> | null>) {
+    if (!m || typeof m !== 'object') continue;
+    if (m.type === 'function_call') parts.push(typeof m.arguments === 'string' ? m.arguments : '');
+    else if (m.type === 'function_call_output') parts.push(typeof m.output === 'string' ? m.output : '');
+    else if (Array.isArray(m.tool_calls))
+      parts.push(
+        (m.tool_calls as Array<{ function?: { arguments?: unknown } } | null>)
+          .map((c) => (typeof c?.function?.arguments === 'string' ? c.function.arguments : ''))
+          .join(''),
+      );
+    else parts.push(text(m.content));
+  }
+  return parts.join('\n\n');
+}
+
+/**
+ * The decode rate of a stream asking for `tier` (see the module doc: the slow share by error
+ * diffusion per tier), or null when the tier is absent or not configured.
+ * @throws RangeError for invalid options
+ */
+function createTierRates(tiers: Record<string, ServiceTierOptions>): (tier: string | null) => number | null {
+  const credit = new Map<string, number>();
+  for (const [name, t] of Object.entries(tiers)) {
+    const slowShare = t.slowShare ?? 0;
+    if (!(t.tps > 0) || !Number.isFinite(t.tps)) throw new RangeError(`serviceTiers.${name}.tps must be a positive number`);
+    if (!(slowShare >= 0 && slowShare <= 1)) throw new RangeError(`serviceTiers.${name}.slowShare must be in [0, 1]`);
+    if (slowShare > 0 && (t.slowTps === undefined || !(t.slowTps > 0) || !Number.isFinite(t.slowTps)))
+      throw new RangeError(`serviceTiers.${name}.slowTps must be a positive number when slowShare > 0`);
+    credit.set(name, 0);
+  }
+  return (tier) => {
+    if (tier === null || !Object.hasOwn(tiers, tier)) return null;
+    const t = tiers[tier]!;
+    const c = credit.get(tier)! + (t.slowShare ?? 0);
+    if (c >= 1 - 1e-9) {
+      credit.set(tier, c - 1);
+      return t.slowTps!;
+    }
+    credit.set(tier, c);
+    return t.tps;
   };
 }
 

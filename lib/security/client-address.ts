@@ -14,7 +14,10 @@ export type TrustedProxies = ReadonlyArray<[ipaddr.IPv4 | ipaddr.IPv6, number]>;
 
 /** Canonical text of an address (IPv4-mapped IPv6 unwrapped), or null when not an IP address. */
 export function canonicalAddress(raw: string): string | null {
-  const s = raw.trim().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  const s = raw
+    .trim()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/%.*$/, '');
   if (!ipaddr.isValid(s)) return null;
   return toComparable(ipaddr.parse(s)).toString();
 }
@@ -50,7 +53,10 @@ export function parseTrustedProxies(value: string | undefined): TrustedProxies {
       try {
         if (entry.includes('/')) {
           const [addr, bits] = ipaddr.parseCIDR(entry);
-          return [toComparable(addr), addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? bits - 96 : bits] as [ipaddr.IPv4 | ipaddr.IPv6, number];
+          return [toComparable(addr), addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? bits - 96 : bits] as [
+            ipaddr.IPv4 | ipaddr.IPv6,
+            number,
+          ];
         }
         const addr = toComparable(ipaddr.parse(entry));
         return [addr, addr.kind() === 'ipv4' ? 32 : 128] as [ipaddr.IPv4 | ipaddr.IPv6, number];

@@ -15,10 +15,46 @@ import unhomoglyph from 'unhomoglyph';
 
 /** Scripts told apart; a letter in none of them counts as its own "other" script. */
 const SCRIPTS = [
-  'Latin', 'Cyrillic', 'Greek', 'Armenian', 'Georgian', 'Cherokee', 'Coptic', 'Hebrew', 'Arabic', 'Syriac',
-  'Thaana', 'Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam',
-  'Sinhala', 'Thai', 'Lao', 'Tibetan', 'Myanmar', 'Khmer', 'Mongolian', 'Ethiopic', 'Han', 'Hiragana', 'Katakana',
-  'Bopomofo', 'Hangul', 'Tifinagh', 'Canadian_Aboriginal', 'Runic', 'Ogham', 'Lisu', 'Vai', 'Bamum',
+  'Latin',
+  'Cyrillic',
+  'Greek',
+  'Armenian',
+  'Georgian',
+  'Cherokee',
+  'Coptic',
+  'Hebrew',
+  'Arabic',
+  'Syriac',
+  'Thaana',
+  'Devanagari',
+  'Bengali',
+  'Gurmukhi',
+  'Gujarati',
+  'Oriya',
+  'Tamil',
+  'Telugu',
+  'Kannada',
+  'Malayalam',
+  'Sinhala',
+  'Thai',
+  'Lao',
+  'Tibetan',
+  'Myanmar',
+  'Khmer',
+  'Mongolian',
+  'Ethiopic',
+  'Han',
+  'Hiragana',
+  'Katakana',
+  'Bopomofo',
+  'Hangul',
+  'Tifinagh',
+  'Canadian_Aboriginal',
+  'Runic',
+  'Ogham',
+  'Lisu',
+  'Vai',
+  'Bamum',
 ] as const;
 const SCRIPT_PATTERNS = SCRIPTS.map((name) => [name, new RegExp(`^\\p{Script=${name}}$`, 'u')] as const);
 
@@ -72,9 +108,44 @@ export function checkDisplayName(raw: string): DisplayNameCheck {
  * common subset). Used to see a whole-script look-alike: an all-Cyrillic `Ѕсаlе`-style name.
  */
 const LATIN_LOOKALIKES: Record<string, string> = {
-  а: 'a', в: 'b', с: 'c', ԁ: 'd', е: 'e', һ: 'h', і: 'i', ј: 'j', к: 'k', ӏ: 'l', м: 'm', н: 'h', о: 'o', р: 'p', ԛ: 'q',
-  г: 'r', ѕ: 's', т: 't', у: 'y', ԝ: 'w', х: 'x', ү: 'y', ь: 'b', ɡ: 'g',
-  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', γ: 'y', ω: 'w',
+  а: 'a',
+  в: 'b',
+  с: 'c',
+  ԁ: 'd',
+  е: 'e',
+  һ: 'h',
+  і: 'i',
+  ј: 'j',
+  к: 'k',
+  ӏ: 'l',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  ԛ: 'q',
+  г: 'r',
+  ѕ: 's',
+  т: 't',
+  у: 'y',
+  ԝ: 'w',
+  х: 'x',
+  ү: 'y',
+  ь: 'b',
+  ɡ: 'g',
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  η: 'n',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  γ: 'y',
+  ω: 'w',
 };
 
 /**
@@ -96,8 +167,31 @@ export function latinSkeleton(name: string): string | null {
 
 /** Small capitals and other Latin letter forms that confusables.txt does not fold (IPA/phonetic block; ǫ read as q). */
 const SMALL_CAPITALS: Record<string, string> = {
-  ᴀ: 'a', ʙ: 'b', ᴄ: 'c', ᴅ: 'd', ᴇ: 'e', ꜰ: 'f', ɢ: 'g', ʜ: 'h', ɪ: 'i', ᴊ: 'j', ᴋ: 'k', ʟ: 'l', ᴍ: 'm', ɴ: 'n', ᴏ: 'o',
-  ᴘ: 'p', ǫ: 'q', ʀ: 'r', ꜱ: 's', ᴛ: 't', ᴜ: 'u', ᴠ: 'v', ᴡ: 'w', ʏ: 'y', ᴢ: 'z',
+  ᴀ: 'a',
+  ʙ: 'b',
+  ᴄ: 'c',
+  ᴅ: 'd',
+  ᴇ: 'e',
+  ꜰ: 'f',
+  ɢ: 'g',
+  ʜ: 'h',
+  ɪ: 'i',
+  ᴊ: 'j',
+  ᴋ: 'k',
+  ʟ: 'l',
+  ᴍ: 'm',
+  ɴ: 'n',
+  ᴏ: 'o',
+  ᴘ: 'p',
+  ǫ: 'q',
+  ʀ: 'r',
+  ꜱ: 's',
+  ᴛ: 't',
+  ᴜ: 'u',
+  ᴠ: 'v',
+  ᴡ: 'w',
+  ʏ: 'y',
+  ᴢ: 'z',
 };
 
 /**
@@ -111,5 +205,7 @@ export function confusableSkeleton(name: string): string {
   // Folded before the marks go: ǫ (o with ogonek) stands for q in `ɢʀᴏǫ`, not for o.
   const folded = [...name.normalize('NFKC')].map((ch) => SMALL_CAPITALS[ch] ?? LATIN_LOOKALIKES[ch] ?? ch).join('');
   const marksGone = folded.normalize('NFD').replace(/\p{M}/gu, '');
-  return unhomoglyph(marksGone).toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  return unhomoglyph(marksGone)
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
 }

@@ -9,8 +9,11 @@
  * Framework-free.
  */
 
+/** How a submission's provider name can be backed (the values of endpoint_submissions.provider_claim). */
+export const PROVIDER_CLAIMS = ['new_provider', 'verified_domain', 'unverified', 'admin_linked'] as const;
+
 /** How a submission's provider name is backed. */
-export type ProviderClaim = 'new_provider' | 'verified_domain' | 'unverified' | 'admin_linked';
+export type ProviderClaim = (typeof PROVIDER_CLAIMS)[number];
 
 /** The host of a website URL without `www.`, lower case; null when absent or unparsable. */
 export function providerDomainOf(websiteUrl: string | null): string | null {
@@ -32,6 +35,9 @@ export function judgeProviderClaim(p: { email: string; emailVerified: boolean; w
   const domain = providerDomainOf(p.websiteUrl);
   const at = p.email.lastIndexOf('@');
   if (!p.emailVerified || !domain || at < 0) return 'unverified';
-  const mailDomain = p.email.slice(at + 1).toLowerCase().replace(/\.$/, '');
+  const mailDomain = p.email
+    .slice(at + 1)
+    .toLowerCase()
+    .replace(/\.$/, '');
   return mailDomain === domain || mailDomain.endsWith(`.${domain}`) ? 'verified_domain' : 'unverified';
 }

@@ -35,6 +35,8 @@ export function trustedOrigins(env: Pick<Env, 'TOKENPACE_PUBLIC_URL' | 'PORT'> =
  * setting that moves it. Names TOKENPACE_PUBLIC_URL exactly; never echoes a header into a link.
  */
 export function untrustedOriginMessage(env: Pick<Env, 'TOKENPACE_PUBLIC_URL' | 'PORT'> = getEnv()): string {
-  return `This page was opened at an address other than this site's (${publicOrigin(env)}). Open ${publicOrigin(env)} instead; ` +
-    'an operator serving the site at another address sets TOKENPACE_PUBLIC_URL to it (e.g. TOKENPACE_PUBLIC_URL=https://tokenpace.example) and restarts.';
+  return (
+    `This page was opened at an address other than this site's (${publicOrigin(env)}). Open ${publicOrigin(env)} instead; ` +
+    'an operator serving the site at another address sets TOKENPACE_PUBLIC_URL to it (e.g. TOKENPACE_PUBLIC_URL=https://tokenpace.example) and restarts.'
+  );
 }

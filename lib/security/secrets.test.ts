@@ -49,7 +49,7 @@ describe('encrypt/decrypt', () => {
     const t1 = encryptSecret('sk-secret-value', keyA);
     const t2 = encryptSecret('sk-secret-value', keyA);
     expect(t1).not.toBe(t2);
-    const [v, kid, iv, tag, ct] = t1.split(':');
+    const [v, kid, iv = '', tag = '', ct = ''] = t1.split(':');
     expect(v).toBe('v1');
     expect(kid).toBe(keyFingerprint(keyA));
     expect(kid).toBe(crypto.createHash('sha256').update(keyA).digest('hex').slice(0, 8));
@@ -65,12 +65,12 @@ describe('encrypt/decrypt', () => {
     const parts = token.split(':');
     const flip = (b64: string) => {
       const b = Buffer.from(b64, 'base64');
-      b[0] ^= 1;
+      b[0]! ^= 1;
       return b.toString('base64');
     };
     for (const i of [2, 3, 4]) {
       const p = [...parts];
-      p[i] = flip(p[i]);
+      p[i] = flip(p[i]!);
       const err = thrown(() => decryptSecret(p.join(':'), keyA));
       expect(err).toBeInstanceOf(SecretDecryptError);
       expect((err as SecretDecryptError).kind).toBe('tampered');
@@ -78,7 +78,7 @@ describe('encrypt/decrypt', () => {
     }
     // appended ciphertext byte
     const longer = [...parts];
-    longer[4] = Buffer.concat([Buffer.from(parts[4], 'base64'), Buffer.from([0])]).toString('base64');
+    longer[4] = Buffer.concat([Buffer.from(parts[4]!, 'base64'), Buffer.from([0])]).toString('base64');
     expect((thrown(() => decryptSecret(longer.join(':'), keyA)) as SecretDecryptError).kind).toBe('tampered');
   });
 
@@ -87,9 +87,7 @@ describe('encrypt/decrypt', () => {
     const err = thrown(() => decryptSecret(token, keyB));
     expect(err).toBeInstanceOf(SecretDecryptError);
     expect((err as SecretDecryptError).kind).toBe('wrong_key');
-    expect(err.message).toBe(
-      `secret was encrypted with key ${keyFingerprint(keyA)}, but the configured TOKENPACE_SECRET_KEY is key ${keyFingerprint(keyB)}`,
-    );
+    expect(err.message).toBe(`secret was encrypted with key ${keyFingerprint(keyA)}, but the configured TOKENPACE_SECRET_KEY is key ${keyFingerprint(keyB)}`);
     expect(err.message).not.toContain('sk-live');
   });
 
@@ -208,9 +206,7 @@ describe('loadOrCreateKeyFile', () => {
     const file = path.join(dir, `loose-${mode.toString(8)}.key`);
     loadOrCreateKeyFile(file);
     fs.chmodSync(file, mode);
-    expect(() => loadOrCreateKeyFile(file)).toThrow(
-      `key file ${file} has permissions 0${mode.toString(8)}; expected 0600 (run: chmod 600 ${file})`,
-    );
+    expect(() => loadOrCreateKeyFile(file)).toThrow(`key file ${file} has permissions 0${mode.toString(8)}; expected 0600 (run: chmod 600 ${file})`);
   });
 
   it('accepts 0400 (read-only for owner)', () => {
@@ -241,22 +237,34 @@ describe('loadOrCreateKeyFile', () => {
 describe('redactSecrets', () => {
   it('replaces raw, URL-encoded and JSON-escaped occurrences', () => {
     const secret = 'sk-ab/c+d"e';
-    const text = [
-      `Authorization: Bearer ${secret}`,
-      `GET /v1?key=${encodeURIComponent(secret)}`,
-      `body ${JSON.stringify({ key: secret })}`,
-    ].join('\n');
+    const text = [`Authorization: Bearer ${secret}`, `GET /v1?key=${encodeURIComponent(secret)}`, `body ${JSON.stringify({ key: secret })}`].join('\n');
     const out = redactSecrets(text, [secret]);
-    expect(out).toBe(
-      [`Authorization: Bearer ${REDACTED}`, `GET /v1?key=${REDACTED}`, `body {"key":"${REDACTED}"}`].join('\n'),
-    );
+    expect(out).toBe([`Authorization: Bearer ${REDACTED}`, `GET /v1?key=${REDACTED}`, `body {"key":"${REDACTED}"}`].join('\n'));
   });
 
   it('handles several secrets, overlapping ones longest first, and ignores empty/null', () => {
-    expect(redactSecrets('a sk-1234 b sk-12345678 c', ['sk-1234', 'sk-12345678', '', null, undefined])).toBe(
-      `a ${REDACTED} b ${REDACTED} c`,
-    );
+    expect(redactSecrets('a sk-1234 b sk-12345678 c', ['sk-1234', 'sk-12345678', '', null, undefined])).toBe(`a ${REDACTED} b ${REDACTED} c`);
     expect(redactSecrets('nothing here', [])).toBe('nothing here');
     expect(redactSecrets('x.y*z x.y*z', ['x.y*z'])).toBe(`${REDACTED} ${REDACTED}`); // no regex semantics
+  });
+
+  it('replaces base64, base64url and hex spellings, also a key base64-encoded inside a longer blob at any alignment (issue 19 #12)', () => {
+    const secret = 'key-0123456789abcdef?>';
+    const b = Buffer.from(secret);
+    for (const enc of [b.toString('base64'), b.toString('base64url'), b.toString('hex'), b.toString('hex').toUpperCase()])
+      expect(redactSecrets(`x ${enc} y`, [secret])).toBe(`x ${REDACTED} y`);
+    for (const prefix of ['', 'a', 'ab', 'Bearer ']) {
+      const blob = Buffer.from(`${prefix}${secret}"}`).toString('base64');
+      const out = redactSecrets(blob, [secret]);
+      expect(out).toContain(REDACTED);
+      // what is left of the blob decodes to at most a few bytes of the key at either end
+      expect(out.replace(REDACTED, '').length).toBeLessThan(Math.ceil((prefix.length + 2) / 3) * 4 + 12);
+    }
+  });
+
+  it('catches a key split by JSON \\u escapes (the text is kept decoded)', () => {
+    const secret = 'sk-live-abcdef123456';
+    const escaped = secret.replace(/[a-f]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+    expect(redactSecrets(`{"echo":"${escaped}"}`, [secret])).toBe(`{"echo":"${REDACTED}"}`);
   });
 });

@@ -91,7 +91,7 @@ function parseToken(token: string): Envelope {
     throw new SecretDecryptError('malformed', `malformed secret token: unsupported version "${String(parts[0]).slice(0, 8)}" (expected ${VERSION})`);
   }
   if (parts.length !== 5) throw new SecretDecryptError('malformed', `malformed secret token: expected 5 fields, got ${parts.length}`);
-  const [, kid, iv, tag, ct] = parts;
+  const [, kid = '', iv = '', tag = '', ct = ''] = parts;
   if (!/^[0-9a-f]{8}$/.test(kid)) throw new SecretDecryptError('malformed', 'malformed secret token: key id must be 8 hex chars');
   return { kid, iv: strictB64(iv, 'iv', IV_BYTES), tag: strictB64(tag, 'tag', TAG_BYTES), ct: strictB64(ct, 'ciphertext') };
 }
@@ -189,9 +189,7 @@ export function loadOrCreateKeyFile(filePath: string): Buffer {
     if (!st.isFile()) throw new Error(`key file ${filePath} is not a regular file`);
     const mode = st.mode & 0o777;
     if ((mode & 0o077) !== 0) {
-      throw new Error(
-        `key file ${filePath} has permissions 0${mode.toString(8)}; expected 0600 (run: chmod 600 ${filePath})`,
-      );
+      throw new Error(`key file ${filePath} has permissions 0${mode.toString(8)}; expected 0600 (run: chmod 600 ${filePath})`);
     }
     if (typeof process.getuid === 'function' && st.uid !== process.getuid()) {
       throw new Error(`key file ${filePath} is owned by uid ${st.uid}, not the current user (uid ${process.getuid()})`);
@@ -205,22 +203,94 @@ export function loadOrCreateKeyFile(filePath: string): Buffer {
 /** Placeholder written by `redactSecrets`. */
 export const REDACTED = '[REDACTED]';
 
+/** Encoded spellings shorter than this are not searched (too likely to occur by chance). */
+const MIN_ENCODED_LENGTH = 8;
+
 /**
- * Replaces every occurrence of each secret in `text` with `[REDACTED]`, for logs and error
- * messages. Also catches the URL-encoded and JSON-escaped spellings of each secret. Empty /
- * non-string entries are ignored; longer secrets are replaced first. Returns the new string.
+ * The base64 (or base64url) characters that encode `bytes` wherever they sit in a longer encoded
+ * blob: for each of the 3 alignments, the characters of the 3-byte groups lying wholly inside the
+ * secret (a key base64-encoded inside `Authorization: Bearer …` or a JSON document shows one of them).
+ */
+function base64Cores(bytes: Buffer, url: boolean): string[] {
+  const out: string[] = [];
+  for (let k = 0; k < 3; k++) {
+    const enc = Buffer.concat([Buffer.alloc(k), bytes]).toString(url ? 'base64url' : 'base64');
+    const from = 4 * Math.ceil(k / 3);
+    const to = 4 * Math.floor((k + bytes.length) / 3);
+    if (to - from >= MIN_ENCODED_LENGTH) out.push(enc.slice(from, to));
+  }
+  return out;
+}
+
+/**
+ * Every spelling of `secret` searched by {@link redactSecrets}: as is, URL-encoded, JSON-escaped,
+ * base64 and base64url (whole, and the aligned cores of a longer blob), hex (lower and upper case).
+ */
+export function secretSpellings(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const hex = bytes.toString('hex');
+  const encoded = [
+    bytes.toString('base64'),
+    bytes.toString('base64').replace(/=+$/, ''),
+    bytes.toString('base64url'),
+    ...base64Cores(bytes, false),
+    ...base64Cores(bytes, true),
+    hex,
+    hex.toUpperCase(),
+  ];
+  return [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), ...encoded.filter((e) => e.length >= MIN_ENCODED_LENGTH)];
+}
+
+/** `\uXXXX` escapes of JSON text decoded (a secret spelled with escaped letters shows in the decoded text). */
+function decodeJsonUnicodeEscapes(text: string): string {
+  return text.replace(/\\u([0-9a-fA-F]{4})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+}
+
+/**
+ * Replaces every occurrence of each secret in `text` with `[REDACTED]`, for logs, error messages and
+ * every stored provider-controlled text. Catches the spellings of {@link secretSpellings} (raw,
+ * URL-encoded, JSON-escaped, base64/base64url also inside a longer blob, hex) and a secret split
+ * across JSON `\u` escapes (then the text is kept with those escapes decoded). Empty / non-string
+ * entries are ignored; longer spellings are replaced first. Returns the new string.
  */
 export function redactSecrets(text: string, secrets: readonly (string | null | undefined)[]): string {
+  return createSecretRedactor(secrets).redact(text);
+}
+
+/** {@link redactSecrets} with the spellings computed once, for many texts; `minLength` is the shortest spelling (0: none). */
+export interface SecretRedactor {
+  redact(text: string): string;
+  readonly minLength: number;
+}
+
+/** Builds the redactor of {@link redactSecrets} for these secrets (spellings computed once). */
+export function createSecretRedactor(secrets: readonly (string | null | undefined)[]): SecretRedactor {
   const needles = new Set<string>();
   for (const s of secrets) {
     if (typeof s !== 'string' || s.length === 0) continue;
-    needles.add(s);
-    needles.add(encodeURIComponent(s));
-    needles.add(JSON.stringify(s).slice(1, -1));
+    for (const n of secretSpellings(s)) if (n.length > 0) needles.add(n);
   }
-  let out = String(text);
-  for (const n of [...needles].sort((a, b) => b.length - a.length)) {
-    if (n.length > 0) out = out.split(n).join(REDACTED);
-  }
-  return out;
+  const sorted = [...needles].sort((a, b) => b.length - a.length);
+  const minLength = sorted.length ? sorted[sorted.length - 1]!.length : 0;
+  const replaceAll = (t: string) => {
+    let out = t;
+    for (const n of sorted) if (out.includes(n)) out = out.split(n).join(REDACTED);
+    return out;
+  };
+  return {
+    minLength,
+    redact(text) {
+      let out = String(text);
+      if (sorted.length === 0 || out.length < minLength) return out;
+      out = replaceAll(out);
+      if (out.includes('\\u')) {
+        const decoded = decodeJsonUnicodeEscapes(out);
+        if (decoded !== out) {
+          const again = replaceAll(decoded);
+          if (again !== decoded) out = again;
+        }
+      }
+      return out;
+    },
+  };
 }

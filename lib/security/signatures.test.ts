@@ -107,7 +107,12 @@ print('verified', member['keyId'])`;
     const h = parseSignatureHeader(header)!;
     expect(h).toMatchObject({ keyId: signer.keyId, alg: 'ed25519', covers: 'sha256' });
     expect(await opensslVerifies(digest, h.sig)).toBe(true);
-    expect(parseSignatureHeader(formatSignatureHeader({ keyId: 'k', sig: 's', covers: 'body' }))).toEqual({ keyId: 'k', alg: 'ed25519', sig: 's', covers: 'body' });
+    expect(parseSignatureHeader(formatSignatureHeader({ keyId: 'k', sig: 's', covers: 'body' }))).toEqual({
+      keyId: 'k',
+      alg: 'ed25519',
+      sig: 's',
+      covers: 'body',
+    });
     expect(parseSignatureHeader('keyid="k", alg="rsa", sig="s"')).toBeNull();
     expect(parseSignatureHeader(null)).toBeNull();
   });

@@ -8,15 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  InvalidUrlError,
-  SsrfBlockedError,
-  checkAddress,
-  checkUrl,
-  createGuardedFetch,
-  type GuardedFetch,
-  type LookupFunction,
-} from './ssrf-guard';
+import { InvalidUrlError, SsrfBlockedError, checkAddress, checkUrl, createGuardedFetch, type GuardedFetch, type LookupFunction } from './ssrf-guard';
 import { CORPUS_DNS, PUBLIC_CORPUS, SSRF_CORPUS, corpusLookup } from './test-support/ssrf-corpus';
 
 const lookup = corpusLookup as unknown as LookupFunction;
@@ -274,9 +266,9 @@ function scriptedLookup(script: Record<string, string[][]>) {
     const i = (calls[key] = (calls[key] ?? 0) + 1) - 1;
     queueMicrotask(() => {
       if (!seq) return cb(Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-      const addrs = seq[Math.min(i, seq.length - 1)].map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+      const addrs = seq[Math.min(i, seq.length - 1)]!.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
       if (options?.all) cb(null, addrs);
-      else cb(null, addrs[0].address, addrs[0].family);
+      else cb(null, addrs[0]!.address, addrs[0]!.family);
     });
   };
   return { lookup: fn as unknown as LookupFunction, calls };
@@ -468,7 +460,7 @@ describe('guarded fetch against real local servers', () => {
       const headers = { authorization: 'Bearer sk-secret', 'x-api-key': 'sk-ant-secret', 'x-trace': 't1' };
       const res = await g(`${base()}/cross-origin`, { headers });
       expect(await res.text()).toBe('final GET');
-      const [first, second] = origin.requests;
+      const [first, second] = origin.requests as [NonNullable<(typeof origin.requests)[number]>, NonNullable<(typeof origin.requests)[number]>];
       expect(first.headers.authorization).toBe('Bearer sk-secret');
       expect(second.headers.host).toBe(`other.public.test:${originPort}`);
       expect(second.headers.authorization).toBeUndefined();
@@ -525,11 +517,29 @@ describe('guarded fetch over https', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenpace-tls-'));
   const keyFile = path.join(dir, 'key.pem');
   const certFile = path.join(dir, 'cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=secure.public.test', '-addext', 'subjectAltName=DNS:secure.public.test',
-    '-keyout', keyFile, '-out', certFile,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=secure.public.test',
+      '-addext',
+      'subjectAltName=DNS:secure.public.test',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
   const cert = fs.readFileSync(certFile);
   const server = https.createServer({ key: fs.readFileSync(keyFile), cert }, (req, res) => res.end(`tls ok ${req.headers.host}`));
   let port = 0;
@@ -541,8 +551,7 @@ describe('guarded fetch over https', () => {
     server.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  const dnsFor = () =>
-    scriptedLookup({ 'secure.public.test': [['127.0.0.1']], 'wrong-name.public.test': [['127.0.0.1']] }).lookup;
+  const dnsFor = () => scriptedLookup({ 'secure.public.test': [['127.0.0.1']], 'wrong-name.public.test': [['127.0.0.1']] }).lookup;
 
   it('connects to the pinned address with SNI/verification for the real host', async () => {
     const g = createGuardedFetch({ lookup: dnsFor(), allowEndpoints: [`127.0.0.1:${port}`], ca: cert });

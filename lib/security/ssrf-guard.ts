@@ -133,14 +133,14 @@ function classify(ip: string): string | null {
   if (range === 'ipv4Mapped') return sub('ipv4Mapped', v6.toIPv4Address().toString());
   // ::a.b.c.d (IPv4-compatible, deprecated RFC 4291 §2.5.5.1): ipaddr.js calls it 'unicast'; block.
   if (range !== 'unspecified' && range !== 'loopback' && p.slice(0, 6).every((x) => x === 0)) {
-    return `ipv4Compatible(${v4From(p[6], p[7])})`;
+    return `ipv4Compatible(${v4From(p[6]!, p[7]!)})`;
   }
   // 64:ff9b::/96 (NAT64 well-known prefix): judged by the embedded IPv4, so DNS64 hosts still work.
   if (p[0] === 0x64 && p[1] === 0xff9b && p.slice(2, 6).every((x) => x === 0)) {
-    return sub('nat64', v4From(p[6], p[7]));
+    return sub('nat64', v4From(p[6]!, p[7]!));
   }
   // 2002:AABB:CCDD::/48 (6to4): judged by the embedded IPv4 (the relay delivers to it).
-  if (range === '6to4') return sub('6to4', v4From(p[1], p[2]));
+  if (range === '6to4') return sub('6to4', v4From(p[1]!, p[2]!));
   if (range !== 'unicast') return range; // loopback, linkLocal, uniqueLocal, multicast, teredo, rfc6052 /48, ...
   if (!v6.match(GLOBAL_UNICAST_V6)) return 'reservedV6'; // outside 2000::/3: unallocated
   return null;
@@ -183,7 +183,7 @@ function endpointExempt(ip: string, port: number | undefined, opts: SsrfGuardOpt
     const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(ep.trim());
     if (!m || Number(m[2]) !== port) return false;
     try {
-      return canonicalIp(m[1]) === canon;
+      return canonicalIp(m[1]!) === canon;
     } catch {
       return false;
     }
@@ -243,9 +243,7 @@ function resolveAll(hostname: string, opts: SsrfGuardOptions): Promise<dns.Looku
   return new Promise((resolve, reject) => {
     lookup(hostname, { all: true, family: 0 } as dns.LookupOptions, (err, address, family) => {
       if (err) return reject(err);
-      const list = Array.isArray(address)
-        ? address
-        : [{ address: address as string, family: family ?? (net.isIPv6(address as string) ? 6 : 4) }];
+      const list = Array.isArray(address) ? address : [{ address: address as string, family: family ?? (net.isIPv6(address as string) ? 6 : 4) }];
       resolve(list);
     });
   });
@@ -351,7 +349,7 @@ export function createGuardedFetch(opts: SsrfGuardOptions = {}): GuardedFetch {
       return cb(Object.assign(new Error(`no IPv${fam} address for ${hostname}`), { code: 'ENOTFOUND' }));
     }
     if (o?.all) cb(null, chosen);
-    else cb(null, chosen[0].address, chosen[0].family);
+    else cb(null, chosen[0]!.address, chosen[0]!.family);
   };
   const base = buildConnector({ lookup: pinnedLookup as unknown as LookupFunction, ...(opts.ca ? { ca: opts.ca } : {}) });
 

@@ -112,7 +112,7 @@ export function mannWhitneyPValue(a: readonly number[], b: readonly number[]): n
   const all = [...a.map((v) => ({ v, g: 0 })), ...b.map((v) => ({ v, g: 1 }))].sort((x, y) => x.v - y.v);
   let r1 = 0;
   let tieTerm = 0;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     let j = i;
     while (j + 1 < n && all[j + 1]!.v === all[i]!.v) j++;
     const rank = (i + j + 2) / 2; // average of 1-based ranks i+1 … j+1

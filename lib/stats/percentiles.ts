@@ -181,7 +181,10 @@ export function sampleStddev(values: readonly number[]): number | null {
   if (n < 2) return null;
   const avg = pairwiseSum(values) / n;
   const sq = new Float64Array(n);
-  for (let i = 0; i < n; i++) { const d = avg - values[i]!; sq[i] = d * d; }
+  for (let i = 0; i < n; i++) {
+    const d = avg - values[i]!;
+    sq[i] = d * d;
+  }
   return Math.sqrt(pairwiseSum(sq) / (n - 1));
 }
 
@@ -196,7 +199,13 @@ export function summarize(values: readonly number[]): Summary {
   assertFinite(values);
   const sorted = sortedCopy(values);
   const [p5, p25, p50, p75, p90, p95, p99] = SUMMARY_PERCENTILES.map((p) => quantileSorted(sorted, p / 100)) as [
-    number, number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   return {
     count: values.length,

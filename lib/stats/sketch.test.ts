@@ -152,7 +152,12 @@ describe('SketchAccumulator', () => {
     for (const p of parts) acc.addBins(packSketchJson(sketchToJson(sketchOf(p))).keys, packSketchJson(sketchToJson(sketchOf(p))).counts);
     acc.addValue(0);
     const sorted = acc.drainSorted();
-    const viaMap = toSortedSketch(mergeSketch(sketchOf([0]), parts.map(sketchOf).reduce((a, b) => mergeSketch(a, b), createSketch())));
+    const viaMap = toSortedSketch(
+      mergeSketch(
+        sketchOf([0]),
+        parts.map(sketchOf).reduce((a, b) => mergeSketch(a, b), createSketch()),
+      ),
+    );
     expect(Array.from(sorted.values)).toEqual(Array.from(viaMap.values));
     expect(Array.from(sorted.upto)).toEqual(Array.from(viaMap.upto));
     expect(sketchSummary(sorted)).toEqual(sketchSummary(viaMap));

@@ -229,7 +229,9 @@ function normalQuantile(p: number): number {
   if (p > 1 - pl) return -normalQuantile(1 - p);
   const q = p - 0.5;
   const r = q * q;
-  return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
+  return (
+    ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1)
+  );
 }
 
 /**
@@ -314,7 +316,7 @@ export class SketchAccumulator {
       const c = counts[j]!;
       const d = k + DENSE_OFFSET;
       if (d >= 0 && d < DENSE_SIZE) {
-        dense[d] += c;
+        dense[d]! += c;
         if (d < min) min = d;
         if (d > max) max = d;
       } else this.overflow.set(k, (this.overflow.get(k) ?? 0) + c);
@@ -330,11 +332,16 @@ export class SketchAccumulator {
   addIndex(k: number): void {
     const d = k + DENSE_OFFSET;
     if (d >= 0 && d < DENSE_SIZE) {
-      this.dense[d] += 1;
+      this.dense[d]! += 1;
       if (d < this.min) this.min = d;
       if (d > this.max) this.max = d;
     } else this.overflow.set(k, (this.overflow.get(k) ?? 0) + 1);
     this.total += 1;
+  }
+
+  /** Values in the zero bucket (≤ 0) added since the last drain. */
+  get zeroCount(): number {
+    return this.zeros;
   }
 
   /** Adds one occurrence to the zero bucket. */
@@ -447,7 +454,8 @@ export class SketchAccumulator {
   drainValuesAtRanks(ranks: readonly number[]): number[] {
     const n = this.total;
     ranks.forEach((r, k) => {
-      if (!Number.isSafeInteger(r) || r < 0 || r >= n || (k > 0 && r < ranks[k - 1]!)) throw new RangeError('ranks must be ascending integers within [0, count − 1]');
+      if (!Number.isSafeInteger(r) || r < 0 || r >= n || (k > 0 && r < ranks[k - 1]!))
+        throw new RangeError('ranks must be ascending integers within [0, count − 1]');
     });
     if (this.overflow.size > 0) {
       const sorted = toSortedSketch(this.drain());

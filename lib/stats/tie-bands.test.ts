@@ -54,14 +54,33 @@ describe('rankWithTieBands', () => {
   it('touching intervals overlap; disjoint ones give 1, 2, 3; equal medians keep input order', () => {
     /** Ranks point-or-interval entries `[id, median, low, high]`, higher better. */
     const rank = (entries: Array<[string, number, number, number]>) =>
-      rankWithTieBands(entries.map(([id, median, low, high]) => ({ id, median, low, high })), 'higher-better');
-    expect(rank([['x', 10, 9, 11], ['y', 8, 7, 9]]).map((e) => e.rank)).toEqual([1, 1]);
-    expect(rank([['p', 1, 1, 1], ['q', 3, 3, 3], ['r', 2, 2, 2]]).map((e) => [e.id, e.rank, e.band])).toEqual([
+      rankWithTieBands(
+        entries.map(([id, median, low, high]) => ({ id, median, low, high })),
+        'higher-better',
+      );
+    expect(
+      rank([
+        ['x', 10, 9, 11],
+        ['y', 8, 7, 9],
+      ]).map((e) => e.rank),
+    ).toEqual([1, 1]);
+    expect(
+      rank([
+        ['p', 1, 1, 1],
+        ['q', 3, 3, 3],
+        ['r', 2, 2, 2],
+      ]).map((e) => [e.id, e.rank, e.band]),
+    ).toEqual([
       ['q', 1, 1],
       ['r', 2, 2],
       ['p', 3, 3],
     ]);
-    expect(rank([['first', 5, 5, 5], ['second', 5, 5, 5]]).map((e) => e.id)).toEqual(['first', 'second']);
+    expect(
+      rank([
+        ['first', 5, 5, 5],
+        ['second', 5, 5, 5],
+      ]).map((e) => e.id),
+    ).toEqual(['first', 'second']);
   });
   it('empty input gives empty output; invalid entries throw', () => {
     expect(rankWithTieBands([], 'higher-better')).toEqual([]);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodePartial, encodePartial, planPartials, PARTIAL_SPANS_MINUTES, type PartialSeries } from './window-partials';
+import { DecodeArena, decodePartial, encodePartial, planPartials, PARTIAL_SPANS_MINUTES, type PartialSeries } from './window-partials';
 import { SketchAccumulator } from './sketch';
 import type { WindowPart } from './window-stats';
 
@@ -56,15 +56,18 @@ function packed(keys: number[]) {
 }
 
 describe('encodePartial / decodePartial', () => {
+  const arena = new DecodeArena();
   it('round-trips every field, including negative and far keys, zero buckets, null times and absent metrics', () => {
     const arbPart = fc.record({
       count: fc.nat(10_000),
       successes: fc.nat(10_000),
-      excludedTotal: fc.nat(100),
+      notRankableTotal: fc.nat(100),
       fidelityChecks: fc.nat(100),
       fidelityPassed: fc.nat(100),
       last: fc.option(fc.integer({ min: 0, max: 4_000_000_000_000 })),
-      kinds: fc.uniqueArray(fc.tuple(fc.constantFrom('timeout', 'rate_limited', 'http_error', 'é-ü'), fc.integer({ min: 1, max: 50 })), { selector: (x) => x[0] }),
+      kinds: fc.uniqueArray(fc.tuple(fc.constantFrom('timeout', 'rate_limited', 'http_error', 'é-ü'), fc.integer({ min: 1, max: 50 })), {
+        selector: (x) => x[0],
+      }),
       speed: fc.option(fc.array(fc.integer({ min: -40_000, max: 40_000 }), { minLength: 1, maxLength: 40 })),
       zeros: fc.nat(5),
     });
@@ -74,25 +77,57 @@ describe('encodePartial / decodePartial', () => {
           const part: WindowPart = {
             count: x.count,
             successes: x.successes,
-            excludedTotal: x.excludedTotal,
+            notRankableTotal: x.notRankableTotal,
             fidelityChecks: x.fidelityChecks,
             fidelityPassed: x.fidelityPassed,
             lastMeasuredAtMs: x.last,
             errorKinds: x.kinds,
-            excludedByReason: x.kinds.map(([k, c]) => [`r:${k}`, c]),
+            notRankableByReason: x.kinds.map(([k, c]) => [`r:${k}`, c]),
             sketches: x.speed ? { outputTokensPerSecond: { ...packed(x.speed), zeros: x.zeros }, ttftMs: packed([1, 2, 3]) } : {},
           };
           return { endpointId, regions: ['eu-west', 'us-east'].slice(0, endpointId % 3), part };
         });
-        const back = decodePartial(encodePartial(series));
-        expect(back).toEqual(series);
+        const bytes = encodePartial(series);
+        expect(decodePartial(bytes)).toEqual(series);
+        arena.reset();
+        expect(decodePartial(bytes, arena)).toEqual(series);
       }),
       { numRuns: 300 },
     );
   });
 
+  it('an arena keeps every view of its decodes valid until reset, also when it grows', () => {
+    const keys = Array.from({ length: 40_000 }, (_, i) => i * 3 - 20_000);
+    const series: PartialSeries[] = [1, 2].map((endpointId) => ({
+      endpointId,
+      regions: [],
+      part: {
+        count: 40_000,
+        successes: 40_000,
+        errorKinds: [],
+        lastMeasuredAtMs: 1,
+        sketches: { ttftMs: packed(keys), e2eMs: packed(keys.slice(0, 7)) },
+        notRankableTotal: 0,
+        notRankableByReason: [],
+        fidelityChecks: 0,
+        fidelityPassed: 0,
+      },
+    }));
+    const bytes = encodePartial(series);
+    const small = new DecodeArena();
+    // 3 × 80,007 keys: more than the arena's first 65,536, so it grows twice while earlier views live on.
+    const decoded = [decodePartial(bytes, small), decodePartial(bytes, small), decodePartial(bytes, small)];
+    for (const d of decoded) expect(d).toEqual(series);
+  });
+
   it('refuses foreign, truncated and padded buffers', () => {
-    const good = encodePartial([{ endpointId: 3, regions: ['x'], part: { count: 1, successes: 1, errorKinds: [], lastMeasuredAtMs: 5, sketches: { ttftMs: packed([7]) }, excludedTotal: 0, excludedByReason: [] } }]);
+    const good = encodePartial([
+      {
+        endpointId: 3,
+        regions: ['x'],
+        part: { count: 1, successes: 1, errorKinds: [], lastMeasuredAtMs: 5, sketches: { ttftMs: packed([7]) }, notRankableTotal: 0, notRankableByReason: [] },
+      },
+    ]);
     expect(() => decodePartial(Uint8Array.of(1, 2, 3))).toThrow(RangeError);
     expect(() => decodePartial(good.subarray(0, good.length - 1))).toThrow(RangeError);
     expect(() => decodePartial(Uint8Array.from([...good, 0]))).toThrow(RangeError);

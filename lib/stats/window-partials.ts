@@ -50,7 +50,8 @@ export interface PartialBucket {
  */
 export function planPartials(fromMs: number, toMs: number): PartialBucket[] {
   const unit = FINEST_PARTIAL_MINUTES * MINUTE;
-  if (fromMs % unit !== 0 || toMs % unit !== 0 || toMs < fromMs) throw new RangeError(`partials need a ${FINEST_PARTIAL_MINUTES}-minute aligned range, got [${fromMs}, ${toMs})`);
+  if (fromMs % unit !== 0 || toMs % unit !== 0 || toMs < fromMs)
+    throw new RangeError(`partials need a ${FINEST_PARTIAL_MINUTES}-minute aligned range, got [${fromMs}, ${toMs})`);
   const out: PartialBucket[] = [];
   let t = fromMs;
   while (t < toMs) {
@@ -144,7 +145,7 @@ export function encodePartial(series: readonly PartialSeries[]): Uint8Array {
   for (const s of series) {
     for (const r of s.regions) idx(r);
     for (const [k] of s.part.errorKinds) idx(k);
-    for (const [k] of s.part.excludedByReason) idx(k);
+    for (const [k] of s.part.notRankableByReason) idx(k);
   }
   const w = new Writer();
   w.bytes(Uint8Array.of(MAGIC, FORMAT));
@@ -163,7 +164,7 @@ export function encodePartial(series: readonly PartialSeries[]): Uint8Array {
     for (const r of s.regions) w.u(idx(r));
     w.u(p.count);
     w.u(p.successes);
-    w.u(p.excludedTotal);
+    w.u(p.notRankableTotal);
     w.u(p.fidelityChecks ?? 0);
     w.u(p.fidelityPassed ?? 0);
     w.u(p.lastMeasuredAtMs === null ? 0 : p.lastMeasuredAtMs + 1);
@@ -172,8 +173,8 @@ export function encodePartial(series: readonly PartialSeries[]): Uint8Array {
       w.u(idx(k));
       w.u(c);
     }
-    w.u(p.excludedByReason.length);
-    for (const [k, c] of p.excludedByReason) {
+    w.u(p.notRankableByReason.length);
+    for (const [k, c] of p.notRankableByReason) {
       w.u(idx(k));
       w.u(c);
     }
@@ -198,10 +199,45 @@ export function encodePartial(series: readonly PartialSeries[]): Uint8Array {
 }
 
 /**
+ * Storage reused by many {@link decodePartial} calls for the decoded sketches' bucket keys and
+ * counts: views into two growing typed arrays, instead of two new ArrayBuffers per sketch. A cold
+ * window decodes ~100 sketches (~2 MB of buffers at 14 endpoints); allocated anew each time, that
+ * external memory alone set off full collections every few dozen answers, the slowest answers
+ * (issue 24 item 1). Views stay valid until {@link DecodeArena.reset}: use one arena for decoding
+ * that is consumed before the next await (a shared arena across an await would be overwritten).
+ */
+export class DecodeArena {
+  private keys = new Int32Array(1 << 16);
+  private counts = new Float64Array(1 << 16);
+  private used = 0;
+
+  /** Starts over (every earlier view may be overwritten from now on). */
+  reset(): void {
+    this.used = 0;
+  }
+
+  /** Room for `k` keys and counts. */
+  take(k: number): { keys: Int32Array; counts: Float64Array } {
+    if (this.used + k > this.keys.length) {
+      // Earlier views keep their old buffers; new ones come from bigger arrays.
+      let size = this.keys.length * 2;
+      while (size < k) size *= 2;
+      this.keys = new Int32Array(size);
+      this.counts = new Float64Array(size);
+      this.used = 0;
+    }
+    const at = this.used;
+    this.used += k;
+    return { keys: this.keys.subarray(at, at + k), counts: this.counts.subarray(at, at + k) };
+  }
+}
+
+/**
  * Decodes a partial written by {@link encodePartial} (the inverse: same series, same order).
+ * With `arena`, the sketches' arrays are views into it (valid until its reset).
  * @throws RangeError for a malformed or foreign buffer, or a sketch version other than the current one
  */
-export function decodePartial(bytes: Uint8Array): PartialSeries[] {
+export function decodePartial(bytes: Uint8Array, arena?: DecodeArena): PartialSeries[] {
   let pos = 0;
   const n = bytes.length;
   const u = (): number => {
@@ -238,22 +274,21 @@ export function decodePartial(bytes: Uint8Array): PartialSeries[] {
     for (let i = u(); i > 0; i--) regions.push(str(u()));
     const count = u();
     const successes = u();
-    const excludedTotal = u();
+    const notRankableTotal = u();
     const fidelityChecks = u();
     const fidelityPassed = u();
     const last = u();
     const errorKinds: Array<[string, number]> = [];
     for (let i = u(); i > 0; i--) errorKinds.push([str(u()), u()]);
-    const excludedByReason: Array<[string, number]> = [];
-    for (let i = u(); i > 0; i--) excludedByReason.push([str(u()), u()]);
+    const notRankableByReason: Array<[string, number]> = [];
+    for (let i = u(); i > 0; i--) notRankableByReason.push([str(u()), u()]);
     const mask = u();
     const sketches: Partial<Record<WindowMetric, PackedSketch>> = {};
     for (let mi = 0; mi < WINDOW_METRICS.length; mi++) {
       if (!(mask & (1 << mi))) continue;
       const zeros = u();
       const k = u();
-      const keys = new Int32Array(k);
-      const counts = new Float64Array(k);
+      const { keys, counts } = arena ? arena.take(k) : { keys: new Int32Array(k), counts: new Float64Array(k) };
       let key = 0;
       for (let j = 0; j < k; j++) {
         if (j === 0) {
@@ -268,7 +303,17 @@ export function decodePartial(bytes: Uint8Array): PartialSeries[] {
     out.push({
       endpointId,
       regions,
-      part: { count, successes, errorKinds, lastMeasuredAtMs: last === 0 ? null : last - 1, sketches, excludedTotal, excludedByReason, fidelityChecks, fidelityPassed },
+      part: {
+        count,
+        successes,
+        errorKinds,
+        lastMeasuredAtMs: last === 0 ? null : last - 1,
+        sketches,
+        notRankableTotal,
+        notRankableByReason,
+        fidelityChecks,
+        fidelityPassed,
+      },
     });
   }
   if (pos !== n) throw new RangeError('window partial has trailing bytes');

@@ -1,13 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from './random';
 import { createSketch, packSketchJson, sketchIndex, sketchOf, sketchToJson, SKETCH_VERSION, toSortedSketch, type PackedSketch } from './sketch';
-import { exactWindowPercentiles, medianInterval, mergeWindowParts, PERCENTILE_LEVELS, RAW_SKIP, summarizeWindow, type RawRows, type WindowPart } from './window-stats';
+import {
+  exactWindowPercentiles,
+  medianInterval,
+  mergeWindowParts,
+  PERCENTILE_LEVELS,
+  RAW_SKIP,
+  summarizeWindow,
+  type RawRows,
+  type WindowPart,
+} from './window-stats';
 
 function packed(values: number[]): PackedSketch {
   return packSketchJson(sketchToJson(sketchOf(values)));
 }
 function part(values: number[], extra: Partial<WindowPart> = {}): WindowPart {
-  return { count: values.length, successes: values.length, errorKinds: [], lastMeasuredAtMs: null, sketches: { outputTokensPerSecond: packed(values), ttftMs: packed(values.map((v) => v / 2)) }, excludedTotal: 0, excludedByReason: [], ...extra };
+  return {
+    count: values.length,
+    successes: values.length,
+    errorKinds: [],
+    lastMeasuredAtMs: null,
+    sketches: { outputTokensPerSecond: packed(values), ttftMs: packed(values.map((v) => v / 2)) },
+    notRankableTotal: 0,
+    notRankableByReason: [],
+    ...extra,
+  };
 }
 function rawOf(values: number[], reasons: string[][] = []): RawRows {
   const idx = (vs: number[]) => Int32Array.from(vs, (v, j) => ((reasons[j] ?? []).length ? RAW_SKIP : sketchIndex(v)));
@@ -18,7 +36,13 @@ function rawOf(values: number[], reasons: string[][] = []): RawRows {
     success: Uint8Array.from(values, () => 1),
     errorKind: values.map(() => null),
     reasons: values.map((_, j) => reasons[j] ?? []),
-    bins: { outputTokensPerSecond: idx(values), outputTokensPerSecondO200k: Int32Array.from(values, () => RAW_SKIP), ttftMs: idx(values.map((v) => v / 2)), ttfatMs: Int32Array.from(values, () => RAW_SKIP), e2eMs: Int32Array.from(values, () => RAW_SKIP) },
+    bins: {
+      outputTokensPerSecond: idx(values),
+      outputTokensPerSecondO200k: Int32Array.from(values, () => RAW_SKIP),
+      ttftMs: idx(values.map((v) => v / 2)),
+      ttfatMs: Int32Array.from(values, () => RAW_SKIP),
+      e2eMs: Int32Array.from(values, () => RAW_SKIP),
+    },
   };
 }
 
@@ -30,7 +54,12 @@ describe('window-statistics engine', () => {
       const whole = summarizeWindow([part(xs)], 'reported');
       const cuts = [Math.floor(rand() * xs.length), Math.floor(rand() * xs.length)].sort((a, b) => a - b);
       const [a, b, c] = [xs.slice(0, cuts[0]), xs.slice(cuts[0], cuts[1]), xs.slice(cuts[1])];
-      const split = summarizeWindow([part(a!), mergeWindowParts([part(b!)])], 'reported', rawOf(c!), c!.map((_, j) => j));
+      const split = summarizeWindow(
+        [part(a!), mergeWindowParts([part(b!)])],
+        'reported',
+        rawOf(c!),
+        c!.map((_, j) => j),
+      );
       expect(split.outputTokensPerSecond).toEqual(whole.outputTokensPerSecond);
       expect(split.ttftMs).toEqual(whole.ttftMs);
       expect(split.outputTokensPerSecondMedianCi).toEqual(whole.outputTokensPerSecondMedianCi);
@@ -58,9 +87,12 @@ describe('window-statistics engine', () => {
     expect(w.n).toBe(5);
     expect(w.samples).toBe(4);
     expect(w.outputTokensPerSecond!.p95).toBeLessThan(131);
-    expect(w.excluded).toEqual({ total: 1, byReason: { token_count_mismatch: 1, unrecognized_shape: 1 } });
-    const merged = mergeWindowParts([part([1], { excludedTotal: 2, excludedByReason: [['failed', 2]] }), part([2], { excludedTotal: 1, excludedByReason: [['failed', 1]] })]);
-    expect([merged.excludedTotal, merged.excludedByReason]).toEqual([3, [['failed', 3]]]);
+    expect(w.notRankable).toEqual({ total: 1, byReason: { token_count_mismatch: 1, unrecognized_shape: 1 } });
+    const merged = mergeWindowParts([
+      part([1], { notRankableTotal: 2, notRankableByReason: [['failed', 2]] }),
+      part([2], { notRankableTotal: 1, notRankableByReason: [['failed', 1]] }),
+    ]);
+    expect([merged.notRankableTotal, merged.notRankableByReason]).toEqual([3, [['failed', 3]]]);
   });
 
   it('reads version-1 sketches (α = 1 %) re-keyed into current buckets at their old accuracy', () => {

@@ -17,11 +17,23 @@
  * Framework-free and pure: no database, no clock (windows are planned from `asOf`).
  */
 import { summariseFidelity, type FidelitySummary } from '../fidelity/fidelity-summary';
+import { wilsonInterval } from './wilson';
 import { percentiles as exactPercentiles } from './percentiles';
 import { medianCiLowerRank, SketchAccumulator, SKETCH_RELATIVE_ACCURACY, sketchMedianCi, type PackedSketch, type SortedSketch } from './sketch';
 
 /** The metrics summarised in every window, rollup and history point (units in their names). */
-export const WINDOW_METRICS = ['outputTokensPerSecond', 'outputTokensPerSecondO200k', 'ttftMs', 'ttfatMs', 'e2eMs', 'itlP50Ms', 'itlP95Ms'] as const;
+export const WINDOW_METRICS = [
+  'outputTokensPerSecond',
+  'outputTokensPerSecondO200k',
+  'ttftMs',
+  'ttfatMs',
+  'e2eMs',
+  'itlP50Ms',
+  'itlP95Ms',
+  'cachedInputTokens',
+  'tierObjectiveMet',
+  'cachedInputShare',
+] as const;
 /** One of {@link WINDOW_METRICS}. */
 export type WindowMetric = (typeof WINDOW_METRICS)[number];
 
@@ -33,6 +45,14 @@ export type Percentiles = { p5: number; p25: number; p50: number; p75: number; p
 
 /** Token basis of output speed: provider-reported counts, or o200k-normalised. */
 export type SpeedBasis = 'reported' | 'o200k';
+
+/**
+ * The basis every surface ranks on unless asked otherwise (issue 20 item 4, decision 175): the
+ * o200k_base count of the text actually received, as Artificial Analysis normalises, so a provider
+ * cannot rank higher by reporting more tokens than it sent, and providers with different tokenizers
+ * are compared on one count. The provider's own count stays beside it (`basis=reported`).
+ */
+export const DEFAULT_SPEED_BASIS: SpeedBasis = 'o200k';
 
 /** The output-speed metric ranked under each basis. */
 export const SPEED_METRIC_OF_BASIS: Readonly<Record<SpeedBasis, 'outputTokensPerSecond' | 'outputTokensPerSecondO200k'>> = {
@@ -49,6 +69,13 @@ export const SPEED_METRIC_OF_BASIS: Readonly<Record<SpeedBasis, 'outputTokensPer
  */
 export const SEALED_AFTER_MS = 15 * 60_000;
 
+/**
+ * Windows (hours) read most: the default 72 h and the two the pages offer beside it. The precompute
+ * job stores the live answers of these for the catalog (workers/tasks/precompute-answers.ts); a live
+ * answer of one of them for a listed model costs no snapshot budget (server/snapshot-budget.ts).
+ */
+export const PRECOMPUTED_WINDOWS_HOURS = [24, 72, 168] as const;
+
 /** True when data up to `endMs` is final at wall time `nowMs` ({@link SEALED_AFTER_MS}). */
 export function isSealed(endMs: number, nowMs: number): boolean {
   return endMs + SEALED_AFTER_MS <= nowMs;
@@ -58,7 +85,7 @@ export function isSealed(endMs: number, nowMs: number): boolean {
 export const MEDIAN_CI_CONFIDENCE = 0.95;
 
 /** Measurements kept but left out of every figure, by not-rankable reason (a measurement may have several). */
-export interface ExcludedCounts {
+export interface NotRankableCounts {
   /** measurements not rankable */
   total: number;
   /** reason → measurements carrying it (lib/probe NOT_RANKABLE_REASONS, e.g. token_count_mismatch, failed) */
@@ -79,8 +106,8 @@ export interface WindowPart {
   lastMeasuredAtMs: number | null;
   sketches: Partial<Record<WindowMetric, PackedSketch>>;
   /** not-rankable measurements: total and [reason, count] pairs */
-  excludedTotal: number;
-  excludedByReason: Array<[string, number]>;
+  notRankableTotal: number;
+  notRankableByReason: Array<[string, number]>;
   /** judged fidelity checks (lib/fidelity) and how many passed; absent = 0 */
   fidelityChecks?: number;
   fidelityPassed?: number;
@@ -100,10 +127,12 @@ export interface RawRows {
   /** not-rankable reasons per row (empty when rankable) */
   reasons: string[][];
   /** one column per metric; the ITL columns may be absent (rows read before issue 14's columns) */
-  bins: Record<Exclude<WindowMetric, 'itlP50Ms' | 'itlP95Ms'>, Int32Array> & Partial<Record<'itlP50Ms' | 'itlP95Ms', Int32Array>>;
+  bins: Record<Exclude<WindowMetric, OptionalRawMetric>, Int32Array> & Partial<Record<OptionalRawMetric, Int32Array>>;
   /** fidelity verdict per row: -1 none (ordinary or failed probe), 0 failed, 1 passed; absent = none */
   fidelity?: Int8Array;
 }
+/** Metrics whose raw column may be absent (rows read before their columns existed). */
+type OptionalRawMetric = 'itlP50Ms' | 'itlP95Ms' | 'cachedInputTokens' | 'tierObjectiveMet' | 'cachedInputShare';
 /** Bin marker: value absent or measurement not rankable. */
 export const RAW_SKIP = -2147483648;
 /** Bin marker: value ≤ 0 (the sketch's zero bucket). */
@@ -126,14 +155,65 @@ export interface WindowStats {
   errorKinds: Record<string, number>;
   lastMeasuredAt: string | null;
   /** measurements left out of the figures, by reason */
-  excluded: ExcludedCounts;
+  notRankable: NotRankableCounts;
   /**
-   * Inter-token latency, ms/token: p50 = median over the window's rankable measurements of their
-   * token-weighted ITL p50, p95 = median of their ITL p95 (lib/probe/inter-token-latency; decision 110); null without samples.
+   * Inter-token latency, ms/token, named for what it is (decision 280): the median over the
+   * window's rankable measurements of their token-weighted ITL P50, and the median of their ITL
+   * P95 (a typical request's tail, not the window's P95; lib/probe/inter-token-latency, decision
+   * 110); both null without samples of both.
    */
-  itlMs: { p50: number; p95: number } | null;
+  medianItlP50Ms: number | null;
+  medianItlP95Ms: number | null;
   /** Fidelity checks of the window (all judged ones, rankable or not): pass rate, n, 95 % Wilson interval; null when none ran. */
   fidelity: FidelitySummary | null;
+  /**
+   * Input tokens served from the provider's prompt cache (measurements.cached_input_tokens),
+   * percentiles over the rankable measurements that reported a cache count, tokens; null when none
+   * did. On a `cache-warm-*` workload: what the provider reused of the shared prefix (issue 25).
+   */
+  cachedInputTokens: Percentiles;
+  /**
+   * Prompt-cache hit share: of the rankable measurements that reported a cache count (n), the
+   * share with more than 0 cached tokens, with its 95 % Wilson interval; null when none reported.
+   * Read from the same sketch as cachedInputTokens (its zero bucket holds the misses), so it merges
+   * like every figure. Decision 260.
+   */
+  cacheHit: CacheHitShare | null;
+  /**
+   * Tier objective attainment (decision 263): of the rankable measurements judged against their
+   * endpoint's published tier objective (n; measurements.tier_objective_met not null), the share
+   * that met it, with its 95 % Wilson interval; null when none was judged, so an endpoint without an
+   * objective shows no attainment (never 0 %). Read from the `tierObjectiveMet` sketch (1 met, its
+   * zero bucket the misses), so it merges like every figure.
+   */
+  tierObjectiveAttainment: CacheHitShare | null;
+  /**
+   * Cached share of the prompt (decision 291): per rankable measurement that reported both its
+   * cached and its input tokens (lib/stats/cached-input-share: cached ÷ input, null for 0 input
+   * tokens), the percentiles of that fraction over the window, with n the measurements behind
+   * them; null when none had both. Read from the `cachedInputShare` sketch (a miss, share 0, in its
+   * zero bucket), so it merges like every figure.
+   */
+  cachedInputShare: SharePercentiles | null;
+}
+
+/** Percentiles of a fraction (0..1) with the number of measurements behind them. */
+export type SharePercentiles = NonNullable<Percentiles> & { n: number };
+
+/** Share of measurements served (partly) from the prompt cache, with n and its 95 % Wilson interval. */
+export interface CacheHitShare {
+  /** hits ÷ n, a fraction */
+  share: number;
+  /** measurements that reported a cache count */
+  n: number;
+  interval: { low: number; high: number };
+}
+
+/** Hit share from the reported count n and the misses (zero cached tokens); null when n = 0. */
+export function summariseCacheHits(n: number, misses: number): CacheHitShare | null {
+  if (n === 0) return null;
+  const w = wilsonInterval(n - misses, n);
+  return { share: w.rate, n, interval: { low: w.low, high: w.high } };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -212,7 +292,7 @@ export function mergeWindowParts(parts: readonly WindowPart[]): WindowPart {
   const reasons = new Map<string, number>();
   let count = 0;
   let successes = 0;
-  let excludedTotal = 0;
+  let notRankableTotal = 0;
   let fidelityChecks = 0;
   let fidelityPassed = 0;
   let last: number | null = null;
@@ -221,9 +301,9 @@ export function mergeWindowParts(parts: readonly WindowPart[]): WindowPart {
     fidelityPassed += p.fidelityPassed ?? 0;
     count += p.count;
     successes += p.successes;
-    excludedTotal += p.excludedTotal;
+    notRankableTotal += p.notRankableTotal;
     addPairs(kinds, p.errorKinds);
-    addPairs(reasons, p.excludedByReason);
+    addPairs(reasons, p.notRankableByReason);
     if (p.lastMeasuredAtMs !== null && (last === null || p.lastMeasuredAtMs > last)) last = p.lastMeasuredAtMs;
   }
   const sketches: Partial<Record<WindowMetric, PackedSketch>> = {};
@@ -237,7 +317,69 @@ export function mergeWindowParts(parts: readonly WindowPart[]): WindowPart {
     }
     if (any) sketches[m] = accumulator.drainPacked();
   }
-  return { count, successes, errorKinds: [...kinds.entries()], lastMeasuredAtMs: last, sketches, excludedTotal, excludedByReason: [...reasons.entries()], fidelityChecks, fidelityPassed };
+  return {
+    count,
+    successes,
+    errorKinds: [...kinds.entries()],
+    lastMeasuredAtMs: last,
+    sketches,
+    notRankableTotal,
+    notRankableByReason: [...reasons.entries()],
+    fidelityChecks,
+    fidelityPassed,
+  };
+}
+
+function subtractPairs(a: Array<[string, number]>, b: Array<[string, number]>): Array<[string, number]> {
+  const m = new Map(a);
+  for (const [k, v] of b) m.set(k, (m.get(k) ?? 0) - v);
+  return [...m.entries()].filter(([, v]) => v !== 0);
+}
+
+function subtractSketch(a: PackedSketch, b: PackedSketch): PackedSketch {
+  const keys: number[] = [];
+  const counts: number[] = [];
+  let j = 0;
+  for (let i = 0; i < a.keys.length; i++) {
+    const k = a.keys[i]!;
+    while (j < b.keys.length && b.keys[j]! < k) j++;
+    const c = a.counts[i]! - (j < b.keys.length && b.keys[j] === k ? b.counts[j]! : 0);
+    if (c !== 0) {
+      keys.push(k);
+      counts.push(c);
+    }
+  }
+  return { keys: Int32Array.from(keys), counts: Float64Array.from(counts), zeros: a.zeros - b.zeros };
+}
+
+/**
+ * `whole` without `part`, where `part` is a merge of some of the parts `whole` was merged from and
+ * every measurement of `part` is older than every other one of `whole` (the leading hour of a
+ * window that moved on): counts and sketch buckets subtracted, empty entries dropped, the newest
+ * measured time kept (null when nothing is left). Equals the merge of the remaining parts for
+ * every figure summarizeWindow reads. Pure.
+ */
+export function subtractLeadingPart(whole: WindowPart, part: WindowPart): WindowPart {
+  const count = whole.count - part.count;
+  const sketches: Partial<Record<WindowMetric, PackedSketch>> = {};
+  for (const m of WINDOW_METRICS) {
+    const w = whole.sketches[m];
+    if (!w) continue;
+    const p = part.sketches[m];
+    const d = p ? subtractSketch(w, p) : w;
+    if (d.keys.length > 0 || d.zeros > 0) sketches[m] = d;
+  }
+  return {
+    count,
+    successes: whole.successes - part.successes,
+    errorKinds: subtractPairs(whole.errorKinds, part.errorKinds),
+    lastMeasuredAtMs: count > 0 ? whole.lastMeasuredAtMs : null,
+    sketches,
+    notRankableTotal: whole.notRankableTotal - part.notRankableTotal,
+    notRankableByReason: subtractPairs(whole.notRankableByReason, part.notRankableByReason),
+    fidelityChecks: (whole.fidelityChecks ?? 0) - (part.fidelityChecks ?? 0),
+    fidelityPassed: (whole.fidelityPassed ?? 0) - (part.fidelityPassed ?? 0),
+  };
 }
 
 function sortKeys(o: Record<string, number>): Record<string, number> {
@@ -312,7 +454,7 @@ export function summarizeWindow(parts: readonly WindowPart[], basis: SpeedBasis,
   let n = 0;
   let successes = 0;
   let lastMs: number | null = null;
-  let excludedTotal = 0;
+  let notRankableTotal = 0;
   let fidelityChecks = 0;
   let fidelityPassed = 0;
   const kinds: Record<string, number> = {};
@@ -323,9 +465,9 @@ export function summarizeWindow(parts: readonly WindowPart[], basis: SpeedBasis,
     fidelityPassed += part.fidelityPassed ?? 0;
     n += part.count;
     successes += part.successes;
-    excludedTotal += part.excludedTotal;
+    notRankableTotal += part.notRankableTotal;
     for (const [k, v] of part.errorKinds) kinds[k] = (kinds[k] ?? 0) + v;
-    for (const [k, v] of part.excludedByReason) reasons[k] = (reasons[k] ?? 0) + v;
+    for (const [k, v] of part.notRankableByReason) reasons[k] = (reasons[k] ?? 0) + v;
     if (part.lastMeasuredAtMs !== null && (lastMs === null || part.lastMeasuredAtMs > lastMs)) lastMs = part.lastMeasuredAtMs;
   }
   const tail = raw && rows ? rows : [];
@@ -337,7 +479,7 @@ export function summarizeWindow(parts: readonly WindowPart[], basis: SpeedBasis,
     if (k) kinds[k] = (kinds[k] ?? 0) + 1;
     const rs = raw!.reasons[j]!;
     if (rs.length > 0) {
-      excludedTotal += 1;
+      notRankableTotal += 1;
       for (const r of rs) reasons[r] = (reasons[r] ?? 0) + 1;
     }
     if (lastMs === null || raw!.atMs[j]! > lastMs) lastMs = raw!.atMs[j]!;
@@ -370,6 +512,17 @@ export function summarizeWindow(parts: readonly WindowPart[], basis: SpeedBasis,
   };
   const itlP50 = figure('itlP50Ms');
   const itlP95 = figure('itlP95Ms');
+  fill('cachedInputTokens');
+  const cacheReported = merger.count;
+  const cacheMisses = merger.zeroCount;
+  const cached = drainFigures(cacheReported, false).percentiles;
+  fill('tierObjectiveMet');
+  const tierJudged = merger.count;
+  const tierMissed = merger.zeroCount;
+  merger.drainPacked();
+  fill('cachedInputShare');
+  const shareN = merger.count;
+  const share = drainFigures(shareN, false).percentiles;
   return {
     n,
     successes,
@@ -381,9 +534,14 @@ export function summarizeWindow(parts: readonly WindowPart[], basis: SpeedBasis,
     outputTokensPerSecondMedianCi: speed.medianCi,
     errorKinds: sortKeys(kinds),
     lastMeasuredAt: lastMs === null ? null : new Date(lastMs).toISOString(),
-    excluded: { total: excludedTotal, byReason: sortKeys(reasons) },
-    itlMs: itlP50 && itlP95 ? { p50: itlP50.p50, p95: itlP95.p50 } : null,
+    notRankable: { total: notRankableTotal, byReason: sortKeys(reasons) },
+    medianItlP50Ms: itlP50 && itlP95 ? itlP50.p50 : null,
+    medianItlP95Ms: itlP50 && itlP95 ? itlP95.p50 : null,
     fidelity: summariseFidelity(fidelityPassed, fidelityChecks),
+    cachedInputTokens: cached,
+    cacheHit: summariseCacheHits(cacheReported, cacheMisses),
+    tierObjectiveAttainment: summariseCacheHits(tierJudged, tierMissed),
+    cachedInputShare: share ? { ...share, n: shareN } : null,
   };
 }
 

@@ -9,7 +9,7 @@
 export interface ConfiguredCurvePoint {
   concurrency: number;
   /** TPS/user the server assigns, tokens/s */
-  outputTokensPerSecondPerUser: number;
+  outputTokensPerSecond: number;
   /** expected aggregate output tokens/s of N closed-loop streams */
   aggregateOutputTokensPerSecond: number;
 }
@@ -22,10 +22,11 @@ export function configuredCurve(
   levels: readonly number[],
   config: { tps: number; ttftMs: number; outputTokens: number; capacityTps: number | null },
 ): ConfiguredCurvePoint[] {
-  if (!(config.tps > 0) || !(config.outputTokens >= 1) || !(config.ttftMs >= 0)) throw new RangeError('tps and outputTokens must be positive, ttftMs non-negative');
+  if (!(config.tps > 0) || !(config.outputTokens >= 1) || !(config.ttftMs >= 0))
+    throw new RangeError('tps and outputTokens must be positive, ttftMs non-negative');
   return levels.map((n) => {
     const r = config.capacityTps === null ? config.tps : Math.min(config.tps, config.capacityTps / n);
     const requestS = config.ttftMs / 1000 + (config.outputTokens - 1) / r;
-    return { concurrency: n, outputTokensPerSecondPerUser: r, aggregateOutputTokensPerSecond: (n * config.outputTokens) / requestS };
+    return { concurrency: n, outputTokensPerSecond: r, aggregateOutputTokensPerSecond: (n * config.outputTokens) / requestS };
   });
 }

@@ -27,8 +27,9 @@ function request(url: string, maxOutputTokens: number): RunSweepOptions['request
 }
 
 describe('runSweep against the reference server with a capacity model (real HTTP)', () => {
-  // retry: a loaded shared machine can delay one level; a wrong sweep fails every attempt.
-  it('recovers the true curve: median TPS/user within 3 %, aggregate within 8 % of the server’s write times', { retry: 1, timeout: 90_000 }, async () => {
+  // Judged against what the server delivered (its write log), within the streams' own stated bounds
+  // (decision 286): right on any machine, never against the configured curve.
+  it('recovers the true curve: median TPS/user within 3 %, aggregate within 8 % of the server’s write times', { timeout: 90_000 }, async () => {
     const peakTps = 200;
     const capacityTps = 400;
     server = await startReferenceServer({ port: 0, tps: peakTps, ttftMs: 15, outputTokens: 48, capacityTps, recordWrites: true });
@@ -52,15 +53,29 @@ describe('runSweep against the reference server with a capacity model (real HTTP
       const truthSpeeds = log.filter((r) => r.openedAt >= ws && r.openedAt < we && r.completed).map((r) => measureRecordTps(r)!);
       expect(truthSpeeds.length).toBeGreaterThan(0);
       const truthMedian = percentile(truthSpeeds, 50);
-      // and that truth is the capacity model's curve: min(peak, C ÷ N)
-      expect(Math.abs(truthMedian / Math.min(peakTps, capacityTps / level.concurrency) - 1)).toBeLessThan(0.03);
+      // and that truth never runs ahead of the capacity model's curve, min(peak, C ÷ N) (a busy
+      // machine can only make the server slower)
+      expect(truthMedian).toBeLessThanOrEqual(Math.min(peakTps, capacityTps / level.concurrency) * (1 + 1e-4));
       // Truth 2: tokens the server wrote inside the window ÷ its length.
       let written = 0;
       for (const r of log) r.writeAt.forEach((at, i) => (at >= ws && at <= we ? (written += r.writeTokens[i]!) : 0));
       const truthAggregate = written / (level.windowDurationMs / 1000);
-      const measuredMedian = level.outputTokensPerSecondPerUser!.p50;
-      expect(Math.abs(measuredMedian / truthMedian - 1), `level ${level.concurrency}: TPS/user ${measuredMedian} vs ${truthMedian}`).toBeLessThan(0.03);
-      expect(Math.abs(level.aggregateOutputTokensPerSecond / truthAggregate - 1), `level ${level.concurrency}: aggregate ${level.aggregateOutputTokensPerSecond} vs ${truthAggregate}`).toBeLessThan(0.08);
+      const measuredMedian = level.outputTokensPerSecond!.p50;
+      // Each stream's speed is off by at most its own bound, so the median is off by at most the
+      // largest; tokens are read at most the largest stamp lateness after their write, which moves
+      // at most that much of the window's tokens across each of its two edges.
+      const measured = streams.filter((s) => s.concurrency === level.concurrency && s.phase === 'measured').map((s) => s.result.timingBound);
+      const largest = (xs: Array<number | null | undefined>) =>
+        xs.some((x) => typeof x !== 'number') ? Number.POSITIVE_INFINITY : Math.max(0, ...(xs as number[]));
+      const speedShare = largest(measured.map((b) => b?.speedPct)) / 100;
+      const edgeShare = (2 * largest(measured.map((b) => b?.evidence.maxTokenLatenessMs))) / level.windowDurationMs;
+      expect(Math.abs(measuredMedian / truthMedian - 1), `level ${level.concurrency}: TPS/user ${measuredMedian} vs ${truthMedian}`).toBeLessThan(
+        0.03 + speedShare,
+      );
+      expect(
+        Math.abs(level.aggregateOutputTokensPerSecond / truthAggregate - 1),
+        `level ${level.concurrency}: aggregate ${level.aggregateOutputTokensPerSecond} vs ${truthAggregate}`,
+      ).toBeLessThan(0.08 + edgeShare);
       expect(level.streams.measured).toBe(level.requests);
     }
     // aggregate rises with N until the capacity binds
@@ -79,12 +94,14 @@ describe('runSweep against the reference server with a capacity model (real HTTP
   });
 
   it('ends the sweep when the success rate falls below the floor (failures too sparse for the in-level stops)', { timeout: 30_000 }, async () => {
-    // every 8th request fails: 12.5 % (2-3 of any 20, never 5 in a row) runs on within the level,
-    // and the level's 87.5 % success is below the 90 % floor.
+    // every 6th request fails: at most 4 of any 20 and never 5 in a row, so the level runs on, and
+    // its success rate, (k − ⌊k/6⌋) ÷ k for k requests, lies in [83.3 %, 88.3 %] for every k ≥ 12:
+    // below the 90 % floor and above 80 % whatever the machine's speed makes k (every 8th was
+    // exactly 90 % at k = 30, and passed or failed by the count).
     server = await startReferenceServer({ port: 0, tps: 2000, ttftMs: 1, outputTokens: 8 });
     let n = 0;
     plain = createServer((req, res) => {
-      if (++n % 8 === 0) {
+      if (++n % 6 === 0) {
         req.resume();
         req.on('end', () => {
           res.writeHead(500, { 'content-type': 'application/json' });
@@ -100,7 +117,8 @@ describe('runSweep against the reference server with a capacity model (real HTTP
     });
     await new Promise<void>((resolve) => plain!.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(plain.address() as AddressInfo).port}/v1`;
-    const sweep = await runSweep({ request: request(url, 8), concurrencyLevels: [1, 2], durationMs: 800, warmUpMs: 0, backoff: { baseMs: 1, maxMs: 2 } });
+    const sweep = await runSweep({ request: request(url, 8), concurrencyLevels: [1, 2], durationMs: 2000, warmUpMs: 0, backoff: { baseMs: 1, maxMs: 2 } });
+    expect(sweep.levels[0]!.requests, 'enough requests for the rate to be in its band').toBeGreaterThanOrEqual(12);
     expect(sweep.stopReason).toBe('low_success_rate');
     expect(sweep.levels).toHaveLength(1);
     expect(sweep.levels[0]!.successRate).toBeLessThan(0.9);

@@ -92,6 +92,23 @@ export function backoffDelayMs(consecutiveFailures: number, o: { baseMs: number;
 }
 
 /** One level's figures plus what the sweep saw while running it. */
+/**
+ * At most this share of a level's measured successes may be `timing_uncertain` for the level to be
+ * valid (decision 288): with 10 % of streams of unknown error, a level's median can move at most
+ * from the p44 to the p56 of the streams the probe vouched for; more, and the level is marked.
+ */
+export const MAX_TIMING_UNCERTAIN_SHARE = 0.1;
+
+/**
+ * Whether a level's timing can be trusted: its loops' delay p99 within MAX_LOOP_DELAY_P99_MS
+ * (inclusive), and timing_uncertain streams at most MAX_TIMING_UNCERTAIN_SHARE of the measured
+ * successes (inclusive). A level with no measured success has no timing to distrust. Pure.
+ */
+export function isLevelTimingValid(loopDelayP99Ms: number, timingUncertainStreams: number, measuredSuccesses: number): boolean {
+  if (loopDelayP99Ms > MAX_LOOP_DELAY_P99_MS) return false;
+  return timingUncertainStreams <= MAX_TIMING_UNCERTAIN_SHARE * measuredSuccesses + 1e-9;
+}
+
 export interface SweepLevelResult extends SweepLevelSummary {
   /** streams by phase, all kept as evidence */
   streams: Record<SweepPhase, number>;
@@ -102,7 +119,16 @@ export interface SweepLevelResult extends SweepLevelSummary {
    * set-up) is left out: no measured stream sees it.
    */
   loopDelayP99Ms: number;
-  /** false when loopDelayP99Ms exceeded the probe's threshold: timing not trustworthy */
+  /**
+   * Measured successful streams whose own timing bound was unknown or beyond the published
+   * accuracy (reason `timing_uncertain`, lib/probe/timing-bound.ts, decision 181).
+   */
+  timingUncertainStreams: number;
+  /**
+   * false when the timing is not trustworthy: loopDelayP99Ms exceeded the probe's threshold, or more
+   * than {@link MAX_TIMING_UNCERTAIN_SHARE} of the measured successes were timing_uncertain
+   * (decision 288: the loop's p99 cannot see a thread kept off the CPU; each stream's bound can).
+   */
   valid: boolean;
   /** set on the level that ended the sweep */
   stopReason: SweepStopReason | null;
@@ -151,10 +177,15 @@ export interface RunSweepOptions {
   errorWindow?: number;
   /** Error share in [0, 1] above which the sweep ends (default DEFAULT_MAX_ERROR_SHARE). */
   maxErrorShare?: number;
-  /** Backoff after failures (defaults DEFAULT_BACKOFF_BASE_MS / DEFAULT_BACKOFF_MAX_MS, Math.random). */
-  backoff?: { baseMs?: number; maxMs?: number; random?: () => number };
+  /**
+   * Backoff after failures (defaults DEFAULT_BACKOFF_BASE_MS / DEFAULT_BACKOFF_MAX_MS, Math.random).
+   * `onWait` hears each wait as it starts: the failures in a row behind it and its length, ms.
+   */
+  backoff?: { baseMs?: number; maxMs?: number; random?: () => number; onWait?: (wait: { consecutiveFailures: number; waitMs: number }) => void };
   /** Requests the sweep may start in all (integer ≥ 1, default DEFAULT_MAX_SWEEP_REQUESTS). */
   maxRequests?: number;
+  /** Starts an event-loop delay monitor (default createLoopDelayMonitor; tests inject a fixed one). */
+  monitorLoopDelay?: () => LoopDelayMonitor;
   /** The probe (default probeEndpoint). */
   probe?: (req: ProbeRequest) => Promise<ProbeResult>;
   signal?: AbortSignal;
@@ -168,12 +199,16 @@ export const sweepClock = (): number => performance.timeOrigin + performance.now
 
 /** Checks sweep options; throws RangeError naming the option. */
 export function validateSweepOptions(
-  o: Pick<RunSweepOptions, 'concurrencyLevels' | 'durationMs' | 'warmUpMs' | 'minSuccessRate' | 'maxConsecutiveFailures' | 'errorWindow' | 'maxErrorShare' | 'maxRequests'>,
+  o: Pick<
+    RunSweepOptions,
+    'concurrencyLevels' | 'durationMs' | 'warmUpMs' | 'minSuccessRate' | 'maxConsecutiveFailures' | 'errorWindow' | 'maxErrorShare' | 'maxRequests'
+  >,
 ): void {
   const levels = o.concurrencyLevels ?? DEFAULT_CONCURRENCY_LEVELS;
   if (levels.length === 0) throw new RangeError('concurrencyLevels must not be empty');
   for (const n of levels) {
-    if (!Number.isInteger(n) || n < 1 || n > MAX_SWEEP_CONCURRENCY) throw new RangeError(`concurrencyLevels: each level must be an integer 1-${MAX_SWEEP_CONCURRENCY}, got ${n}`);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_SWEEP_CONCURRENCY)
+      throw new RangeError(`concurrencyLevels: each level must be an integer 1-${MAX_SWEEP_CONCURRENCY}, got ${n}`);
   }
   if (o.durationMs !== undefined && !(o.durationMs > 0 && Number.isFinite(o.durationMs))) throw new RangeError('durationMs must be a positive number');
   if (o.warmUpMs !== undefined && !(o.warmUpMs >= 0 && Number.isFinite(o.warmUpMs))) throw new RangeError('warmUpMs must be a non-negative number');
@@ -204,7 +239,12 @@ export async function runSweep(options: RunSweepOptions): Promise<SweepResult> {
     maxConsecutiveFailures: options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES,
     errorWindow: options.errorWindow ?? DEFAULT_ERROR_WINDOW,
     maxErrorShare: options.maxErrorShare ?? DEFAULT_MAX_ERROR_SHARE,
-    backoff: { baseMs: options.backoff?.baseMs ?? DEFAULT_BACKOFF_BASE_MS, maxMs: options.backoff?.maxMs ?? DEFAULT_BACKOFF_MAX_MS, random: options.backoff?.random ?? Math.random },
+    backoff: {
+      baseMs: options.backoff?.baseMs ?? DEFAULT_BACKOFF_BASE_MS,
+      maxMs: options.backoff?.maxMs ?? DEFAULT_BACKOFF_MAX_MS,
+      random: options.backoff?.random ?? Math.random,
+      onWait: options.backoff?.onWait,
+    },
     maxRequests: options.maxRequests ?? DEFAULT_MAX_SWEEP_REQUESTS,
     started: 0,
   };
@@ -241,7 +281,7 @@ interface ErrorGuard {
   maxConsecutiveFailures: number;
   errorWindow: number;
   maxErrorShare: number;
-  backoff: { baseMs: number; maxMs: number; random: () => number };
+  backoff: { baseMs: number; maxMs: number; random: () => number; onWait?: (wait: { consecutiveFailures: number; waitMs: number }) => void };
   maxRequests: number;
   /** requests started so far, every level */
   started: number;
@@ -274,7 +314,8 @@ interface LevelContext extends RunSweepOptions {
 
 async function runLevel(ctx: LevelContext): Promise<SweepLevelResult> {
   const { concurrency, durationMs } = ctx;
-  const monitor = createLoopDelayMonitor();
+  const startMonitor = ctx.monitorLoopDelay ?? createLoopDelayMonitor;
+  const monitor = startMonitor();
   const t0 = sweepClock();
   const minWarmEnd = t0 + ctx.warmUpMs;
   const warmCap = t0 + ctx.maxWarmUpMs;
@@ -294,9 +335,12 @@ async function runLevel(ctx: LevelContext): Promise<SweepLevelResult> {
   let windowMonitorTimer: ReturnType<typeof setTimeout> | null = null;
   const setWindowStart = (ws: number) => {
     windowStart = ws;
-    windowMonitorTimer = setTimeout(() => {
-      windowMonitor = createLoopDelayMonitor();
-    }, Math.max(0, ws - sweepClock()));
+    windowMonitorTimer = setTimeout(
+      () => {
+        windowMonitor = startMonitor();
+      },
+      Math.max(0, ws - sweepClock()),
+    );
   };
   const getWindowStart = (now: number) => {
     if (windowStart === null && now >= warmCap) setWindowStart(warmCap);
@@ -394,7 +438,11 @@ async function runLevel(ctx: LevelContext): Promise<SweepLevelResult> {
         elapsedMs: doneAt - t0,
         plannedMs: (windowStart ?? minWarmEnd) - t0 + durationMs,
       });
-      if (failed && !stopIssuing) await sleep(backoffDelayMs(run, guard.backoff), stopped.signal);
+      if (failed && !stopIssuing) {
+        const waitMs = backoffDelayMs(run, guard.backoff);
+        guard.backoff.onWait?.({ consecutiveFailures: run, waitMs });
+        await sleep(waitMs, stopped.signal);
+      }
     }
   };
   try {
@@ -413,6 +461,13 @@ async function runLevel(ctx: LevelContext): Promise<SweepLevelResult> {
     const threadLoop = (s.result as ProbeResult & { loopDelay?: { p99Ms: number } }).loopDelay;
     if (threadLoop && threadLoop.p99Ms > loopDelayP99Ms) loopDelayP99Ms = threadLoop.p99Ms;
   }
+  let measuredSuccesses = 0;
+  let timingUncertainStreams = 0;
+  for (const s of streams) {
+    if (s.phase !== 'measured' || s.result.outcome !== 'success') continue;
+    measuredSuccesses++;
+    if (s.result.notRankableReasons.includes('timing_uncertain')) timingUncertainStreams++;
+  }
   const end = sweepClock();
   // A level stopped early (429, cancel) summarises the part of the window it had.
   const ws = windowStart ?? Math.min(end, Math.max(minWarmEnd, t0));
@@ -422,7 +477,8 @@ async function runLevel(ctx: LevelContext): Promise<SweepLevelResult> {
     ...summary,
     streams: counts,
     loopDelayP99Ms,
-    valid: loopDelayP99Ms <= MAX_LOOP_DELAY_P99_MS,
+    timingUncertainStreams,
+    valid: isLevelTimingValid(loopDelayP99Ms, timingUncertainStreams, measuredSuccesses),
     stopReason: levelStop,
   };
 }

@@ -27,7 +27,14 @@ function recorded(ttftMs: number, msPerToken: number, tokens: number): ProbeResu
   };
 }
 
-const stream = (phase: SweepPhase, startedAtMs: number, result: ProbeResult, slot = 0): SweepStream => ({ concurrency: 2, levelIndex: 0, slot, phase, startedAtMs, result });
+const stream = (phase: SweepPhase, startedAtMs: number, result: ProbeResult, slot = 0): SweepStream => ({
+  concurrency: 2,
+  levelIndex: 0,
+  slot,
+  phase,
+  startedAtMs,
+  result,
+});
 
 describe('summarizeLevel (recorded timelines, no clock)', () => {
   it('counts measured requests, aggregate tokens inside the window and goodput of completions inside it', () => {
@@ -42,7 +49,7 @@ describe('summarizeLevel (recorded timelines, no clock)', () => {
     const level = summarizeLevel(2, streams, { startedAtMs: 10_000, durationMs: 2_000 });
     expect(level.requests).toBe(3);
     expect(level.successes).toBe(3);
-    expect(level.outputTokensPerSecondPerUser!.p50).toBeCloseTo(100, 9);
+    expect(level.outputTokensPerSecond!.p50).toBeCloseTo(100, 9);
     const inWindow = 60 + 100 + 21 + 50; // warm-up stream i=40..99 → 60 tokens; slot 1 ends at 10_000+600+49·20 = 11_580
     expect(level.aggregateOutputTokensPerSecond).toBeCloseTo(inWindow / 2, 9);
     // completions inside the window: the warm-up one (10_590), the first measured (11_690), slot 1's (11_580)
@@ -54,7 +61,14 @@ describe('summarizeLevel (recorded timelines, no clock)', () => {
   it('counts failures of measured requests by kind, and nothing for an empty level', () => {
     const failed = stream('measured', 10_100, buildFailedProbeResult('rate_limited', 'HTTP 429'));
     const level = summarizeLevel(1, [failed], { startedAtMs: 10_000, durationMs: 1_000 });
-    expect(level).toMatchObject({ requests: 1, successes: 0, successRate: 0, errorKinds: { rate_limited: 1 }, outputTokensPerSecondPerUser: null, aggregateOutputTokensPerSecond: 0 });
+    expect(level).toMatchObject({
+      requests: 1,
+      successes: 0,
+      successRate: 0,
+      errorKinds: { rate_limited: 1 },
+      outputTokensPerSecond: null,
+      aggregateOutputTokensPerSecond: 0,
+    });
     expect(() => summarizeLevel(1, [], { startedAtMs: 0, durationMs: 0 })).toThrow(RangeError);
   });
 
@@ -93,9 +107,13 @@ describe('configuredCurve', () => {
   it('is min(peak, C ÷ N) per user, and N closed-loop streams with TTFT gaps in aggregate', async () => {
     const { configuredCurve } = await import('./configured-curve');
     const curve = configuredCurve([1, 8, 16], { tps: 1000, ttftMs: 150, outputTokens: 256, capacityTps: 8000 });
-    expect(curve.map((p) => p.outputTokensPerSecondPerUser)).toEqual([1000, 1000, 500]);
+    expect(curve.map((p) => p.outputTokensPerSecond)).toEqual([1000, 1000, 500]);
     expect(curve[0]!.aggregateOutputTokensPerSecond).toBeCloseTo(256 / (0.15 + 0.255), 9);
     expect(curve[2]!.aggregateOutputTokensPerSecond).toBeCloseTo((16 * 256) / (0.15 + 0.51), 9);
-    expect(configuredCurve([4], { tps: 100, ttftMs: 0, outputTokens: 2, capacityTps: null })[0]).toEqual({ concurrency: 4, outputTokensPerSecondPerUser: 100, aggregateOutputTokensPerSecond: 800 });
+    expect(configuredCurve([4], { tps: 100, ttftMs: 0, outputTokens: 2, capacityTps: null })[0]).toEqual({
+      concurrency: 4,
+      outputTokensPerSecond: 100,
+      aggregateOutputTokensPerSecond: 800,
+    });
   });
 });

@@ -63,18 +63,11 @@ export interface PercentileSet {
  * consecutive_failures, error_rate and request_budget stop a level while it runs; decision 160).
  */
 export type SweepStopReason =
-  | 'rate_limited'
-  | 'low_success_rate'
-  | 'invalid_measurements'
-  | 'cancelled'
-  | 'blocked'
-  | 'consecutive_failures'
-  | 'error_rate'
-  | 'request_budget';
+  'rate_limited' | 'low_success_rate' | 'invalid_measurements' | 'cancelled' | 'blocked' | 'consecutive_failures' | 'error_rate' | 'request_budget';
 
 /** The distribution and rate figures of one level, as computed and as stored (lib/sweep/sweep-view). */
 export interface SweepLevelFigures {
-  outputTokensPerSecondPerUser: PercentileSet | null;
+  outputTokensPerSecond: PercentileSet | null;
   ttftMs: PercentileSet | null;
   tpotMs: PercentileSet | null;
   /** output tokens arriving in the steady window ÷ its length, tokens/s */
@@ -156,7 +149,7 @@ export function summarizeLevel(
     successes: ok.length,
     errorKinds,
     successRate: measured.length ? ok.length / measured.length : null,
-    outputTokensPerSecondPerUser: summarizePercentiles(speeds),
+    outputTokensPerSecond: summarizePercentiles(speeds),
     ttftMs: summarizePercentiles(ttfts),
     tpotMs: summarizePercentiles(tpots),
     aggregateOutputTokensPerSecond: tokensInWindow / seconds,

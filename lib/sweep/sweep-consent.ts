@@ -35,8 +35,7 @@ export type SweepRefusal = 'endpoint_not_approved' | 'no_owner_consent' | 'no_ad
 
 /** The verdict: the limits in force, or the refusal with a sentence naming it. */
 export type SweepConsentVerdict =
-  | { ok: true; limits: { maxConcurrency: number; durationMs: number; maxLevels: number } }
-  | { ok: false; reason: SweepRefusal; message: string };
+  { ok: true; limits: { maxConcurrency: number; durationMs: number; maxLevels: number } } | { ok: false; reason: SweepRefusal; message: string };
 
 /**
  * Checks rules 1-3 (and 4 when `plan` is given). `endpoint.status` is the endpoints.status word;
@@ -53,12 +52,14 @@ export function checkSweepConsent(
   if (!settings.approvedByUserId || settings.approvedMaxConcurrency === null || settings.approvedDurationMs === null || settings.approvedMaxLevels === null) {
     return no('no_admin_consent', 'the requested sweep limits wait for an admin’s consent (sweep-settings, posted by an admin)');
   }
-  if (settings.approvedBaseUrl !== endpoint.baseUrl) return no('url_changed', 'the endpoint’s URL changed since an admin consented to its sweep limits: an admin must consent again');
+  if (settings.approvedBaseUrl !== endpoint.baseUrl)
+    return no('url_changed', 'the endpoint’s URL changed since an admin consented to its sweep limits: an admin must consent again');
   const over: string[] = [];
   if (settings.maxConcurrency > settings.approvedMaxConcurrency) over.push(`maxConcurrency ${settings.maxConcurrency} > ${settings.approvedMaxConcurrency}`);
   if (settings.durationMs > settings.approvedDurationMs) over.push(`durationS ${settings.durationMs / 1000} > ${settings.approvedDurationMs / 1000}`);
   if (settings.maxLevels > settings.approvedMaxLevels) over.push(`maxLevels ${settings.maxLevels} > ${settings.approvedMaxLevels}`);
-  if (over.length) return no('limits_not_consented', `the requested limits exceed what an admin consented to (${over.join(', ')}): an admin must consent to them`);
+  if (over.length)
+    return no('limits_not_consented', `the requested limits exceed what an admin consented to (${over.join(', ')}): an admin must consent to them`);
   const limits = {
     maxConcurrency: Math.min(settings.maxConcurrency, MAX_WORKER_SWEEP_CONCURRENCY),
     durationMs: settings.durationMs,
@@ -67,8 +68,10 @@ export function checkSweepConsent(
   if (plan) {
     const top = Math.max(...plan.concurrencyLevels);
     if (top > limits.maxConcurrency) return no('outside_limits', `concurrency ${top} is above the consented maxConcurrency ${limits.maxConcurrency}`);
-    if (plan.concurrencyLevels.length > limits.maxLevels) return no('outside_limits', `${plan.concurrencyLevels.length} levels are more than the consented maxLevels ${limits.maxLevels}`);
-    if (plan.durationMs > limits.durationMs) return no('outside_limits', `a steady window of ${plan.durationMs / 1000} s is longer than the consented ${limits.durationMs / 1000} s`);
+    if (plan.concurrencyLevels.length > limits.maxLevels)
+      return no('outside_limits', `${plan.concurrencyLevels.length} levels are more than the consented maxLevels ${limits.maxLevels}`);
+    if (plan.durationMs > limits.durationMs)
+      return no('outside_limits', `a steady window of ${plan.durationMs / 1000} s is longer than the consented ${limits.durationMs / 1000} s`);
   }
   return { ok: true, limits };
 }

@@ -3,6 +3,7 @@
  * and the public answers (GET /api/v1/endpoints/{id}/sweeps, GET /api/v1/sweeps/{id}, their CSV).
  * Every field is described (units, source) for the OpenAPI document.
  */
+import { deprecatedAlias } from '@/lib/glossary/deprecated-alias';
 import { z } from 'zod';
 import { percentilesSchema } from '../api/response-schemas';
 import { ERROR_KINDS } from '../probe/types';
@@ -16,15 +17,30 @@ export const MAX_SWEEP_DURATION_MS = 300_000;
 /** PUT /api/v1/endpoints/{id}/sweep-settings: the owner's (or an admin's) consent and limits. */
 export const updateSweepSettingsBodySchema = z
   .object({
-    enabled: z.boolean().meta({ description: 'Consent to concurrency sweeps of this endpoint (false withdraws it; a running sweep stops after its current level).' }),
+    enabled: z
+      .boolean()
+      .meta({ description: 'Consent to concurrency sweeps of this endpoint (false withdraws it; a running sweep stops after its current level).' }),
     maxConcurrency: z
       .number()
       .int()
       .min(1)
       .max(MAX_WORKER_SWEEP_CONCURRENCY)
-      .meta({ description: `Highest concurrency a sweep may reach (1-${MAX_WORKER_SWEEP_CONCURRENCY}); for shared APIs, within the published rate limit. Sweeps run only within limits an admin consented to.` }),
-    durationS: z.number().int().min(5).max(MAX_SWEEP_DURATION_MS / 1000).meta({ description: 'Steady window per level, seconds (5-300).' }),
-    maxLevels: z.number().int().min(1).max(MAX_SWEEP_LEVELS).optional().meta({ description: `Most levels one sweep may run (1-${MAX_SWEEP_LEVELS}, default 9).` }),
+      .meta({
+        description: `Highest concurrency a sweep may reach (1-${MAX_WORKER_SWEEP_CONCURRENCY}); for shared APIs, within the published rate limit. Sweeps run only within limits an admin consented to.`,
+      }),
+    durationS: z
+      .number()
+      .int()
+      .min(5)
+      .max(MAX_SWEEP_DURATION_MS / 1000)
+      .meta({ description: 'Steady window per level, seconds (5-300).' }),
+    maxLevels: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_SWEEP_LEVELS)
+      .optional()
+      .meta({ description: `Most levels one sweep may run (1-${MAX_SWEEP_LEVELS}, default 9).` }),
   })
   .strict()
   .meta({ id: 'UpdateSweepSettingsBody', description: 'Consent and limits of sweeps of one endpoint.' });
@@ -82,14 +98,22 @@ export const sweepLevelSchema = z
     concurrency: z.number().int().meta(d('Concurrent streams held during the level.')),
     requests: z.number().int().meta(d('Requests started in the steady window.')),
     successes: z.number().int().meta(d('Of those, succeeded.')),
-    errorKinds: z.partialRecord(z.enum(ERROR_KINDS), z.number().int().meta(d('Failed requests of this kind.'))).meta(d('Failed measured requests by error kind.')),
-    outputTokensPerSecondPerUser: percentilesSchema.meta(d('TPS/user of the measured requests (output speed after the first chunk), tokens/s.')),
+    errorKinds: z
+      .partialRecord(z.enum(ERROR_KINDS), z.number().int().meta(d('Failed requests of this kind.')))
+      .meta(d('Failed measured requests by error kind.')),
+    outputTokensPerSecond: percentilesSchema.meta(d('TPS/user of the measured requests (output speed after the first chunk), tokens/s.')),
+    outputTokensPerSecondPerUser: deprecatedAlias(percentilesSchema, 'outputTokensPerSecond'), // alias (decision 280)
     ttftMs: percentilesSchema.meta(d('Time to first token of the measured requests, ms.')),
     tpotMs: percentilesSchema.meta(d('Time per output token of the measured requests, ms/token.')),
     aggregateOutputTokensPerSecond: z.number().meta(d('Output tokens of all streams arriving in the steady window ÷ its length, tokens/s (see /methodology).')),
-    aggregateOutputTokensPerSecondPerGpu: z.number().nullable().meta(d('aggregateOutputTokensPerSecond ÷ the endpoint’s declared GPU count; null when undeclared.')),
+    aggregateOutputTokensPerSecondPerGpu: z
+      .number()
+      .nullable()
+      .meta(d('aggregateOutputTokensPerSecond ÷ the endpoint’s declared GPU count; null when undeclared.')),
     completedRequestsPerSecond: z.number().meta(d('Requests completed in the steady window ÷ its length, requests/s.')),
-    goodputRequestsPerSecond: z.number().meta(d('Completed requests that met the latency objective (TTFT and TPOT limits) ÷ window length, requests/s (DistServe goodput; vLLM --goodput).')),
+    goodputRequestsPerSecond: z
+      .number()
+      .meta(d('Completed requests that met the latency objective (TTFT and TPOT limits) ÷ window length, requests/s (DistServe goodput; vLLM --goodput).')),
     windowStartedAt: z.string().meta(d('Start of the steady window, ISO 8601 UTC.')),
     windowDurationMs: z.number().meta(d('Length of the steady window, ms.')),
     streams: z
@@ -101,7 +125,14 @@ export const sweepLevelSchema = z
       .meta(d('Streams of the level by phase, all kept as evidence.')),
     eventLoopDelayP99Ms: z.number().meta(d('Event-loop delay p99 of the probing process during the level, ms.')),
     valid: z.boolean().meta(d('False when the probing process was too loaded (delay p99 above 20 ms) to trust the timing.')),
-    stopReason: z.string().nullable().meta(d('Set on the level that ended the sweep: rate_limited, low_success_rate, invalid_measurements, cancelled, blocked (SSRF guard), consecutive_failures, error_rate, request_budget.')),
+    stopReason: z
+      .string()
+      .nullable()
+      .meta(
+        d(
+          'Set on the level that ended the sweep: rate_limited, low_success_rate, invalid_measurements, cancelled, blocked (SSRF guard), consecutive_failures, error_rate, request_budget.',
+        ),
+      ),
   })
   .meta({ id: 'SweepLevel', description: 'Figures of one concurrency level of a sweep.' });
 
@@ -113,7 +144,9 @@ export const sweepSchema = z
     endpointSlug: z.string().meta(d('Endpoint slug.')),
     provider: z.string().meta(d('Provider name.')),
     model: z.string().meta(d('Model name.')),
-    status: z.enum(['queued', 'running', 'completed', 'stopped', 'failed', 'cancelled']).meta(d('queued, running, completed (every level ran), stopped (ended early, see stopReason), failed, cancelled.')),
+    status: z
+      .enum(['queued', 'running', 'completed', 'stopped', 'failed', 'cancelled'])
+      .meta(d('queued, running, completed (every level ran), stopped (ended early, see stopReason), failed, cancelled.')),
     requestedAt: z.string().meta(d('When the sweep was requested, ISO 8601 UTC.')),
     startedAt: z.string().nullable().meta(d('When a worker started it.')),
     finishedAt: z.string().nullable().meta(d('When it ended.')),
@@ -129,7 +162,14 @@ export const sweepSchema = z
       .meta(d('Latency objective of goodput.')),
     minSuccessRate: z.number().meta(d(`Success-rate floor per level; below it the sweep stops (default ${DEFAULT_MIN_SUCCESS_RATE}).`)),
     gpuCount: z.number().int().nullable().meta(d('GPU count the endpoint declared when the sweep ran; null when undeclared.')),
-    stopReason: z.string().nullable().meta(d('Why the sweep ended early: rate_limited (HTTP 429), low_success_rate, invalid_measurements, cancelled, blocked (SSRF guard), consecutive_failures, error_rate, request_budget (decision 160).')),
+    stopReason: z
+      .string()
+      .nullable()
+      .meta(
+        d(
+          'Why the sweep ended early: rate_limited (HTTP 429), low_success_rate, invalid_measurements, cancelled, blocked (SSRF guard), consecutive_failures, error_rate, request_budget (decision 160).',
+        ),
+      ),
     stoppedAtConcurrency: z.number().int().nullable().meta(d('The level at which it ended early.')),
     currentConcurrency: z.number().int().nullable().meta(d('Level running now (live progress); null when not running.')),
     streamsDone: z.number().int().meta(d('Streams ended so far (live progress).')),
@@ -141,7 +181,9 @@ export const sweepDetailResponseSchema = z
   .object({
     sweep: sweepSchema,
     levels: z.array(sweepLevelSchema).meta(d('Levels that ran, in order.')),
-    frontier: z.array(z.number().int()).meta(d('levelIndex of the levels on this sweep’s Pareto frontier (no other level has both higher aggregate and higher median TPS/user).')),
+    frontier: z
+      .array(z.number().int())
+      .meta(d('levelIndex of the levels on this sweep’s Pareto frontier (no other level has both higher aggregate and higher median TPS/user).')),
   })
   .meta({ id: 'SweepDetail', description: 'A sweep with its levels.' });
 

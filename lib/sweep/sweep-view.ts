@@ -61,7 +61,8 @@ export function buildSweepDetail(sweep: StoredSweep, levels: readonly StoredSwee
     requests: l.requests,
     successes: l.successes,
     errorKinds: l.errorKinds as SweepLevelView['errorKinds'],
-    outputTokensPerSecondPerUser: l.outputTokensPerSecondPerUser,
+    outputTokensPerSecond: l.outputTokensPerSecond,
+    outputTokensPerSecondPerUser: l.outputTokensPerSecond, // alias (decision 280)
     ttftMs: l.ttftMs,
     tpotMs: l.tpotMs,
     aggregateOutputTokensPerSecond: l.aggregateOutputTokensPerSecond,
@@ -75,8 +76,10 @@ export function buildSweepDetail(sweep: StoredSweep, levels: readonly StoredSwee
     valid: l.valid,
     stopReason: l.stopReason,
   }));
-  const plotted = views.filter((l) => l.outputTokensPerSecondPerUser !== null);
-  const frontier = paretoFrontier(plotted.map((l) => ({ aggregate: l.aggregateOutputTokensPerSecond, perUser: l.outputTokensPerSecondPerUser!.p50 }))).map((i) => plotted[i]!.levelIndex);
+  const plotted = views.filter((l) => l.outputTokensPerSecond !== null);
+  const frontier = paretoFrontier(plotted.map((l) => ({ aggregate: l.aggregateOutputTokensPerSecond, perUser: l.outputTokensPerSecond!.p50 }))).map(
+    (i) => plotted[i]!.levelIndex,
+  );
   return {
     sweep: {
       id: sweep.id,
@@ -120,7 +123,8 @@ export function planSweepLevels(
   if (requested) {
     const over = requested.find((n) => n > maxConcurrency);
     if (over !== undefined) return { ok: false, message: `concurrency: ${over} is above this endpoint's limit of ${maxConcurrency}` };
-    if (requested.length > maxLevels) return { ok: false, message: `concurrency: ${requested.length} levels are more than this endpoint's limit of ${maxLevels}` };
+    if (requested.length > maxLevels)
+      return { ok: false, message: `concurrency: ${requested.length} levels are more than this endpoint's limit of ${maxLevels}` };
     return { ok: true, levels: [...requested] };
   }
   const levels = defaults.filter((n) => n <= maxConcurrency);

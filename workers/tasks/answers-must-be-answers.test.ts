@@ -10,23 +10,21 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedCatalog } from '@/db/seed';
-import { endpoints, measurements, workloads } from '@/db/schema';
-import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
-import { getLeaderboardAnswer } from '@/app/_server/leaderboard';
+import { measurements, workloads } from '@/db/schema';
+import { type TestDatabase } from '@/db/test-support/test-database';
+import { getLeaderboardAnswer } from '@/server/leaderboard';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
-import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { answerFidelityPrompt } from '@/lib/fidelity/answer-task';
 import { startAnsweringServer, type AnsweringServer } from '@/lib/fidelity/test-support/answering-server';
-import { injectLateness, restoreLateness } from '@/lib/probe/test-support/injected-lateness';
 import type { FetchLike } from '@/lib/probe/types';
-import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { referenceWord } from '@/lib/reference-server/reference-words';
-import { runProbeJob } from './probe-endpoint';
-import { closeFetches, probeTaskContext } from './test-support/probe-task-context';
+import { probeTaskContext } from './test-support/probe-task-context';
+import { runLocalProbe } from './test-support/run-local-probe';
+import { addTestEndpoint } from './test-support/add-test-endpoint';
+import { startReferenceTaskSuite, stopReferenceTaskSuite, type ReferenceTaskSuite } from './test-support/reference-task-suite';
 
+let suite: ReferenceTaskSuite | undefined;
 let t: TestDatabase;
-let reference: ReferenceServer;
 const servers: AnsweringServer[] = [];
 const fetches: FetchLike[] = [];
 const ids: Record<string, number> = {};
@@ -40,14 +38,14 @@ function variedText(prompt: string, words = 80): string {
 
 /** Plausible fast text for ordinary prompts, a wrong result for fidelity prompts. */
 const junkButPlausible = (prompt: string) => (answerFidelityPrompt(prompt) ? `ANSWER: 7\nCODE: AAAA-BBBB-CCCC\n${variedText(prompt, 30)}` : variedText(prompt));
-const canned = () => 'Thank you for your question. Here is a short story about a lighthouse keeper who watched the sea every night and wrote down what he saw in a small notebook.';
+const canned = () =>
+  'Thank you for your question. Here is a short story about a lighthouse keeper who watched the sea every night and wrote down what he saw in a small notebook.';
 const looping = () => 'the answer is the answer is '.repeat(30);
 
 async function probe(endpointSlug: string, workloadSlug: string, slotStart: string, fidelity: boolean) {
   const [w] = await t.db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, workloadSlug));
   const endpointId = ids[endpointSlug]!;
-  const jobKey = `probe:${endpointId}:${w!.id}:local:${slotStart}`;
-  const r = await runProbeJob(probeTaskContext(t.db, {}, fetches), `boss-${jobKey}`, { endpointId, workloadId: w!.id, region: 'local', slotStart, jobKey, fidelity });
+  const { jobKey, result: r } = await runLocalProbe(probeTaskContext(t.db, {}, fetches), { endpointId, workloadId: w!.id, slotStart, fidelity });
   expect(r).toMatchObject({ status: 'recorded', outcome: 'success' });
   const [m] = await t.db.select().from(measurements).where(eq(measurements.jobKey, jobKey));
   return m!;
@@ -56,29 +54,23 @@ async function probe(endpointSlug: string, workloadSlug: string, slotStart: stri
 beforeAll(async () => {
   // Answers are the subject here, not the clock: quiet timing evidence (decision 180), so rankability
   // does not depend on this machine's load.
-  injectLateness('quiet');
-  t = await createTestDatabase();
-  reference = await startReferenceServer({ port: 0, tps: 2000, ttftMs: 5, tokensPerChunk: 2, outputTokens: 120 });
-  await seedCatalog(t.db, { workloads: SEED_WORKLOADS, lookupEnv: () => null, referencePort: reference.port });
-  const [cal] = await t.db.select({ id: endpoints.id, providerId: endpoints.providerId, modelId: endpoints.modelId }).from(endpoints).where(eq(endpoints.isCalibration, true));
-  ids.reference = cal!.id;
-  for (const [slug, answer] of [['junk-local', junkButPlausible], ['canned-local', canned], ['looping-local', looping]] as const) {
+  suite = await startReferenceTaskSuite({ tps: 2000, ttftMs: 5, tokensPerChunk: 2, outputTokens: 120 }, fetches);
+  t = suite.t;
+  ids.reference = suite.calibrationId;
+  for (const [slug, answer] of [
+    ['junk-local', junkButPlausible],
+    ['canned-local', canned],
+    ['looping-local', looping],
+  ] as const) {
     const server = await startAnsweringServer(answer);
     servers.push(server);
-    const [e] = await t.db
-      .insert(endpoints)
-      .values({ slug, providerId: cal!.providerId, modelId: cal!.modelId, protocol: 'openai-chat', baseUrl: server.url, apiModelId: 'm', allowPrivate: true, status: 'active' })
-      .returning({ id: endpoints.id });
-    ids[slug] = e!.id;
+    ids[slug] = await addTestEndpoint(t.db, slug, server.url, { apiModelId: 'm', besideEndpointId: suite.calibrationId });
   }
 }, 60_000);
 
 afterAll(async () => {
-  restoreLateness();
-  await closeFetches(fetches);
-  await reference?.close();
   for (const s of servers) await s.close();
-  await t?.drop();
+  await stopReferenceTaskSuite(suite);
 });
 
 describe('an answer must be an answer (worker task, real servers, real Postgres)', () => {
@@ -96,11 +88,21 @@ describe('an answer must be an answer (worker task, real servers, real Postgres)
 
   it('an endpoint failing its fidelity checks is listed but not ranked for the window (fidelity_below_bound); the reference is ranked', async () => {
     // Three more ordinary (rankable) samples and two more failed checks: 0 of 3 passed, Wilson upper bound 0.56.
-    for (const [i, fidelity] of [[2, false], [3, false], [4, true], [5, true], [6, false]] as const) {
+    for (const [i, fidelity] of [
+      [2, false],
+      [3, false],
+      [4, true],
+      [5, true],
+      [6, false],
+    ] as const) {
       await probe('junk-local', 'math-1k', `2026-11-30T12:0${i}:00.000Z`, fidelity);
     }
     for (const i of [1, 2, 3]) await probe('reference', 'math-1k', `2026-11-30T12:0${i}:00.000Z`, false);
-    const answer = await getLeaderboardAnswer(t.db, leaderboardQuerySchema.parse({ model: 'tokenpace-reference', workload: 'math-1k' }), new Date(Date.now() + 61_000));
+    const answer = await getLeaderboardAnswer(
+      t.db,
+      leaderboardQuerySchema.parse({ model: 'tokenpace-reference', workload: 'math-1k' }),
+      new Date(Date.now() + 61_000),
+    );
     const junk = answer.entries.find((e) => e.endpoint.id === ids['junk-local'])!;
     expect(junk.samples).toBeGreaterThanOrEqual(3);
     expect(junk.fidelity).toMatchObject({ passRate: 0, n: 3 });

@@ -2,9 +2,11 @@
  * Decision 182: calibration against what was really sent. A reference server deliberately slowed
  * (slowdownFactor 1.25: it claims 1,000 TPS/user and delivers 800) shows up as SERVER LATENESS
  * (delivered vs configured ≈ −20 %), not as probe error (measured vs delivered ≈ 0); an honest
- * server shows neither. Real Postgres, real reference servers over loopback, the real worker task
- * and guarded fetch; the probe's timing evidence is injected as quiet so that rankability does
- * not depend on this machine's load (the bound is tested in lib/probe/timing-bound.test.ts).
+ * server shows no probe error and is never ahead of its configuration. Real Postgres, real
+ * reference servers over loopback, the real worker task and guarded fetch, and the probe's real
+ * timing evidence: on a busy machine a measurement is right within its bound or not rankable, and
+ * the probe error is judged over the rankable ones (decision 286). How close an honest server
+ * comes to its configuration on a quiet machine is a bench figure (`npm run bench:probe`).
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +15,6 @@ import { seedCatalog } from '@/db/seed';
 import { endpoints, measurements, workloads } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
-import { injectLateness, restoreLateness } from '@/lib/probe/test-support/injected-lateness';
 import { splitCalibrationError, summarizeCalibrationSplit } from '@/lib/reference-server/delivery-report';
 import { startReferenceServer, STREAM_ID_HEADER, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { percentile } from '@/lib/stats/percentiles';
@@ -24,15 +25,12 @@ import { closeFetches, probeTaskContext } from './test-support/probe-task-contex
 let t: TestDatabase;
 const servers: ReferenceServer[] = [];
 const fetches: FetchLike[] = [];
-let slowLatenessPct = Number.NaN;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  injectLateness('quiet');
 });
 
 afterAll(async () => {
-  restoreLateness();
   await closeFetches(fetches);
   for (const s of servers) await s.close();
   await t?.drop();
@@ -49,42 +47,62 @@ async function probeCalibration(slowdownFactor: number, runs: number, tag: strin
   const from = new Date();
   for (let i = 0; i < runs; i++) {
     const key = `${tag}-${i}`;
-    const r = await runProbeJob(ctx, `boss-${key}`, { endpointId: cal!.id, workloadId: workload!.id, region: 'local', slotStart: new Date().toISOString(), jobKey: key });
+    const r = await runProbeJob(ctx, `boss-${key}`, {
+      endpointId: cal!.id,
+      workloadId: workload!.id,
+      region: 'local',
+      slotStart: new Date().toISOString(),
+      jobKey: key,
+    });
     expect(r).toMatchObject({ status: 'recorded', outcome: 'success' });
   }
   const rows = await listCalibrationDeliveries(t.db, { endpointId: cal!.id, from, to: new Date(Date.now() + 1000), limit: 100 });
   return { rows, summary: summarizeCalibrationSplit(rows, (v) => percentile(v, 50)) };
 }
 
+/**
+ * Against what was delivered the probe is right: over the rankable measurements (each within its
+ * own bound, at most 1 % speed, decision 181) the median error is within 2 %, the 1 % plus the
+ * server's own stamps (taken beside its writes, on the same busy loop); none rankable (every one
+ * timing_uncertain on a very busy machine) leaves no probe error to judge, never a wrong one.
+ */
+function expectNoProbeError(summary: { rankable: number; probeSpeedErrorPct: number | null }): void {
+  if (summary.rankable === 0) {
+    expect(summary.probeSpeedErrorPct).toBeNull();
+    return;
+  }
+  expect(Math.abs(summary.probeSpeedErrorPct!), JSON.stringify(summary)).toBeLessThan(2);
+}
+
 describe('calibration: probe error apart from server lateness', () => {
   it('a deliberately slowed reference server is server lateness, not probe error', { timeout: 60_000 }, async () => {
     const { rows, summary } = await probeCalibration(1.25, 3, 'slow');
-    expect(rows).toHaveLength(3);
+    // 3 jobs; one whose timing the probe could not vouch for is probed once more (decision 181)
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    expect(rows.length).toBeLessThanOrEqual(6);
     for (const r of rows) {
       // every measurement carries the server's own record of its stream
       expect(r.delivered).toMatchObject({ configuredTps: 1000, configuredTtftMs: 50 });
       // at most 800 tok/s (a busy machine only slows the server further: that is its lateness too)
       expect(r.delivered!.tps!).toBeLessThan(830);
     }
-    expect(summary.n).toBe(3);
-    // (a heavily loaded machine may coalesce reads into bulk ones: buffered_stream; probe error is over the rankable ones)
-    expect(summary.rankable).toBeGreaterThan(0);
-    // the server delivered 1000 / 1.25 = 800 tok/s: −20 % lateness
-    expect(summary.serverSpeedLatenessPct!).toBeLessThan(-15);
-    slowLatenessPct = summary.serverSpeedLatenessPct!;
-    // against what was delivered the probe is right (a loaded machine's server timers aside)
-    expect(Math.abs(summary.probeSpeedErrorPct!)).toBeLessThan(5);
+    expect(summary.n).toBe(rows.length);
+    // the server delivered at most 1000 / 1.25 = 800 tok/s: −20 % lateness or more, on any machine
+    expect(summary.serverSpeedLatenessPct!).toBeLessThan(-19.9);
+    expectNoProbeError(summary);
     // the configured-vs-measured error the old badge showed would have blamed the probe for all of it
     const configuredError = ((rows[0]!.tps! - 1000) / 1000) * 100;
     expect(configuredError).toBeLessThan(-12);
   });
 
-  it('an honest reference server shows neither', { timeout: 60_000 }, async () => {
-    const { summary } = await probeCalibration(1, 3, 'honest');
-    expect(summary.n).toBe(3);
-    // the same machine, the same load: the honest server is at least 10 points less late
-    expect(summary.serverSpeedLatenessPct!).toBeGreaterThan(slowLatenessPct + 10);
-    expect(Math.abs(summary.probeSpeedErrorPct!)).toBeLessThan(5);
+  it('an honest reference server shows no probe error and is never ahead of its configuration', { timeout: 60_000 }, async () => {
+    const { rows, summary } = await probeCalibration(1, 3, 'honest');
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    expect(summary.n).toBe(rows.length);
+    // never ahead of its configuration (a busy machine can only make it late: its own lateness)
+    for (const r of rows) expect(r.delivered!.tps!).toBeLessThanOrEqual(1000 * (1 + 1e-4));
+    expect(summary.serverSpeedLatenessPct!).toBeLessThanOrEqual(0.01);
+    expectNoProbeError(summary);
   });
 
   it('a calibration endpoint that is not our reference server (no report) stores no delivered evidence', { timeout: 60_000 }, async () => {

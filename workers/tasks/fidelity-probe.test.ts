@@ -7,30 +7,29 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedCatalog } from '@/db/seed';
-import { endpoints, measurements, models, providers, workloads } from '@/db/schema';
-import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
-import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
+import { endpoints, measurements, workloads } from '@/db/schema';
+import { type TestDatabase } from '@/db/test-support/test-database';
 import { answerFidelityPrompt } from '@/lib/fidelity/answer-task';
 import { startAnsweringServer, type AnsweringServer } from '@/lib/fidelity/test-support/answering-server';
 import type { FetchLike } from '@/lib/probe/types';
-import { injectLateness, restoreLateness } from '@/lib/probe/test-support/injected-lateness';
-import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { listNotableChanges } from '@/app/feed/notable-changes';
 import { listWindowFidelity } from '@/db/queries/fidelity';
 import { getHiddenReasoning } from '@/db/queries/hidden-reasoning';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { summariseFidelity } from '@/lib/fidelity/fidelity-summary';
-import { getLeaderboardAnswer } from '@/app/_server/leaderboard';
+import { getLeaderboardAnswer } from '@/server/leaderboard';
 import { rebuildRollups } from '@/db/queries/rollups';
-import { invalidateWindowCaches, listWindowStats, listWindowStatsFromRaw } from '@/db/window-stats';
+import { listWindowStats, listWindowStatsFromRaw } from '@/server/window-stats';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
-import { runProbeJob, type ProbeTaskContext } from './probe-endpoint';
-import { closeFetches, probeTaskContext } from './test-support/probe-task-context';
+import { type ProbeTaskContext } from './probe-endpoint';
+import { probeTaskContext } from './test-support/probe-task-context';
+import { runLocalProbe } from './test-support/run-local-probe';
+import { addTestEndpoint } from './test-support/add-test-endpoint';
+import { startReferenceTaskSuite, stopReferenceTaskSuite, type ReferenceTaskSuite } from './test-support/reference-task-suite';
 
+let suite: ReferenceTaskSuite | undefined;
 let t: TestDatabase;
-let reference: ReferenceServer;
 let wrong: AnsweringServer;
 let truncating: AnsweringServer;
 const fetches: FetchLike[] = [];
@@ -52,42 +51,35 @@ const ctx = (): ProbeTaskContext => probeTaskContext(t.db, {}, fetches);
 async function probe(endpointSlug: string, workloadSlug: string, slotStart: string, fidelity = true) {
   const [w] = await t.db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, workloadSlug));
   const endpointId = ids[endpointSlug]!;
-  const jobKey = `probe:${endpointId}:${w!.id}:local:${slotStart}`;
-  const r = await runProbeJob(ctx(), `boss-${jobKey}`, { endpointId, workloadId: w!.id, region: 'local', slotStart, jobKey, fidelity });
+  const { jobKey, result: r } = await runLocalProbe(ctx(), { endpointId, workloadId: w!.id, slotStart, fidelity });
   expect(r).toMatchObject({ status: 'recorded', outcome: 'success' });
-  const [m] = await t.db.select().from(measurements).where(and(eq(measurements.jobKey, jobKey)));
+  const [m] = await t.db
+    .select()
+    .from(measurements)
+    .where(and(eq(measurements.jobKey, jobKey)));
   return m!;
 }
 
 beforeAll(async () => {
   // Fidelity and counts are the subject here, not the clock: the timing evidence is injected as
   // quiet so that rankability does not depend on this machine's load (decision 180).
-  injectLateness('quiet');
-  t = await createTestDatabase();
-  reference = await startReferenceServer({ port: 0, tps: 4000, ttftMs: 5, tokensPerChunk: 2, outputTokens: 120 });
+  suite = await startReferenceTaskSuite({ tps: 4000, ttftMs: 5, tokensPerChunk: 2, outputTokens: 120 }, fetches);
+  ({ t } = suite);
   wrong = await startAnsweringServer(answerWrongly);
   truncating = await startAnsweringServer(answerTruncated);
-  await seedCatalog(t.db, { workloads: SEED_WORKLOADS, lookupEnv: () => null, referencePort: reference.port });
-  const [cal] = await t.db.select({ id: endpoints.id, providerId: endpoints.providerId, modelId: endpoints.modelId }).from(endpoints).where(eq(endpoints.isCalibration, true));
-  ids.reference = cal!.id;
-  for (const [slug, server] of [['wrong-local', wrong], ['truncating-local', truncating]] as const) {
-    const [e] = await t.db
-      .insert(endpoints)
-      .values({ slug, providerId: cal!.providerId, modelId: cal!.modelId, protocol: 'openai-chat', baseUrl: server.url, apiModelId: 'm', allowPrivate: true, status: 'active' })
-      .returning({ id: endpoints.id });
-    ids[slug] = e!.id;
+  ids.reference = suite.calibrationId;
+  for (const [slug, server] of [
+    ['wrong-local', wrong],
+    ['truncating-local', truncating],
+  ] as const) {
+    ids[slug] = await addTestEndpoint(t.db, slug, server.url, { apiModelId: 'm', besideEndpointId: suite.calibrationId });
   }
-  void models;
-  void providers;
 });
 
 afterAll(async () => {
-  restoreLateness();
-  await closeFetches(fetches);
-  await reference?.close();
   await wrong?.close();
   await truncating?.close();
-  await t?.drop();
+  await stopReferenceTaskSuite(suite);
 });
 
 describe('fidelity probes through the worker', () => {
@@ -128,7 +120,10 @@ describe('fidelity beside speed', () => {
     const rows = await listWindowFidelity(t.db, { from: new Date(now.getTime() - 3_600_000), to: new Date(now.getTime() + 1000) });
     const byEndpoint = (id: number) => {
       const mine = rows.filter((r) => r.endpointId === id);
-      return summariseFidelity(mine.reduce((s, r) => s + r.passed, 0), mine.reduce((s, r) => s + r.n, 0));
+      return summariseFidelity(
+        mine.reduce((s, r) => s + r.passed, 0),
+        mine.reduce((s, r) => s + r.n, 0),
+      );
     };
     expect(byEndpoint(ids.reference!)).toMatchObject({ passRate: 1, n: 5 });
     expect(byEndpoint(ids['wrong-local']!)).toMatchObject({ passRate: 0, n: 3 });
@@ -143,16 +138,24 @@ describe('fidelity beside speed', () => {
 });
 
 describe('fidelity and ITL on the leaderboard (the window engine)', () => {
-  it('the calibration entry carries fidelity pass rate 1 with n > 0 and itlMs; the wrong server’s entry a pass rate below 1', async () => {
-    const answer = await getLeaderboardAnswer(t.db, leaderboardQuerySchema.parse({ model: 'tokenpace-reference', workload: 'math-1k' }), new Date(Date.now() + 61_000));
+  it('the calibration entry carries fidelity pass rate 1 with n > 0 and its median ITL P50/P95; the wrong server’s entry a pass rate below 1', async () => {
+    const answer = await getLeaderboardAnswer(
+      t.db,
+      leaderboardQuerySchema.parse({ model: 'tokenpace-reference', workload: 'math-1k' }),
+      new Date(Date.now() + 61_000),
+    );
     const byId = new Map(answer.entries.map((e) => [e.endpoint.id, e]));
     expect(byId.get(ids['wrong-local']!)!.fidelity).toMatchObject({ passRate: 0, n: 1 });
-    const calib = await getLeaderboardAnswer(t.db, leaderboardQuerySchema.parse({ model: 'tokenpace-reference', workload: 'math-10k' }), new Date(Date.now() + 61_000));
+    const calib = await getLeaderboardAnswer(
+      t.db,
+      leaderboardQuerySchema.parse({ model: 'tokenpace-reference', workload: 'math-10k' }),
+      new Date(Date.now() + 61_000),
+    );
     const ref = calib.entries.find((e) => e.endpoint.id === ids.reference)!;
     expect(ref.fidelity).toMatchObject({ passRate: 1, n: 1, interval: { high: 1 } });
     // 2 tokens per chunk at 4000 tokens/s: several chunks share one TCP read, so gaps of 0 ms are real here
-    expect(ref.itlMs!.p95).toBeGreaterThanOrEqual(ref.itlMs!.p50);
-    expect(ref.itlMs!.p50).toBeGreaterThanOrEqual(0);
+    expect(ref.medianItlP95Ms!).toBeGreaterThanOrEqual(ref.medianItlP50Ms!);
+    expect(ref.medianItlP50Ms!).toBeGreaterThanOrEqual(0);
     expect(ref.endpoint).toHaveProperty('blendedUsdPerMTokens', null);
   });
 
@@ -160,21 +163,28 @@ describe('fidelity and ITL on the leaderboard (the window engine)', () => {
     const now = Date.now();
     const hourStart = new Date(Math.floor(now / 3_600_000) * 3_600_000);
     await rebuildRollups(t.db, { granularity: 'hour', from: hourStart, to: new Date(hourStart.getTime() + 3_600_000) });
-    invalidateWindowCaches(t.db);
     // As of the next hour, this hour is read from its rollup bucket, not from raw rows.
     let compared = 0;
     for (const workloadSlug of ['json-10k', 'math-10k']) {
-      const params = { modelSlug: 'tokenpace-reference', workloadSlug, asOf: new Date(hourStart.getTime() + 3_600_000 + 60_000), windowHours: 24, basis: 'reported' as const, region: null };
+      const params = {
+        modelSlug: 'tokenpace-reference',
+        workloadSlug,
+        asOf: new Date(hourStart.getTime() + 3_600_000 + 60_000),
+        windowHours: 24,
+        basis: 'reported' as const,
+        region: null,
+      };
       const [fromParts, fromRaw] = await Promise.all([listWindowStats(t.db, params), listWindowStatsFromRaw(t.db, params)]);
       for (const id of [ids.reference!, ids['wrong-local']!, ids['truncating-local']!]) {
         const a = fromParts.find((r) => r.endpoint.id === id)!;
         const b = fromRaw.find((r) => r.endpoint.id === id)!;
         expect(a.fidelity, `${workloadSlug} ${id}`).toEqual(b.fidelity);
         if (b.fidelity) compared += 1;
-        expect(a.itlMs === null).toBe(b.itlMs === null);
-        if (b.itlMs) {
-          expect(Math.abs(a.itlMs!.p50 - b.itlMs.p50)).toBeLessThanOrEqual(b.itlMs.p50 * 0.001 + 1e-9);
-          expect(Math.abs(a.itlMs!.p95 - b.itlMs.p95)).toBeLessThanOrEqual(b.itlMs.p95 * 0.001 + 1e-9);
+        expect(a.medianItlP50Ms === null).toBe(b.medianItlP50Ms === null);
+        expect(a.medianItlP95Ms === null).toBe(b.medianItlP95Ms === null);
+        if (b.medianItlP50Ms !== null && b.medianItlP95Ms !== null) {
+          expect(Math.abs(a.medianItlP50Ms! - b.medianItlP50Ms)).toBeLessThanOrEqual(b.medianItlP50Ms * 0.001 + 1e-9);
+          expect(Math.abs(a.medianItlP95Ms! - b.medianItlP95Ms)).toBeLessThanOrEqual(b.medianItlP95Ms * 0.001 + 1e-9);
         }
       }
       if (workloadSlug === 'json-10k') expect(fromParts.find((r) => r.endpoint.id === ids['wrong-local'])!.fidelity!.passRate).toBe(0);
@@ -201,7 +211,12 @@ describe('hidden reasoning', () => {
             return;
           }
           let out = chunk({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
-          out += chunk({ id: 'x', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 100, completion_tokens: 80, total_tokens: 180, completion_tokens_details: { reasoning_tokens: 60 } } });
+          out += chunk({
+            id: 'x',
+            object: 'chat.completion.chunk',
+            choices: [],
+            usage: { prompt_tokens: 100, completion_tokens: 80, total_tokens: 180, completion_tokens_details: { reasoning_tokens: 60 } },
+          });
           res.end(out + 'data: [DONE]\n\n');
         };
         next();
@@ -212,7 +227,16 @@ describe('hidden reasoning', () => {
       const [cal] = await t.db.select({ providerId: endpoints.providerId, modelId: endpoints.modelId }).from(endpoints).where(eq(endpoints.id, ids.reference!));
       const [e] = await t.db
         .insert(endpoints)
-        .values({ slug: 'hidden-reasoning-local', providerId: cal!.providerId, modelId: cal!.modelId, protocol: 'openai-chat', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, apiModelId: 'm', allowPrivate: true, status: 'active' })
+        .values({
+          slug: 'hidden-reasoning-local',
+          providerId: cal!.providerId,
+          modelId: cal!.modelId,
+          protocol: 'openai-chat',
+          baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+          apiModelId: 'm',
+          allowPrivate: true,
+          status: 'active',
+        })
         .returning({ id: endpoints.id });
       ids['hidden-reasoning-local'] = e!.id;
       const m = await probe('hidden-reasoning-local', 'prose-100', '2026-11-30T12:05:00.000Z', false);
@@ -228,7 +252,12 @@ describe('hidden reasoning', () => {
         evidence: { reasoningTokensReported: 60, reasoningTokensHidden: 60, answerSha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
       });
       expect(m.rankable).toBe(m.notRankableReasons.length === 0);
-      const summary = await getHiddenReasoning(t.db, { endpointId: e!.id, workloadSlug: 'prose-100', from: new Date(Date.now() - 60_000), to: new Date(Date.now() + 1000) });
+      const summary = await getHiddenReasoning(t.db, {
+        endpointId: e!.id,
+        workloadSlug: 'prose-100',
+        from: new Date(Date.now() - 60_000),
+        to: new Date(Date.now() + 1000),
+      });
       expect(summary).toEqual({ measurements: 1, hiddenTokens: 60, reportedOutputTokens: 80 });
     } finally {
       server.closeAllConnections();

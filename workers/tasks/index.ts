@@ -7,6 +7,7 @@ import { probeTask } from '../scheduled-probe';
 import type { JobsRoleTask, ProbeRoleTask, TaskDescriptor, WorkerRole } from '../task';
 import { applyRetentionTask } from './apply-retention';
 import { dispatchSweepsTask } from './dispatch-sweeps';
+import { ensurePartitionsTask } from './ensure-partitions';
 import { precomputeAnswersTask } from './precompute-answers';
 import { rollupMeasurementsTask } from './rollup-measurements';
 import { runSweepTask } from './run-sweep';
@@ -20,6 +21,7 @@ export const TASKS: readonly TaskDescriptor[] = [
   rollupMeasurementsTask,
   precomputeAnswersTask,
   applyRetentionTask,
+  ensurePartitionsTask,
   writeDumpTask,
   dispatchSweepsTask,
 ];

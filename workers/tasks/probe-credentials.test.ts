@@ -18,7 +18,11 @@ import type { FetchLike } from '@/lib/probe/types';
 import { runProbeJob } from './probe-endpoint';
 import { closeFetches, probeTaskContext } from './test-support/probe-task-context';
 
-const OPERATOR = { AWS_ACCESS_KEY_ID: 'AKIAOPERATOR0EXAMPLE1', AWS_SECRET_ACCESS_KEY: 'operator-secret-access-key-0123456789', AWS_SESSION_TOKEN: 'operator-session-token-abcdef' };
+const OPERATOR = {
+  AWS_ACCESS_KEY_ID: 'AKIAOPERATOR0EXAMPLE1',
+  AWS_SECRET_ACCESS_KEY: 'operator-secret-access-key-0123456789',
+  AWS_SESSION_TOKEN: 'operator-session-token-abcdef',
+};
 
 let t: TestDatabase;
 let server: http.Server;
@@ -81,7 +85,13 @@ it('a submitted, approved Bedrock endpoint never gets the operator credentials',
   const result = await runProbeJob(
     probeTaskContext(t.db, { deadlines: { ttftMs: 5_000, idleMs: 5_000, totalMs: 10_000, maxBytes: 1024 * 1024 } }, fetches),
     'boss-job-1',
-    { endpointId: ep!.id, workloadId: workload!.id, region: 'local', slotStart: '2026-01-01T00:00:00.000Z', jobKey: `probe:${ep!.id}:${workload!.id}:local:2026-01-01T00:00:00.000Z` },
+    {
+      endpointId: ep!.id,
+      workloadId: workload!.id,
+      region: 'local',
+      slotStart: '2026-01-01T00:00:00.000Z',
+      jobKey: `probe:${ep!.id}:${workload!.id}:local:2026-01-01T00:00:00.000Z`,
+    },
   );
   await closeFetches(fetches);
   expect(result.status).toBe('recorded');
@@ -100,7 +110,10 @@ it('the seeded catalog Bedrock endpoint still uses them (only toward the AWS hos
   expect(spec?.operatorCredentials).toBe(true);
   expect(spec?.awsCredentialsAllowed).toBe(true);
   // a catalog endpoint moved off AWS keeps its variable key but never gets SigV4 credentials
-  await t.db.update(endpoints).set({ baseUrl: `http://127.0.0.1:${port}` }).where(eq(endpoints.id, bedrock!.id));
+  await t.db
+    .update(endpoints)
+    .set({ baseUrl: `http://127.0.0.1:${port}` })
+    .where(eq(endpoints.id, bedrock!.id));
   const moved = await getProbeSpec(t.db, bedrock!.id, workload!.id);
   expect(moved?.awsCredentialsAllowed).toBe(false);
 });

@@ -6,9 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from '@/db/client';
-import { claimProbeSlot, hasRepeatedAnswer, insertMeasurement, setEndpointNotBefore } from '@/db/queries/measurements';
+import { claimProbeSlot, getLatestSeriesMeasurement, hasRepeatedAnswer, insertMeasurement, setEndpointNotBefore } from '@/db/queries/measurements';
 import { getProbeSpec } from '@/db/queries/probe-targets';
-import { readApiKeyVariable } from '@/lib/env';
+import { resolveAwsCredentials, resolveEndpointApiKey } from './endpoint-credentials';
 import { judgeFidelityProbe } from '@/lib/fidelity/judge-probe';
 import { computeInterTokenLatency } from '@/lib/probe/inter-token-latency';
 import { probeEndpoint } from '@/lib/probe/probe-endpoint';
@@ -20,9 +20,15 @@ import type { ProbeResult } from '@/lib/probe/types';
 import { encodeTimeline } from '@/lib/probe/timeline-codec';
 import type { FetchLike, NotRankableReason, ProbeDeadlines } from '@/lib/probe/types';
 import type { PromptBuilder } from '@/lib/probe/prompt-builder';
-import { buildPrompt } from '@/lib/probe/workloads';
+import { buildCachePrompts } from '@/lib/probe/cache-prompts';
+import { findServiceTierMismatch, judgeTierObjective } from '@/lib/probe/service-tier';
+import { buildStructuredProbe, judgeStructuredAnswer } from '@/lib/probe/structured-prompts';
+import { AGENT_TOOL, AGENT_TURNS, buildAgentMaterial, callToFeedBack, hashConversation } from '@/lib/probe/agent-prompts';
+import type { ConversationMessage } from '@/lib/probe/adapters/conversation';
+import { buildCacheLifetimePrompt, cacheLifetimeKey } from '@/lib/probe/cache-lifetime-prompts';
+import { buildPrompt, getWorkloadOrThrow } from '@/lib/probe/workloads';
+import { getWorkloadId } from '@/db/queries/leaderboard';
 import type { LoopDelayMonitor } from '@/lib/probe/loop-delay-monitor';
-import { decryptSecret } from '@/lib/security/secrets';
 import type { ProbeJobPayload } from '../queues';
 
 export interface ProbeTaskContext {
@@ -49,10 +55,13 @@ export interface ProbeTaskContext {
  * Outcome of running one probe job, for logs, metrics and tests. `skipped`: no measurement was
  * written and the endpoint was not asked — its slot was claimed by another job ('slot-claimed'),
  * the endpoint or workload is gone ('gone'), or the endpoint was under a concurrency sweep
- * ('endpoint-sweeping', set by the probe queue in workers/scheduled-probe.ts, never by runProbeJob).
+ * ('endpoint-sweeping', set by the probe queue in workers/scheduled-probe.ts, never by runProbeJob),
+ * a cache-lifetime check whose series has no successful predecessor with the same prefix
+ * ('series-broken': its gap would not be the gap it names) or a worker without a secret key to
+ * key the series ('no-secret'; decision 268).
  */
 export type ProbeTaskResult =
-  | { status: 'skipped'; reason: 'slot-claimed' | 'gone' | 'endpoint-sweeping' }
+  | { status: 'skipped'; reason: 'slot-claimed' | 'gone' | 'endpoint-sweeping' | 'series-broken' | 'no-secret' }
   | { status: 'recorded' | 'duplicate'; outcome: 'success' | 'error'; errorKind: string | null };
 
 /** Runs one probe job. Never throws for endpoint failures (those are measurements); throws on DB errors. */
@@ -64,16 +73,34 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
   const { endpoint, workload } = spec;
 
   // The operator's environment credentials only for catalog endpoints (db/queries/probe-targets.ts).
-  const apiKey = resolveApiKey(endpoint, ctx.secretKey, spec.operatorCredentials);
+  const apiKey = resolveEndpointApiKey(endpoint, ctx.secretKey, spec.operatorCredentials);
   const spec0 = { slug: workload.slug, category: workload.category, inputTokensTarget: workload.inputTokensTarget, maxOutputTokens: workload.maxOutputTokens };
   // The prompt (and a fidelity task's access code and expected answer) is keyed by the slot AND
   // 128 secret random bits drawn for this request (decision 173): nothing public (the slot time,
   // the repository's code) predicts it, so no endpoint can precompute an answer or recognise a probe.
   const promptKey = `${job.slotStart}\u0000${randomBytes(16).toString('hex')}`;
-  const { prompt, promptHash, fidelity } = ctx.promptBuilder
-    ? await ctx.promptBuilder.build(spec0, promptKey, { fidelity: job.fidelity === true })
-    : buildPrompt(spec0, promptKey, { fidelity: job.fidelity === true });
-  const probeOnce = async () => {
+  // The prompt-cache family (issue 25, decision 260): the cold prompt now, its warm partner (same
+  // prefix) right after the cold answer ends; no fidelity task.
+  const family = cacheFamilyOf(workload.slug);
+  const pair = family ? buildCachePrompts(family, promptKey) : null;
+  // The structured-output family (issue 25 item 2): the protocol's structured request, checked against its schema.
+  const structured = structuredFamilyOf(workload.slug);
+  const structuredProbe = structured ? buildStructuredProbe(structured, promptKey) : null;
+  // The cache-lifetime series (decision 268): the same secret prefix as the series' seed, keyed by the worker's secret.
+  const lifetime = await prepareLifetimeMember(ctx, endpoint.id, workload.slug, job);
+  if (lifetime && 'skip' in lifetime) return { status: 'skipped', reason: lifetime.skip };
+  // Agent turns (decision 267): turn 1's job sends the whole conversation, turn by turn.
+  const agent = workload.slug === 'agent-turn-1' ? buildAgentMaterial(promptKey) : null;
+  const { prompt, promptHash, fidelity } = lifetime
+    ? lifetime.built
+    : pair
+      ? pair.cold
+      : structuredProbe
+        ? structuredProbe.built
+        : ctx.promptBuilder
+          ? await ctx.promptBuilder.build(spec0, promptKey, { fidelity: job.fidelity === true })
+          : buildPrompt(spec0, promptKey, { fidelity: job.fidelity === true });
+  const probeOnce = async (sent: string = prompt, conversation: readonly ConversationMessage[] | null = null) => {
     const measuredAt = ctx.now();
     const loopMonitor = ctx.monitorLoopDelay();
     // Calibration endpoints: the reference server's report of what it really sent (decision 182).
@@ -84,12 +111,17 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
       url: endpoint.baseUrl,
       model: endpoint.apiModelId,
       apiKey,
-      prompt,
+      prompt: sent,
       maxOutputTokens: workload.maxOutputTokens,
+      output: conversation ? AGENT_TOOL : (structuredProbe?.output ?? null),
+      conversation,
+      // The endpoint's own declared tier (decision 262): this endpoint's requests only.
+      serviceTier: endpoint.serviceTier,
       deadlines: ctx.deadlines,
       fetch,
       awsCredentials: endpoint.protocol === 'bedrock-converse-stream' && spec.awsCredentialsAllowed ? resolveAwsCredentials(endpoint.region) : null,
       signal,
+      extraHeaders: endpoint.probeHeaders,
       ...(streamId ? { recorder: streamId.recorder } : {}),
     });
     const loop = loopMonitor.stop();
@@ -97,18 +129,30 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
     const delivered = id ? await fetchDeliveryReport(fetch, endpoint.baseUrl, id) : null;
     return { measuredAt, result: probed, loop, delivered };
   };
-  const write = async (jobKey: string, probed: Awaited<ReturnType<typeof probeOnce>>) => {
+  const write = async (
+    jobKey: string,
+    probed: Awaited<ReturnType<typeof probeOnce>>,
+    target: { workloadId: number; promptHash: string; evidence?: Record<string, unknown> } = { workloadId: workload.id, promptHash },
+  ) => {
     const { measuredAt, loop, delivered } = probed;
-    const judged = judgeFidelityProbe(fidelity, probed.result);
+    // agent turns are forced tool calls: the schema check of every structured probe (decision 261)
+    const judged = structuredProbe || agent ? { ...judgeStructuredAnswer(probed.result), answerText: null } : judgeFidelityProbe(fidelity, probed.result);
     // Answers must be answers (decision 171): a failed fidelity check, or the same answer as a recent
     // one of this endpoint to a different prompt, is not rankable.
     const r0 = probed.result;
-    const answerSha256 = r0.outcome === 'success' ? hashAnswerText([r0.answerText, r0.reasoningText, ...r0.toolCalls.map((c) => c.arguments)].join('\n')) : null;
+    const answerSha256 =
+      r0.outcome === 'success' ? hashAnswerText([r0.answerText, r0.reasoningText, ...r0.toolCalls.map((c) => c.arguments)].join('\n')) : null;
     const extraReasons: NotRankableReason[] = [];
     if (judged.fidelityPassed === false) extraReasons.push('fidelity_failed');
-    if (answerSha256 && (await hasRepeatedAnswer(ctx.db, { endpointId: endpoint.id, answerSha256, promptHash, before: measuredAt }))) extraReasons.push('repeated_answer');
+    if (answerSha256 && (await hasRepeatedAnswer(ctx.db, { endpointId: endpoint.id, answerSha256, promptHash: target.promptHash, before: measuredAt })))
+      extraReasons.push('repeated_answer');
     const marked = withNotRankableReasons(r0, extraReasons);
-    const result = answerSha256 ? { ...marked, evidence: { ...marked.evidence, answerSha256 } } : marked;
+    // the tier the response named against the one asked for (decision 293)
+    const serviceTierMismatch = findServiceTierMismatch(endpoint.protocol, endpoint.serviceTier, marked.evidence.servedServiceTier);
+    const result =
+      answerSha256 || serviceTierMismatch
+        ? { ...marked, evidence: { ...marked.evidence, ...(answerSha256 ? { answerSha256 } : {}), ...(serviceTierMismatch ? { serviceTierMismatch } : {}) } }
+        : marked;
     // The clock's verdict is the measurement's own error bound (decision 181): `valid` is false
     // exactly when it is `timing_uncertain`; the loop-delay p99 is kept as evidence only.
     const timingUncertain = result.notRankableReasons.includes('timing_uncertain');
@@ -117,7 +161,7 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
     return insertMeasurement(ctx.db, {
       jobKey,
       endpointId: endpoint.id,
-      workloadId: workload.id,
+      workloadId: target.workloadId,
       measuredAt,
       workerRegion: job.region,
       workerVersion: ctx.workerVersion,
@@ -137,7 +181,7 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
       tpotMs: result.tpotMs,
       contentChunks: result.contentChunks,
       finishReason: result.finishReason,
-      promptHash,
+      promptHash: target.promptHash,
       timeline: encodeTimeline(result.timeline),
       flags: result.flags,
       valid: !timingUncertain,
@@ -145,7 +189,7 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
       eventLoopDelayP99Ms: loop.p99Ms,
       rankable: result.rankable,
       notRankableReasons: result.notRankableReasons,
-      evidence: { ...result.evidence, ...(bound.timing ? { timing: bound.timing } : {}), ...(delivered ? { delivered } : {}) },
+      evidence: { ...result.evidence, ...(bound.timing ? { timing: bound.timing } : {}), ...(delivered ? { delivered } : {}), ...target.evidence },
       ttftBoundMs: bound.ttftBoundMs,
       e2eBoundMs: bound.e2eBoundMs,
       speedBoundPct: bound.speedBoundPct,
@@ -155,24 +199,172 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
       ...judged,
       // the probe's own figure: the one its speed basis subtracted (decision 065)
       reasoningTokensHidden: result.reasoningTokensHidden,
+      cachedInputTokens: result.cachedInputTokens ?? null,
+      cacheWriteInputTokens: result.cacheWriteInputTokens ?? null,
+      inputTokensReported: result.inputTokensReported ?? null,
+      // Judged against the objective the endpoint declares now, at measurement (decision 263).
+      tierObjectiveMet: judgeTierObjective(endpoint.tierObjective, { ...result, serviceTierMismatch }),
     });
   };
 
+  if (agent) return runAgentConversation(ctx, job, agent, probeOnce, write);
   const first = await probeOnce();
-  const written = await write(job.jobKey, first);
+  const written = await write(
+    job.jobKey,
+    first,
+    lifetime ? { workloadId: workload.id, promptHash, evidence: { cacheLifetime: lifetime.evidence(first.measuredAt) } } : undefined,
+  );
   let result = first.result;
   // A slot whose measurement failed ONLY on timing is probed once more at once (decision 181):
   // the first stays as evidence; the second, under its own key, may be ranked. Not a fidelity
   // probe: its verdict was the point of the slot, and a second one would count the check twice.
-  if (written && isOnlyTimingUncertain(result) && !fidelity && !signal?.aborted) {
+  // Never for the cache family: the same cold prompt again would be warm.
+  if (written && isOnlyTimingUncertain(result) && !fidelity && !pair && !structuredProbe && !lifetime && !signal?.aborted) {
     const again = await probeOnce();
     await write(`${job.jobKey}${TIMING_RETRY_SUFFIX}`, again);
     result = again.result;
+  }
+  // The warm request of the cache family: same prefix, sent as soon as the cold one ended, written
+  // under the warm workload with its own key (a retried job finds both keys taken: no double write).
+  if (written && pair && family?.warmSlug && result.errorKind !== 'rate_limited' && !signal?.aborted) {
+    const warmId = await getWorkloadId(ctx.db, family.warmSlug);
+    if (warmId !== null) {
+      const warm = await probeOnce(pair.warm.prompt);
+      await write(`${job.jobKey}${CACHE_WARM_SUFFIX}`, warm, { workloadId: warmId, promptHash: pair.warm.promptHash });
+      if (warm.result.errorKind === 'rate_limited') result = warm.result;
+    }
   }
   if (result.errorKind === 'rate_limited' && result.retryAfterMs !== null) {
     await setEndpointNotBefore(ctx.db, endpoint.id, new Date(ctx.now().getTime() + result.retryAfterMs));
   }
   return { status: written ? 'recorded' : 'duplicate', outcome: result.outcome, errorKind: result.errorKind };
+}
+
+/** Job-key suffix of turn t ≥ 2 of an agent conversation (turn 1 has the job's key). */
+export const agentTurnSuffix = (turn: number) => `:turn-${turn}`;
+
+/**
+ * The agent conversation (decision 267): turn 1 sends the task, each later turn the whole
+ * conversation so far with the previous turn's tool call and its result in the protocol's own
+ * shapes; each turn is one measurement of workload agent-turn-<t> (keys: the job's, then
+ * `:turn-<t>`). The conversation stops at a turn that failed, was rate limited or made no call
+ * that can be fed back (later turns are not sent: nothing is recorded for them, the stopped turn
+ * is, with its fidelity verdict). No timing re-probe: a turn sent again would find itself cached.
+ */
+async function runAgentConversation(
+  ctx: ProbeTaskContext,
+  job: ProbeJobPayload,
+  material: { task: string; toolResults: string[] },
+  probeOnce: (sent?: string, conversation?: readonly ConversationMessage[] | null) => Promise<{ measuredAt: Date; result: ProbeResult }>,
+  write: (jobKey: string, probed: never, target: { workloadId: number; promptHash: string; evidence?: Record<string, unknown> }) => Promise<boolean>,
+): Promise<ProbeTaskResult> {
+  const conversation: ConversationMessage[] = [{ role: 'user', text: material.task }];
+  let firstWritten = false;
+  let first: ProbeResult | null = null;
+  let last: ProbeResult | null = null;
+  for (let turn = 1; turn <= AGENT_TURNS; turn++) {
+    const workloadId = turn === 1 ? job.workloadId : await getWorkloadId(ctx.db, `agent-turn-${turn}`);
+    if (workloadId === null) break;
+    const probed = await probeOnce(material.task, [...conversation]);
+    const written = await write(turn === 1 ? job.jobKey : `${job.jobKey}${agentTurnSuffix(turn)}`, probed as never, {
+      workloadId,
+      promptHash: hashConversation(conversation),
+      evidence: { agentTurn: { turn, messages: conversation.length } },
+    });
+    if (turn === 1) {
+      firstWritten = written;
+      first = probed.result;
+    }
+    last = probed.result;
+    // a retried job finds turn 1 taken: it sends nothing more
+    if (!written || probed.result.errorKind === 'rate_limited') break;
+    const call = callToFeedBack(probed.result, turn);
+    const toolResult = material.toolResults[turn - 1];
+    if (!call || toolResult === undefined) break;
+    conversation.push({ role: 'assistant', toolCall: call }, { role: 'tool', callId: call.id, name: call.name, result: toolResult });
+  }
+  if (last?.errorKind === 'rate_limited' && last.retryAfterMs !== null) {
+    await setEndpointNotBefore(ctx.db, job.endpointId, new Date(ctx.now().getTime() + last.retryAfterMs));
+  }
+  return { status: firstWritten ? 'recorded' : 'duplicate', outcome: first?.outcome ?? 'error', errorKind: first?.errorKind ?? null };
+}
+
+/**
+ * A cache-lifetime member's prompt and evidence (decision 268), null for any other workload, or why
+ * it is not sent. The seed keys the series by its own slot; a check finds its predecessor's
+ * measurement (at most its gap + 10 minutes old, successful, same prefix) and takes the series'
+ * seed slot from its evidence, so a longer probe slot or a late job still finds its series.
+ */
+type LifetimeMember =
+  { skip: 'series-broken' | 'no-secret' } | { built: ReturnType<typeof buildCacheLifetimePrompt>; evidence: (measuredAt: Date) => Record<string, unknown> };
+
+async function prepareLifetimeMember(ctx: ProbeTaskContext, endpointId: number, slug: string, job: ProbeJobPayload): Promise<LifetimeMember | null> {
+  let w;
+  try {
+    w = getWorkloadOrThrow(slug);
+  } catch {
+    return null;
+  }
+  if (w.cacheLifetimeGapMinutes === undefined) return null;
+  if (!ctx.secretKey) return { skip: 'no-secret' as const };
+  const now = ctx.now();
+  let seedSlot = job.slotStart;
+  let previousAt: Date | null = null;
+  let expectedPrefix: string | null = null;
+  if (w.seriesPreviousSlug) {
+    const previousId = await getWorkloadId(ctx.db, w.seriesPreviousSlug);
+    const prev =
+      previousId === null
+        ? null
+        : await getLatestSeriesMeasurement(ctx.db, {
+            endpointId,
+            workloadId: previousId,
+            region: job.region,
+            since: new Date(now.getTime() - (w.cacheLifetimeGapMinutes + 10) * 60_000),
+          });
+    const series = (prev?.evidence as { cacheLifetime?: { seedSlot?: unknown; prefixSha256?: unknown } } | null)?.cacheLifetime;
+    if (!prev || prev.outcome !== 'success' || typeof series?.seedSlot !== 'string' || typeof series.prefixSha256 !== 'string')
+      return { skip: 'series-broken' as const };
+    seedSlot = series.seedSlot;
+    previousAt = prev.measuredAt;
+    expectedPrefix = series.prefixSha256;
+  }
+  const built = buildCacheLifetimePrompt(slug, cacheLifetimeKey(ctx.secretKey, endpointId, seedSlot));
+  if (expectedPrefix !== null && expectedPrefix !== built.prefixSha256) return { skip: 'series-broken' as const };
+  return {
+    built,
+    /** the series' evidence of a member sent at `measuredAt`: its seed, its prefix, its real gap */
+    evidence: (measuredAt: Date) => ({
+      seedSlot,
+      prefixSha256: built.prefixSha256,
+      gapMinutes: w.cacheLifetimeGapMinutes,
+      gapMs: previousAt ? measuredAt.getTime() - previousAt.getTime() : null,
+    }),
+  };
+}
+
+/** Job-key suffix of the warm request of a prompt-cache probe (the cold one has the job's key). */
+export const CACHE_WARM_SUFFIX = ':warm';
+
+/** The cache-family definition of the scheduled (cold) member `slug`, or null for any other workload. */
+function cacheFamilyOf(slug: string) {
+  if (!slug.startsWith('cache-')) return null;
+  try {
+    const w = getWorkloadOrThrow(slug);
+    return w.cacheRole === 'cold' ? w : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The structured-family definition of `slug` (structured-json-1k, tool-call-1k), or null. */
+function structuredFamilyOf(slug: string) {
+  try {
+    const w = getWorkloadOrThrow(slug);
+    return w.outputKind ? w : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Job-key suffix of the one re-probe of a slot whose first measurement failed only on timing. */
@@ -188,29 +380,4 @@ function describeTimingUncertain(bound: TimingBound | undefined): string {
   if (!bound) return 'timing bound unknown';
   const v = (x: number | null, unit: string) => (x === null ? 'unknown' : `${x.toFixed(2)} ${unit}`);
   return `timing bound beyond the published accuracy: TTFT +${v(bound.ttftMs, 'ms')}, speed ±${v(bound.speedPct, '%')}`;
-}
-
-/**
- * AWS credentials for Bedrock endpoints from the usual variables (AWS_ACCESS_KEY_ID,
- * AWS_SECRET_ACCESS_KEY, optional AWS_SESSION_TOKEN); null when incomplete, so the probe records
- * the provider's 403 as an http_error instead of guessing.
- */
-function resolveAwsCredentials(region: string | null) {
-  const accessKeyId = readApiKeyVariable('AWS_ACCESS_KEY_ID');
-  const secretAccessKey = readApiKeyVariable('AWS_SECRET_ACCESS_KEY');
-  if (!accessKeyId || !secretAccessKey) return null;
-  return { accessKeyId, secretAccessKey, sessionToken: readApiKeyVariable('AWS_SESSION_TOKEN'), region };
-}
-
-/** The endpoint's API key: a submitted key (decrypted) or, for catalog endpoints only, the seeded endpoint's variable. */
-function resolveApiKey(
-  endpoint: { apiKeyEncrypted: string | null; apiKeyEnv: string | null },
-  secretKey: Buffer | null,
-  operatorCredentials: boolean,
-): string | null {
-  if (endpoint.apiKeyEncrypted) {
-    if (!secretKey) throw new Error('endpoint has an encrypted API key but TOKENPACE_SECRET_KEY is not configured');
-    return decryptSecret(endpoint.apiKeyEncrypted, secretKey);
-  }
-  return operatorCredentials && endpoint.apiKeyEnv ? readApiKeyVariable(endpoint.apiKeyEnv) : null;
 }

@@ -12,14 +12,16 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rebuildRollups } from '@/db/queries/rollups';
 import { seedCatalog } from '@/db/seed';
-import { endpoints, measurementRollups, measurements, models, providers, workloads } from '@/db/schema';
+import { measurementRollups, measurements, workloads } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import type { FetchLike } from '@/lib/probe/types';
 import { fixedLoopDelay } from '@/lib/probe/test-support/fixed-loop-delay';
 import { injectLateness, restoreLateness } from '@/lib/probe/test-support/injected-lateness';
+import { mergeSketchJson, createSketch, sketchSummary, type SketchJson } from '@/lib/stats/sketch';
 import { runProbeJob, type ProbeTaskContext } from './probe-endpoint';
 import { probeTaskContext } from './test-support/probe-task-context';
+import { addTestEndpoint } from './test-support/add-test-endpoint';
 
 let t: TestDatabase;
 let server: http.Server;
@@ -67,15 +69,7 @@ afterAll(async () => {
   await t?.drop();
 });
 
-async function addEndpoint(slug: string, path: string): Promise<number> {
-  const [provider] = await t.db.insert(providers).values({ slug: `${slug}-co`, name: `${slug} co` }).returning({ id: providers.id });
-  const [model] = await t.db.select({ id: models.id }).from(models).limit(1);
-  const [ep] = await t.db
-    .insert(endpoints)
-    .values({ slug, providerId: provider!.id, modelId: model!.id, protocol: 'openai-chat', baseUrl: `http://127.0.0.1:${port}${path}`, apiModelId: 'm', allowPrivate: true, status: 'active' })
-    .returning({ id: endpoints.id });
-  return ep!.id;
-}
+const addEndpoint = (slug: string, path: string) => addTestEndpoint(t.db, slug, `http://127.0.0.1:${port}${path}`, { apiModelId: 'm' });
 
 function context(loopDelayMs: number): ProbeTaskContext {
   return probeTaskContext(t.db, {
@@ -89,7 +83,13 @@ it('writes rankability, evidence and retry_after_ms; rollups use rankable rows o
   const [workload] = await t.db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, 'prose-100'));
   const run = async (endpointId: number, key: string, lateness: 'quiet' | 'unknown' = 'quiet', loopDelayMs = 0) => {
     injectLateness(lateness);
-    return runProbeJob(context(loopDelayMs), `boss-${key}`, { endpointId, workloadId: workload!.id, region: 'local', slotStart: '2026-03-01T10:00:00.000Z', jobKey: key });
+    return runProbeJob(context(loopDelayMs), `boss-${key}`, {
+      endpointId,
+      workloadId: workload!.id,
+      region: 'local',
+      slotStart: '2026-03-01T10:00:00.000Z',
+      jobKey: key,
+    });
   };
   const good = await addEndpoint('tp-good', '/good/v1');
   const odd = await addEndpoint('tp-odd', '/odd/v1');
@@ -103,8 +103,17 @@ it('writes rankability, evidence and retry_after_ms; rollups use rankable rows o
 
   const rows = await t.db
     .select({
-      jobKey: measurements.jobKey, rankable: measurements.rankable, reasons: measurements.notRankableReasons, evidence: measurements.evidence, flags: measurements.flags,
-      retryAfterMs: measurements.retryAfterMs, e2eMs: measurements.e2eMs, valid: measurements.valid, ttftBoundMs: measurements.ttftBoundMs, speedBoundPct: measurements.speedBoundPct, e2eBoundMs: measurements.e2eBoundMs,
+      jobKey: measurements.jobKey,
+      rankable: measurements.rankable,
+      reasons: measurements.notRankableReasons,
+      evidence: measurements.evidence,
+      flags: measurements.flags,
+      retryAfterMs: measurements.retryAfterMs,
+      e2eMs: measurements.e2eMs,
+      valid: measurements.valid,
+      ttftBoundMs: measurements.ttftBoundMs,
+      speedBoundPct: measurements.speedBoundPct,
+      e2eBoundMs: measurements.e2eBoundMs,
       loopP99: measurements.eventLoopDelayP99Ms,
     })
     .from(measurements);
@@ -130,14 +139,21 @@ it('writes rankability, evidence and retry_after_ms; rollups use rankable rows o
 
   await rebuildRollups(t.db, { granularity: 'hour', from: new Date('2026-03-01T10:00:00Z'), to: new Date('2026-03-01T11:00:00Z') });
   const rollups = await t.db
-    .select({ endpointId: measurementRollups.endpointId, count: measurementRollups.count, successes: measurementRollups.successes, stats: measurementRollups.stats })
+    .select({
+      endpointId: measurementRollups.endpointId,
+      count: measurementRollups.count,
+      successes: measurementRollups.successes,
+      sketches: measurementRollups.sketches,
+    })
     .from(measurementRollups)
     .where(eq(measurementRollups.granularity, 'hour'));
   const of = (id: number) => rollups.find((r) => r.endpointId === id)!;
   // Every good probe is counted (the uncertain one and its re-probe too); the percentiles come
   // from the two rankable ones only.
   expect(of(good).count).toBe(4);
-  const tps = of(good).stats.outputTokensPerSecond!;
+  // The rollup's percentiles as every reader gets them: from its mergeable sketch (the one engine).
+  const summary = (id: number) => sketchSummary(mergeSketchJson(createSketch(), of(id).sketches.outputTokensPerSecond as SketchJson | undefined));
+  const tps = summary(good)!;
   const ranked = await t.db.select({ tps: measurements.outputTokensPerSecond }).from(measurements).where(eq(measurements.rankable, true));
   const rankedGood = ranked.map((r) => r.tps!).sort((a, b) => a - b);
   expect(rankedGood).toHaveLength(2);
@@ -148,6 +164,6 @@ it('writes rankability, evidence and retry_after_ms; rollups use rankable rows o
   }
   // The unrecognised stream is counted but gives no percentiles; the failure likewise.
   expect(of(odd).count).toBe(1);
-  expect(of(odd).stats.outputTokensPerSecond).toBeNull();
+  expect(summary(odd)).toBeNull();
   expect(of(busy).count).toBe(1);
 });

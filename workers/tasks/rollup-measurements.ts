@@ -1,24 +1,44 @@
 /**
  * Task: rollup-measurements (every minute, its descriptor, workers/tasks/index.ts).
- * Recomputes from raw measurements the hourly buckets from the newest existing hourly rollup (or
- * the oldest measurement, on a fresh database) up to now, but never fewer than the last two hours,
- * and the daily buckets of the days those hours touch. Recomputing whole buckets (instead of adding
- * deltas) keeps the job idempotent: a late or duplicated run gives the same rows as a full rebuild
- * (`rebuildRollups` over any range). Starting from the newest rollup catches up after the worker
- * was down; a backlog is processed at most `maxHoursPerRun` hours per run, oldest first, so one run
- * stays short and the next continues where it stopped.
+ * In steady state (decision 218) it rebuilds only what received measurements since its last runs:
+ * the (workload, 10-minute bucket) pairs of rows with an id above the one it saw 3 runs back
+ * (db/queries/rollup-progress), within the last two hours: those 10-minute partials and the
+ * complete larger ones holding them, those hours from raw, and their days moved by the hours'
+ * difference (db/queries/rollups rebuildRollupsOf); a run with nothing new rebuilds nothing and
+ * moves the partials' coverage to now. Otherwise (fresh database, no progress yet, worker behind)
+ * it recomputes from raw the hourly buckets from the newest existing hourly rollup (or the oldest
+ * measurement) up to now, never fewer than the last two hours, and the daily buckets of the days
+ * those hours touch; a backlog is processed at most `maxHoursPerRun` hours per run, oldest first.
+ * Either way a late or duplicated run gives the same rows as a full rebuild (`rebuildRollups`).
  *
  * Then it upgrades at most `maxStaleDaysPerRun` UTC days of rollups whose sketches predate the
  * current sketch version (decision 070), newest first: rebuilt from raw, or re-keyed where the raw
  * rows are gone. The window partials (decision 210) are rebuilt with the hourly buckets, and up to
- * `maxBackfillDaysPerRun` older days without partials are built. Every run ends by invalidating this process's window caches and sending
- * NOTIFY tokenpace_data_changed, so every other process drops its caches too (db/cache-invalidation).
+ * `maxBackfillDaysPerRun` older days without partials are built. Every run ends, after all its
+ * writes, by recording one data change over the measured-time range it rebuilt (data_changes,
+ * decision 215; its NOTIFY reaches every instance, server/cache-invalidation) and applying it to
+ * this process's answer cache; changes older than a day are pruned.
  */
 import type { Db } from '@/db/client';
-import { floorBucket, getLatestRollupHour, getNewestStaleSketchBucket, getOldestMeasurementTime, rebuildRollups, rekeyStaleSketches } from '@/db/queries/rollups';
-import { notifyDataChanged } from '@/db/cache-invalidation';
-import { extendCoverageToOrigin, getOldestUncoveredMeasurement, getPartialCoverage, rebuildWindowPartials } from '@/db/queries/window-partials';
-import { invalidateWindowCaches } from '@/db/window-stats';
+import {
+  floorBucket,
+  getLatestRollupHour,
+  getNewestStaleSketchBucket,
+  getOldestMeasurementTime,
+  rebuildRollups,
+  rebuildRollupsOf,
+  rekeyStaleSketches,
+} from '@/db/queries/rollups';
+import { pruneDataChanges, recordDataChange } from '@/db/queries/data-changes';
+import { getMaxMeasurementId, getRollupProgress, listDirtyBuckets, saveRollupProgress, type DirtyBucket } from '@/db/queries/rollup-progress';
+import {
+  extendCoverageToOrigin,
+  getOldestUncoveredMeasurement,
+  getPartialCoverage,
+  rebuildWindowPartials,
+  rebuildWindowPartialsOf,
+} from '@/db/queries/window-partials';
+import { syncDataVersion } from '@/server/answer-cache';
 import { QUEUES } from '@/lib/queues';
 import type { JobsRoleTask } from '../task';
 
@@ -39,14 +59,46 @@ export async function runRollupJob(
   const from = latest && latest < recent ? floorBucket(latest, 'hour') : recent;
   const end = new Date(now.getTime() + 60_000);
   const to = end.getTime() - from.getTime() > maxHours * HOUR ? new Date(from.getTime() + maxHours * HOUR) : end;
-  const hourBuckets = await rebuildRollups(db, { granularity: 'hour', from, to, wallNow: now });
-  const dayBuckets = await rebuildRollups(db, { granularity: 'day', from, to });
-  const upgradedDays = await upgradeStaleSketches(db, options.maxStaleDaysPerRun ?? 2);
-  await backfillWindowPartials(db, now, options.maxBackfillDaysPerRun ?? 3);
-  invalidateWindowCaches(db);
-  // Every other process (web instances, other workers) drops its caches too (db/cache-invalidation).
-  await notifyDataChanged(db, 'rollup');
+  // Read before the rebuild: rows inserted while it runs are found by the next run.
+  const progress = await getRollupProgress(db);
+  const seenMaxId = await getMaxMeasurementId(db);
+  const caughtUp = latest !== null && latest >= recent && to.getTime() === end.getTime();
+  let hourBuckets: number;
+  let dayBuckets: number;
+  let changedFrom = from.getTime();
+  if (progress && caughtUp) {
+    // Steady state (decision 217): only the buckets that received measurements since the last runs.
+    const dirty = await listDirtyBuckets(db, { afterId: progress[0]!, upToId: seenMaxId, from, to });
+    await rebuildWindowPartialsOf(db, { buckets: dirty, coverFrom: from, to, wallNow: now });
+    ({ hourBuckets, dayBuckets } = await rebuildRollupsOf(db, groupBuckets(dirty, HOUR)));
+    changedFrom = dirty.length > 0 ? Math.min(...dirty.map((d) => d.startMs)) : now.getTime();
+  } else {
+    hourBuckets = await rebuildRollups(db, { granularity: 'hour', from, to, wallNow: now });
+    dayBuckets = await rebuildRollups(db, { granularity: 'day', from, to });
+  }
+  // A capped catch-up run has not seen the rest of its range: the progress moves only once a run reached `end`.
+  if (to.getTime() === end.getTime()) await saveRollupProgress(db, progress, seenMaxId);
+  const upgraded = await upgradeStaleSketches(db, options.maxStaleDaysPerRun ?? 2);
+  const backfilled = await backfillWindowPartials(db, now, options.maxBackfillDaysPerRun ?? 3);
+  const upgradedDays = upgraded.days;
+  // The inputs are written: the version moves now, over everything this run may have changed.
+  changedFrom = Math.min(changedFrom, upgraded.from?.getTime() ?? Infinity, backfilled?.from.getTime() ?? Infinity);
+  await recordDataChange(db, { source: 'rollup', from: new Date(changedFrom), to });
+  await syncDataVersion(db);
+  await pruneDataChanges(db, new Date(now.getTime() - 24 * HOUR));
   return { from, to, hourBuckets, dayBuckets, upgradedDays };
+}
+
+/** Workload ids per bucket of `sizeMs` (hour or day) holding one of the dirty 10-minute buckets. */
+function groupBuckets(dirty: readonly DirtyBucket[], sizeMs: number): Map<number, number[]> {
+  const out = new Map<number, Set<number>>();
+  for (const d of dirty) {
+    const start = Math.floor(d.startMs / sizeMs) * sizeMs;
+    const set = out.get(start) ?? new Set<number>();
+    set.add(d.workloadId);
+    out.set(start, set);
+  }
+  return new Map([...out].map(([k, v]) => [k, [...v].sort((a, b) => a - b)]));
 }
 
 /**
@@ -54,23 +106,25 @@ export async function runRollupJob(
  * had data before partials existed, decision 210): at most `maxDays` UTC days per run, newest first,
  * so a year of history is covered within a few hours of minutes without a long run.
  */
-async function backfillWindowPartials(db: Db, now: Date, maxDays: number): Promise<void> {
+async function backfillWindowPartials(db: Db, now: Date, maxDays: number): Promise<{ from: Date } | null> {
   const coverage = await getPartialCoverage(db);
-  if (!coverage) return;
+  if (!coverage) return null;
   const oldest = await getOldestUncoveredMeasurement(db);
   if (!oldest) {
     // Nothing older to build: the partials are complete back to the beginning of time, unless
     // rollups of older buckets exist whose raw rows are gone (retention) — those stay on rollups.
-    if (coverage.fromMs > 0) await extendCoverageToOrigin(db);
-    return;
+    if (coverage.fromMs > 0 && (await extendCoverageToOrigin(db))) return { from: new Date(0) };
+    return null;
   }
   const to = new Date(coverage.fromMs);
   const from = new Date(Math.max(floorBucket(oldest, 'day').getTime(), floorBucket(new Date(coverage.fromMs - maxDays * 24 * HOUR), 'day').getTime()));
-  if (from < to) await rebuildWindowPartials(db, { from, to, wallNow: now });
+  if (from >= to) return null;
+  await rebuildWindowPartials(db, { from, to, wallNow: now });
+  return { from };
 }
 
-/** Rebuilds (or re-keys) up to `maxDays` UTC days of rollups with an older sketch version, newest first. */
-async function upgradeStaleSketches(db: Db, maxDays: number): Promise<number> {
+/** Rebuilds (or re-keys) up to `maxDays` UTC days of rollups with an older sketch version, newest first; returns how many and the oldest day's start. */
+async function upgradeStaleSketches(db: Db, maxDays: number): Promise<{ days: number; from: Date | null }> {
   let before: Date | null = null;
   let days = 0;
   for (; days < maxDays; days++) {
@@ -83,7 +137,7 @@ async function upgradeStaleSketches(db: Db, maxDays: number): Promise<number> {
     await rekeyStaleSketches(db, { from, to });
     before = from;
   }
-  return days;
+  return { days, from: before };
 }
 
 /**

@@ -7,44 +7,34 @@ import { getSweep, insertSweepRequest, listEndpointSweeps, listSweepLevels, upse
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { decodeTimeline } from '@/lib/probe/timeline-codec';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
-import { createGuardedFetch, type GuardedFetch } from '@/lib/security/ssrf-guard';
+import { type GuardedFetch } from '@/lib/security/ssrf-guard';
 import { createEndpointLock, type EndpointLock } from '../endpoint-lock';
+import { closeGuardedFetches, normalPriorityPool, sweepTaskContext } from './test-support/sweep-task-context';
 import { dispatchSweeps, runSweepJob, RUN_SWEEP_QUEUE, type SweepTaskContext } from './run-sweep';
 
 const NOW = new Date('2026-11-30T12:00:00Z');
 let t: TestDatabase;
 let server: ReferenceServer;
 let endpointId: number;
-let fetches: GuardedFetch[] = [];
+const fetches: GuardedFetch[] = [];
 let ctx: SweepTaskContext;
 let endpointLock: EndpointLock;
 
 beforeAll(async () => {
-  server = await startReferenceServer({ port: 0, tps: 400, ttftMs: 10, outputTokens: 24, capacityTps: 800, maxOpenStreams: 4 });
+  // 24 tokens at 100 tokens/s: 240 ms streams, so a level of 8 slots holds more than 4 open (the
+  // server's limit) however slowly a busy machine starts them (60 ms streams could all end first).
+  server = await startReferenceServer({ port: 0, tps: 100, ttftMs: 10, outputTokens: 24, capacityTps: 800, maxOpenStreams: 4 });
   t = await createTestDatabase();
   await seedCatalog(t.db, { workloads: SEED_WORKLOADS, lookupEnv: () => null, referencePort: server.port });
   const [calibration] = await t.db.select({ id: endpoints.id }).from(endpoints).where(eq(endpoints.isCalibration, true)).limit(1);
   endpointId = calibration!.id;
   endpointLock = createEndpointLock({ url: t.url, waitMs: 5000 });
-  ctx = {
-    db: t.db,
-    workerRegion: 'test',
-    workerVersion: 'test',
-    createFetch: ({ allowPrivate }) => {
-      const f = createGuardedFetch({ allowPrivate });
-      fetches.push(f);
-      return f;
-    },
-    secretKey: null,
-    deadlines: { ttftMs: 5000, idleMs: 5000, totalMs: 20_000, maxBytes: 1 << 24 },
-    now: () => NOW,
-    warmUpMs: 0,
-    endpointLock,
-  };
+  // Pools at normal priority: these tests are about the sweep's bookkeeping and stops; nice-10
+  // threads (decision 166, tested in sweep-beside-probes) beside nice-0 work start and run slowly.
+  ctx = { ...sweepTaskContext(t.db, endpointLock, fetches, () => NOW), createPool: normalPriorityPool };
 }, 120_000);
 afterAll(async () => {
-  for (const f of fetches) await f.dispatcher.close();
-  fetches = [];
+  await closeGuardedFetches(fetches);
   await endpointLock?.close();
   await server?.close();
   await t?.drop();
@@ -99,7 +89,9 @@ describe('run-sweep task', () => {
     for (const l of levels) {
       expect(l.successes).toBe(l.requests);
       expect(l.requests).toBeGreaterThan(0);
-      expect(l.outputTokensPerSecondPerUser!.p50).toBeGreaterThan(300);
+      // never above the server's 100 tokens/s (a busy machine only makes it slower; 5 %: stamps)
+      expect(l.outputTokensPerSecond!.p50).toBeGreaterThan(0);
+      expect(l.outputTokensPerSecond!.p50).toBeLessThanOrEqual(105);
     }
     const streams = await t.db.select().from(sweepStreams).where(eq(sweepStreams.sweepId, sweepId));
     expect(streams.length).toBe(levels.reduce((n, l) => n + l.streams.warmup + l.streams.measured + l.streams.tail, 0));

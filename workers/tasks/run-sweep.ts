@@ -39,17 +39,18 @@ import {
   getWorkloadIdBySlug,
   type NewSweepStream,
 } from '@/db/queries/sweeps';
-import { readApiKeyVariable } from '@/lib/env';
-import { createProbePool, defaultProbeThreads, type ProbePool } from '@/lib/probe/probe-pool';
+import { resolveEndpointApiKey } from './endpoint-credentials';
+import { createProbePool, defaultProbeThreads, SWEEP_THREAD_NICENESS, type ProbePool } from '@/lib/probe/probe-pool';
+import { redactStoredStrings } from '@/lib/probe/redact';
 import { encodeTimeline } from '@/lib/probe/timeline-codec';
-import type { FetchLike, ProbeDeadlines, ProbeRequest, ProbeResult } from '@/lib/probe/types';
+import type { ProbeRequest } from '@/lib/probe/types';
 import { buildPrompt, getWorkloadOrThrow, HEADLINE_WORKLOAD_SLUG } from '@/lib/probe/workloads';
-import { decryptSecret } from '@/lib/security/secrets';
 import { DEFAULT_MAX_SWEEP_REQUESTS, runSweep, type SweepLevelResult } from '@/lib/sweep/run-sweep';
 import { RUN_SWEEP_QUEUE, runSweepPayloadSchema, sweepJobOptions, type RunSweepPayload } from '@/lib/sweep/sweep-jobs';
 import { QUEUES } from '@/lib/queues';
-import { EndpointLockTimeoutError, type EndpointLock } from '../endpoint-lock';
+import { EndpointLockTimeoutError } from '../endpoint-lock';
 import type { ProbeRoleTask } from '../task';
+import type { SweepTaskContext } from './sweep-task-context';
 
 export { RUN_SWEEP_QUEUE };
 import type { SweepStream } from '@/lib/sweep/summarize-level';
@@ -65,32 +66,7 @@ export const STALE_SWEEP_MS = 3 * 60 * 60 * 1000;
  */
 export const MAX_FAILED_STREAM_ROWS_PER_LEVEL = 10;
 
-
-export interface SweepTaskContext {
-  db: Db;
-  workerRegion: string;
-  workerVersion: string;
-  /** The SSRF-guarded fetch; allowPrivate only for endpoints that allow it. */
-  createFetch: (opts: { allowPrivate: boolean }) => FetchLike;
-  secretKey: Buffer | null;
-  deadlines: ProbeDeadlines;
-  now: () => Date;
-  /** The probe (default probeEndpoint inside lib/sweep). */
-  probe?: (req: ProbeRequest) => Promise<ProbeResult>;
-  /** Minimum warm-up per level, ms (lib/sweep default when omitted). */
-  warmUpMs?: number;
-  /** Requests one sweep may send in all (default lib/sweep DEFAULT_MAX_SWEEP_REQUESTS). */
-  maxRequests?: number;
-  /** Builds the sweep's probe threads (default lib/probe createProbePool; tests wrap it to see where streams ran). */
-  createPool?: typeof createProbePool;
-  /** The worker's endpoint lock (workers/endpoint-lock.ts), held for the whole run of a sweep. */
-  endpointLock: Pick<EndpointLock, 'runSweep'>;
-  /**
-   * Longest wait for the endpoint lock before the sweep starts (ms): a probe already streaming ends
-   * within its deadline. Default `deadlines.totalMs` + 60 s (the probe job's expiry in workers/main.ts).
-   */
-  endpointLockWaitMs?: number;
-}
+export type { SweepTaskContext };
 
 export type SweepTaskResult =
   | { status: 'skipped'; reason: 'not-queued' | 'gone' }
@@ -106,11 +82,18 @@ export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayloa
     const workloadId = await getWorkloadIdBySlug(ctx.db, workload.slug);
     const spec = workloadId === null ? null : await getProbeSpec(ctx.db, sweep.endpointId, workloadId);
     if (!spec) {
-      await finishSweep(ctx.db, { sweepId: sweep.id, status: 'failed', stopReason: null, stoppedAtConcurrency: null, errorMessage: 'endpoint or workload gone', now: ctx.now() });
+      await finishSweep(ctx.db, {
+        sweepId: sweep.id,
+        status: 'failed',
+        stopReason: null,
+        stoppedAtConcurrency: null,
+        errorMessage: 'endpoint or workload gone',
+        now: ctx.now(),
+      });
       return { status: 'skipped', reason: 'gone' };
     }
     const { endpoint } = spec;
-    const apiKey = resolveSweepApiKey(endpoint, ctx.secretKey, spec.operatorCredentials);
+    const apiKey = resolveEndpointApiKey(endpoint, ctx.secretKey, spec.operatorCredentials);
     // One prompt for the whole sweep (the headline workload's, keyed by the sweep): every stream
     // asks the same question, so levels differ only in concurrency.
     // Keyed by 128 secret random bits too (decision 173): a sweep's prompt is not predictable from its id.
@@ -124,13 +107,17 @@ export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayloa
       maxOutputTokens: sweep.maxOutputTokens,
       deadlines: ctx.deadlines,
       fetch: ctx.createFetch({ allowPrivate: endpoint.allowPrivate }),
+      extraHeaders: endpoint.probeHeaders,
+      serviceTier: endpoint.serviceTier,
     };
 
     // Every sweep runs on probe threads (decisions 150, 160): its streams are stamped by loops of
     // their own, and the scheduled probes this worker runs meanwhile keep an unloaded main loop
     // (a concurrency-16 sweep on the main loop made other endpoints' probes invalid, issue 19).
+    // The threads run at nice 10 (decision 166): on a contended core the probe loop runs first.
     const threads = Math.max(1, defaultProbeThreads(sweep.concurrencyLevels));
-    pool = !ctx.probe && threads > 0 ? (ctx.createPool ?? createProbePool)({ threads, allowPrivate: endpoint.allowPrivate }) : null;
+    pool =
+      !ctx.probe && threads > 0 ? (ctx.createPool ?? createProbePool)({ threads, allowPrivate: endpoint.allowPrivate, niceness: SWEEP_THREAD_NICENESS }) : null;
     if (pool) await pool.ready();
     const probe = ctx.probe ?? pool?.probe;
 
@@ -147,7 +134,15 @@ export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayloa
         if (signal?.aborted) return await end(ctx, sweep.id, 'cancelled', 'cancelled', concurrency, levelsRun, 'the worker stopped');
         const verdict = await getSweepConsentVerdict(ctx.db, sweep.endpointId, sweep);
         if (!verdict.ok) {
-          return await end(ctx, sweep.id, 'cancelled', 'cancelled', concurrency, levelsRun, verdict.reason === 'no_owner_consent' ? 'consent withdrawn' : verdict.message);
+          return await end(
+            ctx,
+            sweep.id,
+            'cancelled',
+            'cancelled',
+            concurrency,
+            levelsRun,
+            verdict.reason === 'no_owner_consent' ? 'consent withdrawn' : verdict.message,
+          );
         }
         if (requestsLeft <= 0) return await end(ctx, sweep.id, 'stopped', 'request_budget', concurrency, levelsRun, null);
         await updateSweepProgress(ctx.db, { sweepId: sweep.id, currentConcurrency: concurrency, streamsDone });
@@ -168,7 +163,9 @@ export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayloa
             const now = Date.now();
             if (now - lastProgressAt >= 1000) {
               lastProgressAt = now;
-              progressWrite = progressWrite.then(() => updateSweepProgress(ctx.db, { sweepId: sweep.id, currentConcurrency: concurrency, streamsDone })).catch(() => {});
+              progressWrite = progressWrite
+                .then(() => updateSweepProgress(ctx.db, { sweepId: sweep.id, currentConcurrency: concurrency, streamsDone }))
+                .catch(() => {});
             }
           },
         });
@@ -177,7 +174,11 @@ export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayloa
         const level = result.levels[0];
         if (level) {
           const { stored, notStored } = selectStreamRows(streams);
-          await insertSweepLevel(ctx.db, { sweepId: sweep.id, level: { ...toLevelRow(levelIndex, level), failedStreamsNotStored: notStored }, streams: stored.map(toStreamRow) });
+          await insertSweepLevel(ctx.db, {
+            sweepId: sweep.id,
+            level: { ...toLevelRow(levelIndex, level), failedStreamsNotStored: notStored },
+            streams: stored.map(toStreamRow),
+          });
           levelsRun++;
         }
         if (result.stopReason) {
@@ -208,7 +209,14 @@ export async function runSweepJob(ctx: SweepTaskContext, payload: RunSweepPayloa
       throw error;
     }
   } catch (error) {
-    await finishSweep(ctx.db, { sweepId: sweep.id, status: 'failed', stopReason: null, stoppedAtConcurrency: null, errorMessage: (error as Error).message.slice(0, 500), now: ctx.now() }).catch(() => {});
+    await finishSweep(ctx.db, {
+      sweepId: sweep.id,
+      status: 'failed',
+      stopReason: null,
+      stoppedAtConcurrency: null,
+      errorMessage: redactStoredStrings((error as Error).message, []).slice(0, 500),
+      now: ctx.now(),
+    }).catch(() => {});
     throw error;
   } finally {
     await pool?.close();
@@ -235,7 +243,7 @@ function toLevelRow(levelIndex: number, l: SweepLevelResult) {
     requests: l.requests,
     successes: l.successes,
     errorKinds: l.errorKinds as Record<string, number>,
-    outputTokensPerSecondPerUser: l.outputTokensPerSecondPerUser,
+    outputTokensPerSecond: l.outputTokensPerSecond,
     ttftMs: l.ttftMs,
     tpotMs: l.tpotMs,
     aggregateOutputTokensPerSecond: l.aggregateOutputTokensPerSecond,
@@ -288,18 +296,6 @@ function toStreamRow(s: SweepStream): NewSweepStream {
     timeline: encodeTimeline(r.timeline),
     flags: r.flags,
   };
-}
-
-/**
- * The endpoint's API key: a submitted key (decrypted) or, for catalog endpoints only, the seeded
- * endpoint's variable — the same rule as probes (workers/tasks/probe-endpoint.ts, decision 083).
- */
-function resolveSweepApiKey(endpoint: { apiKeyEncrypted: string | null; apiKeyEnv: string | null }, secretKey: Buffer | null, operatorCredentials: boolean): string | null {
-  if (endpoint.apiKeyEncrypted) {
-    if (!secretKey) throw new Error('endpoint has an encrypted API key but TOKENPACE_SECRET_KEY is not configured');
-    return decryptSecret(endpoint.apiKeyEncrypted, secretKey);
-  }
-  return operatorCredentials && endpoint.apiKeyEnv ? readApiKeyVariable(endpoint.apiKeyEnv) : null;
 }
 
 /**

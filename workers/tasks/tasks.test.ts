@@ -15,9 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalog } from '@/db/seed';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
+import { isFamilyWorkload } from '@/lib/probe/workloads';
 import { getEnv } from '@/lib/env';
 import { createLogger } from '@/lib/observability/logger';
 import { createWorkerMetrics } from '@/lib/observability/metrics';
+import { listDueWorkloadSlugs } from '@/lib/probe/cadence';
 import { streamChatWords } from '@/lib/probe/test-support/chat-stream';
 import { PROBE_QUEUE_PREFIX, QUEUES, SCHEDULE_PROBES_QUEUE_PREFIX, scheduleProbesQueueName } from '@/lib/queues';
 import { createEndpointLock, type EndpointLock } from '../endpoint-lock';
@@ -31,7 +33,7 @@ const ROOT = path.resolve(__dirname, '../..');
 describe('the task list', () => {
   it('gives each role its tasks: probes and sweeps in the probe role, the heavy bookkeeping in the jobs role', () => {
     expect(PROBE_TASKS.map((t) => t.task)).toEqual(['schedule-probes', 'probe', 'run-sweep']);
-    expect(JOBS_TASKS.map((t) => t.task).sort()).toEqual(['dispatch-sweeps', 'precompute-answers', 'retention', 'rollup', 'write-dump']);
+    expect(JOBS_TASKS.map((t) => t.task).sort()).toEqual(['dispatch-sweeps', 'ensure-partitions', 'precompute-answers', 'retention', 'rollup', 'write-dump']);
   });
 
   it('names every queue once, from lib/queues.ts, for any region', () => {
@@ -114,15 +116,26 @@ describe('drainOnce', () => {
     const slot = '2026-02-01T10:00:00.000Z';
     await boss.send(scheduleProbesQueueName('local'), { region: 'local', slotStart: slot }, { singletonKey: slot });
     const report = await drainOnce(boss, PROBE_TASKS, probe);
-    const [jobs] = (await t.db.execute(sql`select count(*)::int as n from pgboss.job where name = 'probe-local' and state = 'completed'`)) as unknown as Array<{ n: number }>;
-    const [m] = (await t.db.execute(sql`select count(*)::int as n, (count(*) filter (where job_key like ${`%:${slot}`}))::int as slot from measurements`)) as unknown as Array<{ n: number; slot: number }>;
+    const [jobs] = (await t.db.execute(sql`select count(*)::int as n from pgboss.job where name = 'probe-local' and state = 'completed'`)) as unknown as Array<{
+      n: number;
+    }>;
+    const [m] = (await t.db.execute(
+      sql`select count(*)::int as n, (count(*) filter (where job_key like ${`%:${slot}`}))::int as slot, (count(*) filter (where job_key like '%:warm'))::int as warm from measurements`,
+    )) as unknown as Array<{ n: number; slot: number; warm: number }>;
     // Two firings (the at-start one for the current slot, the triggered one), each slot measured in full.
     expect(report[scheduleProbesQueueName('local')]).toEqual({ completed: 2, failed: 0 });
     expect(report['probe-local']).toEqual({ completed: jobs!.n, failed: 0 });
-    const scheduled = SEED_WORKLOADS.filter((w) => w.scheduled).length;
-    expect(m!.slot).toBe(scheduled);
-    expect(m!.n).toBe(jobs!.n);
-    expect(requests).toBe(jobs!.n);
+    // The calibration endpoint runs every scheduled workload of the grid every slot; the prompt-cache
+    // pair only at its own phase (lib/probe/cadence), its job writing a second (warm) measurement.
+    const [cal] = (await t.db.execute(sql`select id, context_window_tokens from endpoints where is_calibration`)) as unknown as Array<{
+      id: number;
+      context_window_tokens: number | null;
+    }>;
+    const due = listDueWorkloadSlugs({ id: cal!.id, isCalibration: true, contextWindowTokens: cal!.context_window_tokens }, new Date(slot));
+    expect(due.length).toBeGreaterThanOrEqual(SEED_WORKLOADS.filter((w) => w.scheduled && !isFamilyWorkload(w.slug)).length);
+    expect(m!.slot).toBe(due.length);
+    expect(m!.n).toBe(jobs!.n + m!.warm);
+    expect(requests).toBe(jobs!.n + m!.warm);
     // Nothing left: a second drain runs nothing.
     expect(await drainOnce(boss, PROBE_TASKS, probe)).toEqual({});
   }, 120_000);
@@ -135,7 +148,9 @@ describe('drainOnce', () => {
     expect(report[QUEUES.rollupMeasurements]).toEqual({ completed: 1, failed: 0 });
     expect(report[QUEUES.precomputeAnswers]).toEqual({ completed: 1, failed: 0 });
     expect(report[QUEUES.writeDump]).toEqual({ completed: 1, failed: 0 }); // the at-start dump
-    const [rollups] = (await t.db.execute(sql`select count(*)::int as n from measurement_rollups where granularity = 'hour'`)) as unknown as Array<{ n: number }>;
+    const [rollups] = (await t.db.execute(sql`select count(*)::int as n from measurement_rollups where granularity = 'hour'`)) as unknown as Array<{
+      n: number;
+    }>;
     expect(rollups!.n).toBeGreaterThan(0);
     const [answers] = (await t.db.execute(sql`select count(*)::int as n from precomputed_answers`)) as unknown as Array<{ n: number }>;
     expect(answers!.n).toBeGreaterThan(0);
@@ -147,7 +162,9 @@ describe('drainOnce', () => {
     await boss.send(scheduleProbesQueueName('local'), { region: 'eu' }, { singletonKey: 'wrong-region', retryLimit: 0 });
     const report = await drainOnce(boss, PROBE_TASKS, probe);
     expect(report[scheduleProbesQueueName('local')]).toEqual({ completed: 0, failed: 1 });
-    const [job] = (await t.db.execute(sql`select state::text as state, output->>'message' as message from pgboss.job where name = ${scheduleProbesQueueName('local')} and singleton_key = 'wrong-region'`)) as unknown as Array<{ state: string; message: string }>;
+    const [job] = (await t.db.execute(
+      sql`select state::text as state, output->>'message' as message from pgboss.job where name = ${scheduleProbesQueueName('local')} and singleton_key = 'wrong-region'`,
+    )) as unknown as Array<{ state: string; message: string }>;
     expect(job).toEqual({ state: 'failed', message: 'schedule job for region "eu" in the queue of region "local"' });
   }, 60_000);
 });

@@ -10,6 +10,7 @@
  * and gzip output is written as it is produced. Decision 077.
  */
 import { listAnnotations, listDisputes } from '@/db/queries/disputes';
+import { listDisclosureRevisions } from '@/db/queries/disclosure-revisions';
 import { publishAnnotation, publishDispute } from '@/lib/api/publish-dispute';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -44,10 +45,15 @@ export function lastCompleteWeek(now: Date): { fromAt: Date; untilAt: Date } {
  * Writes the dump of [fromAt, untilAt) unless it exists. Returns the dump and whether this call
  * wrote it. `chunkBytes` (default 1 MiB) is the size at which stored chunks are cut.
  */
-export async function writeDump(db: Db, period: { fromAt: Date; untilAt: Date }, options: { chunkBytes?: number } = {}): Promise<{ dump: DumpRow; created: boolean }> {
+export async function writeDump(
+  db: Db,
+  period: { fromAt: Date; untilAt: Date },
+  options: { chunkBytes?: number } = {},
+): Promise<{ dump: DumpRow; created: boolean }> {
   const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
   const columns = csvColumnsOf(measurementSchema, ['timeline']);
   return writeDumpInTransaction(db, period, async (tx, sink, dumpId) => {
+    const endpointIds = await listPublicEndpointIds(tx);
     const csvHash = createHash('sha256');
     const gzHash = createHash('sha256');
     let rows = 0;
@@ -56,10 +62,15 @@ export async function writeDump(db: Db, period: { fromAt: Date; untilAt: Date },
       const header = csvHeaderLine(columns);
       csvHash.update(header);
       yield header;
-      for (const endpointId of await listPublicEndpointIds(tx)) {
+      for (const endpointId of endpointIds) {
         let cursor: MeasurementCursor | null = null;
         do {
-          const page = await listMeasurements(tx, { filter: { endpointId, since: period.fromAt, before: period.untilAt }, limit: PAGE_ROWS, cursor, order: 'asc' });
+          const page = await listMeasurements(tx, {
+            filter: { endpointId, since: period.fromAt, before: period.untilAt },
+            limit: PAGE_ROWS,
+            cursor,
+            order: 'asc',
+          });
           let text = '';
           for (const r of page.rows) text += csvRowLine(columns, publishMeasurement(r, false));
           rows += page.rows.length;
@@ -93,6 +104,8 @@ export async function writeDump(db: Db, period: { fromAt: Date; untilAt: Date },
     // Disputes and annotations known when the dump was written (decision 232); later ones are in the API.
     const disputed = (await listDisputes(tx, { limit: 10_000 })).filter((d) => d.fromAt < period.untilAt && d.untilAt > period.fromAt);
     const notes = await listAnnotations(tx, { from: period.fromAt, until: period.untilAt, limit: 10_000 });
+    // The declared metadata each row's disclosureRevisionId names (decision 178).
+    const revisions = (await listDisclosureRevisions(tx, endpointIds)).filter((r) => r.effectiveFrom < period.untilAt.toISOString());
     const manifest = {
       format: 'tokenpace-measurements-dump/1',
       id: dumpId,
@@ -109,6 +122,7 @@ export async function writeDump(db: Db, period: { fromAt: Date; untilAt: Date },
       columns: columns.map((c) => ({ name: c.name, description: c.description ?? '' })),
       disputes: disputed.map(publishDispute),
       annotations: notes.map(publishAnnotation),
+      disclosureRevisions: revisions,
       createdAt: new Date().toISOString(),
     };
     return { rows, bytes, sha256, manifest };
@@ -132,7 +146,11 @@ export const writeDumpTask: JobsRoleTask = {
   timed: true,
   run: async (deps) => {
     const r = await runWriteDumpJob(deps.db, deps.now());
-    if (r.created) deps.log.info({ dumpId: r.dump.id, from: r.dump.fromAt.toISOString(), rows: r.dump.rows, bytes: r.dump.bytes, sha256: r.dump.sha256 }, 'weekly dump written');
+    if (r.created)
+      deps.log.info(
+        { dumpId: r.dump.id, from: r.dump.fromAt.toISOString(), rows: r.dump.rows, bytes: r.dump.bytes, sha256: r.dump.sha256 },
+        'weekly dump written',
+      );
     return { dumpId: r.dump.id, created: r.created };
   },
 };

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { callApi } from './api-client';
 import { resolveSameOriginPath } from '@/lib/security/safe-redirect';
 import { Field } from './field';
+import { FormError } from './form-error';
 
 const PASSWORD_MIN = 10;
 
@@ -43,7 +44,11 @@ export function SignUpForm({ next }: { next?: string }) {
     const s = await callApi('POST', '/api/auth/sign-in/email', { email, password });
     setBusy(false);
     if (!s.ok) {
-      setFormError(s.error.status === 401 ? 'Could not sign you in with these details. If you already have an account, sign in with its password or reset it.' : s.error.message);
+      setFormError(
+        s.error.status === 401
+          ? 'Could not sign you in with these details. If you already have an account, sign in with its password or reset it.'
+          : s.error.message,
+      );
       return;
     }
     // A full navigation: the client router may hold a prefetch of the page made while signed out.
@@ -51,14 +56,22 @@ export function SignUpForm({ next }: { next?: string }) {
   }
   return (
     <form onSubmit={onSubmit} noValidate className="account-form" aria-label="Sign up">
-      <Field id="name" label="Name (you or your team)" error={errors.name}>{(a) => <input {...a} name="name" autoComplete="name" />}</Field>
-      <Field id="email" label="Email" error={errors.email}>{(a) => <input {...a} name="email" type="email" autoComplete="email" />}</Field>
+      <Field id="name" label="Name (you or your team)" error={errors.name}>
+        {(a) => <input {...a} name="name" autoComplete="name" />}
+      </Field>
+      <Field id="email" label="Email" error={errors.email}>
+        {(a) => <input {...a} name="email" type="email" autoComplete="email" />}
+      </Field>
       <Field id="password" label="Password" error={errors.password} hint={`At least ${PASSWORD_MIN} characters.`}>
         {(a) => <input {...a} name="password" type="password" autoComplete="new-password" />}
       </Field>
-      {formError ? <p className="field-error" role="alert">{formError}</p> : null}
-      <button type="submit" disabled={busy}>{busy ? 'Creating account…' : 'Create account'}</button>
-      <p className="small">Already have an account? <Link href={next ? `/signin?next=${encodeURIComponent(next)}` : '/signin'}>Sign in</Link></p>
+      <FormError error={formError} />
+      <button type="submit" disabled={busy}>
+        {busy ? 'Creating account…' : 'Create account'}
+      </button>
+      <p className="small">
+        Already have an account? <Link href={next ? `/signin?next=${encodeURIComponent(next)}` : '/signin'}>Sign in</Link>
+      </p>
     </form>
   );
 }
@@ -83,12 +96,19 @@ export function SignInForm({ next }: { next?: string }) {
   }
   return (
     <form onSubmit={onSubmit} className="account-form" aria-label="Sign in">
-      <Field id="email" label="Email">{(a) => <input {...a} name="email" type="email" autoComplete="email" required />}</Field>
-      <Field id="password" label="Password">{(a) => <input {...a} name="password" type="password" autoComplete="current-password" required />}</Field>
-      {formError ? <p className="field-error" role="alert">{formError}</p> : null}
-      <button type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
+      <Field id="email" label="Email">
+        {(a) => <input {...a} name="email" type="email" autoComplete="email" required />}
+      </Field>
+      <Field id="password" label="Password">
+        {(a) => <input {...a} name="password" type="password" autoComplete="current-password" required />}
+      </Field>
+      <FormError error={formError} />
+      <button type="submit" disabled={busy}>
+        {busy ? 'Signing in…' : 'Sign in'}
+      </button>
       <p className="small">
-        No account? <Link href={next ? `/signup?next=${encodeURIComponent(next)}` : '/signup'}>Sign up</Link> · <Link href="/forgot-password">Forgot your password?</Link>
+        No account? <Link href={next ? `/signup?next=${encodeURIComponent(next)}` : '/signup'}>Sign up</Link> ·{' '}
+        <Link href="/forgot-password">Forgot your password?</Link>
       </p>
     </form>
   );
@@ -101,11 +121,17 @@ export function ForgotPasswordForm() {
     e.preventDefault();
     const email = String(new FormData(e.currentTarget).get('email') ?? '').trim();
     const r = await callApi('POST', '/api/auth/request-password-reset', { email, redirectTo: '/reset-password' });
-    setDone(r.ok ? 'If an account has this email, a reset link has been issued. This installation has no mail service: ask its operator for the link from the server log.' : r.error.message);
+    setDone(
+      r.ok
+        ? 'If an account has this email, a reset link has been issued. This installation has no mail service: ask its operator for the link from the server log.'
+        : r.error.message,
+    );
   }
   return (
     <form onSubmit={onSubmit} className="account-form" aria-label="Reset password">
-      <Field id="email" label="Email">{(a) => <input {...a} name="email" type="email" required />}</Field>
+      <Field id="email" label="Email">
+        {(a) => <input {...a} name="email" type="email" required />}
+      </Field>
       <button type="submit">Request a reset link</button>
       {done ? <p role="status">{done}</p> : null}
     </form>
@@ -126,7 +152,9 @@ export function ResetPasswordForm({ token }: { token: string }) {
   }
   return (
     <form onSubmit={onSubmit} className="account-form" aria-label="New password">
-      <Field id="password" label="New password" error={error ?? undefined}>{(a) => <input {...a} name="password" type="password" autoComplete="new-password" />}</Field>
+      <Field id="password" label="New password" error={error ?? undefined}>
+        {(a) => <input {...a} name="password" type="password" autoComplete="new-password" />}
+      </Field>
       <button type="submit">Set password</button>
     </form>
   );

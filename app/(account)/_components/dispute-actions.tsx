@@ -2,6 +2,7 @@
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { callApi, errorsByField } from './api-client';
+import { FormError } from './form-error';
 
 /**
  * The owner's dispute form for one endpoint (decision 232): a window (from, until in UTC) or one
@@ -19,8 +20,21 @@ export function OpenDisputeForm({ endpointId }: { endpointId: number }) {
     const utc = (k: string) => (text(k) ? `${text(k)}:00Z` : undefined);
     const links = text('links').split(/\s+/).filter(Boolean);
     const body = measurementId
-      ? { scope: 'measurement', measurementId: Number(measurementId), reason: text('reason'), evidence: text('evidence') || undefined, links: links.length ? links : undefined }
-      : { scope: 'window', from: utc('from'), until: utc('until'), reason: text('reason'), evidence: text('evidence') || undefined, links: links.length ? links : undefined };
+      ? {
+          scope: 'measurement',
+          measurementId: Number(measurementId),
+          reason: text('reason'),
+          evidence: text('evidence') || undefined,
+          links: links.length ? links : undefined,
+        }
+      : {
+          scope: 'window',
+          from: utc('from'),
+          until: utc('until'),
+          reason: text('reason'),
+          evidence: text('evidence') || undefined,
+          links: links.length ? links : undefined,
+        };
     const r = await callApi<{ dispute: { id: number } }>('POST', `/api/v1/endpoints/${endpointId}/disputes`, body);
     if (!r.ok) {
       const errs = errorsByField(r.error.fields);
@@ -31,10 +45,17 @@ export function OpenDisputeForm({ endpointId }: { endpointId: number }) {
     setDone(r.data.dispute.id);
     router.refresh();
   }
-  const err = (k: string) => (errors[k] ? <p id={`dispute-${k}-error`} className="field-error" role="alert">{errors[k]}</p> : null);
+  const err = (k: string) =>
+    errors[k] ? (
+      <p id={`dispute-${k}-error`} className="field-error" role="alert">
+        {errors[k]}
+      </p>
+    ) : null;
   return (
     <form onSubmit={onSubmit} className="account-form" aria-label="Open a dispute" noValidate>
-      <p className="small">Dispute a window (times in UTC) or one measurement (its id). An admin decides; the dispute and the decision are public on the endpoint page.</p>
+      <p className="small">
+        Dispute a window (times in UTC) or one measurement (its id). An admin decides; the dispute and the decision are public on the endpoint page.
+      </p>
       <label htmlFor="dispute-from">From (UTC)</label>
       <input id="dispute-from" name="from" type="datetime-local" aria-describedby={errors.from ? 'dispute-from-error' : undefined} />
       {err('from')}
@@ -76,11 +97,19 @@ export function DecideDispute({ id }: { id: number }) {
     <div className="actions">
       <label htmlFor={`dispute-note-${id}`}>Decision note for dispute {id}</label>
       <input id={`dispute-note-${id}`} value={note} onChange={(e) => setNote(e.target.value)} />
-      <label><input type="checkbox" checked={exclude} onChange={(e) => setExclude(e.target.checked)} /> Exclude from rankings when accepted</label>
-      <button type="button" onClick={() => decide('accepted')} aria-label={`Accept dispute ${id}`}>Accept</button>
-      <button type="button" onClick={() => decide('rejected')} aria-label={`Reject dispute ${id}`}>Reject</button>
-      <button type="button" onClick={() => decide('annotated')} aria-label={`Annotate dispute ${id}`}>Annotate only</button>
-      {error ? <p className="field-error" role="alert">{error}</p> : null}
+      <label>
+        <input type="checkbox" checked={exclude} onChange={(e) => setExclude(e.target.checked)} /> Exclude from rankings when accepted
+      </label>
+      <button type="button" onClick={() => decide('accepted')} aria-label={`Accept dispute ${id}`}>
+        Accept
+      </button>
+      <button type="button" onClick={() => decide('rejected')} aria-label={`Reject dispute ${id}`}>
+        Reject
+      </button>
+      <button type="button" onClick={() => decide('annotated')} aria-label={`Annotate dispute ${id}`}>
+        Annotate only
+      </button>
+      <FormError error={error} />
     </div>
   );
 }

@@ -2,6 +2,7 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { callApi } from './api-client';
+import { FormError } from './form-error';
 
 /** Pause / resume / delete buttons of an owner's endpoint. */
 export function EndpointActions({ id, status }: { id: number; status: string }) {
@@ -16,10 +17,25 @@ export function EndpointActions({ id, status }: { id: number; status: string }) 
   }
   return (
     <div className="actions">
-      {status === 'active' ? <button type="button" onClick={() => run('PATCH', { status: 'paused' })}>Pause probing</button> : null}
-      {status === 'paused' ? <button type="button" onClick={() => run('PATCH', { status: 'active' })}>Resume probing</button> : null}
-      <button type="button" onClick={() => { if (window.confirm('Delete this endpoint? Its measurements stay as evidence.')) void run('DELETE'); }}>Delete endpoint</button>
-      {error ? <p className="field-error" role="alert">{error}</p> : null}
+      {status === 'active' ? (
+        <button type="button" onClick={() => run('PATCH', { status: 'paused' })}>
+          Pause probing
+        </button>
+      ) : null}
+      {status === 'paused' ? (
+        <button type="button" onClick={() => run('PATCH', { status: 'active' })}>
+          Resume probing
+        </button>
+      ) : null}
+      <button
+        type="button"
+        onClick={() => {
+          if (window.confirm('Delete this endpoint? Its measurements stay as evidence.')) void run('DELETE');
+        }}
+      >
+        Delete endpoint
+      </button>
+      <FormError error={error} />
     </div>
   );
 }
@@ -27,7 +43,13 @@ export function EndpointActions({ id, status }: { id: number; status: string }) 
 /** Signs out (POST /api/auth/sign-out) and goes home. */
 export function SignOutButton() {
   return (
-    <button type="button" onClick={async () => { await callApi('POST', '/api/auth/sign-out', {}); window.location.assign('/'); }}>
+    <button
+      type="button"
+      onClick={async () => {
+        await callApi('POST', '/api/auth/sign-out', {});
+        window.location.assign('/');
+      }}
+    >
       Sign out
     </button>
   );

@@ -2,17 +2,26 @@
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { callApi } from './api-client';
+import { FormError } from './form-error';
 
 interface LevelView {
   concurrency: number;
   requests: number;
   successes: number;
-  outputTokensPerSecondPerUser: { p50: number } | null;
+  outputTokensPerSecond: { p50: number } | null;
   aggregateOutputTokensPerSecond: number;
   stopReason: string | null;
 }
 interface SweepView {
-  sweep: { id: number; status: string; currentConcurrency: number | null; streamsDone: number; concurrencyLevels: number[]; stopReason: string | null; stoppedAtConcurrency: number | null };
+  sweep: {
+    id: number;
+    status: string;
+    currentConcurrency: number | null;
+    streamsDone: number;
+    concurrencyLevels: number[];
+    stopReason: string | null;
+    stoppedAtConcurrency: number | null;
+  };
   levels: LevelView[];
 }
 
@@ -30,6 +39,8 @@ export function SweepControl(props: {
   settings: { enabled: boolean; maxConcurrency: number; durationS: number };
   defaultLevels: number[];
   latestSweepId: number | null;
+  /** Why a sweep cannot be requested now (lib/sweep/sweep-consent's sentence), or null when it can. */
+  refusal: string | null;
   warmUpS: number;
   minSuccessRate: number;
 }) {
@@ -65,7 +76,11 @@ export function SweepControl(props: {
     e.preventDefault();
     setError(null);
     setSaved(null);
-    const r = await callApi<{ sweepsAllowed: boolean; refusal: string | null }>('POST', `/api/v1/endpoints/${props.endpointId}/sweep-settings`, { enabled, maxConcurrency, durationS });
+    const r = await callApi<{ sweepsAllowed: boolean; refusal: string | null }>('POST', `/api/v1/endpoints/${props.endpointId}/sweep-settings`, {
+      enabled,
+      maxConcurrency,
+      durationS,
+    });
     if (!r.ok) return setError(r.error.message);
     setSaved(enabled ? (r.data.sweepsAllowed ? 'Consent saved.' : `Consent saved; sweeps cannot run yet: ${r.data.refusal}`) : 'Consent withdrawn.');
     router.refresh();
@@ -82,8 +97,10 @@ export function SweepControl(props: {
     <section aria-labelledby="sweeps-heading">
       <h2 id="sweeps-heading">Concurrency sweeps</h2>
       <p className="small">
-        A sweep holds {levels.join(', ') || '1'} concurrent streams in turn, each level for {durationS} s after a warm-up of at least {props.warmUpS} s (every stream first completes one request), and publishes TPS/user against aggregate throughput.
-        It stops at the first HTTP 429, after repeated failures (backing off between them) or when fewer than {Math.round(props.minSuccessRate * 100)}% of a level’s requests succeed. One sweep at a time; it runs only on an approved endpoint, with your consent and an admin’s consent to these limits, and withdrawing consent stops it after the current level.
+        A sweep holds {levels.join(', ') || '1'} concurrent streams in turn, each level for {durationS} s after a warm-up of at least {props.warmUpS} s (every
+        stream first completes one request), and publishes TPS/user against aggregate throughput. It stops at the first HTTP 429, after repeated failures
+        (backing off between them) or when fewer than {Math.round(props.minSuccessRate * 100)}% of a level’s requests succeed. One sweep at a time; it runs only
+        on an approved endpoint, with your consent and an admin’s consent to these limits, and withdrawing consent stops it after the current level.
         {props.deploymentKind === 'shared' ? ' Shared API: set the highest concurrency within your published rate limit.' : ''}
       </p>
       <form onSubmit={saveSettings} className="form" aria-label="Sweep consent and limits">
@@ -99,17 +116,29 @@ export function SweepControl(props: {
         <button type="submit">Save sweep settings</button>
       </form>
       <div className="actions">
-        <button type="button" disabled={!props.settings.enabled || active} onClick={() => void requestSweep()}>
+        <button
+          type="button"
+          disabled={props.refusal !== null || active}
+          aria-describedby={props.refusal !== null || active ? 'sweep-disabled-reason' : undefined}
+          onClick={() => void requestSweep()}
+        >
           Request a sweep
         </button>
+        {props.refusal !== null || active ? (
+          <p id="sweep-disabled-reason" className="small" data-field="sweep-disabled-reason">
+            {active ? 'A sweep of this endpoint is running; the next can be requested when it ends.' : `Not available yet: ${props.refusal}.`}
+          </p>
+        ) : null}
       </div>
       {saved ? <p role="status">{saved}</p> : null}
-      {error ? <p className="field-error" role="alert">{error}</p> : null}
+      <FormError error={error} />
       {live ? (
         <div role="status" aria-live="polite" data-sweep-status={live.sweep.status}>
           <p>
             Sweep {live.sweep.id}: <strong>{live.sweep.status}</strong>
-            {live.sweep.status === 'running' && live.sweep.currentConcurrency !== null ? ` — level ${live.sweep.currentConcurrency} of ${live.sweep.concurrencyLevels.join(', ')}, ${live.sweep.streamsDone} streams done` : ''}
+            {live.sweep.status === 'running' && live.sweep.currentConcurrency !== null
+              ? ` — level ${live.sweep.currentConcurrency} of ${live.sweep.concurrencyLevels.join(', ')}, ${live.sweep.streamsDone} streams done`
+              : ''}
             {live.sweep.stopReason ? ` — stopped at ${live.sweep.stoppedAtConcurrency}: ${live.sweep.stopReason}` : ''}
           </p>
           {live.levels.length ? (
@@ -130,7 +159,7 @@ export function SweepControl(props: {
                     <td>
                       {l.requests} ({l.successes})
                     </td>
-                    <td>{l.outputTokensPerSecondPerUser ? l.outputTokensPerSecondPerUser.p50.toFixed(1) : '–'}</td>
+                    <td>{l.outputTokensPerSecond ? l.outputTokensPerSecond.p50.toFixed(1) : '–'}</td>
                     <td>{l.aggregateOutputTokensPerSecond.toFixed(1)}</td>
                   </tr>
                 ))}

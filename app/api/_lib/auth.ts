@@ -3,7 +3,7 @@
  * (`Authorization: Bearer tp_…`). Route handlers call `requireUser` / `requireAdmin`; pages call
  * `getPageUser` with Next's request headers.
  */
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { accounts, sessions, users, verifications } from '@/db/schema';
 import { findUserByTokenHash, getUserById, revokeAllApiTokens, type AccountUser } from '@/db/queries/accounts';
 import { createAuth, deriveAuthSecret, type Auth } from '@/lib/auth/auth';

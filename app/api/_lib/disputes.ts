@@ -3,11 +3,11 @@
  * what an accepted exclusion must redo so every surface leaves the same rows out.
  */
 import { connection } from 'next/server';
-import { notifyDataChanged } from '@/db/cache-invalidation';
+import { notifyDataChanged } from '@/server/cache-invalidation';
 import type { Db } from '@/db/client';
 import { listAnnotations, listDisputes } from '@/db/queries/disputes';
 import { rebuildRollups } from '@/db/queries/rollups';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { annotationsQuerySchema, annotationsResponseSchema, disputeSchema, disputesQuerySchema, disputesResponseSchema } from '@/lib/api/dispute-schemas';
 import { publishAnnotation, publishDispute } from '@/lib/api/publish-dispute';
 import type { z } from 'zod';

@@ -6,11 +6,11 @@
 import { connection } from 'next/server';
 import type { z } from 'zod';
 import { getDump, listDumps, readDumpChunk, type DumpRow } from '@/db/queries/dumps';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { dumpPaths } from '@/lib/api/dump-paths';
 import type { dumpManifestSchema, dumpsResponseSchema } from '@/lib/api/response-schemas';
 import { emptyQuerySchema, idParamSchema } from '@/lib/api/schemas';
-import { getSigner, signDigestHeader } from '@/app/_server/signing';
+import { getSigner, signDigestHeader } from '@/server/signing';
 import { SIGNATURE_HEADER } from '@/lib/security/signatures';
 import { ApiError, CORS_HEADERS, cacheControlOf, ifNoneMatchHits, jsonRead, parseParam, parseQuery } from './respond';
 import { signedJsonRead } from './signed-read';

@@ -1,5 +1,5 @@
 import { connection } from 'next/server';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { idParamSchema } from '@/lib/api/schemas';
 import { requireUser } from './auth';
 import { assertSameOrigin } from './body';

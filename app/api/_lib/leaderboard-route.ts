@@ -1,8 +1,8 @@
 import { connection } from 'next/server';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { isSealed, SEALED_AFTER_MS } from '@/lib/stats/window-stats';
-import { getLeaderboardAnswerWithBody } from '@/app/_server/leaderboard';
+import { getLeaderboardAnswerWithBody } from '@/server/leaderboard';
 import { leaderboardAnswerSchema, leaderboardEntrySchema } from '@/lib/api/response-schemas';
 import { requireCatalogSlugs, requireKnownRegion } from './public-reads';
 import { csvRead, parseQuery, resolveAsOf, wantsCsv, type CachePolicy } from './respond';
@@ -43,9 +43,16 @@ export async function leaderboardResponse(request: Request, format?: 'csv'): Pro
   const policy = cachePolicyOf(q.at, served.asOf);
   // Stored bytes as they are; the snapshotId is the hash of the answer, so it is the strong ETag.
   // Signed (decision 230): the same bytes and signatures as GET /api/v1/snapshots/{snapshotId}.
-  if (!wantsCsv(request, format)) return signedJsonRead(request, db, served.body, policy.maxAgeSeconds, { etag: served.etag, cache: policy, contentKey: served.snapshotId });
+  if (!wantsCsv(request, format)) return signedJsonRead(request, db, served.body, policy.maxAgeSeconds, { etag: served.etag, cache: policy, holder: served });
   const { entries, ...context } = served.answer;
-  return csvRead(request, leaderboardEntrySchema, entries, `tokenpace-leaderboard-${context.model}-${context.workload}.csv`, {
-    context: { schema: leaderboardAnswerSchema.omit({ entries: true, statistics: true, units: true }), value: context },
-  }, policy.maxAgeSeconds);
+  return csvRead(
+    request,
+    leaderboardEntrySchema,
+    entries,
+    `tokenpace-leaderboard-${context.model}-${context.workload}.csv`,
+    {
+      context: { schema: leaderboardAnswerSchema.omit({ entries: true, statistics: true, units: true }), value: context },
+    },
+    policy.maxAgeSeconds,
+  );
 }

@@ -1,15 +1,15 @@
 import { connection } from 'next/server';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { modelComparisonQuerySchema } from '@/lib/api/schemas';
 import { comparedModelSchema, modelComparisonResponseSchema } from '@/lib/api/response-schemas';
-import { applyComparisonFilters, getModelComparison } from '@/app/_server/model-comparison';
+import { applyComparisonFilters, getModelComparison } from '@/server/model-comparison';
 import { requireCatalogSlugs } from './public-reads';
 import { csvRead, jsonRead, parseQuery, wantsCsv } from './respond';
 
 /**
  * Shared by /api/v1/model-comparison and its .csv: parse the query (400 naming the field) → 404 for
  * an unknown workload → every model's fastest endpoint passing the filters, figures copied from each
- * model's leaderboard answer (app/_server/model-comparison) → JSON, or CSV with one line per model
+ * model's leaderboard answer (server/model-comparison) → JSON, or CSV with one line per model
  * (dotted JSON paths) and the answer's workload, window and basis as trailing columns.
  */
 export async function modelComparisonResponse(request: Request, format?: 'csv'): Promise<Response> {
@@ -27,7 +27,14 @@ export async function modelComparisonResponse(request: Request, format?: 'csv'):
   }).map(({ ranked: _ranked, ...m }) => m);
   const { models: _models, ...context } = answer;
   if (wantsCsv(request, format)) {
-    return csvRead(request, comparedModelSchema, items, `tokenpace-model-comparison-${q.workload}.csv`, { context: { schema: modelComparisonResponseSchema.omit({ items: true, asOf: true }), value: context } }, 30);
+    return csvRead(
+      request,
+      comparedModelSchema,
+      items,
+      `tokenpace-model-comparison-${q.workload}.csv`,
+      { context: { schema: modelComparisonResponseSchema.omit({ items: true, asOf: true }), value: context } },
+      30,
+    );
   }
   return jsonRead(request, { ...context, items }, 30);
 }

@@ -4,20 +4,22 @@
  * `.csv` routes; the JSON routes also answer CSV to `Accept: text/csv`). Payloads are typed with
  * the response schemas the OpenAPI document is generated from, and every CSV is written from the
  * same schemas by the one flattener (lib/api/csv.ts): a column is the JSON field's dotted path.
- * A slug or id that names nothing is a 404 naming the field (db/queries/catalog-lookups.ts).
+ * A slug or id that names nothing is a 404 naming the field (server/catalog-slugs.ts).
  */
-import { listRegionNames } from '@/app/_server/regions';
+import { listRegionNames } from '@/server/regions';
 import { connection } from 'next/server';
 import type { z } from 'zod';
 import { getPublicEndpoint, listModels, listProviders, listWorkloads } from '@/db/queries/catalog';
-import { resolveCatalogSlugs, type CatalogKind } from '@/db/queries/catalog-lookups';
+import { resolveCatalogSlugs, type CatalogKind } from '@/server/catalog-slugs';
 import { listClaims } from '@/db/queries/claims';
 import { listDatasets } from '@/db/queries/datasets';
+import { listDisclosureRevisions } from '@/db/queries/disclosure-revisions';
 import { findChangePoints, listEndpointHistory, listModelHistory } from '@/db/queries/history';
+import { CHANGE_POINT_REVISION_DAYS, revisionNear } from '@/lib/catalog/disclosure';
 import { getMeasurement, listMeasurements } from '@/db/queries/measurements';
 import { publishMeasurement } from '@/lib/api/publish-measurement';
 import type { Db } from '@/db/client';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import {
   claimSchema,
   datasetSchema,
@@ -85,7 +87,11 @@ export async function claimsResponse(request: Request, format?: 'csv'): Promise<
   await requireCatalogSlugs(db, { model: q.model });
   const items = await listClaims(db, { modelSlug: q.model });
   if (wantsCsv(request, format)) return csvRead(request, claimSchema, items, 'tokenpace-claims.csv', {}, 300);
-  const body: Out<typeof claimsResponseSchema> = { kind: 'claims', note: 'Published figures reported by vendors or third parties; not measured by Tokenpace.', items };
+  const body: Out<typeof claimsResponseSchema> = {
+    kind: 'claims',
+    note: 'Published figures reported by vendors or third parties; not measured by Tokenpace.',
+    items,
+  };
   return jsonRead(request, body, 300);
 }
 
@@ -105,13 +111,18 @@ export async function datasetsResponse(request: Request, format?: 'csv'): Promis
  */
 export async function requireCatalogSlugs(db: Db, slugs: Partial<Record<CatalogKind, string | undefined>>): Promise<Partial<Record<CatalogKind, number>>> {
   const r = await resolveCatalogSlugs(db, slugs);
-  if (r.unknown) throw new ApiError('not_found', `${r.unknown.kind}: no ${r.unknown.kind} "${r.unknown.slug}" (see /api/v1/${r.unknown.kind === 'workload' ? 'models' : `${r.unknown.kind}s`})`, r.unknown.kind);
+  if (r.unknown)
+    throw new ApiError(
+      'not_found',
+      `${r.unknown.kind}: no ${r.unknown.kind} "${r.unknown.slug}" (see /api/v1/${r.unknown.kind === 'workload' ? 'models' : `${r.unknown.kind}s`})`,
+      r.unknown.kind,
+    );
   return r.ids;
 }
 
 /**
  * Throws 404 naming `region` when `region` is given and no worker region of that name has ever
- * measured or runs now (the region pickers' list, cached 60 s), like an unknown model: an empty
+ * measured or runs now (the region pickers' list, in the answer cache until the next data change), like an unknown model: an empty
  * board for a typo would read as "nothing measured there".
  */
 export async function requireKnownRegion(db: Db, region: string | undefined | null): Promise<void> {
@@ -204,7 +215,12 @@ export async function endpointHistoryResponse(request: Request, ctx: Ctx<{ id: s
   const series = await listEndpointHistory(db, { ...base, granularity: q.granularity });
   const daily = q.granularity === 'day' ? series : await listEndpointHistory(db, { ...base, granularity: 'day' });
   const metric = q.basis === 'o200k' ? 'outputTokensPerSecondO200k' : 'outputTokensPerSecond';
-  const changePoints = findChangePoints(daily.map((d) => ({ day: d.bucketStart.slice(0, 10), median: d[metric]?.p50 ?? null })));
+  const revisions = (await listDisclosureRevisions(db, [id])).filter((r) => r.number > 1);
+  // Each change point names the declared change near it, if any (decision 178).
+  const changePoints = findChangePoints(daily.map((d) => ({ day: d.bucketStart.slice(0, 10), median: d[metric]?.p50 ?? null }))).map((cp) => {
+    const r = revisionNear(revisions, cp.day, CHANGE_POINT_REVISION_DAYS);
+    return { ...cp, revision: r ? { id: r.id, number: r.number, effectiveFrom: r.effectiveFrom, changedFields: r.changedFields } : null };
+  });
   const body: Out<typeof endpointHistoryResponseSchema> = {
     endpointId: id,
     workload: q.workload,
@@ -220,7 +236,14 @@ export async function endpointHistoryResponse(request: Request, ctx: Ctx<{ id: s
   };
   if (wantsCsv(request, format)) {
     const { series: _s, changePoints: _c, ...context } = body;
-    return csvRead(request, historyPointSchema, body.series, `endpoint-${id}-history-${q.granularity}.csv`, { context: { schema: endpointHistoryResponseSchema.omit({ series: true, changePoints: true }), value: context } }, 60);
+    return csvRead(
+      request,
+      historyPointSchema,
+      body.series,
+      `endpoint-${id}-history-${q.granularity}.csv`,
+      { context: { schema: endpointHistoryResponseSchema.omit({ series: true, changePoints: true }), value: context } },
+      60,
+    );
   }
   return jsonRead(request, body, 60);
 }
@@ -252,7 +275,14 @@ export async function modelHistoryResponse(request: Request, format?: 'csv'): Pr
       return s.days.map((d) => ({ ...d, endpoint: s.endpoint, changePoint: labels.get(d.day) ?? null }));
     });
     const { series: _s, ...context } = body;
-    return csvRead(request, modelHistoryCsvRowSchema, rows, `tokenpace-history-${q.model}-${q.workload}.csv`, { context: { schema: modelHistoryResponseSchema.omit({ series: true }), value: context } }, 300);
+    return csvRead(
+      request,
+      modelHistoryCsvRowSchema,
+      rows,
+      `tokenpace-history-${q.model}-${q.workload}.csv`,
+      { context: { schema: modelHistoryResponseSchema.omit({ series: true }), value: context } },
+      300,
+    );
   }
   return jsonRead(request, body, 300);
 }

@@ -11,7 +11,7 @@
  * listed in TOKENPACE_TRUSTED_PROXIES. A client-sent X-Forwarded-For never picks the bucket.
  */
 import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { rateLimits } from '@/db/schema';
 import { getEnv } from '@/lib/env';
 import { parseTrustedProxies, rateLimitBucket, resolveClientAddress, type TrustedProxies } from '@/lib/security/client-address';
@@ -164,11 +164,13 @@ function trustedProxies(): TrustedProxies {
 export function clientAddress(request: Request): string {
   const header = peerAddressHeader();
   // An IPv6 client is bucketed by its /64 (lib/security/client-address rateLimitBucket).
-  return rateLimitBucket(resolveClientAddress({
-    peerAddress: header ? request.headers.get(header) : null,
-    forwardedFor: request.headers.get('x-forwarded-for'),
-    trusted: trustedProxies(),
-  }));
+  return rateLimitBucket(
+    resolveClientAddress({
+      peerAddress: header ? request.headers.get(header) : null,
+      forwardedFor: request.headers.get('x-forwarded-for'),
+      trusted: trustedProxies(),
+    }),
+  );
 }
 
 /** Per-IP limit of the public read API (GET/HEAD under /api/v1); other paths pass. */

@@ -6,6 +6,8 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { toCsv } from '@/lib/api/csv';
 import { isDatabaseUnavailableError } from '@/lib/observability/database-errors';
+import { UnknownBoardFieldError } from '@/server/board-subject';
+import { SnapshotBudgetError } from '@/server/snapshot-budget';
 import { limitPublicRead, RateLimitedError } from './rate-limit';
 
 /** Fixed error codes of the public API. */
@@ -175,7 +177,14 @@ export function jsonRead(request: Request, data: unknown, maxAgeSeconds = 30): R
  * the one flattener (lib/api/csv.ts) from the row's response schema. `context` appends
  * answer-level fields (e.g. asOf, snapshotId) as trailing columns.
  */
-export function csvRead(request: Request, rowSchema: z.ZodType, rows: readonly unknown[], filename: string, options: CsvOptions = {}, maxAgeSeconds = 30): Response {
+export function csvRead(
+  request: Request,
+  rowSchema: z.ZodType,
+  rows: readonly unknown[],
+  filename: string,
+  options: CsvOptions = {},
+  maxAgeSeconds = 30,
+): Response {
   const res = readResponse(request, toCsv(rowSchema, rows, options), 'text/csv; charset=utf-8', maxAgeSeconds);
   res.headers.set('content-disposition', `inline; filename="${filename}"`);
   return res;
@@ -195,7 +204,8 @@ export function resolveAsOf(at: string | undefined, now: Date): Date {
 
 /**
  * Wraps a route handler: public reads (GET/HEAD under /api/v1) first pass the per-IP rate limit
- * (429 + Retry-After, see ./rate-limit.ts); ApiError → its JSON error; the database unreachable
+ * (429 + Retry-After, see ./rate-limit.ts); ApiError → its JSON error; an unknown board subject →
+ * 404 naming the field; the snapshot budget spent (decision 163) → 503 `unavailable` + Retry-After; the database unreachable
  * (Postgres down or restarting) → 503 `unavailable` + Retry-After: 5; anything else → 500
  * `internal` with a generic message (the stack goes to the server log only, never to the client).
  */
@@ -208,8 +218,10 @@ export function handle<A extends unknown[]>(fn: (...args: A) => Promise<Response
     } catch (err) {
       if (err instanceof ApiError) return apiError(err.code, err.message, err.field, err.extra.headers, err.extra.fields);
       if (err instanceof RateLimitedError) return apiError('rate_limited', err.message, undefined, { 'retry-after': String(err.retryAfterSeconds) });
+      if (err instanceof UnknownBoardFieldError) return apiError('not_found', err.unknown.message, err.unknown.field);
+      if (err instanceof SnapshotBudgetError) return apiError('unavailable', err.message, undefined, { 'retry-after': String(err.retryAfterSeconds) });
       if (isDatabaseUnavailableError(err)) return apiError('unavailable', 'database unavailable; retry shortly', undefined, { 'retry-after': '5' });
-      console.error('[api] unhandled error', err instanceof Error ? err.stack ?? err.message : String(err));
+      console.error('[api] unhandled error', err instanceof Error ? (err.stack ?? err.message) : String(err));
       return apiError('internal', 'internal error');
     }
   };

@@ -6,14 +6,26 @@
  * served unsigned.
  */
 import type { Db } from '@/db/client';
-import { getSigner, signJsonBody } from '@/app/_server/signing';
+import { getSigner, signJsonBody, type SignedHolder } from '@/server/signing';
 import { SIGNATURE_HEADER } from '@/lib/security/signatures';
 import { readResponse, type ReadOptions } from './respond';
 
-/** readResponse for a JSON object text, signed. `contentKey` (a content hash) memoises the signatures. */
-export async function signedJsonRead(request: Request, db: Db, json: string, maxAgeSeconds: number, options: ReadOptions & { contentKey?: string } = {}): Promise<Response> {
+/**
+ * readResponse for a JSON object text, signed. `contentKey` (a content hash) memoises the
+ * signatures; `holder` (a cached answer) keeps them with the answer instead.
+ */
+export async function signedJsonRead(
+  request: Request,
+  db: Db,
+  json: string,
+  maxAgeSeconds: number,
+  options: ReadOptions & { contentKey?: string; holder?: SignedHolder } = {},
+): Promise<Response> {
   const signer = await getSigner(db);
   if (!signer) return readResponse(request, json, 'application/json; charset=utf-8', maxAgeSeconds, options);
-  const signed = signJsonBody(signer, json, options.contentKey);
-  return readResponse(request, signed.body, 'application/json; charset=utf-8', maxAgeSeconds, { ...options, headers: { ...options.headers, [SIGNATURE_HEADER]: signed.header } });
+  const signed = signJsonBody(signer, json, options.contentKey, options.holder);
+  return readResponse(request, signed.body, 'application/json; charset=utf-8', maxAgeSeconds, {
+    ...options,
+    headers: { ...options.headers, [SIGNATURE_HEADER]: signed.header },
+  });
 }

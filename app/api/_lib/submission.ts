@@ -18,7 +18,8 @@ export async function checkSubmittedUrl(url: string): Promise<void> {
     await checkUrl(url, { allowPrivate: getEnv().TOKENPACE_ALLOW_PRIVATE });
   } catch (e) {
     let message: string;
-    if (e instanceof SsrfBlockedError) message = `refused: ${e.message.replace(/^blocked: /, '')} (only public addresses can be probed)`; // names only, never resolved addresses
+    if (e instanceof SsrfBlockedError)
+      message = `refused: ${e.message.replace(/^blocked: /, '')} (only public addresses can be probed)`; // names only, never resolved addresses
     else if (e instanceof InvalidUrlError) message = `invalid URL: ${e.reason}`;
     else {
       const code = (e as NodeJS.ErrnoException)?.code;

@@ -21,7 +21,10 @@ export async function loadEndpointSweeps(db: Db, endpointId: number): Promise<Sw
   const endpoint = await getPublicEndpoint(db, endpointId);
   if (!endpoint) throw new ApiError('not_found', `endpoint ${endpointId} not found`, 'id');
   const sweeps = await listEndpointSweeps(db, { endpointId, limit: SWEEP_HISTORY_LIMIT });
-  const levels = await listSweepLevels(db, sweeps.map((s) => s.id));
+  const levels = await listSweepLevels(
+    db,
+    sweeps.map((s) => s.id),
+  );
   return sweeps.map((s) => buildSweepDetail(s, levels));
 }
 

@@ -11,6 +11,7 @@ import { insertVerification } from '@/db/queries/submissions';
 import { getEnv } from '@/lib/env';
 import { probeEndpoint } from '@/lib/probe/probe-endpoint';
 import type { FetchLike, Protocol } from '@/lib/probe/types';
+import type { ServiceTierDeclaration } from '@/lib/probe/service-tier';
 import { buildPrompt } from '@/lib/probe/workloads';
 import { decryptSecret, parseEncryptionKey, redactSecrets } from '@/lib/security/secrets';
 import { createGuardedFetch } from '@/lib/security/ssrf-guard';
@@ -63,12 +64,24 @@ export function requireSecretKey(): Buffer {
  */
 export async function runVerification(
   db: Db,
-  target: { id: number; protocol: Protocol; baseUrl: string; apiModelId: string; apiKey?: string | null; apiKeyEncrypted?: string | null },
+  target: {
+    id: number;
+    protocol: Protocol;
+    baseUrl: string;
+    apiModelId: string;
+    apiKey?: string | null;
+    apiKeyEncrypted?: string | null;
+    /** the endpoint's declared tier, sent as every probe of it sends it (decision 262) */
+    serviceTier?: ServiceTierDeclaration | null;
+  },
   fetch: FetchLike = getGuardedFetch(),
 ): Promise<VerificationView> {
   const apiKey = target.apiKey ?? (target.apiKeyEncrypted ? decryptSecret(target.apiKeyEncrypted, requireSecretKey()) : null);
   const startedAt = new Date();
-  const { prompt } = buildPrompt({ slug: 'verification', category: 'prose', inputTokensTarget: 120 }, `verify:${target.id}:${startedAt.toISOString()}:${randomBytes(16).toString('hex')}`);
+  const { prompt } = buildPrompt(
+    { slug: 'verification', category: 'prose', inputTokensTarget: 120 },
+    `verify:${target.id}:${startedAt.toISOString()}:${randomBytes(16).toString('hex')}`,
+  );
   const result = await probeEndpoint({
     protocol: target.protocol,
     url: target.baseUrl,
@@ -76,6 +89,7 @@ export async function runVerification(
     apiKey,
     prompt,
     maxOutputTokens: VERIFICATION_MAX_OUTPUT_TOKENS,
+    serviceTier: target.serviceTier ?? null,
     deadlines: VERIFICATION_DEADLINES,
     fetch,
   });

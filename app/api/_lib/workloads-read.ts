@@ -4,14 +4,14 @@
  */
 import { connection } from 'next/server';
 import type { z } from 'zod';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { listWorkloadGrid } from '@/db/queries/workloads';
 import { workloadGridEntrySchema, type workloadsResponseSchema } from '@/lib/api/workload-schemas';
 import { emptyQuerySchema } from '@/lib/api/schemas';
 import { getEnv } from '@/lib/env';
 import { FIDELITY_CHECK_BY_CATEGORY } from '@/lib/fidelity/tasks';
-import { OTHER_WORKLOAD_PERIOD_MINUTES } from '@/lib/probe/cadence';
-import { WORKLOADS } from '@/lib/probe/workloads';
+import { probesPerDay } from '@/lib/probe/cadence';
+import { ALL_WORKLOADS } from '@/lib/probe/workloads';
 import { csvRead, jsonRead, parseQuery, wantsCsv } from './respond';
 
 /** GET /api/v1/workloads[.csv] */
@@ -19,7 +19,7 @@ export async function workloadsResponse(request: Request, format?: 'csv'): Promi
   await connection();
   parseQuery(emptyQuerySchema, new URL(request.url).searchParams);
   const rows = await listWorkloadGrid(getDb());
-  const grid = new Map(WORKLOADS.map((w) => [w.slug, w]));
+  const grid = new Map(ALL_WORKLOADS.map((w) => [w.slug, w]));
   const items: z.input<typeof workloadGridEntrySchema>[] = rows
     .filter((r) => grid.has(r.slug))
     .map((r) => {
@@ -27,9 +27,10 @@ export async function workloadsResponse(request: Request, format?: 'csv'): Promi
       return {
         ...r,
         headline: w.headline,
-        probesPerDay: w.headline ? 1440 : 1440 / OTHER_WORKLOAD_PERIOD_MINUTES,
+        probesPerDay: probesPerDay(w),
         minContextTokens: w.minContextTokens,
-        fidelityCheck: FIDELITY_CHECK_BY_CATEGORY[w.category],
+        // the prompt-cache and cache-lifetime families carry no fidelity task (their figures are TTFT and the cache counts)
+        fidelityCheck: w.cacheRole || w.cacheLifetimeGapMinutes !== undefined ? null : w.outputKind ? 'json_schema' : FIDELITY_CHECK_BY_CATEGORY[w.category],
       };
     });
   if (wantsCsv(request, format)) return csvRead(request, workloadGridEntrySchema, items, 'tokenpace-workloads.csv', {}, 300);

@@ -91,7 +91,16 @@ describe('sign-in limits', () => {
   it('password-reset mails are limited per email too, whatever the encoding or forged address', async () => {
     limits.configureRateLimits({ resetEmail: { points: 2, durationSeconds: 3600 } });
     const codes: number[] = [];
-    for (let i = 0; i < 3; i++) codes.push((await post('/request-password-reset', { email: i === 1 ? 'VICTIM@acme.example' : 'victim@acme.example', redirectTo: '/reset-password' }, i % 2 ? 'form' : 'json')).status);
+    for (let i = 0; i < 3; i++)
+      codes.push(
+        (
+          await post(
+            '/request-password-reset',
+            { email: i === 1 ? 'VICTIM@acme.example' : 'victim@acme.example', redirectTo: '/reset-password' },
+            i % 2 ? 'form' : 'json',
+          )
+        ).status,
+      );
     expect(codes).toEqual([200, 200, 429]);
   });
 
@@ -102,7 +111,11 @@ describe('sign-in limits', () => {
   });
 
   it('refuses other body types and a missing email before better-auth', async () => {
-    const res = await fetch(`${server.url}/api/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'text/plain', origin: TEST_ORIGIN }, body: 'email=victim@acme.example' });
+    const res = await fetch(`${server.url}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', origin: TEST_ORIGIN },
+      body: 'email=victim@acme.example',
+    });
     expect(res.status).toBe(400);
     const noEmail = await post('/sign-in/email', { password: PASSWORD }, 'form');
     expect(noEmail.status).toBe(400);
@@ -114,7 +127,11 @@ describe('client address', () => {
   it('sign-up per-IP limit ignores forged X-Forwarded-For', async () => {
     limits.configureRateLimits({ signUpIp: { points: 2, durationSeconds: 3600 } });
     const codes: number[] = [];
-    for (let i = 0; i < 3; i++) codes.push((await post('/sign-up/email', { email: `new${i}-${Date.now()}@acme.example`, password: 'long enough password', name: 'New' }, i % 2 ? 'form' : 'json')).status);
+    for (let i = 0; i < 3; i++)
+      codes.push(
+        (await post('/sign-up/email', { email: `new${i}-${Date.now()}@acme.example`, password: 'long enough password', name: 'New' }, i % 2 ? 'form' : 'json'))
+          .status,
+      );
     expect(codes).toEqual([200, 200, 429]);
   });
 
@@ -123,9 +140,15 @@ describe('client address', () => {
     process.env.TOKENPACE_TRUSTED_PROXIES = '127.0.0.1, ::1';
     getEnv(true);
     // behind the trusted proxy each real client has its own bucket; the right-most untrusted hop counts
-    expect((await post('/sign-in/email', { email: 'a@acme.example', password: 'wrong password!' }, 'json', { 'x-forwarded-for': '198.51.100.7' })).status).toBe(401);
-    expect((await post('/sign-in/email', { email: 'b@acme.example', password: 'wrong password!' }, 'json', { 'x-forwarded-for': '198.51.100.8' })).status).toBe(401);
-    expect((await post('/sign-in/email', { email: 'c@acme.example', password: 'wrong password!' }, 'json', { 'x-forwarded-for': '1.2.3.4, 198.51.100.7' })).status).toBe(429);
+    expect((await post('/sign-in/email', { email: 'a@acme.example', password: 'wrong password!' }, 'json', { 'x-forwarded-for': '198.51.100.7' })).status).toBe(
+      401,
+    );
+    expect((await post('/sign-in/email', { email: 'b@acme.example', password: 'wrong password!' }, 'json', { 'x-forwarded-for': '198.51.100.8' })).status).toBe(
+      401,
+    );
+    expect(
+      (await post('/sign-in/email', { email: 'c@acme.example', password: 'wrong password!' }, 'json', { 'x-forwarded-for': '1.2.3.4, 198.51.100.7' })).status,
+    ).toBe(429);
     const keys = (await t.sql`select key from rate_limits where key like 'tp:signInIp:%' order by key`).map((r) => r.key);
     expect(keys).toEqual(['tp:signInIp:198.51.100.7', 'tp:signInIp:198.51.100.8']);
   });
@@ -180,7 +203,14 @@ describe('body limits are enforced while reading', () => {
 
   it('the auth route refuses a 20 MB body after reading at most a few chunks', async () => {
     const { stream, state } = hugeBody();
-    const res = await route.POST(new Request(`${TEST_ORIGIN}/api/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: TEST_ORIGIN }, body: stream, duplex: 'half' } as RequestInit));
+    const res = await route.POST(
+      new Request(`${TEST_ORIGIN}/api/auth/sign-in/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: TEST_ORIGIN },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
+    );
     expect(res.status).toBe(400);
     expect((await res.json()).error.field).toBe('body');
     expect(state.pulled).toBeLessThan(1024 * 1024);
@@ -190,7 +220,14 @@ describe('body limits are enforced while reading', () => {
     const { POST } = await import('@/app/api/v1/endpoints/route');
     const actor = await signUp(`big-${Date.now()}@acme.example`);
     const { stream, state } = hugeBody();
-    const res = await POST(new Request(`${TEST_ORIGIN}/api/v1/endpoints`, { method: 'POST', headers: { 'content-type': 'application/json', origin: TEST_ORIGIN, ...actor.headers }, body: stream, duplex: 'half' } as RequestInit));
+    const res = await POST(
+      new Request(`${TEST_ORIGIN}/api/v1/endpoints`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: TEST_ORIGIN, ...actor.headers },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
+    );
     expect(res.status).toBe(400);
     expect((await res.json()).error.message).toMatch(/at most 65536 bytes/);
     expect(state.pulled).toBeLessThan(1024 * 1024);

@@ -40,10 +40,18 @@ async function signUpFrom(origin: string): Promise<{ status: number; json: any; 
   const email = `p-${randomUUID().slice(0, 8)}@acme.example`;
   // A browser that has been on the site sends its cookies: better-auth checks the origin of such requests.
   const headers = { 'content-type': 'application/json', origin, cookie: 'theme=dark', [PEER_ADDRESS_HEADER]: `198.51.100.${(peer++ % 250) + 1}` };
-  const res = await route.POST(new Request(`${origin}/api/auth/sign-up/email`, { method: 'POST', headers, body: JSON.stringify({ email, password: 'correct horse battery', name: 'Loopback Tester' }) }));
+  const res = await route.POST(
+    new Request(`${origin}/api/auth/sign-up/email`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ email, password: 'correct horse battery', name: 'Loopback Tester' }),
+    }),
+  );
   const json = await res.json();
   if (res.status !== 200) return { status: res.status, json };
-  const signIn = await route.POST(new Request(`${origin}/api/auth/sign-in/email`, { method: 'POST', headers, body: JSON.stringify({ email, password: 'correct horse battery' }) }));
+  const signIn = await route.POST(
+    new Request(`${origin}/api/auth/sign-in/email`, { method: 'POST', headers, body: JSON.stringify({ email, password: 'correct horse battery' }) }),
+  );
   return { status: res.status, json, signIn: signIn.status };
 }
 
@@ -78,7 +86,10 @@ it('a public site trusts only its own origin; a loopback public URL gets its ali
 it('the API same-origin check of cookie writes takes the same origins', () => {
   const req = (origin: string) => new Request('http://localhost:3000/api/v1/endpoints', { method: 'POST', headers: { origin } });
   for (const origin of ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000']) expect(() => body.assertSameOrigin(req(origin))).not.toThrow();
-  for (const origin of ['http://127.0.0.1:3001', 'http://evil.example']) expect(() => body.assertSameOrigin(req(origin))).toThrow(/cross-site request refused.*TOKENPACE_PUBLIC_URL/);
+  for (const origin of ['http://127.0.0.1:3001', 'http://evil.example'])
+    expect(() => body.assertSameOrigin(req(origin))).toThrow(/cross-site request refused.*TOKENPACE_PUBLIC_URL/);
   configure('https://tokenpace.example');
-  expect(() => body.assertSameOrigin(new Request('https://tokenpace.example/api/v1/endpoints', { method: 'POST', headers: { origin: 'http://127.0.0.1:3000' } }))).toThrow(/cross-site/);
+  expect(() =>
+    body.assertSameOrigin(new Request('https://tokenpace.example/api/v1/endpoints', { method: 'POST', headers: { origin: 'http://127.0.0.1:3000' } })),
+  ).toThrow(/cross-site/);
 });

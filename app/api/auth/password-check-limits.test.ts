@@ -37,7 +37,11 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${server.url}/api/auth${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: TEST_ORIGIN, [PEER_ADDRESS_HEADER]: ip(), ...headers }, body: JSON.stringify(body) });
+  fetch(`${server.url}/api/auth${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: TEST_ORIGIN, [PEER_ADDRESS_HEADER]: ip(), ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe('sign-in lockout counts password checks only', () => {
   it('12 sign-ins refused for a foreign Origin do not lock the address; the owner signs in', async () => {
@@ -53,7 +57,8 @@ describe('sign-in lockout counts password checks only', () => {
 
   it('wrong passwords still lock it: the 10th wrong one is 401, the 11th attempt 429', async () => {
     await signUp('victim-guess@acme.example', PASSWORD);
-    for (let i = 1; i <= 10; i++) expect((await post('/sign-in/email', { email: 'victim-guess@acme.example', password: `wrong guess ${i}!` })).status, `guess ${i}`).toBe(401);
+    for (let i = 1; i <= 10; i++)
+      expect((await post('/sign-in/email', { email: 'victim-guess@acme.example', password: `wrong guess ${i}!` })).status, `guess ${i}`).toBe(401);
     const locked = await post('/sign-in/email', { email: 'victim-guess@acme.example', password: PASSWORD });
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import { connection } from 'next/server';
 import { loadHealthFigures } from '@/db/queries/operations';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { assessHealth, type RegionHealth } from '@/lib/observability/health';
 import { slotMinutesForCron } from '@/lib/probe/cadence';
 import { probeQueueName } from '@/lib/queues';
@@ -40,7 +40,15 @@ export async function GET(): Promise<Response> {
     const db = getDb();
     const { queues, workers, schedules } = await withTimeout(loadHealthFigures(db, now), DATABASE_TIMEOUT_MS);
     const latencyMs = Math.round((performance.now() - t0) * 10) / 10;
-    const verdict = assessHealth({ now, queues, liveWorkers: workers.length, liveJobsWorkers: workers.filter((w) => w.role === 'jobs').length, schedules, slotMinutes: slotMinutesForCron, probeQueueName });
+    const verdict = assessHealth({
+      now,
+      queues,
+      liveWorkers: workers.length,
+      liveJobsWorkers: workers.filter((w) => w.role === 'jobs').length,
+      schedules,
+      slotMinutes: slotMinutesForCron,
+      probeQueueName,
+    });
     const body: HealthBody = {
       ok: true,
       status: verdict.status,

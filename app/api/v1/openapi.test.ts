@@ -69,9 +69,13 @@ const ROUTES: Record<string, () => Promise<unknown>> = {
   '/api/v1/tokens': () => import('./tokens/route'),
   '/api/v1/tokens/{id}': () => import('./tokens/[id]/route'),
   '/api/v1/endpoints/{id}/uptime': () => import('./endpoints/[id]/uptime/route'),
+  '/api/v1/endpoints/{id}/token-honesty': () => import('./endpoints/[id]/token-honesty/route'),
+  '/api/v1/endpoints/{id}/families': () => import('./endpoints/[id]/families/route'),
+  '/api/v1/endpoints/{id}/families.csv': () => import('./endpoints/[id]/families.csv/route'),
   '/api/v1/regions': () => import('./regions/route'),
   '/api/v1/endpoints/{id}/history': () => import('./endpoints/[id]/history/route'),
   '/api/v1/endpoints/{id}/history.csv': () => import('./endpoints/[id]/history.csv/route'),
+  '/api/v1/endpoints/{id}/revisions': () => import('./endpoints/[id]/revisions/route'),
   '/api/v1/history': () => import('./history/route'),
   '/api/v1/history.csv': () => import('./history.csv/route'),
   '/api/v1/model-comparison': () => import('./model-comparison/route'),
@@ -110,15 +114,22 @@ function expectMatches(opPath: string, status: string, body: unknown) {
 }
 
 function fill(template: string, values: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.replace(/\{(\w+)\}/g, (_, name: string) => placeholders[name] ?? `{${name}}`)])) as Record<string, string>;
+  return Object.fromEntries(
+    Object.entries(values).map(([k, v]) => [k, v.replace(/\{(\w+)\}/g, (_, name: string) => placeholders[name] ?? `{${name}}`)]),
+  ) as Record<string, string>;
 }
 
-async function call(opPath: string, query: Record<string, string> = {}, pathParams: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<Response> {
+async function call(
+  opPath: string,
+  query: Record<string, string> = {},
+  pathParams: Record<string, string> = {},
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const mod = (await ROUTES[opPath]!()) as Record<string, Handler>;
   let url = opPath;
   for (const [k, v] of Object.entries(pathParams)) url = url.replace(`{${k}}`, encodeURIComponent(v));
   const qs = new URLSearchParams(query).toString();
-  return mod.GET(new Request(`${ORIGIN}${url}${qs ? `?${qs}` : ''}`, { headers }), { params: Promise.resolve(pathParams) });
+  return mod.GET!(new Request(`${ORIGIN}${url}${qs ? `?${qs}` : ''}`, { headers }), { params: Promise.resolve(pathParams) });
 }
 
 beforeAll(async () => {
@@ -126,12 +137,17 @@ beforeAll(async () => {
   process.env.DATABASE_URL = t.url;
   process.env.TOKENPACE_PUBLIC_RATE_LIMIT_PER_MINUTE = '0';
   getEnv(true);
-  const wl = [{ slug: 'prose-1k', category: 'prose' as const, inputTokensTarget: 1000, maxOutputTokens: 256, concurrency: 1, scheduled: true }];
+  const wl = [
+    { slug: 'prose-1k', category: 'prose' as const, inputTokensTarget: 1000, maxOutputTokens: 256, concurrency: 1, scheduled: true },
+    // a family workload, so /api/v1/endpoints/{id}/families has rows (decision 269)
+    { slug: 'agent-turn-1', category: 'prose' as const, inputTokensTarget: 1100, maxOutputTokens: 256, concurrency: 1, scheduled: true },
+  ];
   await seedCatalog(t.db, { workloads: wl, lookupEnv: () => 'x', referencePort: 3999 });
   await importLlmperfDir(t.db, path.join(FIXTURES_DIR, 'llmperf', 'individual'));
   await importClaimsFile(t.db, path.join(FIXTURES_DIR, 'claims', 'published-claims-2025-05.json'));
   const eps = await t.db.select({ id: endpoints.id, slug: endpoints.slug }).from(endpoints);
-  const [wlRow] = await t.db.select({ id: workloads.id }).from(workloads);
+  const [wlRow] = await t.db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, 'prose-1k'));
+  const [agentRow] = await t.db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, 'agent-turn-1'));
   const timeline = encodeTimeline(Array.from({ length: 50 }, (_, i) => ({ atMs: 150 + i * 2.5, tokens: 1, channel: 'answer' as const })));
   const rows: Array<typeof measurements.$inferInsert> = [];
   const chosen = ['groq', 'sambanova', 'fireworks'].map((p) => eps.find((e) => e.slug === `${p}-llama-4-maverick`)!); // fixed order: the figures below are per position
@@ -147,6 +163,9 @@ beforeAll(async () => {
         workerVersion: 'test',
         outcome: d % 17 === 0 ? 'error' : 'success',
         errorKind: d % 17 === 0 ? 'timeout' : null,
+        // a failure is never rankable (measurements_rankable_check)
+        rankable: d % 17 !== 0,
+        notRankableReasons: d % 17 === 0 ? ['failed'] : [],
         ttftMs: d % 17 === 0 ? null : 150,
         ttfatMs: d % 17 === 0 ? null : 160,
         e2eMs: d % 17 === 0 ? null : 150 + 50_000 / speed,
@@ -159,6 +178,27 @@ beforeAll(async () => {
       });
     });
   }
+  for (let d = 0; d < 3; d++)
+    rows.push({
+      jobKey: `api:agent:${d}`,
+      endpointId: chosen[0]!.id,
+      workloadId: agentRow!.id,
+      measuredAt: new Date(NOW - (d + 0.25) * 3600_000),
+      workerRegion: 'local',
+      workerVersion: 'test',
+      outcome: 'success',
+      rankable: true,
+      notRankableReasons: [],
+      ttftMs: 900 + d,
+      e2eMs: 1500,
+      outputTokensReported: 50,
+      outputTokensO200k: 50,
+      outputTokensPerSecond: 250,
+      outputTokensPerSecondO200k: 250,
+      contentChunks: 50,
+      cachedInputTokens: 0,
+      timeline,
+    });
   await t.db.insert(measurements).values(rows);
   await rebuildRollups(t.db, { granularity: 'hour', from: new Date(NOW - 12 * 86400_000), to: new Date(NOW + 3600_000) });
   await rebuildRollups(t.db, { granularity: 'day', from: new Date(NOW - 12 * 86400_000), to: new Date(NOW + 3600_000) });
@@ -168,18 +208,60 @@ beforeAll(async () => {
   // one accepted dispute with its annotation (decision 232), before the dump so the manifest carries it
   const [dispute] = await t.db
     .insert(disputes)
-    .values({ endpointId: chosen[0]!.id, scope: 'window', fromAt: new Date(NOW - 9 * 86400_000), untilAt: new Date(NOW - 8 * 86400_000), reason: 'our worker region lost its network', status: 'accepted', resolution: 'confirmed by our logs', resolvedAt: new Date(NOW - 7 * 86400_000) })
+    .values({
+      endpointId: chosen[0]!.id,
+      scope: 'window',
+      fromAt: new Date(NOW - 9 * 86400_000),
+      untilAt: new Date(NOW - 8 * 86400_000),
+      reason: 'our worker region lost its network',
+      status: 'accepted',
+      resolution: 'confirmed by our logs',
+      resolvedAt: new Date(NOW - 7 * 86400_000),
+    })
     .returning({ id: disputes.id });
-  await t.db.insert(annotations).values({ endpointId: chosen[0]!.id, fromAt: new Date(NOW - 9 * 86400_000), untilAt: new Date(NOW - 8 * 86400_000), text: 'Dispute accepted: confirmed by our logs', disputeId: dispute!.id });
+  await t.db.insert(annotations).values({
+    endpointId: chosen[0]!.id,
+    fromAt: new Date(NOW - 9 * 86400_000),
+    untilAt: new Date(NOW - 8 * 86400_000),
+    text: 'Dispute accepted: confirmed by our logs',
+    disputeId: dispute!.id,
+  });
   placeholders.dumpId = String((await writeDump(t.db, lastCompleteWeek(new Date(NOW)))).dump.id);
   // one finished sweep of that endpoint (issue 15) for the sweep routes
   const pct = (m: number) => ({ p5: 0.9 * m, p25: 0.95 * m, p50: m, p75: 1.05 * m, p95: 1.1 * m });
   const [sweep] = await t.db
     .insert(sweeps)
-    .values({ endpointId: chosen[0]!.id, status: 'completed', concurrencyLevels: [1, 2], durationMs: 1000, warmUpMs: 0, maxOutputTokens: 50, objectiveTtftMs: 450, objectiveTpotMs: 40, minSuccessRate: 0.9 })
+    .values({
+      endpointId: chosen[0]!.id,
+      status: 'completed',
+      concurrencyLevels: [1, 2],
+      durationMs: 1000,
+      warmUpMs: 0,
+      maxOutputTokens: 50,
+      objectiveTtftMs: 450,
+      objectiveTpotMs: 40,
+      minSuccessRate: 0.9,
+    })
     .returning({ id: sweeps.id });
   await t.db.insert(sweepLevels).values(
-    [1, 2].map((n, i) => ({ sweepId: sweep!.id, levelIndex: i, concurrency: n, requests: 4 * n, successes: 4 * n, outputTokensPerSecondPerUser: pct(300 / n), ttftMs: pct(100), tpotMs: pct((1000 * n) / 300), aggregateOutputTokensPerSecond: 300, completedRequestsPerSecond: n, goodputRequestsPerSecond: n, windowStartedAt: new Date(NOW - 3600_000), windowDurationMs: 1000, streams: { warmup: 1, measured: 4 * n, tail: 1 }, eventLoopDelayP99Ms: 1, valid: true })),
+    [1, 2].map((n, i) => ({
+      sweepId: sweep!.id,
+      levelIndex: i,
+      concurrency: n,
+      requests: 4 * n,
+      successes: 4 * n,
+      outputTokensPerSecond: pct(300 / n),
+      ttftMs: pct(100),
+      tpotMs: pct((1000 * n) / 300),
+      aggregateOutputTokensPerSecond: 300,
+      completedRequestsPerSecond: n,
+      goodputRequestsPerSecond: n,
+      windowStartedAt: new Date(NOW - 3600_000),
+      windowDurationMs: 1000,
+      streams: { warmup: 1, measured: 4 * n, tail: 1 },
+      eventLoopDelayP99Ms: 1,
+      valid: true,
+    })),
   );
   placeholders.sweepId = String(sweep!.id);
   placeholders.datasetSlug = LLMPERF_DATASET_SLUG;
@@ -190,7 +272,7 @@ afterAll(async () => t?.drop());
 
 describe('OpenAPI document', () => {
   it('validates as OpenAPI 3.1 and is served at /api/v1/openapi.json', async () => {
-    const result = await new Validator().validate(JSON.parse(JSON.stringify(doc)) as Parameters<Validator["validate"]>[0]);
+    const result = await new Validator().validate(JSON.parse(JSON.stringify(doc)) as Parameters<Validator['validate']>[0]);
     expect(result, JSON.stringify(result.errors)).toEqual({ valid: true });
     expect(doc.openapi).toBe('3.1.0');
     const res = await call('/api/v1/openapi.json');
@@ -212,7 +294,16 @@ describe('OpenAPI document', () => {
 
   it('documents the write routes: submission, edit, withdraw, review, tokens, with bodies and auth', () => {
     const paths = doc.paths as Record<string, Record<string, { security?: unknown[]; requestBody?: unknown; responses: Record<string, unknown> }>>;
-    for (const [p, method] of [['/api/v1/endpoints', 'post'], ['/api/v1/endpoints/{id}', 'patch'], ['/api/v1/endpoints/{id}', 'delete'], ['/api/v1/endpoints/{id}/review', 'post'], ['/api/v1/tokens', 'post'], ['/api/v1/tokens', 'get'], ['/api/v1/tokens/{id}', 'delete'], ['/api/v1/submissions', 'get']] as const) {
+    for (const [p, method] of [
+      ['/api/v1/endpoints', 'post'],
+      ['/api/v1/endpoints/{id}', 'patch'],
+      ['/api/v1/endpoints/{id}', 'delete'],
+      ['/api/v1/endpoints/{id}/review', 'post'],
+      ['/api/v1/tokens', 'post'],
+      ['/api/v1/tokens', 'get'],
+      ['/api/v1/tokens/{id}', 'delete'],
+      ['/api/v1/submissions', 'get'],
+    ] as const) {
       const op = paths[p]?.[method];
       expect(op, `${method} ${p}`).toBeDefined();
       expect(op!.security, `${method} ${p}`).toBeDefined();
@@ -223,7 +314,9 @@ describe('OpenAPI document', () => {
 
   it('documents 429 with Retry-After and the uniform error shape on every operation', () => {
     for (const [p, item] of Object.entries(doc.paths ?? {})) {
-      for (const [method, op] of Object.entries(item as Record<string, { responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: object }> }> }>)) {
+      for (const [method, op] of Object.entries(
+        item as Record<string, { responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: object }> }> }>,
+      )) {
         expect(op.responses['429']?.headers?.['Retry-After'], `${method} ${p}`).toBeDefined();
         expect(op.responses['400']?.content?.['application/json']?.schema, `${method} ${p}`).toEqual({ $ref: '#/components/schemas/Error' });
       }
@@ -237,7 +330,9 @@ describe('OpenAPI document', () => {
       const s = schema as Record<string, unknown>;
       for (const [name, prop] of Object.entries((s.properties as Record<string, Record<string, unknown>>) ?? {})) {
         const described = (p: Record<string, unknown>): boolean =>
-          typeof p.description === 'string' || typeof p.$ref === 'string' || (Array.isArray(p.anyOf) && (p.anyOf as Record<string, unknown>[]).some((a) => typeof a.description === 'string' || typeof a.$ref === 'string'));
+          typeof p.description === 'string' ||
+          typeof p.$ref === 'string' ||
+          (Array.isArray(p.anyOf) && (p.anyOf as Record<string, unknown>[]).some((a) => typeof a.description === 'string' || typeof a.$ref === 'string'));
         if (!described(prop)) missing.push(`${where}.${name}`);
         visit(prop, `${where}.${name}`);
       }
@@ -246,7 +341,16 @@ describe('OpenAPI document', () => {
     };
     for (const [id, schema] of Object.entries(doc.components?.schemas ?? {})) visit(schema, id);
     for (const [p, item] of Object.entries(doc.paths ?? {})) {
-      for (const [method, op] of Object.entries(item as Record<string, { parameters?: Array<{ name: string; description?: string }>; requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>)) {
+      for (const [method, op] of Object.entries(
+        item as Record<
+          string,
+          {
+            parameters?: Array<{ name: string; description?: string }>;
+            requestBody?: { content: Record<string, { schema: unknown }> };
+            responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+          }
+        >,
+      )) {
         for (const param of op.parameters ?? []) if (!param.description) missing.push(`${method} ${p} ?${param.name}`);
         visit(op.requestBody?.content['application/json']?.schema, `${method} ${p} body`);
         for (const [status, r] of Object.entries(op.responses)) visit(r.content?.['application/json']?.schema, `${method} ${p} ${status}`);
@@ -261,6 +365,7 @@ describe('every documented operation answers as documented', () => {
     it(`GET ${op.path}`, async () => {
       const pathParams = fill(op.path, op.examplePath ?? {});
       const query = fill(op.path, op.exampleQuery ?? {});
+      const minute = Math.floor(Date.now() / 60_000);
       const res = await call(op.path, query, pathParams);
       const text = await res.clone().text();
       expect(res.status, text.slice(0, 300)).toBe(200);
@@ -287,8 +392,12 @@ describe('every documented operation answers as documented', () => {
         expect(csv.status).toBe(200);
         expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
       }
-      // Conditional GET
-      const again = await call(op.path, query, pathParams, { 'if-none-match': etag! });
+      // Conditional GET. An answer "as of now" ends at the current minute: when the minute turned
+      // since the first request, the answer (and its ETag) rightly changed; ask with the new one.
+      let again = await call(op.path, query, pathParams, { 'if-none-match': etag! });
+      if (again.status === 200 && again.headers.get('etag') !== etag && Math.floor(Date.now() / 60_000) !== minute) {
+        again = await call(op.path, query, pathParams, { 'if-none-match': again.headers.get('etag')! });
+      }
       expect(again.status).toBe(304);
       // Unknown parameters are rejected with the uniform error naming them
       if (op.query) {
@@ -300,7 +409,10 @@ describe('every documented operation answers as documented', () => {
       }
       if (op.pathParams) {
         const key = Object.keys(op.examplePath ?? {})[0]!;
-        const missing = await call(op.path, query, { ...pathParams, [key]: key === 'id' && !op.path.startsWith('/api/v1/snapshots') ? '999999' : 'does-not-exist-000' });
+        const missing = await call(op.path, query, {
+          ...pathParams,
+          [key]: key === 'id' && !op.path.startsWith('/api/v1/snapshots') ? '999999' : 'does-not-exist-000',
+        });
         expect(missing.status).toBe(404);
         expectMatches(op.path, '404', await missing.json());
       }
@@ -318,14 +430,22 @@ describe('every documented operation answers as documented', () => {
   });
 
   it('history carries change points: the +50 % step of the third endpoint', async () => {
-    const series = (await (await call('/api/v1/history', { model: 'llama-4-maverick', window: '30d' })).json()) as { series: Array<{ endpoint: { slug: string }; days: unknown[]; changePoints: Array<{ label: string }> }> };
+    const series = (await (await call('/api/v1/history', { model: 'llama-4-maverick', window: '30d' })).json()) as {
+      series: Array<{ endpoint: { slug: string }; days: unknown[]; changePoints: Array<{ label: string }> }>;
+    };
     const fw = series.series.find((s) => s.endpoint.slug.startsWith('fireworks-'))!;
     expect(fw.days.length).toBeGreaterThanOrEqual(10);
     expect(fw.changePoints.map((c) => c.label).join()).toMatch(/^\+(4[5-9]|5[0-5])% on /);
-    const eh = (await (await call('/api/v1/endpoints/{id}/history', { granularity: 'hour', window: '30d' }, { id: placeholders.endpointId! })).json()) as { series: unknown[]; changePoints: unknown[]; window: string };
+    const eh = (await (await call('/api/v1/endpoints/{id}/history', { granularity: 'hour', window: '30d' }, { id: placeholders.endpointId! })).json()) as {
+      series: unknown[];
+      changePoints: unknown[];
+      window: string;
+    };
     expect(eh.series.length).toBeGreaterThan(200);
     // range= is the deprecated alias of window= and answers the same series
-    const alias = (await (await call('/api/v1/endpoints/{id}/history', { granularity: 'hour', range: '30d' }, { id: placeholders.endpointId! })).json()) as typeof eh;
+    const alias = (await (
+      await call('/api/v1/endpoints/{id}/history', { granularity: 'hour', range: '30d' }, { id: placeholders.endpointId! })
+    ).json()) as typeof eh;
     expect(alias).toEqual(eh);
   });
 });

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestDatabase } from '@/db/test-support/test-database';
-import { resetSignerCache, createSigningKey } from '@/app/_server/signing';
+import { resetSignerCache, createSigningKey } from '@/server/signing';
 import { runVerifyCommand } from '@/cli/verify-command';
 import { extractEmbeddedSignature, parseSignatureHeader } from '@/lib/security/signatures';
 import { lastCompleteWeek, writeDump } from '@/workers/tasks/write-dump';
@@ -58,13 +58,19 @@ afterAll(async () => {
 
 describe('signed publications', () => {
   it('the README steps verify a board (header and embedded) and a dump with openssl', async () => {
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', readmeSteps()], { cwd: workdir, env: { ...process.env, BASE: server.baseUrl }, timeout: 120_000 });
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', readmeSteps()], {
+      cwd: workdir,
+      env: { ...process.env, BASE: server.baseUrl },
+      timeout: 120_000,
+    });
     expect(stdout.match(/Signature Verified Successfully/g)).toHaveLength(3);
     // One changed byte in the kept board: openssl refuses.
     const board = fs.readFileSync(path.join(workdir, 'board.json'));
     board[20] = board[20]! ^ 0x01;
     fs.writeFileSync(path.join(workdir, 'board-changed.json'), board);
-    await expect(run('openssl', ['pkeyutl', '-verify', '-pubin', '-inkey', 'key.pem', '-rawin', '-in', 'board-changed.json', '-sigfile', 'board.sig'], { cwd: workdir })).rejects.toThrow();
+    await expect(
+      run('openssl', ['pkeyutl', '-verify', '-pubin', '-inkey', 'key.pem', '-rawin', '-in', 'board-changed.json', '-sigfile', 'board.sig'], { cwd: workdir }),
+    ).rejects.toThrow();
   });
 
   it('a snapshot is the board’s exact bytes with the same signatures, and tokenpace verify accepts it by URL and as a kept file', async () => {
@@ -89,9 +95,14 @@ describe('signed publications', () => {
     fs.writeFileSync(keys, await (await fetch(`${server.baseUrl}/.well-known/tokenpace-keys.json`)).text());
     expect((await verify([kept, '--keys', keys])).code).toBe(0);
     // the header value saved beside the file verifies too
-    expect((await verify([kept, '--keys', keys, '--signature', res.headers.get('tokenpace-signature')!])).lines.filter((l) => l.startsWith('ok'))).toHaveLength(2);
+    expect((await verify([kept, '--keys', keys, '--signature', res.headers.get('tokenpace-signature')!])).lines.filter((l) => l.startsWith('ok'))).toHaveLength(
+      2,
+    );
     // one changed byte (a figure) fails
-    fs.writeFileSync(kept, body.replace(/"samples":(\d)/, (_, d: string) => `"samples":${(Number(d) + 1) % 10}`));
+    fs.writeFileSync(
+      kept,
+      body.replace(/"samples":(\d)/, (_, d: string) => `"samples":${(Number(d) + 1) % 10}`),
+    );
     const bad = await verify([kept, '--keys', keys]);
     expect(bad.code).toBe(1);
     expect(bad.lines[0]).toMatch(/^FAILED {2}embedded signature/);
@@ -121,7 +132,9 @@ describe('signed publications', () => {
     expect(rotated.created).toBe(true);
     expect(rotated.id).not.toBe(oldKeyId);
     resetSignerCache();
-    const keys = (await (await fetch(`${server.baseUrl}/.well-known/tokenpace-keys.json`)).json()) as { keys: Array<{ id: string; validUntil: string | null }> };
+    const keys = (await (await fetch(`${server.baseUrl}/.well-known/tokenpace-keys.json`)).json()) as {
+      keys: Array<{ id: string; validUntil: string | null }>;
+    };
     expect(keys.keys.map((k) => k.id)).toEqual([oldKeyId, rotated.id]);
     expect(keys.keys[0]!.validUntil).not.toBeNull();
     expect(keys.keys[1]!.validUntil).toBeNull();

@@ -1,7 +1,7 @@
 import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { listDatasets } from '@/db/queries/datasets';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 
 /** Unknown dataset → HTTP 404 before the page streams (see app/endpoints/[id]/layout.tsx). */
 export default async function DatasetLayout({ children, params }: { children: ReactNode; params: Promise<{ slug: string }> }) {

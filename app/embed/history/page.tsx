@@ -1,12 +1,14 @@
 import { plural } from '@/app/_components/format';
 import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
+import { resolveCatalogSlugs } from '@/server/catalog-slugs';
 import { listModels } from '@/db/queries/catalog';
 import { listModelHistory } from '@/db/queries/history';
-import { getDb } from '@/db/shared';
-import { changeAnnotations, chartSeries, fromModelHistory } from '@/app/_components/history-series';
-import { HistoryTables } from '@/app/_components/history-table';
-import { TimeSeriesChart } from '@/app/_components/time-series-chart';
+import { DEFAULT_SPEED_BASIS } from '@/lib/stats/window-stats';
+import { getDb } from '@/server/shared';
+import { fromModelHistory } from '@/app/_components/history-series';
+import { DailyHistory } from '@/app/_components/daily-history';
 
 export const metadata: Metadata = { title: 'History (embed)' };
 type Search = Promise<Record<string, string | string[] | undefined>>;
@@ -22,9 +24,18 @@ export default async function EmbedHistory({ searchParams }: { searchParams: Sea
   const range = typeof sp.range === 'string' && Object.hasOwn(RANGES, sp.range) ? sp.range : '30d';
   const days = RANGES[range]!;
   const db = getDb();
+  // Unknown model or workload: 404, never URL text drawn as a model's name (issue 19 #14).
+  if ((await resolveCatalogSlugs(db, { model, workload })).unknown) notFound();
   const now = new Date();
   const [rows, models] = await Promise.all([
-    listModelHistory(db, { modelSlug: model, workloadSlug: workload, from: days === null ? new Date('2000-01-01T00:00:00Z') : new Date(now.getTime() - days * 86400_000), to: now, region: null, basis: 'reported' }),
+    listModelHistory(db, {
+      modelSlug: model,
+      workloadSlug: workload,
+      from: days === null ? new Date('2000-01-01T00:00:00Z') : new Date(now.getTime() - days * 86400_000),
+      to: now,
+      region: null,
+      basis: DEFAULT_SPEED_BASIS,
+    }),
     listModels(db),
   ]);
   const name = models.find((m) => m.slug === model)?.name ?? model;
@@ -32,22 +43,18 @@ export default async function EmbedHistory({ searchParams }: { searchParams: Sea
   return (
     <>
       <h1>Daily median output speed: {name}</h1>
-      <p className="small muted">Workload {workload}, {days === null ? 'all days' : `last ${plural(days, 'day')}`}; band = P25–P75; dashed lines = change points</p>
+      <p className="small muted">
+        Workload {workload}, {days === null ? 'all days' : `last ${plural(days, 'day')}`}; band = P25–P75; dashed lines = change points
+      </p>
       {series.length > 0 ? (
-        <>
-          <TimeSeriesChart id="embed-history" granularity="day" unit="tokens/s" height={280} title={`Daily median output speed, ${name}, ${workload}`} series={chartSeries(series)} annotations={changeAnnotations(series)} />
-          <ul className="chart-legend" aria-label="Series">
-            {series.map((s) => (
-              <li key={s.endpointId} style={{ listStyle: 'none' }}><span className="swatch" style={{ background: s.color }} aria-hidden="true" />{s.endpointSlug}</li>
-            ))}
-          </ul>
-          <HistoryTables series={series} granularity="day" id="embed-history" />
-        </>
+        <DailyHistory id="embed-history" title={`Daily median output speed, ${name}, ${workload}`} series={series} height={280} />
       ) : (
         <p data-empty="embed-history">No daily history yet for this model and workload.</p>
       )}
       <p className="embed-foot">
-        <a href={`/models/${model}?workload=${workload}&range=${range}`} target="_blank" rel="noopener">Tokenpace: full history<span className="sr-only"> (opens in a new tab)</span></a>
+        <a href={`/models/${model}?workload=${workload}&range=${range}`} target="_blank" rel="noopener">
+          Tokenpace: full history<span className="sr-only"> (opens in a new tab)</span>
+        </a>
       </p>
     </>
   );

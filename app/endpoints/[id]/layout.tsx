@@ -1,7 +1,7 @@
 import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { getPublicEndpoint } from '@/db/queries/catalog';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 
 /**
  * Checks the endpoint exists before the page streams, so an unknown id answers HTTP 404 (a

@@ -5,19 +5,20 @@ import { connection } from 'next/server';
 import { listClaims } from '@/db/queries/claims';
 import { listEndpoints, listModels, listWorkloads } from '@/db/queries/catalog';
 import { listModelHistory } from '@/db/queries/history';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
-import { getLeaderboardAnswer } from '@/app/_server/leaderboard';
+import { DEFAULT_SPEED_BASIS } from '@/lib/stats/window-stats';
+import { getLeaderboardAnswer } from '@/server/leaderboard';
 import { ClaimsList } from '@/app/_components/claims-list';
 import { EmptyState } from '@/app/_components/empty-state';
 import { fmt, plural } from '@/app/_components/format';
-import { changeAnnotations, chartSeries, fromModelHistory } from '@/app/_components/history-series';
-import { HistoryTables } from '@/app/_components/history-table';
+import { fromModelHistory } from '@/app/_components/history-series';
 import { PickerForm, regionField, workloadOptions } from '@/app/_components/pickers';
 import { RegionCoverage } from '@/app/_components/region-coverage';
-import { listRegionNames } from '@/app/_server/regions';
+import { listRegionNames } from '@/server/regions';
 import { PriceSpeedChart } from '@/app/_components/price-speed-chart';
-import { TimeSeriesChart } from '@/app/_components/time-series-chart';
+import { DataTable } from '@/app/_components/data-table';
+import { DailyHistory } from '@/app/_components/daily-history';
 
 type Params = Promise<{ slug: string }>;
 type Search = Promise<Record<string, string | string[] | undefined>>;
@@ -30,7 +31,9 @@ const one = (v: string | string[] | undefined) => (typeof v === 'string' ? v : u
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { slug } = await params;
   const model = (await listModels(getDb())).find((m) => m.slug === slug);
-  return model ? { title: `${model.name}: history`, description: `Daily median output speed per user of every ${model.name} endpoint, with change points.` } : { title: 'Model not found' };
+  return model
+    ? { title: `${model.name}: history`, description: `Daily median output speed per user of every ${model.name} endpoint, with change points.` }
+    : { title: 'Model not found' };
 }
 
 /**
@@ -47,17 +50,21 @@ export default async function ModelPage({ params, searchParams }: { params: Para
   const model = models.find((m) => m.slug === slug);
   if (!model) notFound();
   const sp = await searchParams;
-  const workload = workloads.find((w) => w.slug === one(sp.workload))?.slug ?? 'prose-1k';
+  // A workload or region given in the URL that does not exist: not found (issue 19 #5), never an answer for it.
+  const workloadParam = one(sp.workload);
+  if (workloadParam !== undefined && workloadParam !== '' && !workloads.some((w) => w.slug === workloadParam)) notFound();
+  const workload = workloadParam || 'prose-1k';
   const range: RangeKey = Object.hasOwn(MODEL_RANGES, one(sp.range) ?? '') ? (one(sp.range) as RangeKey) : '30d';
   const days = MODEL_RANGES[range];
   const regions = await listRegionNames(db);
-  // A region the picker offers (or any valid slug typed in the URL); empty or invalid = all regions merged.
+  // A region the picker offers; empty = all regions merged; any other name: not found.
   const regionParam = one(sp.region);
-  const region = regionParam && leaderboardQuerySchema.shape.region.safeParse(regionParam).success ? regionParam : null;
+  if (regionParam && !regions.includes(regionParam)) notFound();
+  const region = regionParam || null;
   const now = new Date();
   const from = days === null ? new Date('2000-01-01T00:00:00Z') : new Date(now.getTime() - days * 86400_000);
   const [buckets, answer, claims, modelEndpoints] = await Promise.all([
-    listModelHistory(db, { modelSlug: slug, workloadSlug: workload, from, to: now, region, basis: 'reported' }),
+    listModelHistory(db, { modelSlug: slug, workloadSlug: workload, from, to: now, region, basis: DEFAULT_SPEED_BASIS }),
     getLeaderboardAnswer(db, leaderboardQuerySchema.parse({ model: slug, workload, region: region ?? undefined })),
     listClaims(db, { modelSlug: slug }),
     listEndpoints(db, { modelSlug: slug }),
@@ -73,78 +80,107 @@ export default async function ModelPage({ params, searchParams }: { params: Para
   const rangeLabel = days === null ? 'all stored days' : `last ${plural(days, 'day')}`;
   return (
     <>
-      <p className="muted small"><Link href="/models">Models</Link></p>
+      <p className="muted small">
+        <Link href="/models">Models</Link>
+      </p>
       <h1>{model.name}: history</h1>
-      <p className="muted lead">{model.description} Daily median output speed per user of each endpoint with its P25–P75 band; dashed lines mark change points (a shift of the daily median by 15% or more that held for 3+ days). Per-endpoint hourly history is on each endpoint&apos;s page.</p>
+      <p className="muted lead">
+        {model.description} Daily median output speed per user of each endpoint with its P25–P75 band; dashed lines mark change points (a shift of the daily
+        median by 15% or more that held for 3+ days). Per-endpoint hourly history is on each endpoint&apos;s page.
+      </p>
       <PickerForm
         action={`/models/${slug}`}
         fields={[
           { name: 'workload', label: 'Workload', value: workload, options: workloadOptions(workloads) },
-          { name: 'range', label: 'Range', value: range, options: Object.entries(MODEL_RANGES).map(([k, d]) => ({ value: k, label: d === null ? 'all' : `last ${plural(d, 'day')}` })) },
+          {
+            name: 'range',
+            label: 'Range',
+            value: range,
+            options: Object.entries(MODEL_RANGES).map(([k, d]) => ({ value: k, label: d === null ? 'all' : `last ${plural(d, 'day')}` })),
+          },
           ...(regionPicker ? [regionPicker] : []),
         ]}
       />
       <RegionCoverage answer={answer} />
-      <h2 id="history-heading">Daily median output speed, workload {workload}, {rangeLabel}</h2>
+      <h2 id="history-heading">
+        Daily median output speed, workload {workload}, {rangeLabel}
+      </h2>
       {series.length > 0 ? (
-        <>
-          <TimeSeriesChart
-            id="model-history"
-            granularity="day"
-            unit="tokens/s"
-            height={360}
-            title={`Daily median output speed by endpoint, ${model.name}, ${workload}, ${rangeLabel}`}
-            series={chartSeries(series)}
-            annotations={changeAnnotations(series)}
-          />
-          <ul className="chart-legend" aria-label="Series">
-            {series.map((s) => (
-              <li key={s.endpointId} style={{ listStyle: 'none' }}>
-                <span className="swatch" style={{ background: s.color }} aria-hidden="true" />
-                <Link href={`/endpoints/${s.endpointId}?workload=${workload}`}>{s.endpointSlug}</Link>
-              </li>
-            ))}
-          </ul>
-          <HistoryTables series={series} granularity="day" id="model-history" />
-        </>
+        <DailyHistory
+          id="model-history"
+          title={`Daily median output speed by endpoint, ${model.name}, ${workload}, ${rangeLabel}`}
+          series={series}
+          height={360}
+          legendLabel={(s) => <Link href={`/endpoints/${s.endpointId}?workload=${workload}`}>{s.endpointSlug}</Link>}
+        />
       ) : (
         <EmptyState id="model-history" title="No daily history yet" level={3}>
           <p>
-            History is built from hourly and daily rollups of the probes, refreshed every minute. None of the {model.endpointCount} endpoints of {model.name} has a measured day for workload {workload} in this range.
-            Endpoints waiting for an API key start once their variable is set (see the <Link href={`/?model=${slug}`}>leaderboard</Link> for each endpoint&apos;s status).
+            History is built from hourly and daily rollups of the probes, refreshed every minute. None of the {model.endpointCount} endpoints of {model.name}{' '}
+            has a measured day for workload {workload} in this range. Endpoints waiting for an API key start once their variable is set (see the{' '}
+            <Link href={`/?model=${slug}`}>leaderboard</Link> for each endpoint&apos;s status).
           </p>
         </EmptyState>
       )}
 
       <h2>Endpoints and current rank (last 72 h, {workload})</h2>
-      <div className="table-wrap" tabIndex={0} role="region" aria-label="Endpoints (table)">
-        <table data-table="model-endpoints">
-          <thead><tr><th scope="col">Rank</th><th scope="col">Endpoint</th><th scope="col">Provider</th><th scope="col" className="num">TPS/user P50</th><th scope="col" className="num">n</th><th scope="col" className="num">Price, blended 3:1 (USD/M, declared)</th><th scope="col">Status</th></tr></thead>
-          <tbody>
-            {answer.entries.map((e) => (
-              <tr key={e.endpoint.id} data-endpoint={e.endpoint.slug}>
-                <td>{e.rank === null ? <span className="muted" data-not-ranked={e.notRankedReason ?? undefined}>{e.notRankedReason === 'fidelity_below_bound' ? 'unranked: fails fidelity checks' : 'unranked'}</span> : `${e.rank}${e.tiedWith.length ? ' (tied)' : ''}`}</td>
-                <td><Link href={`/endpoints/${e.endpoint.id}`}>{e.endpoint.slug}</Link></td>
-                <td><Link href={`/providers/${e.endpoint.providerSlug}`}>{e.endpoint.provider}</Link></td>
-                <td className="num">{fmt(e.outputTokensPerSecond?.p50, 1)}</td>
-                <td className="num">{e.n}</td>
-                <td className="num" data-metric="blended-price">{(() => { const p = priceOf.get(e.endpoint.id); return p?.pricing ? <span title={`input ${p.pricing.inputUsdPerMTokens}, output ${p.pricing.outputUsdPerMTokens} USD per M tokens; ${p.pricing.source}, as of ${p.pricing.asOf}`}>{fmt(p.blendedUsdPerMTokens, 3)}</span> : <span className="muted">not declared</span>; })()}</td>
-                <td>{e.endpoint.status === 'inactive' ? 'awaiting API key' : e.endpoint.status}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        label="Endpoints (table)"
+        table="model-endpoints"
+        columns={['Rank', 'Endpoint', 'Provider', { num: 'TPS/user P50' }, { num: 'n' }, { num: 'Price, blended 3:1 (USD/M, declared)' }, 'Status']}
+      >
+        {answer.entries.map((e) => (
+          <tr key={e.endpoint.id} data-endpoint={e.endpoint.slug}>
+            <td>
+              {e.rank === null ? (
+                <span className="muted" data-not-ranked={e.notRankedReason ?? undefined}>
+                  {e.notRankedReason === 'fidelity_below_bound' ? 'unranked: fails fidelity checks' : 'unranked'}
+                </span>
+              ) : (
+                `${e.rank}${e.tiedWith.length ? ' (tied)' : ''}`
+              )}
+            </td>
+            <td>
+              <Link href={`/endpoints/${e.endpoint.id}`}>{e.endpoint.slug}</Link>
+            </td>
+            <td>
+              <Link href={`/providers/${e.endpoint.providerSlug}`}>{e.endpoint.provider}</Link>
+            </td>
+            <td className="num">{fmt(e.outputTokensPerSecond?.p50, 1)}</td>
+            <td className="num">{e.n}</td>
+            <td className="num" data-metric="blended-price">
+              {(() => {
+                const p = priceOf.get(e.endpoint.id);
+                return p?.pricing ? (
+                  <span
+                    title={`input ${p.pricing.inputUsdPerMTokens}, output ${p.pricing.outputUsdPerMTokens} USD per M tokens; ${p.pricing.source}, as of ${p.pricing.asOf}`}
+                  >
+                    {fmt(p.blendedUsdPerMTokens, 3)}
+                  </span>
+                ) : (
+                  <span className="muted">not declared</span>
+                );
+              })()}
+            </td>
+            <td>{e.endpoint.status === 'inactive' ? 'awaiting API key' : e.endpoint.status}</td>
+          </tr>
+        ))}
+      </DataTable>
       <h2 id="price-speed">Speed against price (last 72 h, {workload})</h2>
       <p className="muted">
-        Declared blended price (3 input tokens : 1 output token, USD per million tokens, as the endpoint&apos;s owner or an admin declared it with its source and date; never measured) against measured median output speed per user. Endpoints without a declared price are left out.
+        Declared blended price (3 input tokens : 1 output token, USD per million tokens, as the endpoint&apos;s owner or an admin declared it with its source
+        and date; never measured) against measured median output speed per user. Endpoints without a declared price are left out.
       </p>
       {pricePoints.length > 0 ? (
         <PriceSpeedChart id="price-speed" points={pricePoints} title={`Blended price against output speed, ${model.name}, ${workload}, last 72 h`} />
       ) : (
         <p className="muted">No endpoint of {model.name} has a declared price yet.</p>
       )}
-      <p><Link href={`/?model=${slug}&workload=${workload}`}>Full leaderboard of {model.name}</Link> · <Link href={`/embed/history?model=${slug}&workload=${workload}&range=${range}`}>embeddable history chart</Link> · <Link href={`/models/${slug}/pareto`}>throughput against interactivity (sweeps)</Link></p>
+      <p>
+        <Link href={`/?model=${slug}&workload=${workload}`}>Full leaderboard of {model.name}</Link> ·{' '}
+        <Link href={`/embed/history?model=${slug}&workload=${workload}&range=${range}`}>embeddable history chart</Link> ·{' '}
+        <Link href={`/models/${slug}/pareto`}>throughput against interactivity (sweeps)</Link>
+      </p>
       {claims.length > 0 ? <ClaimsList items={claims} heading={`Published claims about ${model.name} (not our measurements)`} /> : null}
     </>
   );

@@ -2,7 +2,7 @@ import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { listEndpoints } from '@/db/queries/catalog';
 import { getProviderBySlug } from '@/db/queries/ui-endpoint';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 
 /**
  * Unknown provider → HTTP 404 before the page streams (see app/endpoints/[id]/layout.tsx). So is a

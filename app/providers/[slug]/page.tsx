@@ -5,13 +5,14 @@ import { connection } from 'next/server';
 import { listClaims } from '@/db/queries/claims';
 import { listEndpoints } from '@/db/queries/catalog';
 import { getProviderBySlug } from '@/db/queries/ui-endpoint';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
-import { getLeaderboardAnswer } from '@/app/_server/leaderboard';
+import { getLeaderboardAnswer } from '@/server/leaderboard';
 import { ClaimsList } from '@/app/_components/claims-list';
 import { EmptyState } from '@/app/_components/empty-state';
 import { deploymentLabel, fmt, fmtPct } from '@/app/_components/format';
 import { IntervalChart } from '@/app/_components/interval-chart';
+import { DataTable } from '@/app/_components/data-table';
 
 type Params = Promise<{ slug: string }>;
 const WORKLOAD = 'prose-1k';
@@ -19,7 +20,9 @@ const WORKLOAD = 'prose-1k';
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { slug } = await params;
   const p = /^[a-z0-9][a-z0-9-]{0,80}$/.test(slug) ? await getListedProvider(slug) : null;
-  return p ? { title: p.provider.name, description: `${p.provider.name}: endpoints listed on Tokenpace, their measured output speed per user and rank.` } : { title: 'Provider not found' };
+  return p
+    ? { title: p.provider.name, description: `${p.provider.name}: endpoints listed on Tokenpace, their measured output speed per user and rank.` }
+    : { title: 'Provider not found' };
 }
 
 /**
@@ -50,20 +53,32 @@ export default async function ProviderPage({ params }: { params: Params }) {
     Promise.all(modelSlugs.map((m) => getLeaderboardAnswer(db, leaderboardQuerySchema.parse({ model: m, workload: WORKLOAD })))),
     Promise.all(modelSlugs.map((m) => listClaims(db, { modelSlug: m }))),
   ]);
-  const entryOf = (id: number) => boards.flatMap((b) => b.entries.map((e) => ({ e, ranked: b.entries.filter((x) => x.rank !== null).length }))).find((x) => x.e.endpoint.id === id) ?? null;
+  const entryOf = (id: number) =>
+    boards.flatMap((b) => b.entries.map((e) => ({ e, ranked: b.entries.filter((x) => x.rank !== null).length }))).find((x) => x.e.endpoint.id === id) ?? null;
   // best rank first, unranked last (then by slug, as listed)
   const endpoints = [...listed].sort((a, b) => (entryOf(a.id)?.e.rank ?? Infinity) - (entryOf(b.id)?.e.rank ?? Infinity));
   const myClaims = claims.flat().filter((c) => c.providerSlug === slug);
   const measured = endpoints.map((ep) => ({ ep, entry: entryOf(ep.id)?.e })).filter((x) => x.entry?.outputTokensPerSecond);
   return (
     <>
-      <p className="muted small"><Link href="/providers">Providers</Link></p>
+      <p className="muted small">
+        <Link href="/providers">Providers</Link>
+      </p>
       <h1>{provider.name}</h1>
       <p className="muted lead">
         {provider.kind === 'calibration' ? 'Tokenpace\u2019s own reference servers, probed like any provider to show measurement accuracy. ' : ''}
         {slug.startsWith('synthetic-') ? 'Synthetic demo data written by the end-to-end tests; not a real provider. ' : ''}
         {endpoints.length} endpoint{endpoints.length === 1 ? '' : 's'} listed. Ranks are for workload {WORKLOAD} over the last 72 h.
-        {provider.websiteUrl ? <> Website: <a href={provider.websiteUrl} rel="noopener noreferrer">{provider.websiteUrl}</a>.</> : null}
+        {provider.websiteUrl ? (
+          <>
+            {' '}
+            Website:{' '}
+            <a href={provider.websiteUrl} rel="noopener noreferrer">
+              {provider.websiteUrl}
+            </a>
+            .
+          </>
+        ) : null}
       </p>
       {measured.length > 0 ? (
         <IntervalChart
@@ -77,41 +92,72 @@ export default async function ProviderPage({ params }: { params: Params }) {
         <EmptyState id="provider-speed" title="No measurements of this provider in the last 72 h">
           <p>
             {endpoints.some((e) => e.status === 'inactive')
-              ? `Its endpoints are waiting for an API key (${[...new Set(endpoints.map((e) => e.apiKeyEnv).filter(Boolean))].join(', ')}): set the variable and restart npx tokenpace start to start probing.`
+              ? 'This site does not probe its endpoints at the moment; their figures appear within minutes of their first probes.'
               : 'Its endpoints have not been probed in this window.'}
             {myClaims.length ? ' Published claims are listed below.' : ''}
           </p>
         </EmptyState>
       )}
       <h2>Endpoints</h2>
-      <div className="table-wrap" tabIndex={0} role="region" aria-label="Endpoints of this provider (table)">
-        <table data-table="provider-endpoints">
-          <thead>
-            <tr><th scope="col">Endpoint</th><th scope="col">Model</th><th scope="col">Rank</th><th scope="col" className="num">TPS/user P50</th><th scope="col" className="num">TTFT P50 (ms)</th><th scope="col" className="num">Success</th><th scope="col" className="num">n</th><th scope="col">Deployment</th><th scope="col">Declared</th><th scope="col">Status</th></tr>
-          </thead>
-          <tbody>
-            {endpoints.map((ep) => {
-              const x = entryOf(ep.id);
-              const e = x?.e;
-              return (
-                <tr key={ep.id} data-endpoint={ep.slug}>
-                  <td><Link href={`/endpoints/${ep.id}`}>{ep.slug}</Link></td>
-                  <td><Link href={`/?model=${ep.modelSlug}&workload=${WORKLOAD}`}>{ep.model}</Link></td>
-                  <td data-metric="rank">{e?.rank ? `${e.rank}${e.tiedWith.length ? ' (tied)' : ''} of ${x!.ranked}` : <span className="muted">unranked</span>}</td>
-                  <td className="num" data-metric="tps-p50">{fmt(e?.outputTokensPerSecond?.p50, 1)}</td>
-                  <td className="num">{fmt(e?.ttftMs?.p50)}</td>
-                  <td className="num">{fmtPct(e?.successRate, 1)}</td>
-                  <td className="num">{e?.n ?? 0}</td>
-                  <td>{deploymentLabel(ep.deploymentKind)}</td>
-                  <td>{[ep.hardware, ep.engine, ep.precision, ep.speculativeDecoding].filter(Boolean).map((t) => <span key={t} className="tag">{t}</span>)}</td>
-                  <td>{ep.status === 'inactive' ? `awaiting ${ep.apiKeyEnv ?? 'API key'}` : ep.status}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-      {endpoints.length >= 2 ? <p><Link href={`/compare?e=${endpoints.slice(0, 4).map((e) => e.id).join(',')}`}>Compare these endpoints</Link></p> : null}
+      <DataTable
+        label="Endpoints of this provider (table)"
+        table="provider-endpoints"
+        columns={[
+          'Endpoint',
+          'Model',
+          'Rank',
+          { num: 'TPS/user P50' },
+          { num: 'TTFT P50 (ms)' },
+          { num: 'Success' },
+          { num: 'n' },
+          'Deployment',
+          'Declared',
+          'Status',
+        ]}
+      >
+        {endpoints.map((ep) => {
+          const x = entryOf(ep.id);
+          const e = x?.e;
+          return (
+            <tr key={ep.id} data-endpoint={ep.slug}>
+              <td>
+                <Link href={`/endpoints/${ep.id}`}>{ep.slug}</Link>
+              </td>
+              <td>
+                <Link href={`/?model=${ep.modelSlug}&workload=${WORKLOAD}`}>{ep.model}</Link>
+              </td>
+              <td data-metric="rank">{e?.rank ? `${e.rank}${e.tiedWith.length ? ' (tied)' : ''} of ${x!.ranked}` : <span className="muted">unranked</span>}</td>
+              <td className="num" data-metric="tps-p50">
+                {fmt(e?.outputTokensPerSecond?.p50, 1)}
+              </td>
+              <td className="num">{fmt(e?.ttftMs?.p50)}</td>
+              <td className="num">{fmtPct(e?.successRate, 1)}</td>
+              <td className="num">{e?.n ?? 0}</td>
+              <td>{deploymentLabel(ep.deploymentKind)}</td>
+              <td>
+                {[ep.hardware, ep.engine, ep.precision, ep.speculativeDecoding].filter(Boolean).map((t) => (
+                  <span key={t} className="tag">
+                    {t}
+                  </span>
+                ))}
+              </td>
+              <td>{ep.status === 'inactive' ? 'not measured here yet' : ep.status}</td>
+            </tr>
+          );
+        })}
+      </DataTable>
+      {endpoints.length >= 2 ? (
+        <p>
+          <Link
+            href={`/compare?e=${endpoints
+              .slice(0, 4)
+              .map((e) => e.id)
+              .join(',')}`}
+          >
+            Compare these endpoints
+          </Link>
+        </p>
+      ) : null}
       {myClaims.length > 0 ? <ClaimsList items={myClaims} heading={`Published claims about ${provider.name} (not our measurements)`} /> : null}
     </>
   );

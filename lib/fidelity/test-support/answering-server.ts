@@ -34,6 +34,10 @@ export async function startAnsweringServer(answer: (prompt: string) => string): 
   return {
     url: `http://127.0.0.1:${port}/v1`,
     prompts,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

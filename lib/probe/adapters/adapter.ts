@@ -2,7 +2,9 @@
  * The one interface every wire protocol implements. Provider quirks live behind it; the rest of
  * the probe sees only `WireEvent`s (what one event meant) stamped with their completion time.
  */
-import type { Protocol } from '../types';
+import type { Protocol, ServiceTierDeclaration } from '../types';
+import type { ConversationMessage } from './conversation';
+import type { StructuredOutputRequest } from './structured-output';
 
 /** One generated-text fragment of a tool call, keyed by the call's position in its stream. */
 export interface ToolCallDelta {
@@ -55,6 +57,26 @@ export interface WireEvent {
    * `output_tokens_details.thinking_tokens`); the accumulator keeps the last value. Decision 065.
    */
   reasoningTokensHidden?: number;
+  /**
+   * Input tokens the provider served from its prompt cache, from this event's usage report
+   * (./cached-input.ts: `prompt_tokens_details.cached_tokens`, `cache_read_input_tokens`,
+   * `cachedContentTokenCount`, ...); the accumulator keeps the last value. Issue 25.
+   */
+  cachedInputTokens?: number;
+  /** Input tokens written to the prompt cache (Anthropic `cache_creation_input_tokens`, Bedrock `cacheWriteInputTokens`), last value. */
+  cacheWriteInputTokens?: number;
+  /**
+   * Input (prompt) tokens of the request in all, cached ones included, from this event's usage
+   * report (./cached-input.ts: `prompt_tokens`, Responses `input_tokens`, Anthropic the sum of
+   * `input_tokens` and its two cache counts, ...); the accumulator keeps the last value. Decision 290.
+   */
+  inputTokensReported?: number;
+  /**
+   * The service tier the provider says served the request (OpenAI Chat chunk `service_tier`,
+   * Responses `response.service_tier`, Anthropic `usage.service_tier`), as spelled, at most 40
+   * characters; the accumulator keeps the last value. Evidence against the declared tier (decision 293).
+   */
+  servedServiceTier?: string;
   /** The provider's own reasoning count from the same usage report (evidence only), tokens. */
   reasoningTokensReported?: number;
   /**
@@ -125,6 +147,18 @@ export interface AdapterRequestInput {
   prompt: string;
   maxOutputTokens: number;
   awsCredentials?: AwsCredentials | null;
+  /**
+   * A multi-turn conversation with tool calls and results (./conversation.ts, agent turns): sent
+   * instead of `prompt` (which then only names the request in records). Absent: one user prompt.
+   */
+  conversation?: readonly ConversationMessage[] | null;
+  /** A structured-output or forced-tool request (./structured-output.ts); absent: free text. */
+  output?: StructuredOutputRequest | null;
+  /**
+   * The endpoint's declared service tier (../service-tier.ts): the documented parameter and value
+   * sent with every request to that endpoint, and only to it; absent: the provider's default tier.
+   */
+  serviceTier?: ServiceTierDeclaration | null;
   /** Wall-clock time for request signing (SigV4); defaults to now. */
   now?: Date;
 }

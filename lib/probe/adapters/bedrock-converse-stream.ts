@@ -22,6 +22,10 @@ import type { ProtocolAdapter, WireEvent } from './adapter';
 import { joinUrl } from './join-url';
 import { collectText, emptyText, hasText } from './content-parts';
 import { classifyInStreamError, countValue, isRecord, nonEmptyString, summarizeErrorText, tryParseJson } from './normalize';
+import { addCachedInput } from './cached-input';
+import { structuredOutputFields } from './structured-output';
+import { conversationFields } from './conversation';
+import { serviceTierFields } from '../service-tier';
 import { listUnknownUsagePaths } from './usage-places';
 
 /** True for an AWS access key id (long-term AKIA…, temporary ASIA…). */
@@ -70,7 +74,8 @@ function interpretFrame(eventType: string, payload: Record<string, unknown>, sta
         // but sent encrypted; how many tokens it was is not reported (decision 065).
         if (hasText(rc.redactedContent)) event.reasoningWithheld = true;
         for (const [key, value] of Object.entries(rc)) {
-          if (!['text', 'reasoningText', 'signature', 'redactedContent'].includes(key) && hasText(value)) text.unrecognizedPaths.push(`contentBlockDelta.delta.reasoningContent.${key}`);
+          if (!['text', 'reasoningText', 'signature', 'redactedContent'].includes(key) && hasText(value))
+            text.unrecognizedPaths.push(`contentBlockDelta.delta.reasoningContent.${key}`);
         }
       }
       if (text.answer !== '') event.answer = text.answer;
@@ -93,6 +98,7 @@ function interpretFrame(eventType: string, payload: Record<string, unknown>, sta
       const usage = isRecord(payload.usage) ? payload.usage : {};
       const count = countValue(usage.outputTokens);
       if (count !== undefined) event.outputTokensReported = count;
+      addCachedInput('bedrock-converse-stream', usage, event);
       const metrics = isRecord(payload.metrics) ? payload.metrics : {};
       const latency = countValue(metrics.latencyMs);
       if (latency !== undefined) event.providerMetrics = { latencyMs: latency };
@@ -130,7 +136,12 @@ function interpretTextBody(text: string): WireEvent {
       }
       if (isRecord(block.reasoningContent) && hasText(block.reasoningContent.redactedContent)) event.reasoningWithheld = true;
       if (isRecord(block.toolUse)) {
-        (event.toolCalls ??= []).push({ key: String(i), id: nonEmptyString(block.toolUse.toolUseId) ?? null, name: nonEmptyString(block.toolUse.name) ?? null, argumentsDelta: JSON.stringify(block.toolUse.input ?? {}) });
+        (event.toolCalls ??= []).push({
+          key: String(i),
+          id: nonEmptyString(block.toolUse.toolUseId) ?? null,
+          name: nonEmptyString(block.toolUse.name) ?? null,
+          argumentsDelta: JSON.stringify(block.toolUse.input ?? {}),
+        });
       }
     });
     if (collected.answer !== '') event.answer = collected.answer;
@@ -140,6 +151,7 @@ function interpretTextBody(text: string): WireEvent {
     const usage = isRecord(parsed.usage) ? parsed.usage : {};
     const count = countValue(usage.outputTokens);
     if (count !== undefined) event.outputTokensReported = count;
+    addCachedInput('bedrock-converse-stream', usage, event);
     return event;
   }
   const summary = summarizeErrorText(text);
@@ -153,13 +165,18 @@ export const bedrockConverseStreamAdapter: ProtocolAdapter = {
   cumulativeText: true,
   buildRequest(input) {
     const url = joinUrl(input.url, `model/${encodeURIComponent(input.model)}/converse-stream`);
+    const tier = input.serviceTier ? serviceTierFields('bedrock-converse-stream', input.serviceTier) : null;
     const body = JSON.stringify({
       messages: [{ role: 'user', content: [{ text: input.prompt }] }],
+      ...(input.conversation ? conversationFields('bedrock-converse-stream', input.conversation) : {}),
       inferenceConfig: { maxTokens: input.maxOutputTokens },
+      ...tier?.body,
+      ...(input.output ? structuredOutputFields('bedrock-converse-stream', input.output) : {}),
     });
     let headers: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'application/vnd.amazon.eventstream',
+      ...tier?.headers,
     };
     // An AWS access key id (AKIA…/ASIA…) is half of a SigV4 credential, never a bearer token;
     // Bedrock API keys (bearer) look different.

@@ -57,7 +57,9 @@ describe('adapter requests', () => {
       awsCredentials: { accessKeyId: 'AKID', secretAccessKey: 'secret' },
       now: new Date('2026-11-29T18:00:00Z'),
     });
-    expect(signed.init.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKID\/20261129\/us-west-2\/bedrock\/aws4_request, SignedHeaders=accept;content-type;host;x-amz-date, Signature=[0-9a-f]{64}$/);
+    expect(signed.init.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKID\/20261129\/us-west-2\/bedrock\/aws4_request, SignedHeaders=accept;content-type;host;x-amz-date, Signature=[0-9a-f]{64}$/,
+    );
     expect(signed.init.headers['x-amz-date']).toBe('20261129T180000Z');
     expect(signed.init.headers.host).toBeUndefined();
   });
@@ -83,7 +85,12 @@ describe('provider quirks in requests', () => {
     const url = 'https://bedrock-runtime.us-east-1.amazonaws.com';
     const unsigned = a.buildRequest({ ...input, apiKey: 'AKIAIOSFODNN7EXAMPLE', url });
     expect(unsigned.init.headers.authorization).toBeUndefined();
-    const signed = a.buildRequest({ ...input, apiKey: 'AKIAIOSFODNN7EXAMPLE', url, awsCredentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 's' } });
+    const signed = a.buildRequest({
+      ...input,
+      apiKey: 'AKIAIOSFODNN7EXAMPLE',
+      url,
+      awsCredentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 's' },
+    });
     expect(signed.init.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE\//);
   });
 });

@@ -18,15 +18,7 @@ export interface CollectedText {
 /** Part types whose text is answer text unless nested in a reasoning part. */
 const TEXT_TYPES = new Set(['text', 'output_text', 'text_delta']);
 /** Part types whose text is reasoning. */
-const REASONING_TYPES = new Set([
-  'thinking',
-  'thinking_delta',
-  'reasoning',
-  'reasoning_text',
-  'reasoning.text',
-  'reasoning.summary',
-  'summary_text',
-]);
+const REASONING_TYPES = new Set(['thinking', 'thinking_delta', 'reasoning', 'reasoning_text', 'reasoning.text', 'reasoning.summary', 'summary_text']);
 /** Part types that carry no readable generated text (encrypted or opaque reasoning, media, references). */
 const OPAQUE_TYPES = new Set([
   'reasoning.encrypted',

@@ -25,10 +25,27 @@ import { joinUrl } from './join-url';
 import { collectText, emptyText, hasText } from './content-parts';
 import { classifyInStreamError, countValue, isRecord, nonEmptyString, tryParseJson } from './normalize';
 import { createSseDecoder } from './sse-messages';
+import { addCachedInput } from './cached-input';
+import { structuredOutputFields } from './structured-output';
+import { conversationFields } from './conversation';
+import { serviceTierFields } from '../service-tier';
 import { listUnknownUsagePaths } from './usage-places';
 
 /** Part keys read here or known to carry no generated text. */
-const PART_KEYS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall', 'functionResponse', 'inlineData', 'fileData', 'executableCode', 'codeExecutionResult', 'videoMetadata', 'partMetadata', 'mediaResolution']);
+const PART_KEYS = new Set([
+  'text',
+  'thought',
+  'thoughtSignature',
+  'functionCall',
+  'functionResponse',
+  'inlineData',
+  'fileData',
+  'executableCode',
+  'codeExecutionResult',
+  'videoMetadata',
+  'partMetadata',
+  'mediaResolution',
+]);
 /** Content keys read here. */
 const CONTENT_KEYS = new Set(['parts', 'role']);
 
@@ -198,6 +215,7 @@ function interpretResponse(response: Record<string, unknown>, state: GeminiDecod
   }
   if (isRecord(response.usageMetadata)) {
     const u = response.usageMetadata;
+    addCachedInput('gemini-stream', u, event);
     const candidatesCount = countValue(u.candidatesTokenCount);
     const thoughts = countValue(u.thoughtsTokenCount);
     if (candidatesCount !== undefined || thoughts !== undefined) {
@@ -280,9 +298,15 @@ export const geminiStreamAdapter: ProtocolAdapter = {
       if (target.hostname.endsWith('aiplatform.googleapis.com')) headers.authorization = `Bearer ${input.apiKey}`;
       else headers['x-goog-api-key'] = input.apiKey;
     }
+    const tier = input.serviceTier ? serviceTierFields('gemini-stream', input.serviceTier) : null;
+    if (tier) Object.assign(headers, tier.headers);
+    const extra = input.output ? structuredOutputFields('gemini-stream', input.output) : {};
     const body = {
       contents: [{ role: 'user', parts: [{ text: input.prompt }] }],
-      generationConfig: { maxOutputTokens: input.maxOutputTokens },
+      ...(input.conversation ? conversationFields('gemini-stream', input.conversation) : {}),
+      ...tier?.body,
+      ...extra,
+      generationConfig: { maxOutputTokens: input.maxOutputTokens, ...(extra.generationConfig as Record<string, unknown> | undefined) },
     };
     return { url: target.toString(), init: { method: 'POST', headers, body: JSON.stringify(body) } };
   },

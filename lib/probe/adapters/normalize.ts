@@ -54,7 +54,13 @@ export function looksLikeHtml(text: string): boolean {
 export function summarizeErrorText(text: string): string {
   const trimmed = text.trim();
   if (looksLikeHtml(trimmed)) {
-    const strip = (s: string) => s.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim();
+    const strip = (s: string) =>
+      s
+        .replace(/<[^>]*>/g, ' ')
+        .replace(/&nbsp;/g, ' ')
+        .replace(/&amp;/g, '&')
+        .replace(/\s+/g, ' ')
+        .trim();
     const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(trimmed)?.[1];
     const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(trimmed)?.[1];
     const parts = [title, h1].filter((p): p is string => p !== undefined).map(strip);

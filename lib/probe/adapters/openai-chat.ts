@@ -31,6 +31,11 @@ import { collectText, emptyText, hasText } from './content-parts';
 import { joinUrl, pathEndsWith } from './join-url';
 import { classifyInStreamError, countValue, isRecord, nonEmptyString, summarizeErrorText } from './normalize';
 import { createSseDecoder } from './sse-messages';
+import { addCachedInput } from './cached-input';
+import { servedTierOf } from './served-tier';
+import { structuredOutputFields } from './structured-output';
+import { conversationFields } from './conversation';
+import { serviceTierFields } from '../service-tier';
 import { listUnknownUsagePaths } from './usage-places';
 
 /** Per-stream state of the OpenAI decoder. */
@@ -55,11 +60,58 @@ interface ChatDecoderState {
 }
 
 /** Delta (and choice.message) keys read here; anything else holding text is recorded as unrecognised. */
-const DELTA_KEYS = new Set(['role', 'content', 'reasoning_content', 'reasoning', 'reasoning_details', 'tool_calls', 'function_call', 'refusal', 'annotations', 'name', 'tool_call_id', 'id', 'type', 'index', 'extra_content']);
+const DELTA_KEYS = new Set([
+  'role',
+  'content',
+  'reasoning_content',
+  'reasoning',
+  'reasoning_details',
+  'tool_calls',
+  'function_call',
+  'refusal',
+  'annotations',
+  'name',
+  'tool_call_id',
+  'id',
+  'type',
+  'index',
+  'extra_content',
+]);
 /** Choice keys read here or known to carry no generated text. */
-const CHOICE_KEYS = new Set(['index', 'usage', 'delta', 'message', 'text', 'finish_reason', 'native_finish_reason', 'stop_reason', 'matched_stop', 'logprobs', 'content_filter_results', 'content_filter_result', 'content_filter_offsets', 'error', 'finish_details', 'seed']);
+const CHOICE_KEYS = new Set([
+  'index',
+  'usage',
+  'delta',
+  'message',
+  'text',
+  'finish_reason',
+  'native_finish_reason',
+  'stop_reason',
+  'matched_stop',
+  'logprobs',
+  'content_filter_results',
+  'content_filter_result',
+  'content_filter_offsets',
+  'error',
+  'finish_details',
+  'seed',
+]);
 /** Top-level keys of a chunk that carry no generated text (looked at only when `choices` is missing). */
-const CHUNK_META_KEYS = new Set(['id', 'object', 'created', 'created_at', 'model', 'system_fingerprint', 'service_tier', 'provider', 'usage', 'x_groq', 'error', 'choices', 'type']);
+const CHUNK_META_KEYS = new Set([
+  'id',
+  'object',
+  'created',
+  'created_at',
+  'model',
+  'system_fingerprint',
+  'service_tier',
+  'provider',
+  'usage',
+  'x_groq',
+  'error',
+  'choices',
+  'type',
+]);
 
 /**
  * Reads the text of a delta (or a non-streamed `message`) in every shape in use: `content` as a
@@ -155,7 +207,11 @@ function outputCount(usage: Record<string, unknown>): number | undefined {
   // Gateways relaying the Responses/Messages APIs name the fields output_tokens / input_tokens.
   const completion = countValue(usage.completion_tokens) ?? countValue(usage.output_tokens);
   if (completion === undefined) return undefined;
-  const details = isRecord(usage.completion_tokens_details) ? usage.completion_tokens_details : isRecord(usage.output_tokens_details) ? usage.output_tokens_details : {};
+  const details = isRecord(usage.completion_tokens_details)
+    ? usage.completion_tokens_details
+    : isRecord(usage.output_tokens_details)
+      ? usage.output_tokens_details
+      : {};
   const reasoning = countValue(details.reasoning_tokens) ?? countValue(usage.reasoning_tokens);
   const prompt = countValue(usage.prompt_tokens) ?? countValue(usage.input_tokens);
   const total = countValue(usage.total_tokens);
@@ -174,7 +230,11 @@ function outputCount(usage: Record<string, unknown>): number | undefined {
  * there). Decision 065. Returns the reasoning count, undefined when the usage has none.
  */
 function readReasoningCount(usage: Record<string, unknown>, event: WireEvent, state: ChatDecoderState): number | undefined {
-  const details = isRecord(usage.completion_tokens_details) ? usage.completion_tokens_details : isRecord(usage.output_tokens_details) ? usage.output_tokens_details : {};
+  const details = isRecord(usage.completion_tokens_details)
+    ? usage.completion_tokens_details
+    : isRecord(usage.output_tokens_details)
+      ? usage.output_tokens_details
+      : {};
   const reasoning = countValue(details.reasoning_tokens) ?? countValue(usage.reasoning_tokens);
   if (reasoning === undefined) return undefined;
   event.reasoningTokensReported = reasoning;
@@ -220,7 +280,11 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
     const finish = nonEmptyString(choice.finish_reason);
     if (finish === 'error') {
       // OpenRouter and others end a failed generation with finish_reason "error".
-      if (!event.error) event.error = classifyInStreamError(String(choice.native_finish_reason ?? ''), `finish_reason "error"${choice.native_finish_reason ? ` (${String(choice.native_finish_reason)})` : ''}`);
+      if (!event.error)
+        event.error = classifyInStreamError(
+          String(choice.native_finish_reason ?? ''),
+          `finish_reason "error"${choice.native_finish_reason ? ` (${String(choice.native_finish_reason)})` : ''}`,
+        );
     } else if (finish !== undefined) {
       event.finishReason = finish;
       event.complete = true;
@@ -237,9 +301,18 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
   // include_usage chunk, SambaNova), inside the choice (Moonshot/Kimi, some gateways), then
   // `x_groq.usage` as fallback. One source per chunk, in that order (decision 191).
   const choiceUsage = isRecord(choice) && isRecord(choice.usage) ? choice.usage : undefined;
-  const usage = isRecord(chunk.usage) && outputCount(chunk.usage) !== undefined ? chunk.usage : choiceUsage && outputCount(choiceUsage) !== undefined ? choiceUsage : isRecord(chunk.usage) ? chunk.usage : undefined;
+  const usage =
+    isRecord(chunk.usage) && outputCount(chunk.usage) !== undefined
+      ? chunk.usage
+      : choiceUsage && outputCount(choiceUsage) !== undefined
+        ? choiceUsage
+        : isRecord(chunk.usage)
+          ? chunk.usage
+          : undefined;
   const usageCount = usage ? outputCount(usage) : undefined;
   unrecognized.push(...listUnknownUsagePaths(chunk, (p) => p === 'usage' || p === 'x_groq.usage' || /^choices\[\d+\]\.usage$/.test(p)));
+  const servedTier = servedTierOf(chunk.service_tier);
+  if (servedTier !== undefined) event.servedServiceTier = servedTier;
   if (usage && usageCount !== undefined) {
     state.topLevelUsageSeen = true;
     event.outputTokensReported = usageCount;
@@ -247,6 +320,7 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
     if (!state.complete) event.outputTokensProvisional = true;
     const metrics = numericFields(usage, ['completion_tokens', 'prompt_tokens', 'total_tokens']);
     const reasoning = readReasoningCount(usage, event, state);
+    addCachedInput('openai-chat', usage, event);
     if (metrics || reasoning !== undefined) event.providerMetrics = { ...metrics, ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}) };
   } else if (!state.topLevelUsageSeen && isRecord(chunk.x_groq) && isRecord(chunk.x_groq.usage)) {
     const groqCount = outputCount(chunk.x_groq.usage);
@@ -311,12 +385,17 @@ export const openAiChatAdapter: ProtocolAdapter = {
       // Azure key auth reads `api-key`; Azure also accepts the bearer form for Entra tokens.
       if (isAzureHost(url)) headers['api-key'] = input.apiKey;
     }
+    const tier = input.serviceTier ? serviceTierFields('openai-chat', input.serviceTier) : null;
+    if (tier) Object.assign(headers, tier.headers);
     const body = {
       model: input.model,
       messages: [{ role: 'user', content: input.prompt }],
+      ...(input.conversation ? conversationFields('openai-chat', input.conversation) : {}),
       stream: true,
       stream_options: { include_usage: true },
       max_tokens: input.maxOutputTokens,
+      ...tier?.body,
+      ...(input.output ? structuredOutputFields('openai-chat', input.output) : {}),
     };
     return { url, init: { method: 'POST', headers, body: JSON.stringify(body) } };
   },

@@ -34,6 +34,11 @@ import { collectText, emptyText, hasText } from './content-parts';
 import { joinUrl, pathEndsWith } from './join-url';
 import { classifyInStreamError, countValue, isRecord, nonEmptyString, summarizeErrorText } from './normalize';
 import { createSseDecoder } from './sse-messages';
+import { addCachedInput } from './cached-input';
+import { servedTierOf } from './served-tier';
+import { structuredOutputFields } from './structured-output';
+import { conversationFields } from './conversation';
+import { serviceTierFields } from '../service-tier';
 import { listUnknownUsagePaths } from './usage-places';
 
 /** Events that carry no generated text of their own (lifecycle, progress, annotations). */
@@ -72,9 +77,19 @@ const SILENT_EVENTS = new Set([
 /** Answer-text delta events. */
 const ANSWER_DELTAS = new Set(['response.output_text.delta', 'response.refusal.delta']);
 /** Reasoning-text delta events. */
-const REASONING_DELTAS = new Set(['response.reasoning_text.delta', 'response.reasoning_summary_text.delta', 'response.reasoning.delta', 'response.reasoning_summary.delta']);
+const REASONING_DELTAS = new Set([
+  'response.reasoning_text.delta',
+  'response.reasoning_summary_text.delta',
+  'response.reasoning.delta',
+  'response.reasoning_summary.delta',
+]);
 /** Tool-argument delta events. */
-const TOOL_DELTAS = new Set(['response.function_call_arguments.delta', 'response.custom_tool_call_input.delta', 'response.mcp_call_arguments.delta', 'response.code_interpreter_call_code.delta']);
+const TOOL_DELTAS = new Set([
+  'response.function_call_arguments.delta',
+  'response.custom_tool_call_input.delta',
+  'response.mcp_call_arguments.delta',
+  'response.code_interpreter_call_code.delta',
+]);
 /** `.done` events whose text repeats the deltas of their item: channel and text key. */
 const DONE_EVENTS: Record<string, { channel: 'answer' | 'reasoning' | 'tool'; key: string }> = {
   'response.output_text.done': { channel: 'answer', key: 'text' },
@@ -87,7 +102,24 @@ const DONE_EVENTS: Record<string, { channel: 'answer' | 'reasoning' | 'tool'; ke
   'response.code_interpreter_call_code.done': { channel: 'tool', key: 'code' },
 };
 /** Keys of a delta event that carry no generated text. */
-const EVENT_META_KEYS = new Set(['type', 'sequence_number', 'item_id', 'output_index', 'content_index', 'summary_index', 'logprobs', 'obfuscation', 'response', 'item', 'part', 'annotation', 'annotation_index', 'name', 'call_id', 'id']);
+const EVENT_META_KEYS = new Set([
+  'type',
+  'sequence_number',
+  'item_id',
+  'output_index',
+  'content_index',
+  'summary_index',
+  'logprobs',
+  'obfuscation',
+  'response',
+  'item',
+  'part',
+  'annotation',
+  'annotation_index',
+  'name',
+  'call_id',
+  'id',
+]);
 /** Output item types that open a tool call. */
 const TOOL_ITEMS = new Set(['function_call', 'custom_tool_call', 'mcp_call', 'code_interpreter_call']);
 
@@ -132,6 +164,9 @@ function deltaText(delta: unknown, channel: 'answer' | 'reasoning'): string {
 
 /** The final response's usage onto `event` (decision 065 for the reasoning count). */
 function readUsage(response: Record<string, unknown>, event: WireEvent, state: ResponsesDecoderState): void {
+  // the tier that served it sits beside usage in the terminal response (decision 293)
+  const servedTier = servedTierOf(response.service_tier);
+  if (servedTier !== undefined) event.servedServiceTier = servedTier;
   const usage = isRecord(response.usage) ? response.usage : undefined;
   if (!usage) return;
   const output = countValue(usage.output_tokens) ?? countValue(usage.completion_tokens);
@@ -149,6 +184,7 @@ function readUsage(response: Record<string, unknown>, event: WireEvent, state: R
   if (input !== undefined) metrics.input_tokens = input;
   const cached = isRecord(usage.input_tokens_details) ? countValue(usage.input_tokens_details.cached_tokens) : undefined;
   if (cached !== undefined) metrics.cached_tokens = cached;
+  addCachedInput('openai-responses', usage, event);
   if (Object.keys(metrics).length > 0) event.providerMetrics = metrics;
 }
 
@@ -169,7 +205,12 @@ function readWholeOutput(response: Record<string, unknown>, event: WireEvent, st
       if (text.reasoning === '') collectText(item.summary, 'reasoning', `${path}.summary`, text);
     } else if (TOOL_ITEMS.has(String(item.type))) {
       const args = typeof item.arguments === 'string' ? item.arguments : typeof item.input === 'string' ? item.input : '';
-      calls.push({ key: `resp-${state.toolCount++}`, id: nonEmptyString(item.call_id) ?? nonEmptyString(item.id) ?? null, name: nonEmptyString(item.name) ?? null, argumentsDelta: args });
+      calls.push({
+        key: `resp-${state.toolCount++}`,
+        id: nonEmptyString(item.call_id) ?? nonEmptyString(item.id) ?? null,
+        name: nonEmptyString(item.name) ?? null,
+        argumentsDelta: args,
+      });
     } else if (hasText(item) && !['web_search_call', 'file_search_call', 'image_generation_call', 'mcp_list_tools'].includes(String(item.type))) {
       text.unrecognizedPaths.push(`${path}(type=${String(item.type)})`);
     }
@@ -289,7 +330,17 @@ export const openAiResponsesAdapter: ProtocolAdapter = {
       // Azure key auth reads `api-key` (its v1 API serves /openai/v1/responses without api-version).
       if (new URL(url).hostname.endsWith('.azure.com')) headers['api-key'] = input.apiKey;
     }
-    const body = { model: input.model, input: input.prompt, stream: true, max_output_tokens: input.maxOutputTokens };
+    const tier = input.serviceTier ? serviceTierFields('openai-responses', input.serviceTier) : null;
+    if (tier) Object.assign(headers, tier.headers);
+    const body = {
+      model: input.model,
+      input: input.prompt,
+      ...(input.conversation ? conversationFields('openai-responses', input.conversation) : {}),
+      stream: true,
+      max_output_tokens: input.maxOutputTokens,
+      ...tier?.body,
+      ...(input.output ? structuredOutputFields('openai-responses', input.output) : {}),
+    };
     return { url, init: { method: 'POST', headers, body: JSON.stringify(body) } };
   },
   createDecoder(sink) {

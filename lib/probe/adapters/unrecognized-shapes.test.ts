@@ -21,16 +21,33 @@ const choice = (delta: Record<string, unknown>, extra: Record<string, unknown> =
 
 describe('openai-chat: metadata real providers send is not unrecognised', () => {
   it.each<[string, unknown]>([
-    ['Together token_id and duplicate choice text', choice({ content: 'Hi', token_id: 13347, role: 'assistant', tool_calls: null }, { text: 'Hi', seed: null })],
+    [
+      'Together token_id and duplicate choice text',
+      choice({ content: 'Hi', token_id: 13347, role: 'assistant', tool_calls: null }, { text: 'Hi', seed: null }),
+    ],
     ['logprobs with token strings', choice({ content: 'Hi' }, { logprobs: { content: [{ token: 'Hi', logprob: -0.1, top_logprobs: [] }] } })],
     ['Azure content_filter_results', choice({ content: 'Hi' }, { content_filter_results: { hate: { filtered: false, severity: 'safe' } } })],
-    ['OpenRouter native_finish_reason and provider', { ...choice({ content: 'Hi' }, { native_finish_reason: 'STOP' }), provider: 'Google', object: 'chat.completion.chunk' }],
+    [
+      'OpenRouter native_finish_reason and provider',
+      { ...choice({ content: 'Hi' }, { native_finish_reason: 'STOP' }), provider: 'Google', object: 'chat.completion.chunk' },
+    ],
     ['Perplexity citations', { ...choice({ content: 'Hi' }), citations: ['https://example.com'], search_results: [{ title: 't', url: 'u' }] }],
     ['Gemini compat extra_content', choice({ content: 'Hi', extra_content: { google: { thought_signature: 'abc' } } })],
     ['vLLM stop_reason string', choice({ content: 'Hi' }, { stop_reason: '</s>' })],
     ['OpenAI obfuscation', { ...choice({ content: 'Hi' }), obfuscation: 'x1y2' }],
-    ['Mistral thinking part flags', choice({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'Hm' }], closed: true }, { type: 'text', text: 'Hi' }] })],
-    ['OpenRouter encrypted reasoning detail', choice({ content: 'Hi', reasoning_details: [{ type: 'reasoning.encrypted', data: 'gAAA', id: 'rs_1', format: 'openai-responses-v1' }] })],
+    [
+      'Mistral thinking part flags',
+      choice({
+        content: [
+          { type: 'thinking', thinking: [{ type: 'text', text: 'Hm' }], closed: true },
+          { type: 'text', text: 'Hi' },
+        ],
+      }),
+    ],
+    [
+      'OpenRouter encrypted reasoning detail',
+      choice({ content: 'Hi', reasoning_details: [{ type: 'reasoning.encrypted', data: 'gAAA', id: 'rs_1', format: 'openai-responses-v1' }] }),
+    ],
     ['Groq x_groq id', { ...choice({ content: 'Hi' }), x_groq: { id: 'req_01' } }],
   ])('%s', async (_label, chunk) => {
     const r = await parse('openai-chat', sse([chunk, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]));
@@ -44,7 +61,16 @@ describe('openai-chat: metadata real providers send is not unrecognised', () => 
 describe('openai-chat: text in unknown places is recorded with its path', () => {
   it.each<[string, unknown, string[]]>([
     ['unknown delta field', choice({ content: 'a', output_text: 'most of it' }), ['choices[0].delta.output_text']],
-    ['unknown part type', choice({ content: [{ type: 'text', text: 'a' }, { type: 'transcript', transcript: 'spoken' }] }), ['choices[0].delta.content[1](type=transcript)']],
+    [
+      'unknown part type',
+      choice({
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'transcript', transcript: 'spoken' },
+        ],
+      }),
+      ['choices[0].delta.content[1](type=transcript)'],
+    ],
     ['unknown key inside a text part', choice({ content: [{ type: 'text', text: 'a', extra_text: 'more' }] }), ['choices[0].delta.content[0].extra_text']],
     ['unknown choice field', choice({ content: 'a' }, { output: 'elsewhere' }), ['choices[0].output']],
     ['another API’s typed event', { type: 'response.output_text.delta', delta: 'Hi', item_id: 'msg_1' }, ['event:response.output_text.delta']],
@@ -96,7 +122,12 @@ describe('errors wherever the server puts them', () => {
     ['openai-chat', 'data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\nevent: error\n\n', 'stream_error', 'error event without a message'],
     ['anthropic-messages', 'event: error\ndata: {"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}\n\n', 'rate_limited', 'slow down'],
     ['anthropic-messages', 'event: error\ndata: upstream connect error\n\n', 'stream_error', 'upstream connect error'],
-    ['gemini-stream', '{"error":{"code":429,"message":"Resource has been exhausted","status":"RESOURCE_EXHAUSTED"}}', 'rate_limited', 'Resource has been exhausted'],
+    [
+      'gemini-stream',
+      '{"error":{"code":429,"message":"Resource has been exhausted","status":"RESOURCE_EXHAUSTED"}}',
+      'rate_limited',
+      'Resource has been exhausted',
+    ],
     ['openai-chat', '[{"error":{"code":429,"message":"Quota exceeded for this project","status":"RESOURCE_EXHAUSTED"}}]\n', 'rate_limited', 'Quota exceeded'],
     ['openai-chat', 'error: upstream timed out\n\ndata: [DONE]\n\n', 'stream_error', 'upstream timed out'],
     ['gemini-stream', '<html><head><title>503 Service Unavailable</title></head><body></body></html>', 'stream_error', '503 Service Unavailable'],

@@ -41,7 +41,11 @@ export function compareWithExpect(r: ProbeResult, c: ReplayCase): ExpectDifferen
   same('error_kind', e.error_kind, r.errorKind);
   same('answer_text', e.answer_text, r.answerText);
   same('reasoning_text', e.reasoning_text ?? '', r.reasoningText);
-  same('tool_calls', e.tool_calls ?? [], r.toolCalls.map((t) => ({ id: t.id, name: t.name, arguments: t.arguments })));
+  same(
+    'tool_calls',
+    e.tool_calls ?? [],
+    r.toolCalls.map((t) => ({ id: t.id, name: t.name, arguments: t.arguments })),
+  );
   same('finish_reason', e.finish_reason, r.finishReason);
   same('content_chunks', e.content_chunks, r.contentChunks);
   same('output_tokens_reported', e.output_tokens_reported, r.outputTokensReported);
@@ -56,7 +60,8 @@ export function compareWithExpect(r: ProbeResult, c: ReplayCase): ExpectDifferen
   if (e.buffered !== undefined) same('buffered', e.buffered, r.flags.buffered);
   if (e.rankable !== undefined) same('rankable', e.rankable, reasons.length === 0);
   if (e.not_rankable_reasons !== undefined) same('not_rankable_reasons', e.not_rankable_reasons, reasons);
-  for (const reason of e.not_rankable_reasons_include ?? []) if (!(r.notRankableReasons as readonly string[]).includes(reason)) same('not_rankable_reasons_include', reason, r.notRankableReasons);
+  for (const reason of e.not_rankable_reasons_include ?? [])
+    if (!(r.notRankableReasons as readonly string[]).includes(reason)) same('not_rankable_reasons_include', reason, r.notRankableReasons);
   same('unrecognized_paths', e.unrecognized_paths ?? [], r.evidence.unrecognizedPaths ?? []);
   if (e.error_message_contains !== undefined && !(r.errorMessage ?? '').includes(e.error_message_contains)) {
     out.push({ field: 'error_message_contains', expected: e.error_message_contains, actual: r.errorMessage });

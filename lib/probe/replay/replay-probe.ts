@@ -14,13 +14,29 @@ export const REPLAY_DEADLINES: ProbeDeadlines = { ttftMs: 15_000, idleMs: 10_000
 /** The API key the replay sends (the replay server ignores it; results must never echo it). */
 export const REPLAY_API_KEY = 'sk-test-secret';
 
+/** One replay: the probe's result and what the replay server really did. */
+export interface ReplayRun {
+  result: ProbeResult;
+  /** the replay server's largest write lateness against the case's at_ms, ms (a loaded machine shows here) */
+  serverLagMs: number;
+  /** largest lateness of a write against the case's gap after the write before it, ms: 0 when the stream kept the case's shape */
+  shapeLagMs: number;
+  /**
+   * How much later than its at_ms each write went out, measured from the moment the probe was
+   * called (at or before the probe's request start), ms, in case order: a probe time of a byte
+   * from write k lies at or below at_ms(k) + writeLateMs[k] plus the probe's own read lateness.
+   */
+  writeLateMs: number[];
+}
+
 /**
- * Serves `c` on 127.0.0.1 and probes it once. Returns the result and the replay server's largest
- * write lateness (ms; a loaded machine shows here). Never throws for the stream's failures.
+ * Serves `c` on 127.0.0.1 and probes it once. Returns the result and what the replay server did
+ * (ReplayRun). Never throws for the stream's failures.
  */
-export async function replayCaseThroughProbe(c: ReplayCase): Promise<{ result: ProbeResult; serverLagMs: number }> {
+export async function replayCaseThroughProbe(c: ReplayCase): Promise<ReplayRun> {
   const server = await startReplayServer(c);
   try {
+    const probeCalledAt = performance.now();
     const result = await probeEndpoint({
       protocol: c.protocol,
       url: server.url,
@@ -31,7 +47,8 @@ export async function replayCaseThroughProbe(c: ReplayCase): Promise<{ result: P
       deadlines: { ...REPLAY_DEADLINES, ...c.probe?.deadlines },
       fetch: globalThis.fetch,
     });
-    return { result, serverLagMs: server.maxWriteLagMs() };
+    const writeLateMs = server.writeTimes().map((at, k) => at - probeCalledAt - c.writes[k]!.at_ms);
+    return { result, serverLagMs: server.maxWriteLagMs(), shapeLagMs: server.maxShapeLagMs(), writeLateMs };
   } finally {
     await server.close();
   }

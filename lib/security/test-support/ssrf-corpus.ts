@@ -62,7 +62,7 @@ export function corpusLookup(
     }
     const list = addrs.map((address) => ({ address, family: net.isIPv6(address) ? 6 : 4 }));
     if (options?.all) callback(null, list);
-    else if (list.length) callback(null, list[0].address, list[0].family);
+    else if (list[0]) callback(null, list[0].address, list[0].family);
     else callback(Object.assign(new Error(`getaddrinfo ENODATA ${hostname}`), { code: 'ENODATA' }), []);
   });
 }

@@ -64,7 +64,12 @@ function sessionKey(request: Request): string {
  * limit it consumed (the email's or the session's), to be refunded when the answer shows the
  * attempt never reached the password check.
  */
-async function limitAuthRequest(path: string, ip: string, body: Record<string, unknown>, request: Request): Promise<{ name: 'signInEmail' | 'passwordCheckSession'; key: string } | null> {
+async function limitAuthRequest(
+  path: string,
+  ip: string,
+  body: Record<string, unknown>,
+  request: Request,
+): Promise<{ name: 'signInEmail' | 'passwordCheckSession'; key: string } | null> {
   if (path === '/sign-in/email') {
     await consumeLimit('signInIp', ip);
     const key = emailKey(body);
@@ -93,7 +98,10 @@ async function limitAuthRequest(path: string, ip: string, body: Record<string, u
 async function failedPasswordCheck(path: string, res: Response): Promise<boolean> {
   if (path === '/sign-in/email') return res.status === 401;
   if (res.status !== 400) return false;
-  const body = (await res.clone().json().catch(() => null)) as { code?: string } | null;
+  const body = (await res
+    .clone()
+    .json()
+    .catch(() => null)) as { code?: string } | null;
   return body?.code === 'INVALID_PASSWORD';
 }
 
@@ -130,7 +138,10 @@ async function run(request: Request, method: 'GET' | 'POST'): Promise<Response> 
  */
 async function explainOriginRefusal(res: Response): Promise<Response> {
   if (res.status !== 403) return res;
-  const body = (await res.clone().json().catch(() => null)) as { code?: string } | null;
+  const body = (await res
+    .clone()
+    .json()
+    .catch(() => null)) as { code?: string } | null;
   if (body?.code !== 'INVALID_ORIGIN' && body?.code !== 'MISSING_OR_NULL_ORIGIN') return res;
   return apiError('forbidden', untrustedOriginMessage(), 'origin');
 }

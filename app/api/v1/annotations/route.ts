@@ -1,6 +1,6 @@
 import { connection } from 'next/server';
 import { createAnnotation, getDisputableEndpoint } from '@/db/queries/disputes';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { createAnnotationBodySchema } from '@/lib/api/dispute-schemas';
 import { publishAnnotation } from '@/lib/api/publish-dispute';
 import { requireAdmin } from '@/app/api/_lib/auth';
@@ -20,8 +20,16 @@ export const POST = handle(async (request: Request) => {
   await consumeLimit('dispute', admin.id);
   const body = await parseJsonBody(request, createAnnotationBodySchema);
   const db = getDb();
-  if (body.endpointId !== undefined && !(await getDisputableEndpoint(db, body.endpointId))) throw new ApiError('not_found', `endpoint ${body.endpointId} not found`, 'endpointId');
-  const row = await createAnnotation(db, { endpointId: body.endpointId ?? null, workerRegion: body.workerRegion ?? null, fromAt: new Date(body.from), untilAt: new Date(body.until), text: body.text, adminUserId: admin.id });
+  if (body.endpointId !== undefined && !(await getDisputableEndpoint(db, body.endpointId)))
+    throw new ApiError('not_found', `endpoint ${body.endpointId} not found`, 'endpointId');
+  const row = await createAnnotation(db, {
+    endpointId: body.endpointId ?? null,
+    workerRegion: body.workerRegion ?? null,
+    fromAt: new Date(body.from),
+    untilAt: new Date(body.until),
+    text: body.text,
+    adminUserId: admin.id,
+  });
   return privateJson({ annotation: publishAnnotation(row) }, 201);
 });
 export const OPTIONS = corsPreflight;

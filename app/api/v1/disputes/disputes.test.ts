@@ -29,7 +29,12 @@ let admin: Actor;
 let prose: number;
 
 const BOARD = '/api/v1/leaderboard?model=llama-4-maverick&workload=prose-1k&window=24h';
-type Entry = { endpoint: { id: number }; samples: number; excluded: { total: number; byReason: Record<string, number> }; outputTokensPerSecond: { p50: number } | null };
+type Entry = {
+  endpoint: { id: number };
+  samples: number;
+  excluded: { total: number; byReason: Record<string, number> };
+  outputTokensPerSecond: { p50: number } | null;
+};
 
 async function json(res: Promise<Response> | Response): Promise<{ status: number; body: any }> {
   const r = await res;
@@ -42,8 +47,10 @@ async function board(): Promise<Entry> {
   return answer.entries.find((e) => e.endpoint.id === groq)!;
 }
 
-const open = async (actor: Actor, id: number, body: unknown) => json((await import('../endpoints/[id]/disputes/route')).POST(req(actor, 'POST', `/api/v1/endpoints/${id}/disputes`, body), params({ id: String(id) })));
-const resolve = async (actor: Actor, id: number, body: unknown) => json((await import('./[id]/resolution/route')).POST(req(actor, 'POST', `/api/v1/disputes/${id}/resolution`, body), params({ id: String(id) })));
+const open = async (actor: Actor, id: number, body: unknown) =>
+  json((await import('../endpoints/[id]/disputes/route')).POST(req(actor, 'POST', `/api/v1/endpoints/${id}/disputes`, body), params({ id: String(id) })));
+const resolve = async (actor: Actor, id: number, body: unknown) =>
+  json((await import('./[id]/resolution/route')).POST(req(actor, 'POST', `/api/v1/disputes/${id}/resolution`, body), params({ id: String(id) })));
 
 beforeAll(async () => {
   process.env.TOKENPACE_SECRET_KEY = randomBytes(32).toString('hex');
@@ -72,16 +79,26 @@ describe('a dispute round trip', () => {
     const covered = await t.db
       .select({ id: measurements.id, rankable: measurements.rankable })
       .from(measurements)
-      .where(and(eq(measurements.endpointId, groq), eq(measurements.workloadId, prose), gte(measurements.measuredAt, FROM), lt(measurements.measuredAt, UNTIL)));
+      .where(
+        and(eq(measurements.endpointId, groq), eq(measurements.workloadId, prose), gte(measurements.measuredAt, FROM), lt(measurements.measuredAt, UNTIL)),
+      );
     const coveredRankable = covered.filter((m) => m.rankable).length;
     expect(coveredRankable).toBeGreaterThan(5);
 
-    const opened = await open(owner, groq, { scope: 'window', from: FROM.toISOString(), until: UNTIL.toISOString(), reason: 'Our status page shows a regional outage', links: ['https://status.example/incidents/1'] });
+    const opened = await open(owner, groq, {
+      scope: 'window',
+      from: FROM.toISOString(),
+      until: UNTIL.toISOString(),
+      reason: 'Our status page shows a regional outage',
+      links: ['https://status.example/incidents/1'],
+    });
     expect(opened.status).toBe(201);
     expect(opened.body.dispute).toMatchObject({ status: 'open', excluded: false, scope: 'window', endpointId: groq });
     // open: public at once, nothing excluded yet
     const { GET: list } = await import('./route');
-    expect((await json(list(req(anonymous, 'GET', `/api/v1/disputes?endpoint=${groq}`)))).body.items.map((d: { id: number }) => d.id)).toEqual([opened.body.dispute.id]);
+    expect((await json(list(req(anonymous, 'GET', `/api/v1/disputes?endpoint=${groq}`)))).body.items.map((d: { id: number }) => d.id)).toEqual([
+      opened.body.dispute.id,
+    ]);
     expect((await board()).samples).toBe(before.samples);
 
     // only an admin decides
@@ -102,10 +119,24 @@ describe('a dispute round trip', () => {
     expect(after.excluded.total).toBe(before.excluded.total + coveredRankable);
 
     // the rows themselves are unchanged; the API says what the figures used
-    const stored = await t.db.select({ rankable: measurements.rankable }).from(measurements).where(eq(measurements.id, covered.find((m) => m.rankable)!.id));
+    const stored = await t.db
+      .select({ rankable: measurements.rankable })
+      .from(measurements)
+      .where(eq(measurements.id, covered.find((m) => m.rankable)!.id));
     expect(stored[0]!.rankable).toBe(true);
     const { GET: listMeasurements } = await import('../endpoints/[id]/measurements/route');
-    const page = (await json(listMeasurements(req(anonymous, 'GET', `/api/v1/endpoints/${groq}/measurements?workload=prose-1k&since=${FROM.toISOString()}&until=${new Date(UNTIL.getTime() - 1).toISOString()}&limit=500`), params({ id: String(groq) })))).body as { items: Array<{ rankable: boolean; notRankableReasons: string[] }> };
+    const page = (
+      await json(
+        listMeasurements(
+          req(
+            anonymous,
+            'GET',
+            `/api/v1/endpoints/${groq}/measurements?workload=prose-1k&since=${FROM.toISOString()}&until=${new Date(UNTIL.getTime() - 1).toISOString()}&limit=500`,
+          ),
+          params({ id: String(groq) }),
+        ),
+      )
+    ).body as { items: Array<{ rankable: boolean; notRankableReasons: string[] }> };
     expect(page.items).toHaveLength(covered.length);
     expect(page.items.filter((m) => m.notRankableReasons.includes('disputed'))).toHaveLength(coveredRankable);
     expect(page.items.every((m) => !m.rankable)).toBe(true);
@@ -137,9 +168,21 @@ describe('a dispute round trip', () => {
   it('an admin annotates a period of every endpoint; it shows beside each endpoint’s own', async () => {
     const { POST, GET } = await import('../annotations/route');
     expect((await json(POST(req(owner, 'POST', '/api/v1/annotations', { from: FROM.toISOString(), until: UNTIL.toISOString(), text: 'x' })))).status).toBe(403);
-    const made = await json(POST(req(admin, 'POST', '/api/v1/annotations', { workerRegion: 'local', from: new Date(NOW - 3600_000).toISOString(), until: new Date(NOW - 1800_000).toISOString(), text: 'Our local worker lost its network' })));
+    const made = await json(
+      POST(
+        req(admin, 'POST', '/api/v1/annotations', {
+          workerRegion: 'local',
+          from: new Date(NOW - 3600_000).toISOString(),
+          until: new Date(NOW - 1800_000).toISOString(),
+          text: 'Our local worker lost its network',
+        }),
+      ),
+    );
     expect(made.status).toBe(201);
-    const items = (await json(GET(req(anonymous, 'GET', `/api/v1/annotations?endpoint=${other}`)))).body.items as Array<{ endpointId: number | null; text: string }>;
+    const items = (await json(GET(req(anonymous, 'GET', `/api/v1/annotations?endpoint=${other}`)))).body.items as Array<{
+      endpointId: number | null;
+      text: string;
+    }>;
     expect(items.map((a) => a.text)).toEqual(['Our local worker lost its network']);
     const bad = await json(POST(req(admin, 'POST', '/api/v1/annotations', { from: UNTIL.toISOString(), until: FROM.toISOString(), text: 'backwards' })));
     expect(bad).toMatchObject({ status: 400, body: { error: { field: 'until' } } });
@@ -169,12 +212,17 @@ describe('who may dispute, and how much', () => {
     }
     // a measurement of another endpoint is not this endpoint's
     const [m] = await t.db.select({ id: measurements.id }).from(measurements).where(eq(measurements.endpointId, other)).limit(1);
-    expect(await open(owner, groq, { scope: 'measurement', measurementId: m!.id, reason: 'r' })).toMatchObject({ status: 404, body: { error: { field: 'measurementId' } } });
+    expect(await open(owner, groq, { scope: 'measurement', measurementId: m!.id, reason: 'r' })).toMatchObject({
+      status: 404,
+      body: { error: { field: 'measurementId' } },
+    });
   });
 
   it(`at most ${MAX_OPEN_DISPUTES_PER_ENDPOINT} open disputes per endpoint, also under 12 parallel requests`, async () => {
     const [m] = await t.db.select({ id: measurements.id }).from(measurements).where(eq(measurements.endpointId, groq)).limit(1);
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => open(owner, groq, { scope: 'measurement', measurementId: m!.id, reason: `parallel ${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => open(owner, groq, { scope: 'measurement', measurementId: m!.id, reason: `parallel ${i}` })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(MAX_OPEN_DISPUTES_PER_ENDPOINT);
     expect(results.filter((r) => r.status === 409)).toHaveLength(12 - MAX_OPEN_DISPUTES_PER_ENDPOINT);
     // a decision frees a slot: exactly one more may be opened
@@ -189,7 +237,8 @@ describe('who may dispute, and how much', () => {
     const flooder = await signUp(`flood-${NOW}@dispute.example`);
     await t.db.update(endpoints).set({ ownerUserId: flooder.userId }).where(eq(endpoints.id, other));
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await open(flooder, other, { scope: 'window', from: FROM.toISOString(), until: UNTIL.toISOString(), reason: `flood ${i}` })).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await open(flooder, other, { scope: 'window', from: FROM.toISOString(), until: UNTIL.toISOString(), reason: `flood ${i}` })).status);
     expect(statuses).toEqual([201, 201, 201, 429]);
   });
 });

@@ -33,7 +33,16 @@ afterAll(async () => {
 });
 
 function body(overrides: Record<string, unknown>) {
-  return { provider: 'Acme', model: 'tokenpace-reference', baseUrl: ref.url, protocol: 'openai-chat', apiModelId: 'tokenpace-reference', deploymentKind: 'shared', contact: 'ops@acme.example', ...overrides };
+  return {
+    provider: 'Acme',
+    model: 'tokenpace-reference',
+    baseUrl: ref.url,
+    protocol: 'openai-chat',
+    apiModelId: 'tokenpace-reference',
+    deploymentKind: 'shared',
+    contact: 'ops@acme.example',
+    ...overrides,
+  };
 }
 
 async function submit(b: unknown) {

@@ -44,15 +44,27 @@ async function submitAs(email: string, verified: boolean): Promise<{ id: number;
   const actor = await signUp(email);
   if (verified) await t.db.update(users).set({ emailVerified: true }).where(eq(users.id, actor.userId!));
   const res = await routes.list.POST(
-    req(actor, 'POST', '/api/v1/endpoints', { provider: 'Acme Cloud', model: 'tokenpace-reference', baseUrl: ref.url, protocol: 'openai-chat', apiModelId: 'tokenpace-reference', deploymentKind: 'shared', contact: email }),
+    req(actor, 'POST', '/api/v1/endpoints', {
+      provider: 'Acme Cloud',
+      model: 'tokenpace-reference',
+      baseUrl: ref.url,
+      protocol: 'openai-chat',
+      apiModelId: 'tokenpace-reference',
+      deploymentKind: 'shared',
+      contact: email,
+    }),
   );
   const json = (await res.json()) as { endpoint: { id: number; revision: number } };
   expect(res.status).toBe(201);
   return json.endpoint;
 }
-const claimOf = async (id: number) => (await t.db.select({ c: endpointSubmissions.providerClaim }).from(endpointSubmissions).where(eq(endpointSubmissions.endpointId, id)))[0]!.c;
+const claimOf = async (id: number) =>
+  (await t.db.select({ c: endpointSubmissions.providerClaim }).from(endpointSubmissions).where(eq(endpointSubmissions.endpointId, id)))[0]!.c;
 const review = async (e: { id: number; revision: number }, body: Record<string, unknown>) => {
-  const res = await routes.review.POST(req(admin, 'POST', `/api/v1/endpoints/${e.id}/review`, { decision: 'approve', revision: e.revision, ...body }), params({ id: String(e.id) }));
+  const res = await routes.review.POST(
+    req(admin, 'POST', `/api/v1/endpoints/${e.id}/review`, { decision: 'approve', revision: e.revision, ...body }),
+    params({ id: String(e.id) }),
+  );
   return { res, json: (await res.json()) as any };
 };
 
@@ -67,21 +79,28 @@ describe('a claim to an existing provider needs proof', () => {
     expect(judgeProviderClaim({ email: 'ops@acme-cloud.example', emailVerified: true, websiteUrl: null })).toBe('unverified');
   });
 
-  it('an unverified address at the provider’s domain: marked unverified in the queue; approval needs the admin’s explicit link, which is recorded', { timeout: 60_000 }, async () => {
-    const e = await submitAs('ops@acme-cloud.example', false);
-    expect(await claimOf(e.id)).toBe('unverified');
-    const queued = (await listReviewQueue(t.db)).find((q) => q.id === e.id)!;
-    expect(queued).toMatchObject({ providerClaim: 'unverified', ownerEmailVerified: false, provider: 'Acme Cloud' });
-    const refused = await review(e, {});
-    expect(refused.res.status).toBe(409);
-    expect(refused.json.error.field).toBe('linkProvider');
-    expect(refused.json.error.message).toMatch(/not proven/);
-    const linked = await review(e, { linkProvider: true });
-    expect(linked.res.status).toBe(200);
-    expect(linked.json.endpoint).toMatchObject({ status: 'active', providerClaim: 'admin_linked' });
-    const [audit] = await t.db.select({ details: auditEvents.details }).from(auditEvents).where(and(eq(auditEvents.endpointId, e.id), eq(auditEvents.action, 'endpoint.approve')));
-    expect(audit!.details).toMatchObject({ providerClaim: 'admin_linked' });
-  });
+  it(
+    'an unverified address at the provider’s domain: marked unverified in the queue; approval needs the admin’s explicit link, which is recorded',
+    { timeout: 60_000 },
+    async () => {
+      const e = await submitAs('ops@acme-cloud.example', false);
+      expect(await claimOf(e.id)).toBe('unverified');
+      const queued = (await listReviewQueue(t.db)).find((q) => q.id === e.id)!;
+      expect(queued).toMatchObject({ providerClaim: 'unverified', ownerEmailVerified: false, provider: 'Acme Cloud' });
+      const refused = await review(e, {});
+      expect(refused.res.status).toBe(409);
+      expect(refused.json.error.field).toBe('linkProvider');
+      expect(refused.json.error.message).toMatch(/not proven/);
+      const linked = await review(e, { linkProvider: true });
+      expect(linked.res.status).toBe(200);
+      expect(linked.json.endpoint).toMatchObject({ status: 'active', providerClaim: 'admin_linked' });
+      const [audit] = await t.db
+        .select({ details: auditEvents.details })
+        .from(auditEvents)
+        .where(and(eq(auditEvents.endpointId, e.id), eq(auditEvents.action, 'endpoint.approve')));
+      expect(audit!.details).toMatchObject({ providerClaim: 'admin_linked' });
+    },
+  );
 
   it('verified addresses at the domain (and a subdomain) are verified claims; look-alike domains are not', { timeout: 60_000 }, async () => {
     for (const email of ['ops2@acme-cloud.example', 'ops@eu.acme-cloud.example']) {

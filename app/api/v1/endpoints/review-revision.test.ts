@@ -39,13 +39,25 @@ async function call(res: Promise<Response>) {
 }
 
 async function submitOne() {
-  const body = { provider: 'Honest Cloud', model: 'tokenpace-reference', baseUrl: ref.url, protocol: 'openai-chat', apiModelId: 'tokenpace-reference', deploymentKind: 'shared', contact: 'ops@honest.example', hardware: 'H100 SXM', engine: 'vLLM', precision: 'BF16' };
+  const body = {
+    provider: 'Honest Cloud',
+    model: 'tokenpace-reference',
+    baseUrl: ref.url,
+    protocol: 'openai-chat',
+    apiModelId: 'tokenpace-reference',
+    deploymentKind: 'shared',
+    contact: 'ops@honest.example',
+    hardware: 'H100 SXM',
+    engine: 'vLLM',
+    precision: 'BF16',
+  };
   const { status, json } = await call(routes.list.POST(req(owner, 'POST', '/api/v1/endpoints', body)));
   expect(status).toBe(201);
   return String(json.endpoint.id);
 }
 
-const review = (id: string, body: Record<string, unknown>) => call(routes.review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, body), params({ id })));
+const review = (id: string, body: Record<string, unknown>) =>
+  call(routes.review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, body), params({ id })));
 const patch = (id: string, body: Record<string, unknown>) => call(routes.one.PATCH(req(owner, 'PATCH', `/api/v1/endpoints/${id}`, body), params({ id })));
 
 it('an approval made on an older revision is refused (409 naming revision) and changes nothing', async () => {

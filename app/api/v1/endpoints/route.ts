@@ -1,7 +1,7 @@
 import { connection } from 'next/server';
 import { listEndpoints } from '@/db/queries/catalog';
 import { createSubmission, getListedModelBySlug, getSubmittedEndpoint, LookAlikeNameError, PendingLimitError } from '@/db/queries/submissions';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import type { z } from 'zod';
 import { endpointSchema, type endpointsResponseSchema } from '@/lib/api/response-schemas';
 import { endpointsQuerySchema } from '@/lib/api/schemas';
@@ -40,7 +40,10 @@ export const POST = handle(async (request: Request) => {
   let modelId: number | null = null;
   if (body.model !== undefined) {
     const model = await getListedModelBySlug(db, body.model);
-    if (!model) throw new ApiError('bad_request', `model: no listed model "${body.model}" (propose it with proposedModel)`, 'model', { fields: [{ field: 'model', message: 'no listed model with this slug' }] });
+    if (!model)
+      throw new ApiError('bad_request', `model: no listed model "${body.model}" (propose it with proposedModel)`, 'model', {
+        fields: [{ field: 'model', message: 'no listed model with this slug' }],
+      });
     modelId = model.id;
   }
   const apiKeyEncrypted = body.apiKey ? encryptSecret(body.apiKey, requireSecretKey()) : null;
@@ -68,15 +71,26 @@ export const POST = handle(async (request: Request) => {
         contact: body.contact,
         notes: body.notes ?? null,
         pricing: body.pricing ?? null,
+        contextWindowTokens: body.contextWindowTokens ?? null,
+        serviceTier: body.serviceTier ?? null,
+        tierObjective: body.tierObjective ?? null,
       },
       getEnv().TOKENPACE_MAX_PENDING_SUBMISSIONS,
     );
   } catch (e) {
     if (e instanceof PendingLimitError) throw new ApiError('conflict', `${e.message}; wait for review or delete one`);
-    if (e instanceof LookAlikeNameError) throw new ApiError('bad_request', `provider: ${e.message}`, 'provider', { fields: [{ field: 'provider', message: e.message }] });
+    if (e instanceof LookAlikeNameError)
+      throw new ApiError('bad_request', `provider: ${e.message}`, 'provider', { fields: [{ field: 'provider', message: e.message }] });
     throw e;
   }
-  const verification = await runVerification(db, { id: created.endpointId, protocol: body.protocol, baseUrl: body.baseUrl, apiModelId: body.apiModelId, apiKey: body.apiKey ?? null });
+  const verification = await runVerification(db, {
+    id: created.endpointId,
+    protocol: body.protocol,
+    baseUrl: body.baseUrl,
+    apiModelId: body.apiModelId,
+    apiKey: body.apiKey ?? null,
+    serviceTier: body.serviceTier ?? null,
+  });
   const endpoint = await getSubmittedEndpoint(db, created.endpointId);
   return privateJson({ endpoint, verification }, 201);
 });

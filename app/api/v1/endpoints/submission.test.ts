@@ -108,7 +108,10 @@ describe('POST /api/v1/endpoints', () => {
     expect(row!.ownerUserId).toBe(alice.userId);
     const v = await t.db.select().from(endpointVerifications).where(eq(endpointVerifications.endpointId, json.endpoint.id));
     expect(v).toHaveLength(1);
-    const audit = await t.db.select().from(auditEvents).where(and(eq(auditEvents.endpointId, json.endpoint.id), eq(auditEvents.action, 'endpoint.submit')));
+    const audit = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.endpointId, json.endpoint.id), eq(auditEvents.action, 'endpoint.submit')));
     expect(audit).toHaveLength(1);
     // a new provider stays unlisted until approval
     const pub = await routes.one.GET(req(anonymous, 'GET', `/api/v1/endpoints/${json.endpoint.id}`), params({ id: String(json.endpoint.id) }));
@@ -116,7 +119,10 @@ describe('POST /api/v1/endpoints', () => {
   });
 
   it('answers 400 naming every offending field', async () => {
-    const { res, json } = await submit(alice, validBody({ protocol: 'smtp', deploymentKind: 'cloud', contact: '', draftLength: 0, extra: 1, apiModelId: 'a\u0000b' }));
+    const { res, json } = await submit(
+      alice,
+      validBody({ protocol: 'smtp', deploymentKind: 'cloud', contact: '', draftLength: 0, extra: 1, apiModelId: 'a\u0000b' }),
+    );
     expect(res.status).toBe(400);
     expect(json.error.code).toBe('bad_request');
     const fields = (json.error.fields as Array<{ field: string }>).map((f) => f.field).sort();
@@ -173,7 +179,10 @@ describe('POST /api/v1/endpoints', () => {
     expect(fourth.res.status).toBe(409);
     expect(fourth.json.error.message).toContain('at most 3');
     // free the slots again
-    for (const e of (await t.db.select({ id: endpoints.id }).from(endpoints).where(and(eq(endpoints.ownerUserId, bob.userId!), eq(endpoints.status, 'pending'))))) {
+    for (const e of await t.db
+      .select({ id: endpoints.id })
+      .from(endpoints)
+      .where(and(eq(endpoints.ownerUserId, bob.userId!), eq(endpoints.status, 'pending')))) {
       const del = await routes.one.DELETE(req(bob, 'DELETE', `/api/v1/endpoints/${e.id}`), params({ id: String(e.id) }));
       expect(del.status).toBe(200);
     }
@@ -244,18 +253,45 @@ describe('review, edit, pause, delete', () => {
     const sneaky = await routes.one.PATCH(req(alice, 'PATCH', `/api/v1/endpoints/${id}`, { status: 'active' }), params({ id }));
     expect(sneaky.status).toBe(409);
 
-    const rejected = await routes.review.POST(req(admin, 'POST', `/api/v1/endpoints/${id}/review`, { decision: 'reject', reason: 'key does not work from our region', revision: rekeyJson.endpoint.revision }), params({ id }));
+    const rejected = await routes.review.POST(
+      req(admin, 'POST', `/api/v1/endpoints/${id}/review`, {
+        decision: 'reject',
+        reason: 'key does not work from our region',
+        revision: rekeyJson.endpoint.revision,
+      }),
+      params({ id }),
+    );
     const rejectedJson = (await rejected.json()) as any;
     expect(rejectedJson.endpoint.status).toBe('rejected');
     expect(rejectedJson.endpoint.rejectionReason).toBe('key does not work from our region');
 
     const del = await routes.one.DELETE(req(alice, 'DELETE', `/api/v1/endpoints/${id}`), params({ id }));
     expect(del.status).toBe(200);
-    const [row] = await t.db.select().from(endpoints).where(eq(endpoints.id, Number(id)));
+    const [row] = await t.db
+      .select()
+      .from(endpoints)
+      .where(eq(endpoints.id, Number(id)));
     expect(row!.status).toBe('deleted');
     expect(row!.apiKeyEncrypted).toBeNull();
-    const actions = (await t.db.select({ action: auditEvents.action, actor: auditEvents.actorUserId }).from(auditEvents).where(eq(auditEvents.endpointId, Number(id))).orderBy(auditEvents.id)).map((a) => a.action);
-    expect(actions).toEqual(['endpoint.submit', 'endpoint.approve', 'endpoint.edit', 'endpoint.approve', 'endpoint.edit', 'endpoint.pause', 'endpoint.resume', 'endpoint.edit', 'endpoint.reject', 'endpoint.delete']);
+    const actions = (
+      await t.db
+        .select({ action: auditEvents.action, actor: auditEvents.actorUserId })
+        .from(auditEvents)
+        .where(eq(auditEvents.endpointId, Number(id)))
+        .orderBy(auditEvents.id)
+    ).map((a) => a.action);
+    expect(actions).toEqual([
+      'endpoint.submit',
+      'endpoint.approve',
+      'endpoint.edit',
+      'endpoint.approve',
+      'endpoint.edit',
+      'endpoint.pause',
+      'endpoint.resume',
+      'endpoint.edit',
+      'endpoint.reject',
+      'endpoint.delete',
+    ]);
   });
 });
 
@@ -327,7 +363,13 @@ describe('rate limits (Postgres store for writes, memory for public reads)', () 
     try {
       const { POST } = await import('@/app/api/auth/[...all]/route');
       const attempt = (ip: string) =>
-        POST(new Request('http://localhost:3000/api/auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', [PEER_ADDRESS_HEADER]: ip }, body: JSON.stringify({ email: 'alice@acme.example', password: 'wrong password!' }) }));
+        POST(
+          new Request('http://localhost:3000/api/auth/sign-in/email', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', [PEER_ADDRESS_HEADER]: ip },
+            body: JSON.stringify({ email: 'alice@acme.example', password: 'wrong password!' }),
+          }),
+        );
       expect((await attempt('198.51.100.1')).status).toBe(401);
       expect((await attempt('198.51.100.2')).status).toBe(401);
       const third = await attempt('198.51.100.3');
@@ -357,7 +399,13 @@ describe('sign-up', () => {
   it('refuses short passwords; a duplicate email is answered like a new one and creates nothing', async () => {
     const { POST } = await import('@/app/api/auth/[...all]/route');
     const signUpWith = (email: string, password: string) =>
-      POST(new Request('http://localhost:3000/api/auth/sign-up/email', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', [PEER_ADDRESS_HEADER]: '192.0.2.45' }, body: JSON.stringify({ email, password, name: 'X' }) }));
+      POST(
+        new Request('http://localhost:3000/api/auth/sign-up/email', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', [PEER_ADDRESS_HEADER]: '192.0.2.45' },
+          body: JSON.stringify({ email, password, name: 'X' }),
+        }),
+      );
     expect((await signUpWith('short@pw.example', 'short')).status).toBe(400);
     const dup = await signUpWith('alice@acme.example', 'another long password');
     expect(dup.status).toBe(200); // no account enumeration (decision record 081)

@@ -1,6 +1,6 @@
 import { connection } from 'next/server';
 import { listRegions } from '@/db/queries/operations';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { emptyQuerySchema } from '@/lib/api/schemas';
 import { corsPreflight, handle, jsonRead, parseQuery } from '@/app/api/_lib/respond';
 

@@ -1,9 +1,9 @@
 import { connection } from 'next/server';
 import type { z } from 'zod';
-import { getSigner } from '@/app/_server/signing';
+import { getSigner } from '@/server/signing';
 import { corsPreflight, handle, jsonRead, parseQuery } from '@/app/api/_lib/respond';
 import { listSigningKeys } from '@/db/queries/signing-keys';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import type { signingKeysResponseSchema } from '@/lib/api/response-schemas';
 import { emptyQuerySchema } from '@/lib/api/schemas';
 import { jwkOf } from '@/lib/security/signatures';

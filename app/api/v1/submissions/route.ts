@@ -1,6 +1,6 @@
 import { connection } from 'next/server';
 import { listOwnedEndpoints } from '@/db/queries/submissions';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { requireUser } from '@/app/api/_lib/auth';
 import { privateJson } from '@/app/api/_lib/body';
 import { handle } from '@/app/api/_lib/respond';

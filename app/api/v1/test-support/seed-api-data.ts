@@ -13,7 +13,6 @@ import { getEnv } from '@/lib/env';
 import { encodeTimeline } from '@/lib/probe/timeline-codec';
 import { mulberry32 } from '@/lib/stats/random';
 
-
 /** The seeded database and the ids tests need. */
 export interface SeededApi {
   t: TestDatabase;
@@ -73,6 +72,7 @@ export async function seedApiData(params: { now: number; days: number }): Promis
     });
   }
   for (let i = 0; i < rows.length; i += 2000) await t.db.insert(measurements).values(rows.slice(i, i + 2000));
-  for (const g of ['hour', 'day'] as const) await rebuildRollups(t.db, { granularity: g, from: new Date(params.now - (params.days + 2) * 86400_000), to: new Date(params.now + 3600_000) });
+  for (const g of ['hour', 'day'] as const)
+    await rebuildRollups(t.db, { granularity: g, from: new Date(params.now - (params.days + 2) * 86400_000), to: new Date(params.now + 3600_000) });
   return { t, endpointIds: chosen.map((e) => e.id), workloadIds: Object.fromEntries(wls.map((w) => [w.slug, w.id])) };
 }

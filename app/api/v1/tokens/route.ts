@@ -1,6 +1,6 @@
 import { connection } from 'next/server';
 import { insertApiToken, listApiTokens } from '@/db/queries/accounts';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { generateApiToken } from '@/lib/auth/api-tokens';
 import { createTokenBodySchema } from '@/lib/api/submission-schemas';
 import { requireUser } from '@/app/api/_lib/auth';

@@ -43,7 +43,12 @@ afterAll(async () => {
 });
 
 const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
-  fetch(`${server.url}${path}`, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(method !== 'GET' ? { origin: TEST_ORIGIN } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined, redirect: 'manual' });
+  fetch(`${server.url}${path}`, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(method !== 'GET' ? { origin: TEST_ORIGIN } : {}), ...headers },
+    body: body ? JSON.stringify(body) : undefined,
+    redirect: 'manual',
+  });
 
 async function createToken(actor: Actor): Promise<string> {
   const res = await call('POST', '/api/v1/tokens', actor.headers, { name: 'ci' });

@@ -5,7 +5,7 @@ import { connection } from 'next/server';
 import { listClaims } from '@/db/queries/claims';
 import { listModels } from '@/db/queries/catalog';
 import { listLatestModelSweeps, listSweepLevels } from '@/db/queries/sweeps';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { buildSweepDetail } from '@/lib/sweep/sweep-view';
 import { EmptyState } from '@/app/_components/empty-state';
 import { boundWord, fmt, fmtUtc } from '@/app/_components/format';
@@ -23,7 +23,12 @@ const X_CLAIM_METRIC = 'aggregate_output_tps_per_server';
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { slug } = await params;
   const model = (await listModels(getDb())).find((m) => m.slug === slug);
-  return model ? { title: `${model.name}: throughput vs interactivity`, description: `TPS/user against aggregate throughput of every swept ${model.name} endpoint, with the Pareto frontier and published claims.` } : { title: 'Model not found' };
+  return model
+    ? {
+        title: `${model.name}: throughput vs interactivity`,
+        description: `TPS/user against aggregate throughput of every swept ${model.name} endpoint, with the Pareto frontier and published claims.`,
+      }
+    : { title: 'Model not found' };
 }
 
 /**
@@ -40,7 +45,10 @@ export default async function ModelParetoPage({ params, searchParams }: { params
   if (!model) notFound();
   const perGpu = (await searchParams).per === 'gpu';
   const rows = await listLatestModelSweeps(db, model.id);
-  const levels = await listSweepLevels(db, rows.map((r) => r.id));
+  const levels = await listSweepLevels(
+    db,
+    rows.map((r) => r.id),
+  );
   const sweeps = rows.map((r) => buildSweepDetail(r, levels)).filter((s) => s.levels.length > 0 && (!perGpu || s.sweep.gpuCount !== null));
   const claims = (await listClaims(db, { modelSlug: slug })).filter((c) => c.metric === Y_CLAIM_METRIC || c.metric === X_CLAIM_METRIC);
   const claimMarks: ParetoClaim[] = perGpu
@@ -58,11 +66,16 @@ export default async function ModelParetoPage({ params, searchParams }: { params
       </p>
       <h1>{model.name}: throughput against interactivity</h1>
       <p>
-        Each line is one endpoint’s latest concurrency sweep: as more users share it, each user’s speed (TPS/user) falls and the endpoint’s total output (aggregate tokens/s) rises, until it saturates.
-        Points no other point beats on both axes form the Pareto frontier. Claims are published figures, not our measurements. {perGpu ? <Link href="?">Show per endpoint</Link> : <Link href="?per=gpu">Show per GPU (endpoints that declare their GPU count)</Link>}
+        Each line is one endpoint’s latest concurrency sweep: as more users share it, each user’s speed (TPS/user) falls and the endpoint’s total output
+        (aggregate tokens/s) rises, until it saturates. Points no other point beats on both axes form the Pareto frontier. Claims are published figures, not our
+        measurements. {perGpu ? <Link href="?">Show per endpoint</Link> : <Link href="?per=gpu">Show per GPU (endpoints that declare their GPU count)</Link>}
       </p>
       {sweeps.length === 0 ? (
-        <EmptyState id="no-sweeps" title="No sweeps yet">{perGpu ? 'No swept endpoint of this model declares its GPU count.' : 'No endpoint of this model has been swept yet. Sweeps run only with the owner’s consent.'}</EmptyState>
+        <EmptyState id="no-sweeps" title="No sweeps yet">
+          {perGpu
+            ? 'No swept endpoint of this model declares its GPU count.'
+            : 'No endpoint of this model has been swept yet. Sweeps run only with the owner’s consent.'}
+        </EmptyState>
       ) : (
         <>
           <ParetoChart
@@ -75,7 +88,9 @@ export default async function ModelParetoPage({ params, searchParams }: { params
           {sweeps.map((s) => (
             <section key={s.sweep.id}>
               <h2>
-                <Link href={`/endpoints/${s.sweep.endpointId}/sweeps?sweep=${s.sweep.id}`}>{s.sweep.provider} · {s.sweep.endpointSlug}</Link>
+                <Link href={`/endpoints/${s.sweep.endpointId}/sweeps?sweep=${s.sweep.id}`}>
+                  {s.sweep.provider} · {s.sweep.endpointSlug}
+                </Link>
               </h2>
               <SweepLevelsTable sweep={s} caption={`Sweep ${s.sweep.id} of ${fmtUtc(s.sweep.requestedAt)} (${s.sweep.status})`} />
             </section>

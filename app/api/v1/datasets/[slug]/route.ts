@@ -1,6 +1,6 @@
 import { connection } from 'next/server';
 import { getDatasetWithSeries } from '@/db/queries/datasets';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { datasetSlugSchema, emptyQuerySchema } from '@/lib/api/schemas';
 import { ApiError, corsPreflight, handle, jsonRead, parseParam, parseQuery } from '@/app/api/_lib/respond';
 

@@ -1,9 +1,10 @@
 import { connection } from 'next/server';
 import { getPublicEndpoint } from '@/db/queries/catalog';
 import { getSubmittedEndpoint, getVerificationTarget, updateSubmittedEndpoint, type EndpointChanges, type EndpointStatus } from '@/db/queries/submissions';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { idParamSchema } from '@/lib/api/schemas';
 import { updateEndpointBodySchema } from '@/lib/api/submission-schemas';
+import { tierProtocolIssue } from '@/lib/api/service-tier-schemas';
 import { encryptSecret } from '@/lib/security/secrets';
 import { beginEndpointWrite } from '@/app/api/_lib/endpoint-write';
 import { parseJsonBody, privateJson } from '@/app/api/_lib/body';
@@ -24,7 +25,17 @@ export const GET = handle(async (request: Request, ctx: { params: Promise<{ id: 
 /** Fields whose change sends an approved endpoint back to review AND re-runs verification (they change what is probed). */
 const REREVIEW_FIELDS = ['baseUrl', 'protocol', 'apiModelId', 'apiKey'] as const;
 /** Declared metadata shown publicly beside the measurements: a change goes back to review too (no probe needed). */
-const DECLARED_FIELDS = ['region', 'hardware', 'engine', 'precision', 'speculativeDecoding', 'draftLength', 'deploymentKind', 'system'] as const;
+const DECLARED_FIELDS = [
+  'region',
+  'hardware',
+  'engine',
+  'precision',
+  'speculativeDecoding',
+  'draftLength',
+  'deploymentKind',
+  'system',
+  'contextWindowTokens',
+] as const;
 
 // PATCH /api/v1/endpoints/{id} – the owner edits (URL/key/protocol/model id changes go back to review and re-verify; declared hardware/engine/precision/… changes go back to review), pauses or resumes; returns the endpoint (+ verification when re-run).
 export const PATCH = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
@@ -33,13 +44,24 @@ export const PATCH = handle(async (request: Request, ctx: { params: Promise<{ id
   if (endpoint.ownerUserId !== user.id) throw new ApiError('forbidden', 'only the submitter can edit an endpoint');
   const body = await parseJsonBody(request, updateEndpointBodySchema);
   const { status, apiKey, ...rest } = body;
-  const targetChanged = REREVIEW_FIELDS.some((f) => body[f] !== undefined && (f === 'apiKey' || body[f] !== endpoint[f]));
+  // The declared tier is part of what is probed (decision 262): it must be valid on the protocol the
+  // endpoint will have, and a change re-verifies and goes back to review like a protocol change.
+  const tierAfter = body.serviceTier !== undefined ? body.serviceTier : endpoint.serviceTier;
+  const tierIssue = tierProtocolIssue(body.protocol ?? endpoint.protocol, tierAfter);
+  if (tierIssue)
+    throw new ApiError('bad_request', `serviceTier.value: ${tierIssue}`, 'serviceTier.value', { fields: [{ field: 'serviceTier.value', message: tierIssue }] });
+  const changedJson = (a: unknown, b: unknown) => a !== undefined && JSON.stringify(a) !== JSON.stringify(b ?? null);
+  const targetChanged =
+    REREVIEW_FIELDS.some((f) => body[f] !== undefined && (f === 'apiKey' || body[f] !== endpoint[f])) || changedJson(body.serviceTier, endpoint.serviceTier);
   const declaredChanged =
     DECLARED_FIELDS.some((f) => body[f] !== undefined && (body[f] ?? null) !== (endpoint[f] ?? null)) ||
-    // Declared prices are shown beside the measurements too: a change is reviewed like the hardware.
-    (body.pricing !== undefined && JSON.stringify(body.pricing) !== JSON.stringify(endpoint.pricing ?? null));
-  if (status !== undefined && (targetChanged || declaredChanged)) throw new ApiError('bad_request', 'status: change the endpoint or its status, not both at once', 'status');
-  if (targetChanged) await consumeLimit('submission', user.id);
+    // Declared prices and a tier objective are shown beside the measurements too: a change is reviewed like the hardware.
+    changedJson(body.pricing, endpoint.pricing) ||
+    changedJson(body.tierObjective, endpoint.tierObjective);
+  if (status !== undefined && (targetChanged || declaredChanged))
+    throw new ApiError('bad_request', 'status: change the endpoint or its status, not both at once', 'status');
+  // Each declared change is also a dated disclosure revision (decision 178): both count against the account's limit.
+  if (targetChanged || declaredChanged) await consumeLimit('submission', user.id);
   if (body.baseUrl !== undefined) await checkSubmittedUrl(body.baseUrl);
 
   const changes: EndpointChanges = {};
@@ -65,7 +87,12 @@ export const PATCH = handle(async (request: Request, ctx: { params: Promise<{ id
     from = ['pending', 'active', 'paused', 'rejected', 'inactive'];
   }
   const ok = await updateSubmittedEndpoint(db, { endpointId: id, actorUserId: user.id, changes, status: next, fromStatuses: from, action });
-  if (!ok) throw new ApiError('conflict', `endpoint ${id} is ${endpoint.status}; cannot ${status === 'paused' ? 'pause' : status === 'active' ? 'resume' : 'edit'} it`, 'status');
+  if (!ok)
+    throw new ApiError(
+      'conflict',
+      `endpoint ${id} is ${endpoint.status}; cannot ${status === 'paused' ? 'pause' : status === 'active' ? 'resume' : 'edit'} it`,
+      'status',
+    );
 
   let verification: VerificationView | null = null;
   if (targetChanged) {

@@ -1,6 +1,6 @@
 import { connection } from 'next/server';
-import { findSnapshotBody } from '@/app/_server/leaderboard';
-import { getDb } from '@/db/shared';
+import { findSnapshotBody } from '@/server/leaderboard';
+import { getDb } from '@/server/shared';
 import { snapshotIdSchema } from '@/lib/api/schemas';
 import { ApiError, corsPreflight, handle, parseParam, parseQuery } from '@/app/api/_lib/respond';
 import { signedJsonRead } from '@/app/api/_lib/signed-read';
@@ -16,6 +16,11 @@ export const GET = handle(async (request: Request, ctx: { params: Promise<{ id: 
   if (body === null) throw new ApiError('not_found', `snapshot ${id} not found`, 'id');
   // The id is the hash of the answer, so it is the strong ETag (same as the leaderboard's).
   // Signed as the board was (decision 230): embedded signature + Tokenpace-Signature header.
-  return signedJsonRead(request, getDb(), body, 31_536_000, { etag: `"${id}"`, cache: { maxAgeSeconds: 31_536_000, immutable: true }, vary: null, contentKey: id });
+  return signedJsonRead(request, getDb(), body, 31_536_000, {
+    etag: `"${id}"`,
+    cache: { maxAgeSeconds: 31_536_000, immutable: true },
+    vary: null,
+    contentKey: id,
+  });
 });
 export const OPTIONS = corsPreflight;

@@ -1,5 +1,5 @@
 import { connection } from 'next/server';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { emptyQuerySchema, idParamSchema } from '@/lib/api/schemas';
 import { corsPreflight, handle, jsonRead, parseParam, parseQuery, wantsCsv } from '@/app/api/_lib/respond';
 import { loadSweep } from '@/app/api/_lib/sweeps';

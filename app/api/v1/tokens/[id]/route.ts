@@ -1,6 +1,6 @@
 import { connection } from 'next/server';
 import { revokeApiToken } from '@/db/queries/accounts';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { idParamSchema } from '@/lib/api/schemas';
 import { requireUser } from '@/app/api/_lib/auth';
 import { assertSameOrigin, privateJson } from '@/app/api/_lib/body';

@@ -1,6 +1,6 @@
 import { connection } from 'next/server';
 import { getDispute, resolveDispute } from '@/db/queries/disputes';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { resolveDisputeBodySchema } from '@/lib/api/dispute-schemas';
 import { publishDispute } from '@/lib/api/publish-dispute';
 import { idParamSchema } from '@/lib/api/schemas';

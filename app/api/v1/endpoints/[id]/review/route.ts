@@ -1,6 +1,6 @@
 import { connection } from 'next/server';
 import { getSubmittedEndpoint, reviewSubmission } from '@/db/queries/submissions';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { idParamSchema } from '@/lib/api/schemas';
 import { reviewEndpointBodySchema } from '@/lib/api/submission-schemas';
 import { requireAdmin } from '@/app/api/_lib/auth';
@@ -16,12 +16,27 @@ export const POST = handle(async (request: Request, ctx: { params: Promise<{ id:
   const body = await parseJsonBody(request, reviewEndpointBodySchema);
   const db = getDb();
   if (!(await getSubmittedEndpoint(db, id))) throw new ApiError('not_found', `endpoint ${id} not found`, 'id');
-  const outcome = await reviewSubmission(db, { endpointId: id, adminUserId: admin.id, decision: body.decision, reason: body.reason ?? null, revision: body.revision, linkProvider: body.linkProvider });
+  const outcome = await reviewSubmission(db, {
+    endpointId: id,
+    adminUserId: admin.id,
+    decision: body.decision,
+    reason: body.reason ?? null,
+    revision: body.revision,
+    linkProvider: body.linkProvider,
+  });
   if (outcome.status === null && outcome.reason === 'provider_unverified') {
-    throw new ApiError('conflict', `linkProvider: the submitter has not proven they speak for this provider (no verified email at its website's domain); approve with linkProvider: true to link the endpoint to it yourself`, 'linkProvider');
+    throw new ApiError(
+      'conflict',
+      `linkProvider: the submitter has not proven they speak for this provider (no verified email at its website's domain); approve with linkProvider: true to link the endpoint to it yourself`,
+      'linkProvider',
+    );
   }
   if (outcome.status === null && outcome.reason === 'stale') {
-    throw new ApiError('conflict', `revision: the submitter changed endpoint ${id} since revision ${body.revision} (now ${outcome.currentRevision}); review it again`, 'revision');
+    throw new ApiError(
+      'conflict',
+      `revision: the submitter changed endpoint ${id} since revision ${body.revision} (now ${outcome.currentRevision}); review it again`,
+      'revision',
+    );
   }
   if (outcome.status === null) throw new ApiError('conflict', `endpoint ${id} is not waiting for review`, 'id');
   return privateJson({ endpoint: await getSubmittedEndpoint(db, id) });

@@ -1,7 +1,7 @@
 import { connection } from 'next/server';
 import { getSweepConsentVerdict, getSweepSettings, upsertSweepSettings } from '@/db/queries/sweeps';
 import type { SweepConsentVerdict } from '@/lib/sweep/sweep-consent';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { idParamSchema } from '@/lib/api/schemas';
 import { updateSweepSettingsBodySchema } from '@/lib/sweep/sweep-schemas';
 import { requireUser } from '@/app/api/_lib/auth';
@@ -20,7 +20,14 @@ const view = (s: Awaited<ReturnType<typeof getSweepSettings>>, endpointId: numbe
   consentedAt: s?.consentedAt?.toISOString() ?? null,
   adminConsent:
     s?.approvedByUserId && s.approvedMaxConcurrency !== null && s.approvedDurationMs !== null
-      ? { byUserId: s.approvedByUserId, at: s.approvedAt?.toISOString() ?? null, maxConcurrency: s.approvedMaxConcurrency, durationS: s.approvedDurationMs / 1000, maxLevels: s.approvedMaxLevels, baseUrlMatches: verdict.ok || verdict.reason !== 'url_changed' }
+      ? {
+          byUserId: s.approvedByUserId,
+          at: s.approvedAt?.toISOString() ?? null,
+          maxConcurrency: s.approvedMaxConcurrency,
+          durationS: s.approvedDurationMs / 1000,
+          maxLevels: s.approvedMaxLevels,
+          baseUrlMatches: verdict.ok || verdict.reason !== 'url_changed',
+        }
       : null,
   sweepsAllowed: verdict.ok,
   refusedBecause: verdict.ok ? null : verdict.reason,

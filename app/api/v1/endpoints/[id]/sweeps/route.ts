@@ -1,6 +1,6 @@
 import { connection } from 'next/server';
 import { getSweep, getSweepConsentVerdict, insertSweepRequest } from '@/db/queries/sweeps';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { emptyQuerySchema, idParamSchema } from '@/lib/api/schemas';
 import { DEFAULT_CONCURRENCY_LEVELS, DEFAULT_MIN_SUCCESS_RATE, DEFAULT_SWEEP_WARM_UP_MS } from '@/lib/sweep/run-sweep';
 import { createSweepBodySchema } from '@/lib/sweep/sweep-schemas';
@@ -28,7 +28,8 @@ export const POST = handle(async (request: Request, ctx: { params: Promise<{ id:
   await getSweepEndpointForUser(db, id, user);
   const body = await parseJsonBody(request, createSweepBodySchema);
   const consent = await getSweepConsentVerdict(db, id);
-  if (!consent.ok) throw new ApiError('conflict', `${consent.reason}: ${consent.message}`, consent.reason === 'endpoint_not_approved' ? 'id' : 'sweep-settings');
+  if (!consent.ok)
+    throw new ApiError('conflict', `${consent.reason}: ${consent.message}`, consent.reason === 'endpoint_not_approved' ? 'id' : 'sweep-settings');
   const plan = planSweepLevels(body.concurrency, DEFAULT_CONCURRENCY_LEVELS, consent.limits.maxConcurrency, consent.limits.maxLevels);
   if (!plan.ok) throw new ApiError('bad_request', plan.message, 'concurrency');
   const queued = await insertSweepRequest(db, {
@@ -44,7 +45,10 @@ export const POST = handle(async (request: Request, ctx: { params: Promise<{ id:
     now: new Date(),
   });
   if (!queued.ok) {
-    throw new ApiError('conflict', queued.reason === 'already_active' ? `sweep ${queued.activeSweepId} of this endpoint is still queued or running` : `${queued.reason}: ${queued.message}`);
+    throw new ApiError(
+      'conflict',
+      queued.reason === 'already_active' ? `sweep ${queued.activeSweepId} of this endpoint is still queued or running` : `${queued.reason}: ${queued.message}`,
+    );
   }
   await sendSweepJob(queued.sweep.id);
   const stored = await getSweep(db, queued.sweep.id);

@@ -1,7 +1,7 @@
 import { connection } from 'next/server';
 import { getPublicEndpoint } from '@/db/queries/catalog';
 import { getEndpointUptime } from '@/db/queries/uptime';
-import { getDb } from '@/db/shared';
+import { getDb } from '@/server/shared';
 import { idParamSchema } from '@/lib/api/schemas';
 import { uptimeQuerySchema } from '@/lib/api/uptime-schemas';
 import { ApiError, corsPreflight, handle, jsonRead, parseParam, parseQuery, resolveAsOf } from '@/app/api/_lib/respond';

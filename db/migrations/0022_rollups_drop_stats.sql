@@ -1,0 +1,1 @@
+ALTER TABLE "measurement_rollups" DROP COLUMN "stats";

@@ -1,0 +1,188 @@
+/**
+ * Agent turns (issue 25 item 3, decision 267) over real HTTP, real Postgres and the one statistics
+ * engine: the worker sends a 3-turn conversation whose turns are forced tool calls, feeding each
+ * call and its tool result back in the protocol's own shapes (Chat `tool_calls` and `role: "tool"`;
+ * Responses `function_call` and `function_call_output`: two endpoints of one model), to a reference
+ * server with a prefix cache of known truth (miss TTFT, hit TTFT, decode rate, 128-token blocks).
+ * Per turn the leaderboard answer recovers TTFT, TPS/user, the cached tokens and the cached share
+ * of the prompt (decisions 290-291: the prompt's input tokens as the server reported them) within
+ * 5 % of that truth: turn 1 cold, turns 2-3 served from the turns before them.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpoints, measurements, workloads } from '@/db/schema';
+import { type TestDatabase } from '@/db/test-support/test-database';
+import { leaderboardQuerySchema } from '@/lib/api/schemas';
+import { AGENT_TURNS } from '@/lib/probe/agent-prompts';
+import type { FetchLike } from '@/lib/probe/types';
+import { AGENT_WORKLOADS } from '@/lib/probe/workloads';
+import { conversationText } from '@/lib/reference-server/reference-server';
+import { createGuardedFetch } from '@/lib/security/ssrf-guard';
+import { encodeO200k } from '@/lib/tokens/o200k';
+import { getLeaderboardAnswer } from '@/server/leaderboard';
+import { agentTurnSuffix } from './probe-endpoint';
+import { probeTaskContext } from './test-support/probe-task-context';
+import { startReferenceTaskSuite, stopReferenceTaskSuite, type ReferenceTaskSuite } from './test-support/reference-task-suite';
+import { runLocalProbe, decemberSlot } from './test-support/run-local-probe';
+
+/** The configured truth. */
+const COLD_TTFT_MS = 1200;
+const WARM_TTFT_MS = 300;
+const TPS = 250;
+const BLOCK_TOKENS = 128;
+const CONVERSATIONS = 5;
+
+let suite: ReferenceTaskSuite | undefined;
+let t: TestDatabase;
+const fetches: FetchLike[] = [];
+let chatId = 0;
+let responsesId = 0;
+/** request bodies as sent, in order (Chat `messages` or Responses `input`) */
+const sent: Array<{ messages: unknown[] }> = [];
+
+beforeAll(async () => {
+  suite = await startReferenceTaskSuite(
+    {
+      tps: TPS,
+      ttftMs: COLD_TTFT_MS,
+      tokensPerChunk: 2,
+      outputTokens: 64,
+      prefixCache: { hitTtftMs: WARM_TTFT_MS, blockTokens: BLOCK_TOKENS },
+    },
+    fetches,
+  );
+  ({ t } = suite);
+  const [cal] = await t.db.select().from(endpoints).where(eq(endpoints.id, suite.calibrationId));
+  chatId = cal!.id;
+  // the same reference server spoken to through the Responses API
+  const { id: _id, slug, ...rest } = cal!;
+  void _id;
+  responsesId = (
+    await t.db
+      .insert(endpoints)
+      .values({ ...rest, slug: `${slug}-responses`, protocol: 'openai-responses' })
+      .returning({ id: endpoints.id })
+  )[0]!.id;
+}, 60_000);
+
+afterAll(() => stopReferenceTaskSuite(suite));
+
+describe('agent turns (worker task, reference server, real Postgres)', () => {
+  it('each job writes one measurement per turn; the engine recovers per-turn TTFT, TPS/user and cached tokens within 5 %', async () => {
+    expect(AGENT_WORKLOADS.length).toBe(AGENT_TURNS);
+    const [turn1] = await t.db.select({ id: workloads.id, scheduled: workloads.scheduled }).from(workloads).where(eq(workloads.slug, 'agent-turn-1'));
+    const [turn2] = await t.db.select({ scheduled: workloads.scheduled }).from(workloads).where(eq(workloads.slug, 'agent-turn-2'));
+    expect(turn1!.scheduled).toBe(true);
+    expect(turn2!.scheduled).toBe(false);
+    const ctx = probeTaskContext(
+      t.db,
+      {
+        createFetch: ({ allowPrivate }) => {
+          const f = createGuardedFetch({ allowPrivate }) as unknown as FetchLike;
+          fetches.push(f);
+          const capture: FetchLike = (input, init) => {
+            if (typeof init?.body === 'string' && /\/(chat\/completions|responses)$/.test(String(input))) {
+              const b = JSON.parse(init.body) as { messages?: unknown[]; input?: unknown[] };
+              sent.push({ messages: b.messages ?? b.input ?? [] });
+            }
+            return f(input, init);
+          };
+          return Object.assign(capture, { dispatcher: (f as unknown as { dispatcher?: unknown }).dispatcher });
+        },
+      },
+      fetches,
+    );
+    /** truth of cached tokens per request: the whole blocks of the request before it in the same conversation */
+    const truthOf = new Map<number, number[][]>();
+    /** truth of the cached share per request: those tokens ÷ the o200k tokens of its whole conversation */
+    const shareTruthOf = new Map<number, number[][]>();
+    for (const [protocol, endpointId] of [
+      ['openai-chat', chatId],
+      ['openai-responses', responsesId],
+    ] as const) {
+      const cachedTruth: number[][] = Array.from({ length: AGENT_TURNS }, () => []);
+      truthOf.set(endpointId, cachedTruth);
+      const shareTruth: number[][] = Array.from({ length: AGENT_TURNS }, () => []);
+      shareTruthOf.set(endpointId, shareTruth);
+      for (let i = 0; i < CONVERSATIONS; i++) {
+        const slotStart = decemberSlot(8, i);
+        const before = sent.length;
+        const { jobKey, result: r } = await runLocalProbe(ctx, { endpointId, workloadId: turn1!.id, slotStart });
+        expect(r).toMatchObject({ status: 'recorded', outcome: 'success' });
+        const bodies = sent.slice(before);
+        expect(bodies.length).toBe(AGENT_TURNS);
+        for (let turn = 1; turn <= AGENT_TURNS; turn++) {
+          const [m] = await t.db
+            .select()
+            .from(measurements)
+            .where(eq(measurements.jobKey, turn === 1 ? jobKey : `${jobKey}${agentTurnSuffix(turn)}`));
+          expect(m!.notRankableReasons, JSON.stringify(m!.evidence)).toEqual([]);
+          expect(m!.fidelityCheck).toBe('json_schema');
+          expect(m!.fidelityPassed).toBe(true);
+          expect(m!.finishReason).toBe('tool_calls');
+          expect(m!.outputTokensReported).toBe(64);
+          // The request: the protocol's own shapes, the prefix growing by a call and its result each turn.
+          const messages = bodies[turn - 1]!.messages as Array<Record<string, unknown>>;
+          expect(messages.length).toBe(1 + 2 * (turn - 1));
+          if (turn > 1) {
+            const call = messages[messages.length - 2]!;
+            const result = messages[messages.length - 1]!;
+            if (protocol === 'openai-chat') {
+              expect(call).toMatchObject({ role: 'assistant', content: null });
+              const toolCall = (call.tool_calls as Array<{ id: string; function: { name: string; arguments: string } }>)[0]!;
+              expect(toolCall.function.name).toBe('save_section');
+              expect(JSON.parse(toolCall.function.arguments)).toMatchObject({ title: 'A story' });
+              expect(result).toMatchObject({ role: 'tool', tool_call_id: toolCall.id });
+            } else {
+              expect(call).toMatchObject({ type: 'function_call', name: 'save_section' });
+              expect(JSON.parse(call.arguments as string)).toMatchObject({ title: 'A story' });
+              expect(result).toMatchObject({ type: 'function_call_output', call_id: call.call_id });
+            }
+            // the earlier turn's request is a prefix of this one
+            expect(JSON.stringify(messages.slice(0, messages.length - 2))).toBe(JSON.stringify(bodies[turn - 2]!.messages));
+          }
+          const previous = turn === 1 ? 0 : Math.floor(encodeO200k(conversationText(bodies[turn - 2]!.messages)).length / BLOCK_TOKENS) * BLOCK_TOKENS;
+          cachedTruth[turn - 1]!.push(previous);
+          expect(m!.cachedInputTokens).toBe(previous);
+          // the prompt as the server counted it: every token of this turn's conversation
+          const prompt = encodeO200k(conversationText(messages)).length;
+          expect(m!.inputTokensReported).toBe(prompt);
+          shareTruth[turn - 1]!.push(previous / prompt);
+        }
+      }
+    }
+
+    const asOf = new Date(Date.now() + 61_000);
+    const within5 = (got: number | undefined, truth: number, what: string) => expect(Math.abs(got! - truth), what).toBeLessThanOrEqual(truth * 0.05);
+    for (const endpointId of [chatId, responsesId]) {
+      const cachedTruth = truthOf.get(endpointId)!;
+      for (let turn = 1; turn <= AGENT_TURNS; turn++) {
+        const answer = await getLeaderboardAnswer(
+          t.db,
+          leaderboardQuerySchema.parse({ model: 'tokenpace-reference', workload: `agent-turn-${turn}`, basis: 'reported' }),
+          asOf,
+        );
+        const e = answer.entries.find((x) => x.endpoint.id === endpointId)!;
+        expect(e.samples).toBe(CONVERSATIONS);
+        within5(e.ttftMs?.p50, turn === 1 ? COLD_TTFT_MS : WARM_TTFT_MS, `turn ${turn} TTFT`);
+        within5(e.outputTokensPerSecond?.p50, TPS, `turn ${turn} TPS/user`);
+        const truths = [...cachedTruth[turn - 1]!].sort((a, b) => a - b);
+        const shares = [...shareTruthOf.get(endpointId)![turn - 1]!].sort((a, b) => a - b);
+        expect(e.cachedInputShare?.n, `turn ${turn} cached share n`).toBe(CONVERSATIONS);
+        if (turn === 1) {
+          expect(e.cacheHit).toMatchObject({ share: 0, n: CONVERSATIONS });
+          // nothing of a new conversation was cached: the share is 0, reported (not unknown)
+          expect(e.cachedInputShare).toMatchObject({ p50: 0, p95: 0 });
+        } else {
+          // turn 2's prefix is the ~1,100-token task, turn 3's the task, call 1 and result 1
+          expect(truths[0]!).toBeGreaterThanOrEqual(turn === 2 ? 896 : 1_280);
+          within5(e.cachedInputTokens?.p50, truths[Math.floor(truths.length / 2)]!, `turn ${turn} cached tokens`);
+          expect(e.cacheHit).toMatchObject({ share: 1, n: CONVERSATIONS });
+          // most of each later turn is the turns before it
+          expect(shares[0]!).toBeGreaterThan(0.5);
+          within5(e.cachedInputShare?.p50, shares[Math.floor(shares.length / 2)]!, `turn ${turn} cached share`);
+        }
+      }
+    }
+  }, 300_000);
+});
