@@ -303,9 +303,10 @@ async function loadFromPartials(db: Db, p: LeaderboardParams, coverage: PartialC
  * probes), ordered by id.
  */
 export async function loadWindowFigures(db: Db, p: LeaderboardParams): Promise<WindowFigures> {
-  const fromPartials = await loadFromPartials(db, p, await getPartialCoverage(db));
+  const coverage = await getPartialCoverage(db);
+  const fromPartials = await loadFromPartials(db, p, coverage);
   if (fromPartials) return fromPartials;
-  const rows = await listWindowStatsFromRollups(db, p);
+  const rows = await listWindowStatsFromRollups(db, p, coverage);
   const plan = planWindow(p.asOf, p.windowHours);
   const regions = await listWindowRegions(db, {
     endpointIds: rows.map((r) => r.endpoint.id),
@@ -324,11 +325,19 @@ export async function listWindowStats(db: Db, p: LeaderboardParams): Promise<Lea
 
 /**
  * The fallback of {@link loadWindowFigures}: rollups plus the raw tail (also the reference the
- * partials are tested against).
+ * partials are tested against). The rollups are read only up to the rollup job's frontier (the
+ * partials' coverage end: the job builds hourly rollups and partials in one run; before its first
+ * run, nowhere) and the raw tail from there (decision 301): a board read while the job is behind
+ * or has not yet run counts every measurement once instead of missing the hours not rolled up.
+ * `coverage` (default: read) is the coverage row the caller already holds.
  */
-export async function listWindowStatsFromRollups(db: Db, p: LeaderboardParams): Promise<LeaderboardRow[]> {
-  const [eps, workloadId] = await Promise.all([listLeaderboardEndpoints(db, p.modelSlug), getWorkloadId(db, p.workloadSlug)]);
-  const plan = planWindow(p.asOf, p.windowHours);
+export async function listWindowStatsFromRollups(db: Db, p: LeaderboardParams, coverage?: PartialCoverage | null): Promise<LeaderboardRow[]> {
+  const [eps, workloadId, cov] = await Promise.all([
+    listLeaderboardEndpoints(db, p.modelSlug),
+    getWorkloadId(db, p.workloadSlug),
+    coverage === undefined ? getPartialCoverage(db) : coverage,
+  ]);
+  const plan = planWindow(p.asOf, p.windowHours, cov ? cov.toMs : -Infinity);
   const partsOf = new Map<number, WindowPart[]>(eps.map((e) => [e.id, []]));
   let raw: RawRows | null = null;
   if (workloadId !== null && eps.length > 0) {

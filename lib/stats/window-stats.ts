@@ -234,7 +234,7 @@ export interface WindowPlan {
   /** whole UTC 6-hour blocks (00, 06, 12, 18 h) not covered by a day, each merged from its 6 hourly rollups */
   blockBuckets: Date[];
   dayBuckets: Date[];
-  /** raw tail: measured_at in [rawFrom, end] */
+  /** raw tail: measured_at in [rawFrom, end]; floorHour(asOf), or earlier when the rollups are behind */
   rawFrom: Date;
 }
 
@@ -256,10 +256,17 @@ function splitHours(from: number, to: number, hours: Date[], blocks: Date[]): vo
  * days), 6-hour blocks and hourly buckets (the rest of the whole hours), and the raw tail (asOf's
  * own hour up to asOf). Pure. A 72 h window needs at most 2 × (3 blocks + 5 hours) + 3 days = 19
  * parts per endpoint and region.
+ *
+ * `rollupsToMs` (epoch ms, default +∞): how far the rollups are known to be current (the rollup
+ * job's frontier). The buckets stop at the hour at or before it and the raw tail starts there, so
+ * a window read while the rollup job is behind (or before its first run: pass −∞) still counts
+ * every measurement once, from raw, instead of silently missing the hours not yet rolled up.
  */
-export function planWindow(asOf: Date, windowHours: number): WindowPlan {
-  const tail = Math.floor(asOf.getTime() / HOUR) * HOUR;
-  const start = tail - windowHours * HOUR;
+export function planWindow(asOf: Date, windowHours: number, rollupsToMs: number = Infinity): WindowPlan {
+  const asOfHour = Math.floor(asOf.getTime() / HOUR) * HOUR;
+  const start = asOfHour - windowHours * HOUR;
+  // Buckets only where the rollups are known current; the raw tail reads the rest (decision 301).
+  const tail = Math.max(start, Math.min(asOfHour, Math.floor(rollupsToMs / HOUR) * HOUR));
   const firstDay = Math.ceil(start / DAY) * DAY;
   const lastDay = Math.floor(tail / DAY) * DAY;
   const hourBuckets: Date[] = [];

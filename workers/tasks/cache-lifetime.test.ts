@@ -12,7 +12,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { measurements, workloads } from '@/db/schema';
 import { type TestDatabase } from '@/db/test-support/test-database';
-import { rebuildRollups } from '@/db/queries/rollups';
+import { rollUpStoredMeasurements } from '@/db/test-support/roll-up-stored';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import type { FetchLike } from '@/lib/probe/types';
 import { CACHE_LIFETIME_WORKLOADS } from '@/lib/probe/workloads';
@@ -104,14 +104,9 @@ describe('cache lifetime (worker task, reference server with a TTL, real Postgre
       }),
     ).toEqual({ status: 'skipped', reason: 'no-secret' });
 
-    // the older series are read from rollups (hour buckets and window partials), as a live board reads them
+    // the older series are read from rollups (hour and day buckets, window partials: built as the rollup job builds them), as a live board reads them
     const now = Date.now();
-    await rebuildRollups(t.db, {
-      granularity: 'hour',
-      from: new Date(lastSeed - SERIES * 86_400_000),
-      to: new Date(now + 3_600_000),
-      wallNow: new Date(now + 2 * 3_600_000),
-    });
+    await rollUpStoredMeasurements(t.db, new Date(now + 2 * 3_600_000));
     const asOf = new Date(Math.floor(now / 3_600_000) * 3_600_000 + 3_600_000 + 5 * 60_000);
     const gaps = [];
     for (const w of CACHE_LIFETIME_WORKLOADS) {

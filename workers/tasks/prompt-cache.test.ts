@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getLeaderboardAnswer } from '@/server/leaderboard';
 import { measurements, workloads } from '@/db/schema';
 import { type TestDatabase } from '@/db/test-support/test-database';
-import { rebuildRollups } from '@/db/queries/rollups';
+import { rollUpStoredMeasurements } from '@/db/test-support/roll-up-stored';
 import { listWindowStatsFromRaw } from '@/server/window-stats';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import type { FetchLike } from '@/lib/probe/types';
@@ -114,9 +114,9 @@ describe('prompt cache: warm against cold (worker task, reference server, real P
     expect(rawWarm!.cacheHit).toEqual(warmEntry.cacheHit);
     expect(Math.abs(rawWarm!.cachedInputTokens!.p50 - warmEntry.cachedInputTokens!.p50)).toBeLessThanOrEqual(CACHED_TOKENS * 0.001);
 
-    // Rolled up (hourly rollups and window partials), read an hour later: the same figures.
+    // Rolled up as the rollup job does (hours, partials, days), read in the next hour (past midnight UTC when run at 23:xx): the same figures.
     const now = Date.now();
-    await rebuildRollups(t.db, { granularity: 'hour', from: new Date(now - 3_600_000), to: new Date(now + 3_600_000), wallNow: new Date(now + 2 * 3_600_000) });
+    await rollUpStoredMeasurements(t.db, new Date(now + 2 * 3_600_000));
     const later = new Date(Math.floor(now / 3_600_000) * 3_600_000 + 3_600_000 + 5 * 60_000);
     const rolled = (
       await getLeaderboardAnswer(t.db, leaderboardQuerySchema.parse({ model: 'tokenpace-reference', workload: 'cache-warm-2k' }), later)

@@ -19,6 +19,7 @@ import { annotations, disputes, endpoints, measurements, sweepLevels, sweeps, wo
 import { importClaimsFile } from '@/db/import/claims';
 import { importLlmperfDir, LLMPERF_DATASET_SLUG } from '@/db/import/llmperf';
 import { rebuildRollups } from '@/db/queries/rollups';
+import { rollUpStoredMeasurements } from '@/db/test-support/roll-up-stored';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { API_OPERATIONS, buildOpenApiDocument, PUBLIC_READ_OPERATIONS } from '@/lib/api/openapi';
 import { writeDump, lastCompleteWeek } from '@/workers/tasks/write-dump';
@@ -473,7 +474,7 @@ describe('snapshots for citation', () => {
         outputTokensPerSecondO200k: 5000,
       })),
     );
-    await rebuildRollups(t.db, { granularity: 'hour', from: new Date(NOW - 3 * 3600_000), to: new Date(NOW + 3600_000) });
+    await rollUpStoredMeasurements(t.db, new Date());
     const snap2 = await call('/api/v1/snapshots/{id}', {}, { id: snapshotId });
     expect(snap2.headers.get('cache-control')).toContain('immutable');
     expect(Buffer.from(await snap2.arrayBuffer()).equals(firstBytes)).toBe(true);
