@@ -126,6 +126,7 @@ describe('workload families: one number on every surface', () => {
     expect(find('ttft_ms', 'cache-cold-2k')!.value).toBe(cold.ttftMs!.p50);
     expect(find('ttft_ms', 'cache-warm-2k')!.value).toBe(warm.ttftMs!.p50);
     expect(find('cache_hit_share', 'cache-warm-2k')).toMatchObject({ value: warm.cacheHit!.share, n: 6, low: warm.cacheHit!.interval.low });
+    expect(find('cached_input_tokens', 'cache-warm-2k')!.n).toBe(6);
     expect(warm.cacheHit!.share).toBeCloseTo(5 / 6, 12);
     expect(find('warm_over_cold_ttft', null)!.value).toBe(warm.ttftMs!.p50 / cold.ttftMs!.p50);
     // structured penalty: the ratio of the two entries' medians
@@ -139,6 +140,9 @@ describe('workload families: one number on every surface', () => {
       expect(row('ttft_ms').value).toBe(e.ttftMs!.p50);
       expect(row('output_tokens_per_second').value).toBe(e.outputTokensPerSecond!.p50);
       expect(row('cached_input_tokens').value).toBe(e.cachedInputTokens!.p50);
+      // n counts the measurements that reported a cache count (turn 3: one of 5 did not), not the speed samples
+      expect(row('cached_input_tokens').n).toBe(turn === 3 ? 4 : 5);
+      expect(row('ttft_ms').n).toBe(e.samples);
       expect(row('cache_hit_share')).toMatchObject({ value: turn === 1 ? 0 : turn === 2 ? 0.8 : 1, n: turn === 3 ? 4 : 5 });
       // the cached share of the prompt: the entry's figure, the configured truth within the sketch's 0.05 %
       const truth = TURN_SHARES[turn - 1]!;

@@ -68,7 +68,10 @@ export async function getEndpointFamilyFigures(
     const p = figure === 'ttft_ms' ? e?.ttftMs : figure === 'output_tokens_per_second' ? e?.outputTokensPerSecond : e?.cachedInputTokens;
     if (!e || !p) return;
     const unit = figure === 'ttft_ms' ? 'ms' : figure === 'output_tokens_per_second' ? 'tokens/s' : 'tokens';
-    items.push({ ...base, family, figure, workload, value: p.p50, low: p.p5, high: p.p95, n: e.samples, unit, ...extra });
+    // n: the measurements behind this figure — for cached tokens those that reported a cache count
+    // (the hit share's n), not the speed samples: a measurement without a count is unknown, not a 0.
+    const n = figure === 'cached_input_tokens' ? (e.cacheHit?.n ?? 0) : e.samples;
+    items.push({ ...base, family, figure, workload, value: p.p50, low: p.p5, high: p.p95, n, unit, ...extra });
   };
   const hitShare = (family: FamilyFigure['family'], workload: string, extra: Partial<FamilyFigure> = {}) => {
     const h = entries.get(workload)?.cacheHit;

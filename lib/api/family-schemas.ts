@@ -50,7 +50,7 @@ export const familyFigureSchema = z
     high: z.number().nullable().meta({ description: 'Upper end (see figure): P95, or the interval’s high; null when none.' }),
     n: z.number().int().nullable().meta({
       description:
-        'Measurements behind the figure: rankable samples (medians), measurements reporting a cache count (hit shares), measurements reporting both their cached and their input tokens (cached_input_share); null for ratios.',
+        'Measurements behind the figure: rankable samples (TTFT and speed medians), measurements reporting a cache count (hit shares and the cached-tokens median), measurements reporting both their cached and their input tokens (cached_input_share); null for ratios.',
     }),
     unit: z.enum(['ms', 'tokens/s', 'tokens', 'fraction', 'ratio', 'minutes']).meta({ description: 'Unit of value, low and high.' }),
   })
