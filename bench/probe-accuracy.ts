@@ -92,7 +92,12 @@ async function serve(configs: ReferenceServerOptions[]): Promise<void> {
     const server = servers[Number(m[1])]!;
     const delivered: Delivered[] = server
       .writeLog()
-      .map((r) => ({ tps: measureRecordTps(r), ttftMs: r.writeAt.length > 0 ? r.writeAt[0]! - r.openedAt : null, openedAt: r.openedAt }))
+      .map((r) => ({
+        tps: measureRecordTps(r),
+        ttftMs: r.writeAt.length > 0 ? r.writeAt[0]! - r.openedAt : null,
+        openedAt: r.openedAt,
+        firstWriteAt: r.writeAt[0] ?? null,
+      }))
       .filter((d): d is Delivered => d.tps !== null && d.ttftMs !== null);
     server.clearWriteLog();
     process.stdout.write(`TRUTH ${JSON.stringify(delivered)}\n`);
@@ -110,6 +115,8 @@ interface Delivered {
   ttftMs: number;
   /** epoch ms (monotonic clock) when the server had read the request */
   openedAt: number;
+  /** epoch ms (monotonic clock) of the first content write */
+  firstWriteAt: number | null;
 }
 
 interface ServerChild {
@@ -177,13 +184,33 @@ interface RowErrors {
   ttft: number[];
   speedVsDelivered: number[];
   ttftVsServer: number[];
+  /**
+   * TTFT error against the delivered truth from the request's write: first content write − the
+   * latest the request can have been written (the probe's request-start stamp + its start slack,
+   * and never after the server read it), all on the host's shared epoch clock. NaN when the probe
+   * reported no request-start stamp. This is the truth a user's TTFT has: a server that notices a
+   * request late (its own lateness before it read the body) is slower in truth, not mis-measured.
+   */
+  ttftVsDelivered: number[];
+  /** the server's lateness in reading the request: its read − the latest write of the request, ms */
+  serverReadLateMs: number[];
   /** per run: would it have been ranked (rankable), and its bound (decision 180; NaN unknown) */
   ranked: boolean[];
   speedBoundPct: number[];
   ttftBoundMs: number[];
 }
 
-const newErrors = (): RowErrors => ({ speed: [], ttft: [], speedVsDelivered: [], ttftVsServer: [], ranked: [], speedBoundPct: [], ttftBoundMs: [] });
+const newErrors = (): RowErrors => ({
+  speed: [],
+  ttft: [],
+  speedVsDelivered: [],
+  ttftVsServer: [],
+  ttftVsDelivered: [],
+  serverReadLateMs: [],
+  ranked: [],
+  speedBoundPct: [],
+  ttftBoundMs: [],
+});
 
 function recordErrors(errs: RowErrors, r: ProbeResult, configuredTps: number, delivered: Delivered): void {
   errs.speed.push(((r.outputTokensPerSecondO200k! - configuredTps) / configuredTps) * 100);
@@ -192,12 +219,25 @@ function recordErrors(errs: RowErrors, r: ProbeResult, configuredTps: number, de
   // The probe's TTFT also holds the loopback transit both ways and the server's reading of the
   // request; the server's own TTFT starts once it has read the request.
   errs.ttftVsServer.push(r.ttftMs! - delivered.ttftMs);
+  const start = r.timingBound?.evidence.requestStartEpochMs ?? null;
+  const slack = r.timingBound?.evidence.startSlackMs ?? null;
+  if (start !== null && slack !== null && delivered.firstWriteAt !== null) {
+    const writtenBy = Math.min(start + slack, delivered.openedAt);
+    errs.ttftVsDelivered.push(r.ttftMs! - (delivered.firstWriteAt - writtenBy));
+    errs.serverReadLateMs.push(delivered.openedAt - writtenBy);
+  } else {
+    errs.ttftVsDelivered.push(Number.NaN);
+    errs.serverReadLateMs.push(Number.NaN);
+  }
   errs.ranked.push(r.rankable);
   errs.speedBoundPct.push(r.timingBound?.speedPct ?? Number.NaN);
   errs.ttftBoundMs.push(r.timingBound?.ttftMs ?? Number.NaN);
 }
 
-/** "Wrong" for the issue-21 targets: speed > 2 % or TTFT > 10 ms from what the server delivered. */
+/**
+ * "Wrong" for the issue-21 targets: speed > 2 % or TTFT > 10 ms from what the server delivered
+ * (TTFT from the request's write when the probe stamped it, else from the server's read).
+ */
 const WRONG_SPEED_PCT = 2;
 const WRONG_TTFT_MS = 10;
 
@@ -205,7 +245,10 @@ const WRONG_TTFT_MS = 10;
 const rankedRuns = (errs: RowErrors) => errs.ranked.flatMap((r, i) => (r ? [i] : []));
 /** Ranked runs that are wrong against the delivered truth. */
 const wrongRanked = (errs: RowErrors) =>
-  rankedRuns(errs).filter((i) => Math.abs(errs.speedVsDelivered[i]!) > WRONG_SPEED_PCT || Math.abs(errs.ttftVsServer[i]!) > WRONG_TTFT_MS);
+  rankedRuns(errs).filter((i) => Math.abs(errs.speedVsDelivered[i]!) > WRONG_SPEED_PCT || Math.abs(ttftTruthErr(errs, i)) > WRONG_TTFT_MS);
+/** Run i's TTFT error against the delivered truth: from the request's write when known, else from the server's read. */
+const ttftTruthErr = (errs: RowErrors, i: number): number => (Number.isFinite(errs.ttftVsDelivered[i]!) ? errs.ttftVsDelivered[i]! : errs.ttftVsServer[i]!);
+const ttftTruthErrs = (errs: RowErrors): number[] => errs.ttftVsServer.map((_x, i) => ttftTruthErr(errs, i));
 
 /** rankable share, worst speed (vs delivered) and TTFT (vs server) error among ranked runs. */
 function rankedCells(errs: RowErrors): string[] {
@@ -213,14 +256,15 @@ function rankedCells(errs: RowErrors): string[] {
   return [
     `${idx.length}/${errs.ranked.length}`,
     idx.length ? pct(worst(idx.map((i) => errs.speedVsDelivered[i]!))) : '—',
-    idx.length ? msf(worst(idx.map((i) => errs.ttftVsServer[i]!))) : '—',
+    idx.length ? msf(worst(idx.map((i) => ttftTruthErr(errs, i)))) : '—',
   ];
 }
-const RANKED_HEADERS = ['rankable', 'worst ranked speed vs delivered', 'worst ranked TTFT vs server'];
+const RANKED_HEADERS = ['rankable', 'worst ranked speed vs delivered', 'worst ranked TTFT vs delivered'];
 
 /**
  * Runs whose error against the delivered truth lies within their own bound (speed: |err| ≤ bound;
- * TTFT: err ≤ bound + 1 ms of loopback transit and request reading the bound does not cover): the
+ * TTFT: err ≤ bound + 1 ms of loopback transit and the server's write path, which the truth
+ * stamps before the write and the bound does not cover): the
  * bound's soundness, whatever the load. Unknown bounds are not counted.
  */
 function withinBoundCell(errs: RowErrors): string {
@@ -237,10 +281,20 @@ function withinBoundCell(errs: RowErrors): string {
     }
     if (Number.isFinite(t)) {
       knownT++;
-      if (errs.ttftVsServer[i]! <= t + 1) withinT++;
+      // 1 ms the bound cannot cover and the truth does not see: the loopback transit and the
+      // server's own write path after it stamped the write (~0.4 ms median on a quiet machine, the
+      // 1000 × 4 rows), and ≤ 0.1 ms between two processes' epoch clocks.
+      if (ttftTruthErr(errs, i) <= t + 1) withinT++;
     }
   });
   return `speed ${withinS}/${knownS}, TTFT ${withinT}/${knownT}`;
+}
+
+/** p50 / max of the server's lateness in reading the request, ms. */
+function serverLateCell(values: number[]): string {
+  const known = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (known.length === 0) return '—';
+  return `${known[Math.floor(known.length / 2)]!.toFixed(2)}/${known[known.length - 1]!.toFixed(2)} ms`;
 }
 
 /** p50 / p90 / max of a bound over the runs ("unknown" counted apart). */
@@ -375,8 +429,13 @@ function printTargets(): void {
           ? ' (the error holds against the server’s own record of that stream too, so it arose on the probe’s side of the socket: reads noticed late)'
           : ''),
     );
+    // As for speed: met against the configured TTFT or against what the server delivered (its first
+    // write − the request's write), which isolates the probe from a server whose timer fired late.
+    const known = errs.ttftVsDelivered.filter((x) => Number.isFinite(x));
+    const ttftD = known.length ? median(known) : Number.NaN;
     lines.push(
-      `${verdict(Math.abs(ttft) <= 1)}  ${label}: median TTFT error ≤ 1 ms — ${msf(ttft)} (includes the loopback request and response, ${msf(median(errs.ttftVsServer))} over the server's own TTFT)`,
+      `${verdict(Math.min(Math.abs(ttft), Number.isFinite(ttftD) ? Math.abs(ttftD) : Infinity) <= 1)}  ${label}: median TTFT error ≤ 1 ms — ${msf(ttft)} vs configured, ` +
+        `${Number.isFinite(ttftD) ? msf(ttftD) : '—'} vs delivered from the request's write (${msf(median(errs.ttftVsServer))} over the server's own TTFT from its read)`,
     );
   }
   for (const rowSpec of CAPACITY.rows) {
@@ -668,7 +727,9 @@ async function contentionPart(): Promise<void> {
           pct(median(errs.speedVsDelivered)),
           pct(worst(errs.speedVsDelivered)),
           msf(median(errs.ttftVsServer)),
-          msf(worst(errs.ttftVsServer)),
+          msf(median(ttftTruthErrs(errs))),
+          msf(worst(ttftTruthErrs(errs))),
+          serverLateCell(errs.serverReadLateMs),
           ...rankedCells(errs),
           `${wrong.length}`,
           withinBoundCell(errs),
@@ -683,7 +744,8 @@ async function contentionPart(): Promise<void> {
   console.log(
     `\nContention (issue 21): ${BUSY_LOOPS} busy loops (child processes) beside the probe, reference servers at ${serverNice}; ` +
       `cold CLI probes ask for nice ${process.env.TOKENPACE_PROBE_NICE ?? DEFAULT_PROBE_NICE} (TOKENPACE_PROBE_NICE, decision 184; in-process rows stay at the loops' priority); ${CONTENDED_TOKENS} tokens, TTFT ${TTFT_MS} ms; ` +
-      `truth = the server's own writes for that very stream. "wrong" = speed > ${WRONG_SPEED_PCT} % or TTFT > ${WRONG_TTFT_MS} ms from the truth; ` +
+      `truth = the server's own writes for that very stream; TTFT truth = its first write − the request's write (the probe's start stamp + slack, never after the server read it; ` +
+      `one epoch clock on this host), so a server that reads a request late is slower in truth ("server read late"), not a probe error. "wrong" = speed > ${WRONG_SPEED_PCT} % or TTFT > ${WRONG_TTFT_MS} ms from the truth; ` +
       `rankable needs the bound within speed ±${TIMING_BOUND_LIMITS.speedPct} % and TTFT +${TIMING_BOUND_LIMITS.ttftMs} ms (decision 181). Bounds p50/p90/max.`,
   );
   console.log(
@@ -694,8 +756,10 @@ async function contentionPart(): Promise<void> {
         'tok/chunk',
         'speed vs delivered median',
         'speed vs delivered worst',
-        'TTFT vs server median',
-        'TTFT vs server worst',
+        'TTFT vs server read median',
+        'TTFT vs delivered median',
+        'TTFT vs delivered worst',
+        'server read late p50/max',
         ...RANKED_HEADERS,
         'wrong and rankable',
         'error within its bound',

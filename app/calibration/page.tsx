@@ -71,7 +71,8 @@ export default async function CalibrationPage() {
       <p className="muted">
         The reference server reports what it really sent for every stream (its own write times). <strong>Probe error</strong> is the measured figure against
         that delivered truth, over rankable measurements; <strong>server lateness</strong> is the delivered figure against the configured one, over every
-        stream: a server that fell behind is not a probe that mis-measured.
+        stream: a server that fell behind is not a probe that mis-measured. TTFT is delivered from the moment the request was written (the probe&apos;s
+        request-start stamp and the server&apos;s log share this host&apos;s clock), so a server that read the request late is late itself (decision 302).
       </p>
       {cal.map((e, i) => (
         <CalibrationSplitFigures key={e.id} slug={e.slug} split={splits[i]!} />

@@ -284,6 +284,7 @@ function attachTimingBound(result: ProbeResult, parsed: StampedReadResult, timin
     timeline: result.timeline,
     latenessAt: (atMs) => lateness.get(atMs),
     startSlackMs: timing.sentAt === null ? null : timing.startSlackMs,
+    requestStartEpochMs: timing.sentAt === null ? null : performance.timeOrigin + timing.sentAt,
     runQueueMs: runQueueAtStart === null || runQueueNow === null ? null : runQueueNow - runQueueAtStart,
     gcPauseMs: gcPauseMsBetween(t0, t0 + endMs),
   });

@@ -41,6 +41,8 @@ export interface TimingBoundInput {
   /** lateness bound (ms) of the stamp taken at `atMs` (ms since request start); undefined or Infinity: unknown */
   latenessAt: (atMs: number) => number | undefined;
   startSlackMs: number | null;
+  /** the request-start stamp on the epoch clock, evidence only (TimingBoundEvidence) */
+  requestStartEpochMs?: number | null;
   runQueueMs?: number | null;
   gcPauseMs?: number | null;
 }
@@ -77,6 +79,7 @@ export function computeTimingBound(input: TimingBoundInput): TimingBound {
     speedPct: speedPct === null ? null : Math.round(speedPct * 10_000) / 10_000,
     evidence: {
       startSlackMs: round3(slack),
+      requestStartEpochMs: known(input.requestStartEpochMs) === null ? null : Math.round(input.requestStartEpochMs! * 1000) / 1000,
       firstTokenLatenessMs: round3(first),
       firstAnswerLatenessMs: round3(firstAnswer),
       lastTokenLatenessMs: round3(last),

@@ -361,6 +361,13 @@ export interface StructuredOutputRequest {
 export interface TimingBoundEvidence {
   /** request-start stamp → end of the synchronous write after it */
   startSlackMs: number | null;
+  /**
+   * The request-start stamp on the epoch clock (performance.timeOrigin + the stamp, ms with µs
+   * resolution; the same clock as another process's on this host to ~0.1 ms): lines this
+   * measurement up with an outside log, e.g. a provider's or the reference server's write log. Null
+   * when the fetch reported no request start (not undici). Optional: rows stored before it lack it.
+   */
+  requestStartEpochMs?: number | null;
   /** lateness bounds of the defining stamps; null when unknown (no evidence on this platform) */
   firstTokenLatenessMs: number | null;
   firstAnswerLatenessMs: number | null;

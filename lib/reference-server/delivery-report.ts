@@ -14,6 +14,8 @@ export const deliveryReportSchema = z.object({
   configuredTps: z.number().positive(),
   configuredTtftMs: z.number().nonnegative(),
   deliveredTtftMs: z.number().nullable(),
+  readAtEpochMs: z.number().optional(),
+  firstWriteAtEpochMs: z.number().nullable().optional(),
   deliveredTps: z.number().positive().nullable(),
   writes: z.number().int().nonnegative(),
   tokens: z.number().int().nonnegative(),
@@ -23,9 +25,18 @@ export type DeliveryReportBody = z.infer<typeof deliveryReportSchema>;
 
 /** What a calibration measurement keeps of the report: `measurements.evidence.delivered`. */
 export interface DeliveredEvidence {
-  /** tokens/s and ms the server really delivered (its own write times) */
+  /** tokens/s and ms the server really delivered (its own write times); TTFT from its read of the request */
   tps: number | null;
   ttftMs: number | null;
+  /**
+   * The delivered TTFT from the request's write (decision 302): first content write − the latest
+   * the request can have been written (the probe's request-start stamp + its start slack, never
+   * after the server read it), ms. What a user waits, the server's own lateness in reading the
+   * request included. Absent on rows stored before it, or when either side gave no stamp.
+   */
+  ttftFromWriteMs?: number | null;
+  /** the server's lateness in reading the request: its read − the latest write, ms (same rule) */
+  requestReadLateMs?: number | null;
   /** what it was configured to deliver (for this stream) */
   configuredTps: number;
   configuredTtftMs: number;
@@ -56,6 +67,7 @@ export async function fetchDeliveryReport(
   baseUrl: string,
   streamId: string,
   timeoutMs = 2_000,
+  requestStart?: RequestStartStamp | null,
 ): Promise<DeliveredEvidence | null> {
   try {
     const res = await fetch(`${baseUrl.replace(/\/+$/, '')}/tokenpace/deliveries/${encodeURIComponent(streamId)}`, { signal: AbortSignal.timeout(timeoutMs) });
@@ -65,32 +77,68 @@ export async function fetchDeliveryReport(
     const parsed = deliveryReportSchema.safeParse(JSON.parse(text));
     if (!parsed.success || parsed.data.id !== streamId) return null;
     const r = parsed.data;
-    return { tps: r.deliveredTps, ttftMs: r.deliveredTtftMs, configuredTps: r.configuredTps, configuredTtftMs: r.configuredTtftMs };
+    return {
+      tps: r.deliveredTps,
+      ttftMs: r.deliveredTtftMs,
+      configuredTps: r.configuredTps,
+      configuredTtftMs: r.configuredTtftMs,
+      ...deliveredFromWrite(r, requestStart ?? null),
+    };
   } catch {
     return null;
   }
+}
+
+/** The probe's request-start stamp on the host's epoch clock and its start slack (evidence.timing, decision 180/302). */
+export interface RequestStartStamp {
+  requestStartEpochMs?: number | null;
+  startSlackMs: number | null;
+}
+
+/**
+ * The delivered TTFT from the request's write and the server's lateness in reading it (decision
+ * 302), from the report's epoch stamps and the probe's request-start stamp; empty when a stamp is
+ * missing (a server that does not report them, a fetch that gave no request start). Pure.
+ */
+export function deliveredFromWrite(
+  report: { readAtEpochMs?: number; firstWriteAtEpochMs?: number | null },
+  start: RequestStartStamp | null,
+): Pick<DeliveredEvidence, 'ttftFromWriteMs' | 'requestReadLateMs'> {
+  const startAt = start?.requestStartEpochMs;
+  const slack = start?.startSlackMs;
+  const readAt = report.readAtEpochMs;
+  const firstWrite = report.firstWriteAtEpochMs;
+  if (startAt == null || slack == null || readAt === undefined || firstWrite == null) return {};
+  const writtenBy = Math.min(startAt + slack, readAt);
+  const round3 = (x: number) => Math.round(x * 1000) / 1000;
+  return { ttftFromWriteMs: round3(firstWrite - writtenBy), requestReadLateMs: round3(readAt - writtenBy) };
 }
 
 /** The two calibration figures of one measurement; null where a side is missing. */
 export interface CalibrationSplit {
   /** (measured − delivered) ÷ delivered × 100: the probe's own error, % */
   probeSpeedErrorPct: number | null;
-  /** measured TTFT − delivered TTFT, ms (includes the loopback round trip) */
+  /**
+   * measured TTFT − delivered TTFT from the request's write when known (decision 302), else from
+   * the server's read, ms (includes the loopback transit; the second also the server's reading)
+   */
   probeTtftErrorMs: number | null;
   /** (delivered − configured) ÷ configured × 100: the server falling behind (negative) or ahead, % */
   serverSpeedLatenessPct: number | null;
-  /** delivered TTFT − configured TTFT, ms */
+  /** delivered TTFT − configured TTFT, ms (the same delivered TTFT as the probe error's) */
   serverTtftLatenessMs: number | null;
 }
 
 /** Splits one measurement's calibration error into probe error and server lateness. Pure. */
 export function splitCalibrationError(measured: { tps: number | null; ttftMs: number | null }, delivered: DeliveredEvidence): CalibrationSplit {
   const d = delivered;
+  // A server that read the request late is late in truth (decision 302): that wait is its lateness.
+  const ttft = d.ttftFromWriteMs ?? d.ttftMs;
   return {
     probeSpeedErrorPct: measured.tps !== null && d.tps ? ((measured.tps - d.tps) / d.tps) * 100 : null,
-    probeTtftErrorMs: measured.ttftMs !== null && d.ttftMs !== null ? measured.ttftMs - d.ttftMs : null,
+    probeTtftErrorMs: measured.ttftMs !== null && ttft !== null ? measured.ttftMs - ttft : null,
     serverSpeedLatenessPct: d.tps ? ((d.tps - d.configuredTps) / d.configuredTps) * 100 : null,
-    serverTtftLatenessMs: d.ttftMs !== null ? d.ttftMs - d.configuredTtftMs : null,
+    serverTtftLatenessMs: ttft !== null ? ttft - d.configuredTtftMs : null,
   };
 }
 

@@ -176,6 +176,13 @@ export interface DeliveryReport {
   configuredTtftMs: number;
   /** first content write − request read, ms (the server's own clock) */
   deliveredTtftMs: number | null;
+  /**
+   * When the server had read the request and made its first content write, epoch ms on the
+   * monotonic clock (µs resolution): a probe on this host lines them up with its own request-start
+   * stamp (decision 302); null before a first write.
+   */
+  readAtEpochMs: number;
+  firstWriteAtEpochMs: number | null;
   /** tokens after the first content write ÷ first-to-last content write, tokens/s (measureRecordTps) */
   deliveredTps: number | null;
   /** content writes and tokens written */
@@ -757,6 +764,8 @@ function reportOf(r: ReferenceStreamRecord, configuredTtftMs: number): DeliveryR
     configuredTps: r.assignedTps,
     configuredTtftMs,
     deliveredTtftMs: r.writeAt.length > 0 ? r.writeAt[0]! - r.openedAt : null,
+    readAtEpochMs: r.openedAt,
+    firstWriteAtEpochMs: r.writeAt[0] ?? null,
     deliveredTps: measureRecordTps(r),
     writes: r.writeAt.length,
     tokens: r.writeTokens.reduce((n, t) => n + t, 0),

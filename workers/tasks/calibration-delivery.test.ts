@@ -15,7 +15,7 @@ import { seedCatalog } from '@/db/seed';
 import { endpoints, measurements, workloads } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
-import { splitCalibrationError, summarizeCalibrationSplit } from '@/lib/reference-server/delivery-report';
+import { deliveredFromWrite, splitCalibrationError, summarizeCalibrationSplit } from '@/lib/reference-server/delivery-report';
 import { startReferenceServer, STREAM_ID_HEADER, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { percentile } from '@/lib/stats/percentiles';
 import type { FetchLike } from '@/lib/probe/types';
@@ -85,6 +85,12 @@ describe('calibration: probe error apart from server lateness', () => {
       expect(r.delivered).toMatchObject({ configuredTps: 1000, configuredTtftMs: 50 });
       // at most 800 tok/s (a busy machine only slows the server further: that is its lateness too)
       expect(r.delivered!.tps!).toBeLessThan(830);
+      // the TTFT from the request's write (decision 302): the probe stamped its request start on the
+      // host's epoch clock, so the wait before the server read the request is known, never negative,
+      // and the from-write TTFT is the from-read one plus that wait
+      expect(r.delivered!.requestReadLateMs!, JSON.stringify(r.delivered)).toBeGreaterThanOrEqual(0);
+      expect(r.delivered!.ttftFromWriteMs! - r.delivered!.ttftMs!).toBeCloseTo(r.delivered!.requestReadLateMs!, 2);
+      expect(r.delivered!.ttftFromWriteMs!).toBeGreaterThanOrEqual(50 - 0.001);
     }
     expect(summary.n).toBe(rows.length);
     // the server delivered at most 1000 / 1.25 = 800 tok/s: −20 % lateness or more, on any machine
@@ -127,6 +133,40 @@ describe('splitCalibrationError', () => {
     expect(s.probeTtftErrorMs).toBeCloseTo(3, 9);
     expect(s.serverSpeedLatenessPct).toBeCloseTo(-20, 9);
     expect(s.serverTtftLatenessMs).toBeCloseTo(2, 9);
+  });
+
+  it('a server that read the request late is late in truth: the TTFT from the request write moves that wait from probe error to server lateness (decision 302)', () => {
+    // request start stamped at 1000, written by 1000.2; the server read it at 1008.2 (8 ms late) and
+    // wrote the first token at 1058.2: 50 ms after its read, 58 after the write; the probe read 58.5
+    const start = { requestStartEpochMs: 1000, startSlackMs: 0.2 };
+    const fromWrite = deliveredFromWrite({ readAtEpochMs: 1008.2, firstWriteAtEpochMs: 1058.2 }, start);
+    expect(fromWrite.ttftFromWriteMs).toBeCloseTo(58, 9);
+    expect(fromWrite.requestReadLateMs).toBeCloseTo(8, 9);
+    const d = { tps: 1000, ttftMs: 50, configuredTps: 1000, configuredTtftMs: 50, ...fromWrite };
+    const s = splitCalibrationError({ tps: 1000, ttftMs: 58.5 }, d);
+    expect(s.probeTtftErrorMs).toBeCloseTo(0.5, 9);
+    expect(s.serverTtftLatenessMs).toBeCloseTo(8, 9);
+    // without the stamps (rows stored before them) the split is the server's read, as before
+    const old = splitCalibrationError({ tps: 1000, ttftMs: 58.5 }, { tps: 1000, ttftMs: 50, configuredTps: 1000, configuredTtftMs: 50 });
+    expect(old.probeTtftErrorMs).toBeCloseTo(8.5, 9);
+    expect(old.serverTtftLatenessMs).toBeCloseTo(0, 9);
+  });
+
+  it('the latest the request can have been written is the start stamp + slack, and never after the server read it', () => {
+    // the server read the request 0.05 ms after the start stamp, before the probe's slack ended
+    // (the probe was preempted after its write): the write was done by the read
+    const early = deliveredFromWrite({ readAtEpochMs: 1000.05, firstWriteAtEpochMs: 1050.05 }, { requestStartEpochMs: 1000, startSlackMs: 3 });
+    expect(early.ttftFromWriteMs).toBeCloseTo(50, 9);
+    expect(early.requestReadLateMs).toBeCloseTo(0, 9);
+    // exactly at the edge: read at start + slack
+    const edge = deliveredFromWrite({ readAtEpochMs: 1000.3, firstWriteAtEpochMs: 1010.3 }, { requestStartEpochMs: 1000, startSlackMs: 0.3 });
+    expect(edge).toEqual({ ttftFromWriteMs: 10, requestReadLateMs: 0 });
+    // any stamp missing: nothing claimed
+    expect(deliveredFromWrite({ readAtEpochMs: 1, firstWriteAtEpochMs: null }, { requestStartEpochMs: 0, startSlackMs: 0 })).toEqual({});
+    expect(deliveredFromWrite({ firstWriteAtEpochMs: 5 }, { requestStartEpochMs: 0, startSlackMs: 0 })).toEqual({});
+    expect(deliveredFromWrite({ readAtEpochMs: 1, firstWriteAtEpochMs: 5 }, { requestStartEpochMs: null, startSlackMs: 0 })).toEqual({});
+    expect(deliveredFromWrite({ readAtEpochMs: 1, firstWriteAtEpochMs: 5 }, { requestStartEpochMs: 0, startSlackMs: null })).toEqual({});
+    expect(deliveredFromWrite({ readAtEpochMs: 1, firstWriteAtEpochMs: 5 }, null)).toEqual({});
   });
 
   it('probe error only over rankable measurements; server lateness over all with a report', () => {

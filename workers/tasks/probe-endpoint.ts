@@ -126,7 +126,7 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
     });
     const loop = loopMonitor.stop();
     const id = streamId?.id();
-    const delivered = id ? await fetchDeliveryReport(fetch, endpoint.baseUrl, id) : null;
+    const delivered = id ? await fetchDeliveryReport(fetch, endpoint.baseUrl, id, undefined, probed.timingBound?.evidence ?? null) : null;
     return { measuredAt, result: probed, loop, delivered };
   };
   const write = async (

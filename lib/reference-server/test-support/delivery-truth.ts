@@ -66,6 +66,12 @@ export function expectProbeReadDelivery(
   const label = JSON.stringify({ reasons: r.notRankableReasons, ttftMs: r.ttftMs, tps: r.outputTokensPerSecond, bound: r.timingBound });
   expect(r.ttftMs, label).not.toBeNull();
   expect(r.ttftMs!, label).toBeGreaterThanOrEqual(deliveredTtftMs(record) - STAMP_ROUNDING_MS);
+  // The request-start stamp on the shared epoch clock: after the caller started, before the server
+  // read the request (what lets an outside log line up with the measurement, bench:probe's truth).
+  const startEpoch = r.timingBound?.evidence.requestStartEpochMs ?? null;
+  expect(startEpoch, label).not.toBeNull();
+  expect(startEpoch!, label).toBeGreaterThanOrEqual(tolerance.startedAt - STAMP_ROUNDING_MS);
+  expect(startEpoch!, label).toBeLessThanOrEqual(record.openedAt + STAMP_ROUNDING_MS);
   if (r.notRankableReasons.includes('timing_uncertain')) return;
   expect(r.ttftMs!, label).toBeLessThanOrEqual(record.writeAt[0]! - tolerance.startedAt + tolerance.ttftSlackMs);
   const delivered = measureRecordTps(record)!;
