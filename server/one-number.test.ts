@@ -188,14 +188,16 @@ describe('one number everywhere', () => {
       const history = (await (await get(path, hist.GET, params({ id: String(id) }))).json()) as {
         series: Array<{
           bucketStart: string;
-          count: number;
+          n: number;
+          count: number; // alias (decision 280)
           outputTokensPerSecond: { p50: number } | null;
           outputTokensPerSecondO200k: { p50: number } | null;
           notRankable: { total: number };
         }>;
       };
       const point = history.series.find((p) => p.bucketStart.startsWith(day))!;
-      expect(point.count).toBe(entry.n);
+      expect(point.n).toBe(entry.n);
+      expect(point.count, 'the deprecated alias serves the same value').toBe(point.n); // alias (decision 280)
       // the board ranks on the o200k basis by default (decision 175); a history point carries both bases
       expect(point.outputTokensPerSecondO200k!.p50).toBe(entry.outputTokensPerSecond!.p50);
       expect(point.notRankable.total).toBe(entry.notRankable.total);

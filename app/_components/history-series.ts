@@ -9,7 +9,8 @@ export const SERIES_COLORS = ['var(--s1)', 'var(--s2)', 'var(--s3)', 'var(--s4)'
 export interface SeriesBucket {
   /** bucket start, ISO UTC (a day starts at 00:00Z) */
   bucketStart: string;
-  count: number;
+  /** probes in the bucket (success + failure) */
+  n: number;
   successes: number;
   p25: number | null;
   p50: number | null;
@@ -33,7 +34,7 @@ export interface EndpointSeries {
 export function fromModelHistory(
   rows: Array<{
     endpoint: { id: number; slug: string; provider: string };
-    days: Array<{ day: string; count: number; successes: number; median: number | null; p25: number | null; p75: number | null }>;
+    days: Array<{ day: string; n: number; successes: number; median: number | null; p25: number | null; p75: number | null }>;
     changePoints: HistoryChangePoint[];
   }>,
 ): EndpointSeries[] {
@@ -44,7 +45,7 @@ export function fromModelHistory(
       endpointSlug: r.endpoint.slug,
       provider: r.endpoint.provider,
       color: SERIES_COLORS[i % SERIES_COLORS.length]!,
-      buckets: r.days.map((d) => ({ bucketStart: `${d.day}T00:00:00.000Z`, count: d.count, successes: d.successes, p25: d.p25, p50: d.median, p75: d.p75 })),
+      buckets: r.days.map((d) => ({ bucketStart: `${d.day}T00:00:00.000Z`, n: d.n, successes: d.successes, p25: d.p25, p50: d.median, p75: d.p75 })),
       changePoints: r.changePoints,
     }));
 }

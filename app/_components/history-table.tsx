@@ -75,7 +75,7 @@ export function HistoryTables({ series, granularity, id }: { series: EndpointSer
               return (
                 <td className="num" key={s.endpointId} data-endpoint={s.endpointSlug} data-p50={b?.p50 ?? ''}>
                   {b && b.p50 !== null ? `${fmt(b.p50, 1)} (${fmtRange(b.p25, b.p75)})` : '–'}
-                  {b && b.count > 0 && b.successes < b.count ? <span className="small muted block">{fmtPct(b.successes / b.count)} ok</span> : null}
+                  {b && b.n > 0 && b.successes < b.n ? <span className="small muted block">{fmtPct(b.successes / b.n)} ok</span> : null}
                 </td>
               );
             })}

@@ -87,7 +87,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
     chosen.map((e, i) => {
       const days = (buckets[i] ?? []).map((b) => ({
         day: b.bucketStart.slice(0, 10),
-        count: b.count,
+        n: b.n,
         successes: b.successes,
         median: b.outputTokensPerSecond?.p50 ?? null,
         p25: b.outputTokensPerSecond?.p25 ?? null,

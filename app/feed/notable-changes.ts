@@ -74,7 +74,7 @@ export async function listNotableChanges(db: Db, p: { now: Date; days: number; l
         const today = series
           .map((s) => ({ e: s.endpoint, d: s.days.find((x) => x.day === day) }))
           .filter((x): x is { e: (typeof series)[number]['endpoint']; d: NonNullable<typeof x.d> } =>
-            Boolean(x.d && x.d.median !== null && x.d.count >= MIN_DAY_COUNT),
+            Boolean(x.d && x.d.median !== null && x.d.n >= MIN_DAY_COUNT),
           )
           .sort((a, b) => b.d.median! - a.d.median!);
         const best = today[0];

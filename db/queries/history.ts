@@ -23,8 +23,9 @@ import { rollupWindow } from './window-filters';
 export interface HistoryPoint {
   /** bucket start, ISO UTC */
   bucketStart: string;
-  /** probes in the bucket (success + failure), exact */
-  count: number;
+  /** probes in the bucket (success + failure), exact: a leaderboard entry's n, per bucket */
+  n: number;
+  count?: number; // alias (decision 280)
   successes: number;
   outputTokensPerSecond: Percentiles;
   outputTokensPerSecondO200k: Percentiles;
@@ -59,7 +60,8 @@ function toHistoryPoint(bucketStart: Date, parts: WindowPart[]): HistoryPoint {
   const w = summarizeWindow(parts, 'reported');
   return {
     bucketStart: bucketStart.toISOString(),
-    count: w.n,
+    n: w.n,
+    count: w.n, // alias (decision 280)
     successes: w.successes,
     outputTokensPerSecond: w.outputTokensPerSecond,
     outputTokensPerSecondO200k: partsPercentiles(parts, 'outputTokensPerSecondO200k').percentiles,
@@ -127,7 +129,17 @@ export function findChangePoints(days: Array<{ day: string; median: number | nul
 /** One endpoint's daily figures in a model history. */
 export interface ModelHistorySeries {
   endpoint: { id: number; slug: string; provider: string; providerSlug: string };
-  days: Array<{ day: string; count: number; successes: number; median: number | null; p25: number | null; p75: number | null; samples: number }>;
+  days: Array<{
+    day: string;
+    /** probes that day (success + failure) */
+    n: number;
+    count?: number; // alias (decision 280)
+    successes: number;
+    median: number | null;
+    p25: number | null;
+    p75: number | null;
+    samples: number;
+  }>;
   changePoints: HistoryChangePoint[];
 }
 
@@ -178,7 +190,8 @@ export async function listModelHistory(
       const speed = partsPercentiles(b.parts, metric);
       return {
         day: b.start.toISOString().slice(0, 10),
-        count: w.n,
+        n: w.n,
+        count: w.n, // alias (decision 280)
         successes: w.successes,
         median: speed.percentiles?.p50 ?? null,
         p25: speed.percentiles?.p25 ?? null,

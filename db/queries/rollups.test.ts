@@ -225,7 +225,7 @@ describe('rollups', () => {
     };
     const raw = await listLeaderboardRowsFromRaw(t.db, dayWindow);
     const groq = raw.find((r) => r.endpoint.id === epIds[0])!;
-    expect(day.count).toBe(groq.n);
+    expect(day.n).toBe(groq.n);
     expectWithinPromise(day.outputTokensPerSecond?.p50, groq.outputTokensPerSecond?.p50, 'daily p50');
     // the same measurements through the leaderboard path (23 hourly parts + raw tail): the identical figures
     const board = (await listLeaderboardRows(t.db, dayWindow)).find((r) => r.endpoint.id === epIds[0])!;

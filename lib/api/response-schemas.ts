@@ -495,11 +495,9 @@ export const measurementSchema = z
       description:
         'What the probe saw that explains a flag, e.g. unrecognizedPaths (JSON paths of values the adapter does not know), reasoningTokensReported / reasoningTokensHidden / reasoningWithheld (hidden reasoning, decision 065); agentTurn {turn, messages} on agent-turn-* rows (decision 267); cacheLifetime {seedSlot, prefixSha256, gapMinutes, gapMs: the real gap since the series’ previous request} on cache-lifetime-* rows (decision 268); servedServiceTier (the tier the response said served it) and serviceTierMismatch {asked, served} when an endpoint asked for a tier and was served another (decision 293); JSON text in CSV.',
     }),
-    valid: z.boolean().meta({
-      description:
-        'False when the probe could not vouch for its clock: the error bound is unknown or beyond the published accuracy (timing_uncertain, decision 181); before that, when the worker’s event-loop delay p99 exceeded 50 ms (event_loop_stall). Kept, not ranked.',
-    }),
-    invalidReason: z.string().nullable().meta({ description: 'Why valid is false (the timing bound, or on old rows the event-loop delay); null when valid.' }),
+    // alias (decision 280): valid = no timing_uncertain / event_loop_stall among notRankableReasons
+    valid: deprecatedAlias(z.boolean(), 'notRankableReasons (false exactly when it holds timing_uncertain, or event_loop_stall on old rows)'),
+    invalidReason: deprecatedAlias(z.string().nullable(), 'notRankableReasons'), // alias (decision 280)
     eventLoopDelayP99Ms: z
       .number()
       .nullable()
@@ -661,7 +659,8 @@ export const changePointSchema = z
 export const historyPointSchema = z
   .object({
     bucketStart: isoTime,
-    count: z.number().int().meta({ description: 'Probes in the bucket, successes and failures (count, from rollups).' }),
+    n: z.number().int().meta({ description: 'Probes in the bucket, successes and failures (from rollups); the n of a leaderboard entry, per bucket.' }),
+    count: deprecatedAlias(z.number().int(), 'n'), // alias (decision 280)
     successes: z.number().int().meta({ description: 'Successful probes in the bucket (count).' }),
     outputTokensPerSecond: percentilesSchema,
     outputTokensPerSecondO200k: percentilesSchema,
@@ -700,15 +699,18 @@ const modelHistoryEndpointSchema = z
     providerSlug: z.string().meta({ description: 'Provider slug.' }),
   })
   .meta({ description: 'The endpoint of this series.' });
-const modelHistoryDaySchema = z.object({
-  day,
-  count: z.number().int().meta({ description: 'Probes that day, successes and failures (count, from daily rollups).' }),
-  successes: z.number().int().meta({ description: 'Successful probes that day (count).' }),
-  samples: z.number().int().meta({ description: 'Rankable measurements behind the percentiles (count).' }),
-  median: z.number().nullable().meta({ description: 'Daily median output speed per user, tokens/s (type-7 percentile of the day’s rankable measurements).' }),
-  p25: z.number().nullable().meta({ description: 'Daily P25 output speed per user, tokens/s.' }),
-  p75: z.number().nullable().meta({ description: 'Daily P75 output speed per user, tokens/s.' }),
-});
+const modelHistoryDaySchema = z
+  .object({
+    day,
+    n: z.number().int().meta({ description: 'Probes that day, successes and failures (from daily rollups); the n of a leaderboard entry, per day.' }),
+    count: deprecatedAlias(z.number().int(), 'n'), // alias (decision 280)
+    successes: z.number().int().meta({ description: 'Successful probes that day (count).' }),
+    samples: z.number().int().meta({ description: 'Rankable measurements behind the percentiles (count).' }),
+    median: z.number().nullable().meta({ description: 'Daily median output speed per user, tokens/s (type-7 percentile of the day’s rankable measurements).' }),
+    p25: z.number().nullable().meta({ description: 'Daily P25 output speed per user, tokens/s.' }),
+    p75: z.number().nullable().meta({ description: 'Daily P75 output speed per user, tokens/s.' }),
+  })
+  .meta({ id: 'ModelHistoryDay' });
 
 /** One CSV line of the model history: an endpoint's day, with the change point starting that day. */
 export const modelHistoryCsvRowSchema = modelHistoryDaySchema.extend({

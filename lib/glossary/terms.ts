@@ -57,6 +57,21 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
     retiredApiFields: [
       { field: 'LeaderboardEntry.excluded', replacement: 'notRankable' },
       { field: 'HistoryPoint.excluded', replacement: 'notRankable' },
+      // `valid` / `invalidReason` said "timing_uncertain" with another word (decision 181)
+      { field: 'Measurement.valid', replacement: 'notRankableReasons' },
+      { field: 'Measurement.invalidReason', replacement: 'notRankableReasons' },
+    ],
+  },
+  {
+    term: 'n (probes)',
+    meaning:
+      'The probes behind a window, bucket or day, successes and failures: a leaderboard entry’s n, a history point’s n, a model history day’s n. Rankable measurements behind a percentile are samples.',
+    names: ['n', 'samples', 'successes'],
+    // "count" is English and SQL (count(*)): checked in the OpenAPI document, not by a word search
+    retired: [],
+    retiredApiFields: [
+      { field: 'HistoryPoint.count', replacement: 'n' },
+      { field: 'ModelHistoryDay.count', replacement: 'n' },
     ],
   },
 ];

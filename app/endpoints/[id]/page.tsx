@@ -617,7 +617,7 @@ export default async function EndpointPage({ params, searchParams }: { params: P
                 </td>
                 <td className="num">{h.outputTokensPerSecondO200k ? fmtRange(h.outputTokensPerSecondO200k.p25, h.outputTokensPerSecondO200k.p75) : '–'}</td>
                 <td className="num">{fmt(h.ttftMs?.p50)}</td>
-                <td className="num">{h.count}</td>
+                <td className="num">{h.n}</td>
                 <td className="num">{h.successes}</td>
               </tr>
             ))}

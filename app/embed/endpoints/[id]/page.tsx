@@ -75,7 +75,7 @@ export default async function EmbedEndpoint({ params, searchParams }: { params: 
                   {fmt(h.outputTokensPerSecond?.p50, 1)}
                 </td>
                 <td className="num">{h.outputTokensPerSecond ? `${fmtRange(h.outputTokensPerSecond.p25, h.outputTokensPerSecond.p75)}` : '–'}</td>
-                <td className="num">{h.count}</td>
+                <td className="num">{h.n}</td>
               </tr>
             ))}
           </DetailsTable>
