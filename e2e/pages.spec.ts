@@ -454,6 +454,80 @@ test('endpoint page: metadata, speed by workload, distributions, history, outcom
   await screenshot(page, testInfo, 'endpoint-360px');
 });
 
+/** The prompt-cache columns of a board entry (GET /api/v1/leaderboard, decision 269). */
+interface PromptCacheColumns {
+  ttftColdMs: number | null;
+  ttftWarmMs: number | null;
+  hitShare: { share: number; n: number; interval: { low: number; high: number } } | null;
+  cachedInputShare: { p50: number; n: number } | null;
+}
+
+test('prompt cache: the board and the endpoint page show cold · warm TTFT, hit share and cached share as the API does; none served reads 0 %, none reported reads "not reported"', async ({
+  page,
+}, testInfo) => {
+  const query = `model=${MODEL}&workload=cache-cold-2k&window=72h`;
+  const pct = (v: number) => `${(v * 100).toFixed(0)}%`;
+  // retried as a block: an hour boundary between page and API moves the window
+  await expect(async () => {
+    await page.goto(`/?${query}`);
+    const board = page.getByTestId('leaderboard');
+    await expect(board.locator('thead')).toContainText('Cached share');
+    const api = (await (await page.request.get(`/api/v1/leaderboard?${query}`)).json()) as {
+      entries: Array<Entry & { promptCache: PromptCacheColumns | null }>;
+    };
+    const entry = (slug: string) => api.entries.find((e) => e.endpoint.slug === slug)!;
+    for (const slug of Object.keys(seed.endpointIds)) {
+      const c = entry(slug).promptCache!;
+      const row = board.locator(`tr[data-endpoint="${slug}"]`);
+      const [cold, warm] = (await row.locator('[data-metric="ttft-cold-warm"]').innerText()).split('·').map((x) => num(x));
+      expect(cold, slug).toBeCloseTo(c.ttftColdMs!, 0);
+      expect(warm, slug).toBeCloseTo(c.ttftWarmMs!, 0);
+      const hit = await row.locator('[data-metric="cache-hit"]').innerText();
+      const share = await row.locator('[data-metric="cached-share"]').innerText();
+      if (c.hitShare) expect(hit, slug).toContain(`${pct(c.hitShare.share)} n ${c.hitShare.n}`);
+      else expect(hit, slug).toBe('–');
+      if (c.cachedInputShare) expect(share, slug).toBe(`${pct(c.cachedInputShare.p50)} n ${c.cachedInputShare.n}`);
+      else expect(share, slug).toBe('–');
+    }
+    // the seeded truth (e2e/support/synthetic-data.ts): 1,792 and 1,024 of 2,112 input tokens cached
+    // on every warm request, 0 from the endpoint that serves none, no count from the last
+    const b200 = entry('synthetic-b200-eagle').promptCache!;
+    expect(b200.hitShare!.share).toBe(1);
+    expect(b200.cachedInputShare!.p50).toBeCloseTo(1792 / 2112, 3);
+    expect(b200.ttftWarmMs! / b200.ttftColdMs!).toBeCloseTo(0.35, 1);
+    expect(entry('synthetic-h100-vllm').promptCache!.cachedInputShare!.p50).toBeCloseTo(1024 / 2112, 3);
+    const none = entry('synthetic-mi300-sglang').promptCache!;
+    expect(none.hitShare!.share).toBe(0);
+    expect(none.cachedInputShare!.p50).toBe(0);
+    const unreported = entry('synthetic-l40s-vllm').promptCache!;
+    expect(unreported.hitShare).toBeNull();
+    expect(unreported.cachedInputShare).toBeNull();
+  }).toPass({ timeout: 60_000 });
+  await expectNoHorizontalOverflow(page);
+  await screenshot(page, testInfo, 'board-prompt-cache');
+
+  // the endpoint page: the cold/warm chart and its table alternative carry the board's figures
+  const b200 = id('synthetic-b200-eagle');
+  await expect(async () => {
+    await page.goto(`/endpoints/${b200}`);
+    await waitForCharts(page);
+    const c = (
+      (await (await page.request.get(`/api/v1/leaderboard?${query}`)).json()) as { entries: Array<Entry & { promptCache: PromptCacheColumns }> }
+    ).entries.find((e) => e.endpoint.id === b200)!.promptCache;
+    const chart = page.locator('[data-chart="prompt-cache-ttft"]');
+    expect(num(await chart.locator('[data-chart-row="cache-cold-2k"]').getAttribute('data-p50'))).toBeCloseTo(c.ttftColdMs!, 6);
+    expect(num(await chart.locator('[data-chart-row="cache-warm-2k"]').getAttribute('data-p50'))).toBeCloseTo(c.ttftWarmMs!, 6);
+    const table = page.locator('table[data-table="prompt-cache"]');
+    expect(num(await table.locator('tr[data-workload="cache-warm-2k"] [data-metric="ttft-p50"]').innerText())).toBeCloseTo(c.ttftWarmMs!, 0);
+    expect(await table.locator('tr[data-workload="cache-warm-2k"] [data-metric="cached-share"]').innerText()).toBe(
+      `${pct(c.cachedInputShare!.p50)} (n ${c.cachedInputShare!.n})`,
+    );
+    // the cold request reports its count too: nothing cached (its n may differ by one at the window's edge)
+    expect(await table.locator('tr[data-workload="cache-cold-2k"] [data-metric="cached-share"]').innerText()).toMatch(/^0% \(n \d+\)$/);
+  }).toPass({ timeout: 60_000 });
+  await expectNoSeriousA11yViolations(page, 'endpoint page with prompt cache');
+});
+
 test('endpoint page of an endpoint this site does not probe speaks to the visitor, not the operator', async ({ page }, testInfo) => {
   const eps = (await (await page.request.get(`/api/v1/endpoints?model=${MODEL}`)).json()) as {
     items: Array<{ id: number; slug: string; status: string; apiKeyEnv?: string | null }>;

@@ -4,8 +4,8 @@
  * Adds a provider "Synthetic demo" (slug `synthetic-demo`, kind 'provider') with four clearly
  * marked endpoints (slugs `synthetic-…`) of the Llama 4 Maverick model, status `paused` so the
  * scheduler never probes them, and writes ~45 days of deterministic measurements for the four
- * scheduled workloads, then rebuilds hourly and daily rollups from them. The data is shaped to
- * exercise every page: a tie, a step change (change point), speculative decoding that helps code,
+ * scheduled workloads (plus hourly prompt-cache pairs over the last 72 h), then rebuilds hourly and
+ * daily rollups from them. The data is shaped to exercise every page: a tie, a step change (change point), speculative decoding that helps code,
  * math and JSON more than prose, failures of several kinds, and timelines for the evidence viewer.
  */
 import { and, eq, inArray, like, sql } from 'drizzle-orm';
@@ -20,6 +20,8 @@ export const SYNTHETIC_PROVIDER = { slug: 'synthetic-demo', name: 'Synthetic dem
 const MODEL_SLUG = 'llama-4-maverick';
 const WORKLOADS = ['prose-1k', 'code-1k', 'math-1k', 'json-1k'] as const;
 type WorkloadSlug = (typeof WORKLOADS)[number];
+/** The prompt-cache family's pair (decision 260): the board of cache-cold-2k shows their columns. */
+const CACHE_WORKLOADS = ['cache-cold-2k', 'cache-warm-2k'] as const;
 
 /** One synthetic endpoint: declared metadata and the shape of its generated numbers. */
 export interface SyntheticEndpointSpec {
@@ -40,7 +42,16 @@ export interface SyntheticEndpointSpec {
   /** fraction of probes that fail, and the kinds they fail with (cycled) */
   failureRate: number;
   failureKinds: string[];
+  /**
+   * The prompt-cache pair (cache-cold-2k, then cache-warm-2k with the same prefix): warm TTFT as a
+   * share of cold, and the cached input tokens the provider reports on a warm request (null: it
+   * reports none, so the hit share and cached share are "not reported", never 0 %).
+   */
+  cache: { warmTtftShare: number; cachedInputTokens: number | null };
 }
+
+/** Input tokens every synthetic prompt-cache request reports (a ~2k prompt, its first 1,792 the shared prefix). */
+export const SYNTHETIC_CACHE_INPUT_TOKENS = 2_112;
 
 export const SYNTHETIC_ENDPOINTS: SyntheticEndpointSpec[] = [
   {
@@ -57,6 +68,7 @@ export const SYNTHETIC_ENDPOINTS: SyntheticEndpointSpec[] = [
     ttftMs: 340,
     failureRate: 0.01,
     failureKinds: ['stream_error'],
+    cache: { warmTtftShare: 0.35, cachedInputTokens: 1_792 },
   },
   {
     slug: 'synthetic-h100-vllm',
@@ -70,6 +82,7 @@ export const SYNTHETIC_ENDPOINTS: SyntheticEndpointSpec[] = [
     ttftMs: 170,
     failureRate: 0.03,
     failureKinds: ['timeout', 'http_error'],
+    cache: { warmTtftShare: 0.5, cachedInputTokens: 1_024 },
   },
   {
     slug: 'synthetic-mi300-sglang',
@@ -84,6 +97,8 @@ export const SYNTHETIC_ENDPOINTS: SyntheticEndpointSpec[] = [
     ttftMs: 620,
     failureRate: 0.1,
     failureKinds: ['rate_limited', 'rate_limited', 'timeout'],
+    // advertises caching, serves none: warm is as slow as cold and reports 0 cached tokens
+    cache: { warmTtftShare: 1, cachedInputTokens: 0 },
   },
   {
     slug: 'synthetic-l40s-vllm',
@@ -97,6 +112,7 @@ export const SYNTHETIC_ENDPOINTS: SyntheticEndpointSpec[] = [
     ttftMs: 950,
     failureRate: 0.05,
     failureKinds: ['timeout', 'empty'],
+    cache: { warmTtftShare: 0.6, cachedInputTokens: null },
   },
 ];
 
@@ -168,6 +184,12 @@ export async function seedSyntheticData(db: Db, params: { now: Date; days?: numb
     .where(inArray(workloads.slug, [...WORKLOADS]));
   if (wls.length !== WORKLOADS.length) throw new Error('the four scheduled workloads are not in the catalog');
   const workloadId = new Map(wls.map((w) => [w.slug, w.id]));
+  const cacheWls = await db
+    .select({ id: workloads.id, slug: workloads.slug })
+    .from(workloads)
+    .where(inArray(workloads.slug, [...CACHE_WORKLOADS]));
+  if (cacheWls.length !== CACHE_WORKLOADS.length) throw new Error('the prompt-cache workloads are not in the catalog');
+  const cacheWorkloadId = new Map(cacheWls.map((w) => [w.slug, w.id]));
 
   const [provider] = await db
     .insert(providers)
@@ -276,6 +298,45 @@ export async function seedSyntheticData(db: Db, params: { now: Date; days?: numb
           timeline,
         });
       });
+    }
+  });
+  // The prompt-cache pair, hourly over the last 72 h: a cold request, then the warm one 30 s later.
+  SYNTHETIC_ENDPOINTS.forEach((spec, si) => {
+    const rand = prng(5000 + si);
+    for (let t = dense.getTime(); t <= now.getTime() - 120_000; t += 3600_000) {
+      const speed = spec.speed['prose-1k'] * (1 + 0.03 * gauss(rand));
+      const outputTokens = 256;
+      for (const [slug, at, ttft, cached] of [
+        ['cache-cold-2k', t, spec.ttftMs * 1.8 * (1 + 0.05 * gauss(rand)), spec.cache.cachedInputTokens === null ? null : 0],
+        ['cache-warm-2k', t + 30_000, spec.ttftMs * 1.8 * spec.cache.warmTtftShare * (1 + 0.05 * gauss(rand)), spec.cache.cachedInputTokens],
+      ] as const) {
+        const e2e = ttft + ((outputTokens - 1) / speed) * 1000;
+        rows.push({
+          jobKey: `synthetic:${spec.slug}:${slug}:${new Date(at).toISOString()}`,
+          endpointId: endpointIds[spec.slug]!,
+          workloadId: cacheWorkloadId.get(slug)!,
+          measuredAt: new Date(at),
+          workerRegion: 'local',
+          workerVersion: 'synthetic',
+          promptHash: `synthetic-cache-${t}`,
+          outcome: 'success',
+          httpStatus: 200,
+          connectMs: 0,
+          ttfbMs: ttft * 0.9,
+          ttftMs: ttft,
+          ttfatMs: ttft,
+          e2eMs: e2e,
+          outputTokensReported: outputTokens,
+          outputTokensO200k: outputTokens - 3,
+          outputTokensPerSecond: speed,
+          outputTokensPerSecondO200k: speed * ((outputTokens - 3) / outputTokens),
+          tpotMs: (e2e - ttft) / (outputTokens - 1),
+          contentChunks: outputTokens,
+          finishReason: 'length',
+          inputTokensReported: SYNTHETIC_CACHE_INPUT_TOKENS,
+          cachedInputTokens: cached,
+        });
+      }
     }
   });
   for (let i = 0; i < rows.length; i += 500) await db.insert(measurements).values(rows.slice(i, i + 500));
