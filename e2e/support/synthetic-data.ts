@@ -301,6 +301,9 @@ export async function seedSyntheticData(db: Db, params: { now: Date; days?: numb
     }
   });
   // The prompt-cache pair, hourly over the last 72 h: a cold request, then the warm one 30 s later.
+  // Inserted before the grid's rows: pages list "the newest measurements" by id, and the evidence
+  // walk needs the grid's timelines there.
+  const cacheRows: Array<typeof measurements.$inferInsert> = [];
   SYNTHETIC_ENDPOINTS.forEach((spec, si) => {
     const rand = prng(5000 + si);
     for (let t = dense.getTime(); t <= now.getTime() - 120_000; t += 3600_000) {
@@ -311,7 +314,7 @@ export async function seedSyntheticData(db: Db, params: { now: Date; days?: numb
         ['cache-warm-2k', t + 30_000, spec.ttftMs * 1.8 * spec.cache.warmTtftShare * (1 + 0.05 * gauss(rand)), spec.cache.cachedInputTokens],
       ] as const) {
         const e2e = ttft + ((outputTokens - 1) / speed) * 1000;
-        rows.push({
+        cacheRows.push({
           jobKey: `synthetic:${spec.slug}:${slug}:${new Date(at).toISOString()}`,
           endpointId: endpointIds[spec.slug]!,
           workloadId: cacheWorkloadId.get(slug)!,
@@ -339,12 +342,13 @@ export async function seedSyntheticData(db: Db, params: { now: Date; days?: numb
       }
     }
   });
-  for (let i = 0; i < rows.length; i += 500) await db.insert(measurements).values(rows.slice(i, i + 500));
+  const all = [...cacheRows, ...rows];
+  for (let i = 0; i < all.length; i += 500) await db.insert(measurements).values(all.slice(i, i + 500));
 
   const to = new Date(now.getTime() + 3600_000);
   await rebuildRollups(db, { granularity: 'hour', from, to });
   await rebuildRollups(db, { granularity: 'day', from, to: new Date(now.getTime() + 86400_000) });
-  return { providerId: provider!.id, endpointIds, measurements: rows.length, from, to: now };
+  return { providerId: provider!.id, endpointIds, measurements: all.length, from, to: now };
 }
 
 /** Count of synthetic measurements (used by tests to check the helper's effect). */
