@@ -29,7 +29,7 @@ const NOT_RANKABLE_REASON_TEXT: Record<NotRankableReason, string> = {
   disputed:
     'an admin accepted a dispute (of the endpoint’s owner or our own) that this measurement should not count, for example an outage of our worker region; the measurement is kept unchanged and the dispute, with its reason, is public on the endpoint page and in the API.',
   sequence_broken:
-    'the protocol numbers its events (the Responses API’s sequence_number) and the numbers skipped, repeated or went backwards, so events may be missing or out of order.',
+    'the protocol numbers its events (the Responses API’s sequence_number) and the numbers skipped, repeated or went backwards, so events may be missing or out of order; or the stream sent new text after it had said it was finished (a finish reason), so it contradicts itself (decision 303).',
   unknown_finish:
     'the stream stated a finish reason that is neither a clean finish of its protocol nor one naming a failure (the word is kept with the measurement), so we cannot tell whether the generation ended normally.',
   implausible_delivery:
@@ -37,7 +37,7 @@ const NOT_RANKABLE_REASON_TEXT: Record<NotRankableReason, string> = {
   fidelity_failed:
     'the probe carried a fidelity check and its answer failed it (wrong result, or the access code spread over the prompt missing): a number for an answer that is not an answer is not ranked.',
   degenerate_output:
-    'the text is not an answer: more than 75 % of its word 4-grams repeat an earlier one (a generation loop), or letters and digits are fewer than 20 % of its characters (whitespace and punctuation).',
+    'the text is not an answer: more than 75 % of its word 4-grams repeat an earlier one (a generation loop; text without word separators, such as Chinese or a run of junk, by its character 4-grams), more than 30 % of its events repeat the event before them word for word (every chunk sent twice), or letters and digits are fewer than 20 % of its characters (whitespace and punctuation).',
   repeated_answer:
     'the answer is the same text (case and spacing aside) as a recent answer of the same endpoint to a different prompt: a canned reply, not generation.',
 };

@@ -233,11 +233,18 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   if (reasoningTokensHidden !== null) evidence.reasoningTokensHidden = reasoningTokensHidden;
   if (parsed.reasoningWithheld) evidence.reasoningWithheld = true;
   if (parsed.servedServiceTier !== null) evidence.servedServiceTier = parsed.servedServiceTier;
-  if (parsed.sequenceIssues.length > 0) evidence.sequenceIssues = [...parsed.sequenceIssues];
+  // Text the stream sent after it said it had finished (and that is not a resend of what it said):
+  // the stream contradicts itself, so its count and span are not the answer's (decision 303).
+  const sequenceIssues = [...parsed.sequenceIssues];
+  if (events.some((e) => e.afterFinish)) sequenceIssues.push('content after the finish');
+  if (sequenceIssues.length > 0) evidence.sequenceIssues = sequenceIssues;
   if (finish.verdict === 'unknown' && parsed.finishReasonRaw !== null) evidence.unknownFinishReason = parsed.finishReasonRaw.slice(0, 100);
   if (success && !buffered && delivery.evidence) evidence.delivery = delivery.evidence;
   if (success) {
-    const degenerate = listDegenerateRules(`${answerText}\n${reasoningText}`.trim());
+    const degenerate = listDegenerateRules(
+      `${answerText}\n${reasoningText}`.trim(),
+      events.map((e) => `${e.answer}${e.reasoning}${e.toolArgs}`),
+    );
     if (degenerate.length > 0) evidence.degenerate = degenerate;
   }
   const notRankableReasons = listNotRankableReasons({ outcome: success ? 'success' : 'error', flags, evidence });

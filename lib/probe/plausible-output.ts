@@ -9,6 +9,15 @@
  *   changing names and numbers, about half; a generation loop ("the the the", one sentence over and
  *   over, vllm-project/vllm#38045's forced-acceptance garbage) approaches 1. Judged from
  *   MIN_NGRAM_WORDS words.
+ *   Text without word separators (Chinese, Japanese, Thai; a run of junk without spaces: more than
+ *   MAX_WORD_CHARS characters per word on average, or too few words) is judged the same way on
+ *   its non-space characters' 4-grams from MIN_NGRAM_CHARS characters: Chinese prose repeats few
+ *   character 4-grams, a loop or a cumulative resend counted as new text nearly all.
+ * - `repeated_events`: of the stream's events that carry a letter or digit, more than
+ *   REPEATED_EVENT_SHARE repeat the previous such event's text exactly (from MIN_REPEATED_EVENTS
+ *   events): every chunk sent twice doubles the count while every word-level ratio stays natural.
+ *   Language repeats a whole token back to back rarely ("had had"); whitespace and punctuation
+ *   events (indentation, closing braces) are not counted.
  * - `mostly_symbols`: letters and digits (any script, Unicode \p{L}\p{N}) are fewer than
  *   MIN_ALNUM_SHARE of the non-empty text's characters (prose ~80 %, indented JSON or code ≥ 40 %);
  *   whitespace, punctuation and filler characters are not an answer. Judged from MIN_SYMBOL_CHARS
@@ -32,31 +41,66 @@ export const MIN_NGRAM_WORDS = 24;
 export const MIN_ALNUM_SHARE = 0.2;
 /** Fewest characters for the symbol rule. */
 export const MIN_SYMBOL_CHARS = 32;
+/** Above this many characters per word on average a text is judged by characters, not words. */
+export const MAX_WORD_CHARS = 12;
+/** Fewest non-space characters for the character form of the n-gram rule. */
+export const MIN_NGRAM_CHARS = 48;
+/** Largest share of events that may repeat the previous event's text. */
+export const REPEATED_EVENT_SHARE = 0.3;
+/** Fewest letter-bearing events for the repeated-events rule. */
+export const MIN_REPEATED_EVENTS = 16;
 
-/** Rules a text broke, in a stable order; [] when plausible (also for text too short to judge). */
-export function listDegenerateRules(text: string): string[] {
+/**
+ * Rules a text broke, in a stable order; [] when plausible (also for text too short to judge).
+ * `eventTexts`: the text of each of the stream's events in order (for `repeated_events`).
+ */
+export function listDegenerateRules(text: string, eventTexts: readonly string[] = []): string[] {
   const rules: string[] = [];
   if (repeatedNgramShare(text) > REPEATED_NGRAM_SHARE) rules.push('repeated_ngrams');
+  if (repeatedEventShare(eventTexts) > REPEATED_EVENT_SHARE) rules.push('repeated_events');
   if (text.length >= MIN_SYMBOL_CHARS && alnumShare(text) < MIN_ALNUM_SHARE) rules.push('mostly_symbols');
   return rules;
 }
 
-/** Share (0-1) of the text's word 4-grams that repeat an earlier one; 0 below MIN_NGRAM_WORDS words. */
+/**
+ * Share (0-1) of the text's 4-grams that repeat an earlier one: word 4-grams (lower case); for text
+ * without word separators (fewer than MIN_NGRAM_WORDS words, or more than MAX_WORD_CHARS characters
+ * per word) character 4-grams of its non-space characters. 0 when too short for either.
+ */
 export function repeatedNgramShare(text: string): number {
   const words = text
     .toLowerCase()
     .split(/\s+/)
     .filter((w) => w !== '');
-  if (words.length < MIN_NGRAM_WORDS) return 0;
+  const chars = words.reduce((n, w) => n + [...w].length, 0);
+  if (words.length >= MIN_NGRAM_WORDS && chars / words.length <= MAX_WORD_CHARS) return repeatedShare(words);
+  const units = [...words.join('')];
+  return units.length >= MIN_NGRAM_CHARS ? repeatedShare(units) : 0;
+}
+
+/** Share of the 4-grams of `units` that repeat an earlier 4-gram. */
+function repeatedShare(units: readonly string[]): number {
   const seen = new Set<string>();
   let repeats = 0;
-  const total = words.length - 3;
+  const total = units.length - 3;
   for (let i = 0; i < total; i++) {
-    const gram = `${words[i]}\u0000${words[i + 1]}\u0000${words[i + 2]}\u0000${words[i + 3]}`;
+    const gram = `${units[i]}\u0000${units[i + 1]}\u0000${units[i + 2]}\u0000${units[i + 3]}`;
     if (seen.has(gram)) repeats += 1;
     else seen.add(gram);
   }
   return repeats / total;
+}
+
+/**
+ * Share (0-1) of the events carrying a letter or digit whose text equals the previous such event's
+ * text; 0 below MIN_REPEATED_EVENTS such events.
+ */
+export function repeatedEventShare(eventTexts: readonly string[]): number {
+  const texts = eventTexts.filter((t) => /[\p{L}\p{N}]/u.test(t));
+  if (texts.length < MIN_REPEATED_EVENTS) return 0;
+  let repeats = 0;
+  for (let i = 1; i < texts.length; i++) if (texts[i] === texts[i - 1]) repeats += 1;
+  return repeats / (texts.length - 1);
 }
 
 /** Share (0-1) of letters and digits among the characters (code points) of `text`; 1 for ''. */

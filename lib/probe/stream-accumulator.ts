@@ -16,6 +16,12 @@ export interface RecordedEvent {
   toolArgs: string;
   /** the same fragments per call (key of AccumulatedToolCall), in order; resolved per call after the stream */
   toolPieces: Array<{ key: string; text: string }>;
+  /**
+   * The event arrived after the stream's completion signal (a finish reason, messageStop): text
+   * there contradicts the finish unless it only resends what was said (resolved after the stream,
+   * ./build-probe-result.ts → `sequence_broken`).
+   */
+  afterFinish?: true;
 }
 
 /** A tool call being assembled, in the order calls were opened. */
@@ -140,7 +146,14 @@ export function createStreamAccumulator(onTokenEvent?: (atMs: number) => void): 
       }
     }
     if (answer !== '' || reasoning !== '' || toolArgs !== '') {
-      const recorded: RecordedEvent = { atMs, answer, reasoning, toolArgs, toolPieces };
+      const recorded: RecordedEvent = {
+        atMs,
+        answer,
+        reasoning,
+        toolArgs,
+        toolPieces,
+        ...(state.complete && !event.complete ? { afterFinish: true as const } : {}),
+      };
       if (event.previewKey !== undefined) previews.set(event.previewKey, recorded);
       state.events.push(recorded);
       state.generatedChars += answer.length + reasoning.length + toolArgs.length;

@@ -129,6 +129,12 @@ function readDelta(delta: Record<string, unknown>, path: string, event: WireEven
     collectText(delta[key], 'reasoning', `${path}.${key}`, text);
     break;
   }
+  // The same text as answer and as reasoning in one delta is one output given twice: counted once,
+  // and the shape is not one we know (a server that means both would never say the same words).
+  if (text.answer.trim() !== '' && text.answer.trim() === text.reasoning.trim()) {
+    unrecognized.push(`${path}.reasoning (same text as content)`);
+    text.reasoning = '';
+  }
   if (text.answer !== '') event.answer = (event.answer ?? '') + text.answer;
   if (text.reasoning !== '') event.reasoning = (event.reasoning ?? '') + text.reasoning;
   unrecognized.push(...text.unrecognizedPaths);
@@ -252,11 +258,20 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
     // vLLM / SGLang write in-stream failures as {"object":"error","message":...,"code":...}.
     event.error = inBandError({ message: chunk.message ?? chunk.detail, type: chunk.type === 'error' ? undefined : chunk.type, code: chunk.code });
   }
+  // A failure stated beside the choices (`errors: [...]`, `status: "failed"`): a failure wherever it is said.
+  if (!event.error) {
+    const failure = topLevelFailure(chunk);
+    if (failure) event.error = failure;
+  }
   const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
   // n = 1 is what the probe asks for; take choice index 0 wherever it sits.
   const position = choices.findIndex((c) => isRecord(c) && (c.index === 0 || c.index === undefined));
   const at = position >= 0 ? position : 0;
   const choice = choices[at];
+  // A second choice claiming index 0 with text: which one is the answer is unknown (never dropped silently).
+  choices.forEach((c, i) => {
+    if (i !== at && isRecord(c) && (c.index === 0 || c.index === undefined) && hasText(c)) unrecognized.push(`choices[${i}] (a second choice 0)`);
+  });
   if (isRecord(choice)) {
     const path = `choices[${at}]`;
     // `message` (a whole non-streamed answer) reads like a delta; `text` is the Completions shape.
@@ -334,6 +349,22 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
   }
   if (unrecognized.length > 0) event.unrecognizedPaths = unrecognized;
   return event;
+}
+
+/** Statuses that say a generation failed (Responses-style `status`, job APIs' `state`). */
+const FAILED_STATUSES = new Set(['failed', 'failure', 'error', 'errored', 'cancelled', 'canceled', 'aborted', 'expired', 'incomplete', 'rejected']);
+
+/**
+ * A failure a chunk states at its top level beside its choices: a non-empty `errors` list, or a
+ * `status` / `state` naming a failed generation. Undefined otherwise (`status: "completed"` is none).
+ */
+function topLevelFailure(chunk: Record<string, unknown>): InStreamError | undefined {
+  if (Array.isArray(chunk.errors) && chunk.errors.length > 0) return inBandError(chunk.errors[0]);
+  for (const key of ['status', 'state'] as const) {
+    const v = chunk[key];
+    if (typeof v === 'string' && FAILED_STATUSES.has(v.toLowerCase())) return inBandError({ message: `${key} "${v.slice(0, 40)}"` });
+  }
+  return undefined;
 }
 
 /** An in-band error object or string (OpenRouter C15, gateways) as an InStreamError. */

@@ -1,0 +1,147 @@
+/**
+ * Streams a gaming or broken provider sends (found by trying the CLI as an adversary, decision 303),
+ * replayed over real loopback HTTP through the real probe: each must come out not rankable for the
+ * right reason, or failed, never a ranked number. Beside each, the honest neighbour of the same kind
+ * that must stay as it was (so a rule cannot pass by refusing everything).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { replayCaseThroughProbe } from './replay/replay-probe';
+import type { ReplayCase } from './test-support/replay-case';
+import { warmUpProbeCore } from './warm-up';
+
+const MODEL = 'tp-gamer';
+const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-gaming', object: 'chat.completion.chunk', created: 1790000000, model: MODEL, choices, ...extra })}\n\n`;
+const delta = (d: Record<string, unknown>, finish: string | null = null) => chunk([{ index: 0, delta: d, finish_reason: finish }]);
+
+/** A chat stream: the role chunk at 20 ms, then one write per element of `bodies` every 5 ms, then [DONE]. */
+function stream(id: string, bodies: string[], about: string): ReplayCase {
+  const writes = [{ at_ms: 20, utf8: delta({ role: 'assistant', content: '' }) }, ...bodies.map((utf8, i) => ({ at_ms: 40 + i * 5, utf8 }))];
+  writes.push({ at_ms: 45 + bodies.length * 5, utf8: 'data: [DONE]\n\n' });
+  return {
+    id,
+    kind: 'gaming',
+    protocol: 'openai-chat',
+    about,
+    source: 'Tokenpace adversary variant (decision 303)',
+    request: { model: MODEL, stream: true },
+    response: { status: 200, headers: { 'content-type': 'text/event-stream' } },
+    writes,
+    end: 'close',
+    expect: {
+      outcome: 'success',
+      error_kind: null,
+      answer_text: '',
+      finish_reason: 'stop',
+      content_chunks: 0,
+      output_tokens_reported: null,
+      ttft_ms: null,
+      ttfat_ms: null,
+      last_token_ms: null,
+      e2e_ms: null,
+    },
+    tolerance_ms: 25,
+  };
+}
+
+const WORDS = Array.from({ length: 60 }, (_, i) => ` ${['lamp', 'tide', 'stone', 'gull', 'rope', 'keeper'][i % 6]}${i}`);
+const honest = () => [...WORDS.map((w) => delta({ content: w })), delta({}, 'stop')];
+
+beforeAll(async () => {
+  await warmUpProbeCore();
+});
+
+describe('a gaming provider gets no ranked number', () => {
+  it('every chunk sent twice (same id, same payload, no usage): degenerate_output (repeated_events), the honest stream rankable', async () => {
+    const doubled = [...WORDS.flatMap((w) => [delta({ content: w }), delta({ content: w })]), delta({}, 'stop')];
+    const { result } = await replayCaseThroughProbe(stream('G01', doubled, 'each chunk twice'));
+    expect(result.outcome).toBe('success');
+    expect(result.evidence.degenerate).toContain('repeated_events');
+    expect(result.rankable).toBe(false);
+    const { result: ok } = await replayCaseThroughProbe(stream('G01b', honest(), 'honest'));
+    expect(ok.evidence.degenerate).toBeUndefined();
+    expect(ok.notRankableReasons.filter((r) => r !== 'timing_uncertain' && r !== 'implausible_delivery')).toEqual([]);
+  });
+
+  it('the same text as content and as reasoning_content in one delta is counted once and is an unrecognised shape', async () => {
+    const both = [...WORDS.map((w) => delta({ content: w, reasoning_content: w })), delta({}, 'stop')];
+    const { result } = await replayCaseThroughProbe(stream('G02', both, 'text in both fields'));
+    expect(result.answerText).toBe(WORDS.join(''));
+    expect(result.reasoningText).toBe('');
+    expect(result.notRankableReasons).toContain('unrecognized_shape');
+    // a reasoning model that thinks, then answers, in different words: both channels, nothing unrecognised
+    const think = [delta({ reasoning_content: 'Think first.' }), ...WORDS.map((w) => delta({ content: w })), delta({}, 'stop')];
+    const { result: ok } = await replayCaseThroughProbe(stream('G02b', think, 'reasoning then answer'));
+    expect(ok.reasoningText).toBe('Think first.');
+    expect(ok.notRankableReasons).not.toContain('unrecognized_shape');
+  });
+
+  it('text after finish_reason is sequence_broken; a resend of the whole answer after it is not new text', async () => {
+    const after = [...WORDS.slice(0, 20).map((w) => delta({ content: w })), delta({}, 'stop'), ...WORDS.slice(20).map((w) => delta({ content: w }))];
+    const { result } = await replayCaseThroughProbe(stream('G03', after, 'content after the finish'));
+    expect(result.evidence.sequenceIssues).toContain('content after the finish');
+    expect(result.notRankableReasons).toContain('sequence_broken');
+    // the finish on the last content chunk itself (most servers): nothing after it
+    const onLast = [...WORDS.slice(0, -1).map((w) => delta({ content: w })), delta({ content: WORDS.at(-1) }, 'stop')];
+    const { result: ok } = await replayCaseThroughProbe(stream('G03b', onLast, 'finish on the last chunk'));
+    expect(ok.evidence.sequenceIssues).toBeUndefined();
+    expect(ok.answerText).toBe(WORDS.join(''));
+    // a trailing whole-message resend after the finish: the same answer again, counted once, no issue
+    const resend = [...honest(), delta({ content: WORDS.join('') })];
+    const { result: again } = await replayCaseThroughProbe(stream('G03c', resend, 'whole answer resent after the finish'));
+    expect(again.answerText).toBe(WORDS.join(''));
+    expect(again.evidence.sequenceIssues).toBeUndefined();
+  });
+
+  it('a failure stated beside the choices (errors: [...], status: "failed") fails the probe; status "completed" does not', async () => {
+    for (const [id, extra] of [
+      ['G04', { errors: [{ message: 'generation aborted' }] }],
+      ['G04b', { status: 'failed' }],
+      ['G04c', { state: 'CANCELLED' }],
+    ] as const) {
+      const bodies = [...WORDS.slice(0, 30).map((w) => delta({ content: w })), chunk([], extra), delta({}, 'stop')];
+      const { result } = await replayCaseThroughProbe(stream(id, bodies, 'failure beside the choices'));
+      expect(result.outcome, id).toBe('error');
+      expect(result.rankable, id).toBe(false);
+    }
+    const bodies = [...WORDS.map((w) => delta({ content: w })), chunk([], { status: 'completed' }), delta({}, 'stop')];
+    const { result: ok } = await replayCaseThroughProbe(stream('G04d', bodies, 'status completed'));
+    expect(ok.outcome).toBe('success');
+  });
+
+  it('a second choice that also claims index 0 with text is an unrecognised shape, never silently dropped', async () => {
+    const two = [
+      ...WORDS.map((w) =>
+        chunk([
+          { index: 0, delta: { content: w } },
+          { index: 0, delta: { content: ' extra' } },
+        ]),
+      ),
+      delta({}, 'stop'),
+    ];
+    const { result } = await replayCaseThroughProbe(stream('G05', two, 'two choices 0'));
+    expect(result.notRankableReasons).toContain('unrecognized_shape');
+    // a second choice at index 1 is the n > 1 shape: choice 0 is read, nothing unrecognised
+    const n2 = [
+      ...WORDS.map((w) =>
+        chunk([
+          { index: 0, delta: { content: w } },
+          { index: 1, delta: { content: ' other' } },
+        ]),
+      ),
+      delta({}, 'stop'),
+    ];
+    const { result: ok } = await replayCaseThroughProbe(stream('G05b', n2, 'n = 2'));
+    expect(ok.answerText).toBe(WORDS.join(''));
+    expect(ok.notRankableReasons).not.toContain('unrecognized_shape');
+  });
+
+  it('a cumulative stream in Chinese whose prefix chain breaks is degenerate, not a quadratic count', async () => {
+    const text = '灯塔守在海边的岩石上每天夜里把光送向远方的船只老人独自住在塔里他记得每一艘经过的船和每一场风暴有一年冬天大雾连着下了七天';
+    const pieces = Array.from({ length: 20 }, (_, k) => text.slice(0, (k + 1) * 3));
+    pieces[pieces.length - 1] = `X${pieces.at(-1)}`;
+    const { result } = await replayCaseThroughProbe(stream('G06', [...pieces.map((p) => delta({ content: p })), delta({}, 'stop')], 'cumulative, broken'));
+    expect(result.rankable).toBe(false);
+    expect(result.evidence.degenerate).toContain('repeated_ngrams');
+  });
+});
