@@ -193,6 +193,29 @@ describe('fidelity and ITL on the leaderboard (the window engine)', () => {
   });
 });
 
+const WORDS_20 = [
+  ' the',
+  ' old',
+  ' keeper',
+  ' lit',
+  ' his',
+  ' lamp',
+  ' each',
+  ' night',
+  ' and',
+  ' watched',
+  ' ships',
+  ' pass',
+  ' far',
+  ' from',
+  ' shore',
+  ' under',
+  ' cold',
+  ' grey',
+  ' winter',
+  ' skies',
+];
+
 describe('hidden reasoning', () => {
   it('reasoning tokens reported in usage but not streamed are stored and summed per endpoint × workload', async () => {
     // 20 streamed answer words; usage reports 20 + 60 completion tokens of which 60 are reasoning (OpenAI o-series shape)
@@ -206,7 +229,9 @@ describe('hidden reasoning', () => {
         let i = 0;
         const next = () => {
           if (i++ < 20) {
-            res.write(chunk({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: ' word' }, finish_reason: null }] }));
+            // 20 different words, one o200k token each (the same word 20 times is repeated_events, decision 303)
+            const word = WORDS_20[i - 1];
+            res.write(chunk({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: word }, finish_reason: null }] }));
             setTimeout(next, 3);
             return;
           }
