@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { startReferenceServer, type ReferenceServerOptions, type ServiceTierOptions } from '@/lib/reference-server/reference-server';
 import { GAMING_TRICKS, startGamingServer } from '@/lib/reference-server/gaming-server';
 import { UsageError } from './usage-error';
+import { raiseProbePriority } from '@/lib/probe/probe-priority';
 
 export const REFERENCE_SERVER_USAGE =
   'usage: tokenpace reference-server --port P --tps R --ttft-ms T [--tokens-per-chunk K] [--output-tokens N] [--capacity-tps C]\n' +
@@ -153,6 +154,13 @@ export async function runReferenceServerCommand(argv: string[], deps: ReferenceS
     return;
   }
   const options = parseReferenceServerArgs(argv);
+  // `tokenpace start` asks for a priority above its probe worker's (decision 304); a nice value it
+  // cannot get leaves the server as it is and says so.
+  const referenceNice = process.env.TOKENPACE_REFERENCE_NICE;
+  if (referenceNice !== undefined && referenceNice !== '') {
+    const priority = raiseProbePriority(referenceNice);
+    if (priority.note) print(`reference server priority: ${priority.note}`);
+  }
   const reference = await startReferenceServer(options);
   print(
     `reference server listening on ${reference.url} (POST /chat/completions): ${options.tps} tokens/s after the first chunk, ` +

@@ -27,6 +27,7 @@ import { getEnv, readApiKeyVariable } from '@/lib/env';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { loadOrCreateKeyFile } from '@/lib/security/secrets';
 import { acquireDatabase } from './database';
+import { parseProbeNice, referenceNiceFor } from '@/lib/probe/probe-priority';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -119,8 +120,10 @@ export async function runStartCommand(argv: string[]): Promise<number> {
               '--capacity-tps',
               String(CALIBRATION_CONFIG.capacityTps),
             ],
-            childEnv,
+            // Above the probe worker (decision 304): its own session, so its autogroup can be raised too.
+            { ...childEnv, TOKENPACE_REFERENCE_NICE: String(referenceNiceFor(parseProbeNice(env.TOKENPACE_PROBE_NICE)) ?? 'off') },
             'reference',
+            true,
           ),
         onExit,
       ),

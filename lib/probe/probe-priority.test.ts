@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PROBE_NICE, parseProbeNice, readAutogroupNice } from './probe-priority';
+import { DEFAULT_PROBE_NICE, parseProbeNice, readAutogroupNice, REFERENCE_NICE_BELOW_PROBE, referenceNiceFor } from './probe-priority';
 
 describe('probe priority (decision 184)', () => {
   it('parses the setting at its edges and names the variable on bad input', () => {
@@ -51,5 +51,44 @@ describe('probe priority (decision 184)', () => {
     if (r.note === null) expect(r.autogroupNice).toBe(-5);
     else expect(r.note).toMatch(/could not lower/);
     expect(readAutogroupNice()).toBe(ours);
+  });
+});
+
+describe('referenceNiceFor (decision 304)', () => {
+  it('puts the calibration reference server 5 below the probe, never below −20, and leaves it when the probe is left', () => {
+    expect(REFERENCE_NICE_BELOW_PROBE).toBe(5);
+    expect(referenceNiceFor(DEFAULT_PROBE_NICE)).toBe(-15);
+    expect(referenceNiceFor(0)).toBe(-5);
+    expect(referenceNiceFor(19)).toBe(14);
+    expect(referenceNiceFor(-15)).toBe(-20);
+    expect(referenceNiceFor(-16)).toBe(-20);
+    expect(referenceNiceFor(-20)).toBe(-20);
+    expect(referenceNiceFor(null)).toBeNull();
+    expect(referenceNiceFor(parseProbeNice('off'))).toBeNull();
+  });
+
+  it('the reference-server command takes TOKENPACE_REFERENCE_NICE before it listens (a real child process)', async () => {
+    const base = os.getPriority();
+    const target = Math.max(-20, base - 3);
+    const root = path.resolve(import.meta.dirname, '..', '..');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'reference-server', '--port', '0', '--tps', '1000', '--ttft-ms', '10'], {
+      cwd: root,
+      env: { ...process.env, TOKENPACE_REFERENCE_NICE: String(target) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('listening')) resolve();
+        });
+        child.on('exit', (code) => reject(new Error(`reference server exited with ${code}: ${out}`)));
+      });
+      if (out.includes('could not lower')) expect(os.getPriority(child.pid!)).toBe(base);
+      else expect(os.getPriority(child.pid!)).toBe(target);
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });

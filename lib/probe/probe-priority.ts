@@ -24,6 +24,21 @@ import os from 'node:os';
 /** Default nice value of a probing process. */
 export const DEFAULT_PROBE_NICE = -10;
 
+/** How much further the calibration reference server's nice goes below the probe's (decision 304). */
+export const REFERENCE_NICE_BELOW_PROBE = 5;
+
+/**
+ * The nice value for the calibration reference server of `tokenpace start`, given the probe's
+ * (`parseProbeNice`): REFERENCE_NICE_BELOW_PROBE below it, at least −20; null when the probe's is
+ * left alone. The server's write log is calibration's truth, and its stamps are taken just before
+ * its writes: a server preempted between the two writes late while its log says on time, which
+ * calibration would read as probe error (decision 304). Above the probe, the server is the last to
+ * wait for a CPU, as in `bench:probe` (decision 184).
+ */
+export function referenceNiceFor(probeNice: number | null): number | null {
+  return probeNice === null ? null : Math.max(-20, probeNice - REFERENCE_NICE_BELOW_PROBE);
+}
+
 /** What {@link raiseProbePriority} did: the nice value in effect and, when it could not, why. */
 export interface ProbePriority {
   nice: number;
