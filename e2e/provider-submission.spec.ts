@@ -66,8 +66,12 @@ test('a provider signs up, submits, is verified, approved by an admin, and ranke
   await expect(page.getByRole('heading', { name: 'Submit an endpoint' })).toBeVisible();
 
   // 2. Inline errors: empty required fields, then a URL the SSRF guard refuses (server-side check).
-  await page.getByRole('button', { name: 'Submit and verify' }).click();
-  await expect(page.getByLabel('Provider')).toHaveAttribute('aria-invalid', 'true');
+  // A click before React has hydrated the form is a plain HTML submit (seen once on a busy machine):
+  // click until the form answers with its inline errors.
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Submit and verify' }).click();
+    await expect(page.getByLabel('Provider')).toHaveAttribute('aria-invalid', 'true', { timeout: 3_000 });
+  }).toPass({ timeout: 45_000 });
   await expect(page.locator('#baseUrl-error')).toHaveText('required');
   await expect(page.locator('#contact-error')).toBeVisible();
   // The published rules are confirmed before anything is sent (linked from the form).
