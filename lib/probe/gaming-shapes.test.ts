@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { replayCaseThroughProbe } from './replay/replay-probe';
 import type { ReplayCase } from './test-support/replay-case';
+import { SSE_RESPONSE } from './test-support/case-wire';
 import { warmUpProbeCore } from './warm-up';
 
 const MODEL = 'tp-gamer';
@@ -25,7 +26,7 @@ function stream(id: string, bodies: string[], about: string): ReplayCase {
     about,
     source: 'Tokenpace adversary variant (decision 303)',
     request: { model: MODEL, stream: true },
-    response: { status: 200, headers: { 'content-type': 'text/event-stream' } },
+    response: SSE_RESPONSE,
     writes,
     end: 'close',
     expect: {

@@ -146,14 +146,8 @@ export function createStreamAccumulator(onTokenEvent?: (atMs: number) => void): 
       }
     }
     if (answer !== '' || reasoning !== '' || toolArgs !== '') {
-      const recorded: RecordedEvent = {
-        atMs,
-        answer,
-        reasoning,
-        toolArgs,
-        toolPieces,
-        ...(state.complete && !event.complete ? { afterFinish: true as const } : {}),
-      };
+      const recorded: RecordedEvent = { atMs, answer, reasoning, toolArgs, toolPieces };
+      if (state.complete && !event.complete) recorded.afterFinish = true;
       if (event.previewKey !== undefined) previews.set(event.previewKey, recorded);
       state.events.push(recorded);
       state.generatedChars += answer.length + reasoning.length + toolArgs.length;

@@ -79,7 +79,7 @@ export function computeTimingBound(input: TimingBoundInput): TimingBound {
     speedPct: speedPct === null ? null : Math.round(speedPct * 10_000) / 10_000,
     evidence: {
       startSlackMs: round3(slack),
-      requestStartEpochMs: known(input.requestStartEpochMs) === null ? null : Math.round(input.requestStartEpochMs! * 1000) / 1000,
+      requestStartEpochMs: round3(known(input.requestStartEpochMs)),
       firstTokenLatenessMs: round3(first),
       firstAnswerLatenessMs: round3(firstAnswer),
       lastTokenLatenessMs: round3(last),

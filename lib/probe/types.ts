@@ -363,7 +363,7 @@ export interface TimingBoundEvidence {
   startSlackMs: number | null;
   /**
    * The request-start stamp on the epoch clock (performance.timeOrigin + the stamp, ms with µs
-   * resolution; the same clock as another process's on this host to ~0.1 ms): lines this
+   * resolution; the clock another process on this host reads too): lines this
    * measurement up with an outside log, e.g. a provider's or the reference server's write log. Null
    * when the fetch reported no request start (not undici). Optional: rows stored before it lack it.
    */
