@@ -16,7 +16,10 @@ export const deliveryReportSchema = z.object({
   deliveredTtftMs: z.number().nullable(),
   readAtEpochMs: z.number().optional(),
   firstWriteAtEpochMs: z.number().nullable().optional(),
+  firstWriteDoneAtEpochMs: z.number().nullable().optional(),
   deliveredTps: z.number().positive().nullable(),
+  deliveredTpsMin: z.number().positive().nullable().optional(),
+  deliveredTpsMax: z.number().positive().nullable().optional(),
   writes: z.number().int().nonnegative(),
   tokens: z.number().int().nonnegative(),
   completed: z.boolean(),
@@ -37,6 +40,15 @@ export interface DeliveredEvidence {
   ttftFromWriteMs?: number | null;
   /** the server's lateness in reading the request: its read − the latest write, ms (same rule) */
   requestReadLateMs?: number | null;
+  /**
+   * The latest the truth can be (decision 305): the first write's call returned − the request's
+   * start stamp (the earliest it can have been written), ms. [ttftFromWriteMs, this] holds the
+   * truth however the server was scheduled between stamping a write and making it.
+   */
+  ttftFromWriteMaxMs?: number | null;
+  /** the slowest and fastest delivered speed the server's write intervals allow, tokens/s (decision 305) */
+  tpsMin?: number | null;
+  tpsMax?: number | null;
   /** what it was configured to deliver (for this stream) */
   configuredTps: number;
   configuredTtftMs: number;
@@ -83,6 +95,7 @@ export async function fetchDeliveryReport(
       configuredTps: r.configuredTps,
       configuredTtftMs: r.configuredTtftMs,
       ...deliveredFromWrite(r, requestStart ?? null),
+      ...(r.deliveredTpsMin !== undefined ? { tpsMin: r.deliveredTpsMin, tpsMax: r.deliveredTpsMax ?? null } : {}),
     };
   } catch {
     return null;
@@ -101,9 +114,9 @@ export interface RequestStartStamp {
  * missing (a server that does not report them, a fetch that gave no request start). Pure.
  */
 export function deliveredFromWrite(
-  report: { readAtEpochMs?: number; firstWriteAtEpochMs?: number | null },
+  report: { readAtEpochMs?: number; firstWriteAtEpochMs?: number | null; firstWriteDoneAtEpochMs?: number | null },
   start: RequestStartStamp | null,
-): Pick<DeliveredEvidence, 'ttftFromWriteMs' | 'requestReadLateMs'> {
+): Pick<DeliveredEvidence, 'ttftFromWriteMs' | 'requestReadLateMs' | 'ttftFromWriteMaxMs'> {
   const startAt = start?.requestStartEpochMs;
   const slack = start?.startSlackMs;
   const readAt = report.readAtEpochMs;
@@ -111,7 +124,43 @@ export function deliveredFromWrite(
   if (startAt == null || slack == null || readAt === undefined || firstWrite == null) return {};
   const writtenBy = Math.min(startAt + slack, readAt);
   const round3 = (x: number) => Math.round(x * 1000) / 1000;
-  return { ttftFromWriteMs: round3(firstWrite - writtenBy), requestReadLateMs: round3(readAt - writtenBy) };
+  const done = report.firstWriteDoneAtEpochMs;
+  return {
+    ttftFromWriteMs: round3(firstWrite - writtenBy),
+    requestReadLateMs: round3(readAt - writtenBy),
+    ...(done != null ? { ttftFromWriteMaxMs: round3(done - startAt) } : {}),
+  };
+}
+
+/** How far a measured figure lies outside the truth interval; 0 inside it, null without a truth. */
+export interface ErrorBeyondTruth {
+  /** measured speed − the nearest end of [tpsMin, tpsMax], ÷ that end × 100, % */
+  speedPct: number | null;
+  /** measured TTFT − the nearest end of [ttftFromWriteMs, ttftFromWriteMaxMs], ms */
+  ttftMs: number | null;
+}
+
+/**
+ * The probe's error against the interval the truth lies in (decision 305): the server stamps each
+ * write before it builds and makes it and again when the call returns, so a server preempted in
+ * between widens the interval instead of being blamed on the probe. Falls back to the point truth
+ * (tps, ttftFromWriteMs) where a report has no intervals. Pure.
+ */
+export function errorBeyondTruth(measured: { tps: number | null; ttftMs: number | null }, d: DeliveredEvidence): ErrorBeyondTruth {
+  const beyond = (x: number, lo: number, hi: number) => (x < lo ? x - lo : x > hi ? x - hi : 0);
+  let speedPct: number | null = null;
+  if (measured.tps !== null) {
+    const lo = d.tpsMin ?? d.tps;
+    const hi = d.tpsMin != null ? (d.tpsMax ?? Number.POSITIVE_INFINITY) : d.tps;
+    if (lo != null && hi != null) {
+      const off = beyond(measured.tps, lo, hi);
+      speedPct = off === 0 ? 0 : (off / (off < 0 ? lo : hi)) * 100;
+    }
+  }
+  let ttftMs: number | null = null;
+  const lo = d.ttftFromWriteMs ?? d.ttftMs;
+  if (measured.ttftMs !== null && lo != null) ttftMs = beyond(measured.ttftMs, lo, d.ttftFromWriteMaxMs ?? lo);
+  return { speedPct, ttftMs };
 }
 
 /** The two calibration figures of one measurement; null where a side is missing. */

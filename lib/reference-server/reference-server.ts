@@ -183,6 +183,17 @@ export interface DeliveryReport {
    */
   readAtEpochMs: number;
   firstWriteAtEpochMs: number | null;
+  /**
+   * When the first content write's call returned, epoch ms: the latest it can have gone out
+   * (decision 305); null before a first write.
+   */
+  firstWriteDoneAtEpochMs: number | null;
+  /**
+   * The slowest and fastest speed the write intervals allow (measureRecordTpsRange), tokens/s;
+   * null with < 2 writes. The fastest is null when the intervals overlap (no lower span bound).
+   */
+  deliveredTpsMin: number | null;
+  deliveredTpsMax: number | null;
   /** tokens after the first content write ÷ first-to-last content write, tokens/s (measureRecordTps) */
   deliveredTps: number | null;
   /** content writes and tokens written */
@@ -193,6 +204,23 @@ export interface DeliveryReport {
 
 /** Streams whose delivery report the server keeps (oldest dropped first). */
 export const DELIVERY_LOG_SIZE = 512;
+/**
+ * The speed a stream can have been delivered at, given each write's interval [writeAt,
+ * writeDoneAt] (decision 305): tokens after the first write ÷ the longest and the shortest span
+ * the writes allow, tokens/s; null with < 2 writes or without the done stamps (a record kept
+ * before them).
+ */
+export function measureRecordTpsRange(record: ReferenceStreamRecord): { min: number; max: number } | null {
+  const n = record.writeAt.length;
+  if (n < 2 || record.writeDoneAt.length !== n) return null;
+  let tokens = 0;
+  for (let i = 1; i < n; i++) tokens += record.writeTokens[i]!;
+  const longest = record.writeDoneAt[n - 1]! - record.writeAt[0]!;
+  const shortest = record.writeAt[n - 1]! - record.writeDoneAt[0]!;
+  if (longest <= 0) return null;
+  return { min: (tokens / longest) * 1000, max: shortest > 0 ? (tokens / shortest) * 1000 : Number.POSITIVE_INFINITY };
+}
+
 /** Response header naming the stream's id (the key of its delivery report). */
 export const STREAM_ID_HEADER = 'x-tokenpace-stream-id';
 
@@ -209,8 +237,18 @@ export interface ReferenceStreamRecord {
   openStreams: number;
   /** rate assigned to this stream after its first chunk, tokens/s */
   assignedTps: number;
-  /** time of each content write (several due chunks may share one write) */
+  /**
+   * time of each content write (several due chunks may share one write): taken when the write
+   * was found due, before its bytes were built and handed to the socket — the earliest it can
+   * have gone out
+   */
   writeAt: number[];
+  /**
+   * time each content write's call returned (its bytes in the kernel; on loopback, in the
+   * reader's socket buffer): the latest it can have gone out. [writeAt, writeDoneAt] is the
+   * interval the truth lies in; a server preempted between the two shows it (decision 305).
+   */
+  writeDoneAt: number[];
   /** tokens carried by each content write */
   writeTokens: number[];
   /** true once the final chunk was written; false while streaming or when the client left */
@@ -444,9 +482,10 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
           out += chunk(s, `{"tool_calls":[{"index":0,${open}"arguments":${JSON.stringify(text)}}}]}`, null);
         } else out += chunk(s, `{"content":${JSON.stringify(text)}}`, null);
       }
-      if (s.record && s.sent > sentBefore) {
-        s.record.writeAt.push(performance.timeOrigin + now);
-        s.record.writeTokens.push(s.sent - sentBefore);
+      const wrote = s.record !== null && s.sent > sentBefore;
+      if (wrote) {
+        s.record!.writeAt.push(performance.timeOrigin + now);
+        s.record!.writeTokens.push(s.sent - sentBefore);
       }
       if (s.sent >= s.total) {
         if (s.record) s.record.completed = true;
@@ -461,10 +500,12 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
           out += 'data: [DONE]\n\n';
         }
         s.res.end(out);
+        if (wrote) s.record!.writeDoneAt.push(performance.timeOrigin + performance.now());
         streams.delete(s);
         continue;
       }
       if (out) s.res.write(out);
+      if (wrote) s.record!.writeDoneAt.push(performance.timeOrigin + performance.now());
       nextDue = Math.min(nextDue, dueAt(s, s.chunksSent + 1));
     }
     schedule(nextDue);
@@ -522,6 +563,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       openStreams,
       assignedTps,
       writeAt: [],
+      writeDoneAt: [],
       writeTokens: [],
       completed: false,
       serviceTier: askedTier,
@@ -758,6 +800,7 @@ function createTierRates(tiers: Record<string, ServiceTierOptions>): (tier: stri
 
 /** The public report of one stream record (see {@link DeliveryReport}). */
 function reportOf(r: ReferenceStreamRecord, configuredTtftMs: number): DeliveryReport {
+  const range = measureRecordTpsRange(r);
   return {
     id: r.id,
     // the rate this stream was given (the configured tps, or its share of capacityTps)
@@ -766,7 +809,10 @@ function reportOf(r: ReferenceStreamRecord, configuredTtftMs: number): DeliveryR
     deliveredTtftMs: r.writeAt.length > 0 ? r.writeAt[0]! - r.openedAt : null,
     readAtEpochMs: r.openedAt,
     firstWriteAtEpochMs: r.writeAt[0] ?? null,
+    firstWriteDoneAtEpochMs: r.writeDoneAt[0] ?? null,
     deliveredTps: measureRecordTps(r),
+    deliveredTpsMin: range?.min ?? null,
+    deliveredTpsMax: range && Number.isFinite(range.max) ? range.max : null,
     writes: r.writeAt.length,
     tokens: r.writeTokens.reduce((n, t) => n + t, 0),
     completed: r.completed,
