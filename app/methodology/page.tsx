@@ -37,7 +37,7 @@ const NOT_RANKABLE_REASON_TEXT: Record<NotRankableReason, string> = {
   fidelity_failed:
     'the probe carried a fidelity check and its answer failed it (wrong result, or the access code spread over the prompt missing): a number for an answer that is not an answer is not ranked.',
   degenerate_output:
-    'the text is not an answer: more than 75 % of its word 4-grams repeat an earlier one (a generation loop; text without word separators, such as Chinese or a run of junk, by its character 4-grams), more than 30 % of its events repeat the event before them word for word (every chunk sent twice), or letters and digits are fewer than 20 % of its characters (whitespace and punctuation).',
+    'the text is not an answer: more than 75 % of its word 4-grams repeat an earlier one (a generation loop; text without word separators, such as Chinese or a run of junk, by its character 4-grams), more than 30 % of its events repeat the event before them word for word (every chunk sent twice), letters and digits are fewer than 20 % of its characters (whitespace and punctuation), or its words of letters take more than 0.45 o200k tokens per letter (random letters, which no language writes and which inflate the token count about twice; prose takes 0.2-0.35).',
   repeated_answer:
     'the answer is the same text (case and spacing aside) as a recent answer of the same endpoint to a different prompt: a canned reply, not generation.',
 };

@@ -5,12 +5,16 @@
 import { describe, expect, it } from 'vitest';
 import {
   listDegenerateRules,
+  MAX_TOKENS_PER_LETTER,
   MAX_WORD_CHARS,
+  MIN_ASCII_WORD_SHARE,
+  MIN_DENSE_WORDS,
   MIN_NGRAM_CHARS,
   MIN_REPEATED_EVENTS,
   REPEATED_EVENT_SHARE,
   repeatedEventShare,
   repeatedNgramShare,
+  tokensPerLetter,
 } from './plausible-output';
 
 // 120 distinct CJK characters of ordinary prose (no character 4-gram repeats)
@@ -79,5 +83,72 @@ describe('repeated events', () => {
     // code: indentation and closing braces back to back are not repeats of a word
     const code = words.flatMap((w) => [w, '    ', '}', '}', '\n']);
     expect(repeatedEventShare(code)).toBe(0);
+  });
+});
+
+/** Deterministic words of uniformly random lower-case letters, 2-9 letters each (mulberry32). */
+function randomLetterWords(n: number, seed: number): string[] {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return Array.from({ length: n }, () =>
+    Array.from({ length: 2 + Math.floor(next() * 8) }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(next() * 26)]).join(''),
+  );
+}
+
+const PROSE =
+  'The lighthouse keeper climbed the stairs every evening to light the lamp, and the ships that passed in the night trusted the beam to guide them past the rocks. One winter a fog rolled in from the sea and stayed for a week, so the fishermen wondered whether the old man had fallen ill. On the eighth morning the light shone again and the boats came home.';
+
+describe('token-dense words (o200k inflated by letters no language writes)', () => {
+  it('random letters are refused; prose in several languages, acronyms and lorem ipsum are not', () => {
+    const junk = randomLetterWords(80, 7).join(' ');
+    expect(tokensPerLetter(junk)).toBeGreaterThan(MAX_TOKENS_PER_LETTER);
+    expect(listDegenerateRules(junk)).toEqual(['token_dense']);
+    const honest = [
+      PROSE,
+      'Kiswahili ni lugha ya Kibantu inayozungumzwa na watu wengi katika Afrika Mashariki. Lugha hii ina historia ndefu ya biashara na utamaduni katika pwani ya bahari ya Hindi, na leo inatumika shuleni, redioni na katika serikali za nchi nyingi za eneo hilo.',
+      'Suomen kieli on uralilainen kieli, jota puhuu noin viisi miljoonaa ihmista. Kielen rakenne perustuu sijamuotoihin ja pitkiin yhdyssanoihin, joten sanat voivat olla hyvin pitkia ja niiden taivutus on monipuolinen. Esimerkiksi lentokonesuihkuturbiinimoottoriapumekaanikkoaliupseerioppilas on tunnettu sana, jota opettajat kayttavat usein tunneilla, kun he haluavat nayttaa oppilaille, miten suomen kielen sanat rakentuvat pienista osista.',
+      'We compared AWS GCP and OCI on TPU GPU and LPU inference with LLM APIs over HTTP SSE and gRPC, using JSON and YAML configs for the SDK, CLI and REST endpoints of each IaaS and PaaS vendor in the EU and US regions, then wrote it all up.',
+      'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat. Duis aute irure dolor in reprehenderit.',
+    ];
+    for (const text of honest) {
+      expect(tokensPerLetter(text), text.slice(0, 30)).toBeGreaterThan(0);
+      expect(tokensPerLetter(text), text.slice(0, 30)).toBeLessThan(0.36);
+      expect(listDegenerateRules(text), text.slice(0, 30)).toEqual([]);
+    }
+  });
+
+  it('at MAX_TOKENS_PER_LETTER it passes; one single-letter word more (one token per letter) fails', () => {
+    // prose plus k one-letter words: the density climbs from the prose's ~0.23 towards 1
+    const withLetters = (k: number) => `${PROSE} ${Array.from({ length: k }, (_, i) => 'bcdfghjkmnpqrstvwxz'[i % 19]).join(' ')}`;
+    let k = 0;
+    while (tokensPerLetter(withLetters(k)) <= MAX_TOKENS_PER_LETTER) k += 1;
+    expect(k).toBeGreaterThan(10);
+    expect(tokensPerLetter(withLetters(k - 1))).toBeLessThanOrEqual(MAX_TOKENS_PER_LETTER);
+    expect(listDegenerateRules(withLetters(k - 1))).not.toContain('token_dense');
+    expect(listDegenerateRules(withLetters(k))).toContain('token_dense');
+  });
+
+  it('is judged from MIN_DENSE_WORDS words of letters', () => {
+    const words = randomLetterWords(MIN_DENSE_WORDS, 11);
+    expect(listDegenerateRules(words.slice(0, MIN_DENSE_WORDS - 1).join(' '))).not.toContain('token_dense');
+    expect(listDegenerateRules(words.join(' '))).toContain('token_dense');
+  });
+
+  it('only where words of ASCII letters are at least MIN_ASCII_WORD_SHARE of the words: numbers, hex and other scripts are not judged', () => {
+    const letters = randomLetterWords(60, 13);
+    // 60 letter words of 100: at the share exactly, judged; of 101, not
+    const numbers = (n: number) => Array.from({ length: n }, (_, i) => String(1000 + i * 37));
+    expect(MIN_ASCII_WORD_SHARE * 100).toBe(60);
+    expect(listDegenerateRules([...letters, ...numbers(40)].join(' '))).toContain('token_dense');
+    expect(listDegenerateRules([...letters, ...numbers(41)].join(' '))).not.toContain('token_dense');
+    // a table of numbers and a list of hashes are answers, however many tokens they take
+    const table = Array.from({ length: 60 }, (_, i) => `| ${i} | ${(i * 17.25).toFixed(2)} | 0x${(i * 2654435761).toString(16)} |`).join('\n');
+    expect(listDegenerateRules(table)).toEqual([]);
   });
 });

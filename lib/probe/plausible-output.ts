@@ -23,6 +23,16 @@
  *   whitespace, punctuation and filler characters are not an answer. Judged from MIN_SYMBOL_CHARS
  *   characters.
  *
+ * - `token_dense`: of the words made only of ASCII letters (surrounding punctuation stripped), the
+ *   o200k tokens per letter exceed MAX_TOKENS_PER_LETTER (from MIN_DENSE_WORDS such words, when
+ *   they are at least MIN_ASCII_WORD_SHARE of all words). o200k_base merges the letter sequences
+ *   of languages into long tokens: English and Indonesian prose ~0.21-0.25 tokens per letter,
+ *   Swahili and Finnish ~0.30-0.33, a sentence of acronyms ~0.31, lorem ipsum ~0.21; uniformly
+ *   random letters cannot merge, ~0.52-0.56 (measured with gpt-tokenizer's o200k_base). Random
+ *   letters are the cheapest way to inflate the o200k count — the basis the board ranks on — per
+ *   byte streamed, about twice what a language gives. Digits, hex and base64 runs are not words of
+ *   letters and are not judged here (a table of numbers is an answer).
+ *
  * The third rule, the same answer to different prompts, needs the endpoint's recent samples and
  * lives with the worker (`repeated_answer`); {@link hashAnswerText} is its key.
  *
@@ -32,6 +42,7 @@
  * for correctness by fidelity probes drawn with a secret (lib/fidelity, decision 173).
  */
 import { createHash } from 'node:crypto';
+import { countO200kTokens } from '../tokens/o200k';
 
 /** Largest share of repeated word 4-grams a text may have. */
 export const REPEATED_NGRAM_SHARE = 0.75;
@@ -49,6 +60,12 @@ export const MIN_NGRAM_CHARS = 48;
 export const REPEATED_EVENT_SHARE = 0.3;
 /** Fewest letter-bearing events for the repeated-events rule. */
 export const MIN_REPEATED_EVENTS = 16;
+/** Most o200k tokens per letter that words of a language come to (see `token_dense`). */
+export const MAX_TOKENS_PER_LETTER = 0.45;
+/** Fewest words of ASCII letters for the `token_dense` rule. */
+export const MIN_DENSE_WORDS = 40;
+/** Smallest share of all words that words of ASCII letters must be for `token_dense` to judge. */
+export const MIN_ASCII_WORD_SHARE = 0.6;
 
 /**
  * Rules a text broke, in a stable order; [] when plausible (also for text too short to judge).
@@ -59,6 +76,7 @@ export function listDegenerateRules(text: string, eventTexts: readonly string[] 
   if (repeatedNgramShare(text) > REPEATED_NGRAM_SHARE) rules.push('repeated_ngrams');
   if (repeatedEventShare(eventTexts) > REPEATED_EVENT_SHARE) rules.push('repeated_events');
   if (text.length >= MIN_SYMBOL_CHARS && alnumShare(text) < MIN_ALNUM_SHARE) rules.push('mostly_symbols');
+  if (tokensPerLetter(text) > MAX_TOKENS_PER_LETTER) rules.push('token_dense');
   return rules;
 }
 
@@ -101,6 +119,23 @@ export function repeatedEventShare(eventTexts: readonly string[]): number {
   let repeats = 0;
   for (let i = 1; i < texts.length; i++) if (texts[i] === texts[i - 1]) repeats += 1;
   return repeats / (texts.length - 1);
+}
+
+/**
+ * o200k tokens per letter of the text's words of ASCII letters (surrounding punctuation stripped,
+ * joined by single spaces); 0 when fewer than MIN_DENSE_WORDS such words or when they are less
+ * than MIN_ASCII_WORD_SHARE of all words (other scripts, code, numbers: not judged).
+ */
+export function tokensPerLetter(text: string): number {
+  const all = text.split(/\s+/).filter((w) => w !== '');
+  const words: string[] = [];
+  for (const w of all) {
+    const core = w.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, '');
+    if (/^[A-Za-z]+$/.test(core)) words.push(core);
+  }
+  if (words.length < MIN_DENSE_WORDS || words.length < MIN_ASCII_WORD_SHARE * all.length) return 0;
+  const letters = words.reduce((n, w) => n + w.length, 0);
+  return countO200kTokens(words.join(' ')) / letters;
 }
 
 /** Share (0-1) of letters and digits among the characters (code points) of `text`; 1 for ''. */
