@@ -212,7 +212,7 @@ export const DELIVERY_LOG_SIZE = 512;
  */
 export function measureRecordTpsRange(record: ReferenceStreamRecord): { min: number; max: number } | null {
   const n = record.writeAt.length;
-  if (n < 2 || record.writeDoneAt.length !== n) return null;
+  if (n < 2 || record.writeDoneAt.length !== n || Number.isNaN(record.writeDoneAt[0]) || Number.isNaN(record.writeDoneAt[n - 1])) return null;
   let tokens = 0;
   for (let i = 1; i < n; i++) tokens += record.writeTokens[i]!;
   const longest = record.writeDoneAt[n - 1]! - record.writeAt[0]!;
@@ -244,8 +244,8 @@ export interface ReferenceStreamRecord {
    */
   writeAt: number[];
   /**
-   * time each content write's call returned (its bytes in the kernel; on loopback, in the
-   * reader's socket buffer): the latest it can have gone out. [writeAt, writeDoneAt] is the
+   * time each content write's callback ran (after its bytes went to the kernel; on loopback, to
+   * the reader's socket buffer), NaN before it: the latest it can have gone out. [writeAt, writeDoneAt] is the
    * interval the truth lies in; a server preempted between the two shows it (decision 305).
    */
   writeDoneAt: number[];
@@ -453,6 +453,19 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   const dueAt = (s: ActiveStream, j: number) =>
     j <= 1 || s.firstWrittenAt === null ? s.firstAt : s.firstWrittenAt + (Math.min(j * s.perChunk, s.total) - Math.min(s.perChunk, s.total)) * s.msPerToken;
 
+  /**
+   * The done stamp of the record's newest write, taken in the write's callback: Node's HTTP
+   * response corks the socket and makes the syscall on the next tick, so the return of
+   * `res.write` is not yet the write; its callback runs after the bytes went to the kernel.
+   * NaN until then (and for good when the client left before the flush).
+   */
+  const flushedAt = (record: ReferenceStreamRecord) => {
+    const i = record.writeDoneAt.push(Number.NaN) - 1;
+    return () => {
+      record.writeDoneAt[i] = performance.timeOrigin + performance.now();
+    };
+  };
+
   const tick = () => {
     timer = null;
     spinning = false;
@@ -499,13 +512,11 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
           out += `data: {"id":"${s.id}","object":"chat.completion.chunk","created":${s.created},"model":${JSON.stringify(s.model)}${tier},"choices":[],"usage":${usage}}\n\n`;
           out += 'data: [DONE]\n\n';
         }
-        s.res.end(out);
-        if (wrote) s.record!.writeDoneAt.push(performance.timeOrigin + performance.now());
+        s.res.end(out, wrote ? flushedAt(s.record!) : undefined);
         streams.delete(s);
         continue;
       }
-      if (out) s.res.write(out);
-      if (wrote) s.record!.writeDoneAt.push(performance.timeOrigin + performance.now());
+      if (out) s.res.write(out, wrote ? flushedAt(s.record!) : undefined);
       nextDue = Math.min(nextDue, dueAt(s, s.chunksSent + 1));
     }
     schedule(nextDue);
@@ -809,7 +820,7 @@ function reportOf(r: ReferenceStreamRecord, configuredTtftMs: number): DeliveryR
     deliveredTtftMs: r.writeAt.length > 0 ? r.writeAt[0]! - r.openedAt : null,
     readAtEpochMs: r.openedAt,
     firstWriteAtEpochMs: r.writeAt[0] ?? null,
-    firstWriteDoneAtEpochMs: r.writeDoneAt[0] ?? null,
+    firstWriteDoneAtEpochMs: r.writeDoneAt[0] !== undefined && !Number.isNaN(r.writeDoneAt[0]) ? r.writeDoneAt[0] : null,
     deliveredTps: measureRecordTps(r),
     deliveredTpsMin: range?.min ?? null,
     deliveredTpsMax: range && Number.isFinite(range.max) ? range.max : null,
