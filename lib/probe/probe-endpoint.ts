@@ -30,7 +30,7 @@ import { runInSlice } from './parse-scheduler';
 import { readAndParse } from './stamped-read';
 import { trackRequestTiming, type RequestTiming } from './request-timing';
 import { withNotRankableReasons } from './rankability';
-import { gcPauseMsBetween, readRunQueueMs } from './stamp-lateness';
+import { gcPauseMsBetween, readNetWaitMs, readRunQueueMs } from './stamp-lateness';
 import { computeTimingBound, isTimingCertain } from './timing-bound';
 import type { StampedReadResult } from './stamped-read';
 import { classifyInStreamError, summarizeErrorText } from './adapters/normalize';
@@ -114,6 +114,7 @@ async function probeEndpointUnredacted(req: ProbeRequest): Promise<ProbeResult> 
   // soon as undici reports it (always before the first response byte).
   const requestTiming = trackRequestTiming();
   const runQueueAtStart = readRunQueueMs();
+  const netWaitAtStart = readNetWaitMs();
   let t0 = performance.now();
   const rebase = () => {
     if (requestTiming.sentAt !== null) t0 = requestTiming.sentAt;
@@ -250,7 +251,7 @@ async function probeEndpointUnredacted(req: ProbeRequest): Promise<ProbeResult> 
     );
     result.errorMessage = redact(result.errorMessage);
     // The error bound (decision 180) and, beyond the published accuracy, timing_uncertain (181).
-    const bounded = attachTimingBound(result, parsed, requestTiming, t0, runQueueAtStart);
+    const bounded = attachTimingBound(result, parsed, requestTiming, t0, runQueueAtStart, netWaitAtStart);
     Object.assign(result, bounded);
     // An in-stream rate limit may name its back-off in words ("try again in 2s").
     if (result.errorKind === 'rate_limited' && result.retryAfterMs === null && result.errorMessage) {
@@ -268,13 +269,21 @@ async function probeEndpointUnredacted(req: ProbeRequest): Promise<ProbeResult> 
  * stamp comes from the socket reads (RequestTiming.readLateness) and the reader's own stamps; a
  * content-encoded body ('socket-latest': a decoded chunk may come from an earlier read) has none.
  */
-function attachTimingBound(result: ProbeResult, parsed: StampedReadResult, timing: RequestTiming, t0: number, runQueueAtStart: number | null): ProbeResult {
+function attachTimingBound(
+  result: ProbeResult,
+  parsed: StampedReadResult,
+  timing: RequestTiming,
+  t0: number,
+  runQueueAtStart: number | null,
+  netWaitAtStart: number | null,
+): ProbeResult {
   const lateness = new Map<number, number>();
   if (parsed.stampSource !== 'socket-latest') {
     if (parsed.stampSource === 'socket') timing.readStamps.forEach((x, i) => lateness.set(x - t0, timing.readLateness[i] ?? Number.POSITIVE_INFINITY));
     for (const [x, l] of timing.readerLateness) if (!lateness.has(x - t0)) lateness.set(x - t0, l);
   }
   const runQueueNow = readRunQueueMs();
+  const netWaitNow = readNetWaitMs();
   const endMs = result.e2eMs ?? result.lastTokenMs ?? performance.now() - t0;
   const timingBound = computeTimingBound({
     ttftMs: result.ttftMs,
@@ -286,6 +295,7 @@ function attachTimingBound(result: ProbeResult, parsed: StampedReadResult, timin
     startSlackMs: timing.sentAt === null ? null : timing.startSlackMs,
     requestStartEpochMs: timing.sentAt === null ? null : performance.timeOrigin + timing.sentAt,
     runQueueMs: runQueueAtStart === null || runQueueNow === null ? null : runQueueNow - runQueueAtStart,
+    netWaitMs: netWaitAtStart === null || netWaitNow === null ? null : netWaitNow - netWaitAtStart,
     gcPauseMs: gcPauseMsBetween(t0, t0 + endMs),
   });
   const withBound = { ...result, timingBound };

@@ -3,7 +3,8 @@
  * machine this runs on (decisions 180, 181).
  */
 import { describe, expect, it } from 'vitest';
-import { createLatenessTracker, MIN_SLEEP_MS, type ThreadClockReading } from './stamp-lateness';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createLatenessTracker, MIN_SLEEP_MS, NET_THREAD_COMM, readNetWaitMs, type ThreadClockReading } from './stamp-lateness';
 import { computeTimingBound, isTimingCertain, TIMING_BOUND_LIMITS, type TimingBoundInput } from './timing-bound';
 import type { TimelineEntry } from './types';
 
@@ -73,6 +74,53 @@ function input(over: Partial<TimingBoundInput> & { lateness: Record<number, numb
     ...over,
   };
 }
+
+describe('createLatenessTracker: the kernel held the bytes back (decision 308)', () => {
+  const n = (nowMs: number, idleMs: number, runQueueMs: number, netWaitMs: number | null): ThreadClockReading => ({ nowMs, idleMs, runQueueMs, netWaitMs });
+
+  it('a ksoftirqd wait accounted in the interval of the wake-up is added: the first token of the hour run, 19 ms late', () => {
+    const t = createLatenessTracker();
+    t.checkpoint(n(0, 0, 0, 100));
+    // slept 1.9 of 2 ms waiting for the first token; meanwhile ksoftirqd got its CPU after 19 ms in the run queue
+    expect(t.checkpoint(n(2, 1.9, 0, 119))).toBeCloseTo(0.1 + 19, 9);
+    // the next interval has a sleep and no new kernel wait: the bound is back to its own work
+    expect(t.checkpoint(n(4, 3.85, 0, 119))).toBeCloseTo(0.05, 9);
+  });
+
+  it('is added in an interval without a sleep too (bytes held while the thread was busy)', () => {
+    const t = createLatenessTracker();
+    t.checkpoint(n(0, 0, 0, 0));
+    expect(t.checkpoint(n(2, 1.9, 0, 0))).toBeCloseTo(0.1, 9);
+    expect(t.checkpoint(n(3, 1.9, 0, 4))).toBeCloseTo(0.1 + 1 + 4, 9);
+  });
+
+  it('not visible (null) on either side: not counted, the bound is the thread’s own', () => {
+    const t = createLatenessTracker();
+    t.checkpoint(n(0, 0, 0, null));
+    expect(t.checkpoint(n(2, 1.9, 0.2, 50))).toBeCloseTo(0.1 + 0.2, 9);
+    expect(t.checkpoint(n(4, 3.8, 0.2, null))).toBeCloseTo(0.1, 9);
+  });
+});
+
+describe('readNetWaitMs on this machine', () => {
+  it('finds the kernel network threads where /proc shows them, and their wait never goes back', () => {
+    const visible = readdirSync('/proc').some((e) => {
+      try {
+        return /^\d+$/.test(e) && NET_THREAD_COMM.test(readFileSync(`/proc/${e}/comm`, 'latin1').trim());
+      } catch {
+        return false;
+      }
+    });
+    const a = readNetWaitMs();
+    const b = readNetWaitMs();
+    if (!visible) {
+      expect(a).toBeNull();
+      return;
+    }
+    expect(a).not.toBeNull();
+    expect(b!).toBeGreaterThanOrEqual(a!);
+  });
+});
 
 describe('computeTimingBound', () => {
   it('TTFT, TTFAT and E2E: the stamp’s lateness plus how early request start may be; speed: the larger end lateness over the span', () => {

@@ -44,6 +44,8 @@ export interface TimingBoundInput {
   /** the request-start stamp on the epoch clock, evidence only (TimingBoundEvidence) */
   requestStartEpochMs?: number | null;
   runQueueMs?: number | null;
+  /** the kernel's network-processing threads' run-queue wait over the probe, ms (evidence only; decision 308) */
+  netWaitMs?: number | null;
   gcPauseMs?: number | null;
 }
 
@@ -86,6 +88,7 @@ export function computeTimingBound(input: TimingBoundInput): TimingBound {
       endLatenessMs: round3(end),
       maxTokenLatenessMs: round3(maxToken),
       runQueueMs: round3(known(input.runQueueMs)),
+      ...(input.netWaitMs != null ? { netWaitMs: round3(known(input.netWaitMs)) } : {}),
       gcPauseMs: round3(known(input.gcPauseMs)),
       firstReadEvents: readEvents(input.ttftMs),
       lastReadEvents: readEvents(input.lastTokenMs),

@@ -380,6 +380,11 @@ export interface TimingBoundEvidence {
   maxTokenLatenessMs?: number | null;
   /** this thread's run-queue wait over the probe (schedstat), ms; null when unknown */
   runQueueMs: number | null;
+  /**
+   * the kernel's network-processing threads' (ksoftirqd/N, napi/…) run-queue wait over the probe,
+   * summed, ms; absent where they are not visible (decision 308)
+   */
+  netWaitMs?: number | null;
   /** GC pause time of this thread during the probe, ms */
   gcPauseMs: number | null;
   /** token events that arrived in the same read as the first / last token event */
