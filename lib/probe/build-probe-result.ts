@@ -241,8 +241,10 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   if (finish.verdict === 'unknown' && parsed.finishReasonRaw !== null) evidence.unknownFinishReason = parsed.finishReasonRaw.slice(0, 100);
   if (success && !buffered && delivery.evidence) evidence.delivery = delivery.evidence;
   if (success) {
+    // Every channel together (decision 307): a copy from reasoning to answer, or into tool
+    // arguments, is a copy.
     const degenerate = listDegenerateRules(
-      `${answerText}\n${reasoningText}`.trim(),
+      [answerText, reasoningText, ...toolCalls.map((c) => c.arguments)].join('\n').trim(),
       events.map((e) => `${e.answer}${e.reasoning}${e.toolArgs}`),
     );
     if (degenerate.length > 0) evidence.degenerate = degenerate;

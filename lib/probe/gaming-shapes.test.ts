@@ -145,4 +145,25 @@ describe('a gaming provider gets no ranked number', () => {
     expect(result.rankable).toBe(false);
     expect(result.evidence.degenerate).toContain('repeated_ngrams');
   });
+
+  it("the answer given twice across channels (reasoning, then the same words as content; each word again as the next delta's reasoning) is copied_spans; a reasoning model quoting one sentence of its reasoning is not", async () => {
+    const copy = [...WORDS.map((w) => delta({ reasoning_content: w })), ...WORDS.map((w) => delta({ content: w })), delta({}, 'stop')];
+    const { result } = await replayCaseThroughProbe(stream('G07', copy, 'reasoning then the same as content'));
+    expect(result.evidence.degenerate).toContain('copied_spans');
+    expect(result.rankable).toBe(false);
+    const lag = [...WORDS.map((w, i) => delta(i > 0 ? { content: w, reasoning_content: WORDS[i - 1] } : { content: w })), delta({}, 'stop')];
+    const { result: lagged } = await replayCaseThroughProbe(stream('G07b', lag, 'previous word as reasoning'));
+    expect(lagged.evidence.degenerate).toContain('copied_spans');
+    // honest: 40 words of reasoning, then an answer whose first 10 words quote it
+    const thought = Array.from({ length: 40 }, (_, i) => ` idea${i}`);
+    const quoting = [
+      ...thought.map((w) => delta({ reasoning_content: w })),
+      ...thought.slice(0, 10).map((w) => delta({ content: w })),
+      ...WORDS.map((w) => delta({ content: w })),
+      delta({}, 'stop'),
+    ];
+    const { result: ok } = await replayCaseThroughProbe(stream('G07c', quoting, 'answer quotes its reasoning'));
+    expect(ok.evidence.degenerate).toBeUndefined();
+    expect(ok.notRankableReasons.filter((r) => r !== 'timing_uncertain' && r !== 'implausible_delivery')).toEqual([]);
+  });
 });

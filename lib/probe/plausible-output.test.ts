@@ -4,7 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  COPY_SPAN_CHARS,
+  COPY_SPAN_WORDS,
+  copiedShare,
   listDegenerateRules,
+  MAX_COPIED_SHARE,
   MAX_TOKENS_PER_LETTER,
   MAX_WORD_CHARS,
   MIN_ASCII_WORD_SHARE,
@@ -150,5 +154,67 @@ describe('token-dense words (o200k inflated by letters no language writes)', () 
     // a table of numbers and a list of hashes are answers, however many tokens they take
     const table = Array.from({ length: 60 }, (_, i) => `| ${i} | ${(i * 17.25).toFixed(2)} | 0x${(i * 2654435761).toString(16)} |`).join('\n');
     expect(listDegenerateRules(table)).toEqual([]);
+  });
+});
+
+describe('copied spans (decision 307: the answer sent again as new text)', () => {
+  const base = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`);
+
+  it('at MAX_COPIED_SHARE it passes; one copied word more fails', () => {
+    // 110 distinct words, then their first 90 again: 90 of 200 words copied = 0.45
+    const at = [...base(110), ...base(90)].join(' ');
+    expect(copiedShare(at)).toBeCloseTo(MAX_COPIED_SHARE, 9);
+    expect(listDegenerateRules(at)).toEqual([]);
+    const over = [...base(110), ...base(91)].join(' ');
+    expect(copiedShare(over)).toBeGreaterThan(MAX_COPIED_SHARE);
+    expect(listDegenerateRules(over)).toEqual(['copied_spans']);
+  });
+
+  it('the whole answer twice (0.5) fails, also with its punctuation or case changed, while its 4-grams stay under the 4-gram rule', () => {
+    const once = PROSE;
+    expect(repeatedNgramShare(`${once} ${once}`)).toBeLessThan(0.75);
+    expect(copiedShare(`${once} ${once}`)).toBeCloseTo(0.5, 2);
+    expect(listDegenerateRules(`${once}\n${once}`)).toContain('copied_spans');
+    const dotted = once
+      .split(' ')
+      .map((w) => `${w.toUpperCase()}.`)
+      .join(' ');
+    expect(listDegenerateRules(`${once}\n${dotted}`)).toContain('copied_spans');
+  });
+
+  it(`a run of ${COPY_SPAN_WORDS - 1} words repeated again and again is no copy; ${COPY_SPAN_WORDS} are`, () => {
+    const run = (len: number) => Array.from({ length: 30 }, (_, i) => [...base(len), `x${i}`].join(' ')).join(' ');
+    expect(copiedShare(run(COPY_SPAN_WORDS - 1))).toBe(0);
+    expect(copiedShare(run(COPY_SPAN_WORDS))).toBeGreaterThan(0.8);
+  });
+
+  it('honest neighbours pass: a song with a chorus after each verse, code with repeated boilerplate, an answer quoting its reasoning', () => {
+    const chorus =
+      'Keep the light burning, keep the light burning, over the water and over the stone, keep the light burning so no one is lost and no one is left to wander alone.';
+    const verses = [
+      'The keeper climbed the winding stair with oil and rag and weary care, and every night she watched the bay where ships came home or slipped away.',
+      'A bottle drifted to the shore with words that no one wrote before, a child had asked across the sea if anybody heard her plea.',
+      'She wrote an answer, sealed it tight, and threw it out beneath the light, and every wave that rolled away carried her hope to someone far away.',
+    ];
+    const song = verses.map((v) => `${v}\n\n${chorus}\n\n`).join('');
+    expect(copiedShare(song)).toBeGreaterThan(0.3);
+    expect(listDegenerateRules(song)).toEqual([]);
+    // tests sharing their set-up line and assertions, differing in the name, path and expected id
+    const code = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `def test_get_${i}(self):\n    c = make_client(timeout=30, retries=3)\n    r = c.get("/items/${i}")\n    self.assertEqual(r.status, 200)\n    self.assertEqual(r.json()["id"], ${i})\n`,
+    ).join('\n');
+    expect(copiedShare(code)).toBeLessThan(MAX_COPIED_SHARE);
+    expect(listDegenerateRules(code)).toEqual([]);
+    const reasoning =
+      'The user asks about the lighthouse. The keeper lit the lamp every evening so that the ships could pass the rocks safely. I will say that and add the fog.';
+    expect(listDegenerateRules(`${PROSE} The keeper lit the lamp every evening so that the ships could pass the rocks safely.\n${reasoning}`)).toEqual([]);
+  });
+
+  it(`text without word separators is judged on runs of ${COPY_SPAN_CHARS} characters: Chinese prose passes, the same prose twice fails`, () => {
+    expect(copiedShare(CJK)).toBe(0);
+    expect(copiedShare(`${CJK}${CJK}`)).toBeCloseTo(0.5, 9);
+    expect(listDegenerateRules(`${CJK}\n${CJK}`)).toContain('copied_spans');
   });
 });

@@ -33,6 +33,18 @@
  *   byte streamed, about twice what a language gives. Digits, hex and base64 runs are not words of
  *   letters and are not judged here (a table of numbers is an answer).
  *
+ * - `copied_spans` (decision 307): more than MAX_COPIED_SHARE of the text's words lie in a run of
+ *   COPY_SPAN_WORDS words that already occurred earlier in the text (words lower-cased, surrounding
+ *   punctuation stripped; the answer, reasoning and tool arguments judged together, so a copy from
+ *   one channel to another counts). The whole answer sent twice is 0.5, four times 0.75, where the
+ *   4-gram rule allows up to 0.75 and so up to four times the count. Prose repeats no run of 8
+ *   words; a song whose 30-word chorus follows each of 3 verses is 0.37 (5 choruses after
+ *   verses of the same length 0.4); a reasoning model's answer quoting a sentence of its
+ *   reasoning, or code repeating a line of boilerplate, a few per cent (this project's own source
+ *   files 0-0.05). Staying under buys at most 1 ÷ (1 − MAX_COPIED_SHARE) ≈ 1.8× the tokens,
+ *   against 4× before; the whole answer sent twice (0.5) is refused. Text of fewer than MIN_NGRAM_WORDS words (no word separators) is judged on
+ *   runs of COPY_SPAN_CHARS non-space characters. Judged from MIN_NGRAM_WORDS words / MIN_NGRAM_CHARS characters.
+ *
  * The third rule, the same answer to different prompts, needs the endpoint's recent samples and
  * lives with the worker (`repeated_answer`); {@link hashAnswerText} is its key.
  *
@@ -67,6 +79,13 @@ export const MIN_DENSE_WORDS = 40;
 /** Smallest share of all words that words of ASCII letters must be for `token_dense` to judge. */
 export const MIN_ASCII_WORD_SHARE = 0.6;
 
+/** Words in a run that counts as a copy of an earlier run (`copied_spans`). */
+export const COPY_SPAN_WORDS = 8;
+/** Characters in a run that counts as a copy, for text without word separators. */
+export const COPY_SPAN_CHARS = 16;
+/** Largest share of the words (or characters) that may lie in a copied run. */
+export const MAX_COPIED_SHARE = 0.45;
+
 /**
  * Rules a text broke, in a stable order; [] when plausible (also for text too short to judge).
  * `eventTexts`: the text of each of the stream's events in order (for `repeated_events`).
@@ -75,6 +94,7 @@ export function listDegenerateRules(text: string, eventTexts: readonly string[] 
   const rules: string[] = [];
   if (repeatedNgramShare(text) > REPEATED_NGRAM_SHARE) rules.push('repeated_ngrams');
   if (repeatedEventShare(eventTexts) > REPEATED_EVENT_SHARE) rules.push('repeated_events');
+  if (copiedShare(text) > MAX_COPIED_SHARE) rules.push('copied_spans');
   if (text.length >= MIN_SYMBOL_CHARS && alnumShare(text) < MIN_ALNUM_SHARE) rules.push('mostly_symbols');
   if (tokensPerLetter(text) > MAX_TOKENS_PER_LETTER) rules.push('token_dense');
   return rules;
@@ -94,6 +114,42 @@ export function repeatedNgramShare(text: string): number {
   if (words.length >= MIN_NGRAM_WORDS && chars / words.length <= MAX_WORD_CHARS) return repeatedShare(words);
   const units = [...words.join('')];
   return units.length >= MIN_NGRAM_CHARS ? repeatedShare(units) : 0;
+}
+
+/**
+ * Share (0-1) of the text's words that lie in a run of COPY_SPAN_WORDS words (lower case, surrounding
+ * punctuation stripped) occurring earlier in the text; for text of fewer than MIN_NGRAM_WORDS words
+ * (Chinese, Japanese, Thai, junk without spaces) of its non-space characters in a run of
+ * COPY_SPAN_CHARS. 0 when too short to judge.
+ */
+export function copiedShare(text: string): number {
+  const raw = text.split(/\s+/).filter((w) => w !== '');
+  // A verbatim copy keeps its word boundaries, so words judge it whenever there are enough of them,
+  // also where words are long (code: identifiers and calls; the 4-gram rule's MAX_WORD_CHARS would
+  // send code to characters, where its repeated boilerplate lines look like copies).
+  if (raw.length >= MIN_NGRAM_WORDS) return copiedRunShare(raw.map(normalizeWord), COPY_SPAN_WORDS);
+  const units = [...raw.join('').toLowerCase()];
+  return units.length >= MIN_NGRAM_CHARS ? copiedRunShare(units, COPY_SPAN_CHARS) : 0;
+}
+
+/** A word lower-cased, its surrounding punctuation stripped when it has a letter or digit. */
+function normalizeWord(word: string): string {
+  const lower = word.toLowerCase();
+  if (!/[\p{L}\p{N}]/u.test(lower)) return lower;
+  return lower.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, '');
+}
+
+/** Share of `units` covered by a run of `span` units equal to a run starting earlier. */
+function copiedRunShare(units: readonly string[], span: number): number {
+  if (units.length < span) return 0;
+  const seen = new Set<string>();
+  const copied = new Uint8Array(units.length);
+  for (let i = 0; i + span <= units.length; i++) {
+    const run = units.slice(i, i + span).join('\u0000');
+    if (seen.has(run)) copied.fill(1, i, i + span);
+    else seen.add(run);
+  }
+  return copied.reduce((n, c) => n + c, 0) / units.length;
 }
 
 /** Share of the 4-grams of `units` that repeat an earlier 4-gram. */
