@@ -43,6 +43,13 @@
  *   the wait of the one that carried our packet). Where the kernel
  *   threads are not visible (a PID namespace) this evidence is absent and the bound is as before.
  *
+ * - **Oversleeping its own timer** (decision 308): while a probe runs, the 2 ms ticker bounds every
+ *   sleep, so a sleep longer than {@link MAX_SLEEP_MS} means the thread could not wake when its
+ *   timer (or data) said: on a virtual machine, the hypervisor took the vCPU (steal time, ~7 % of
+ *   this machine's CPU time), and a remote wake-up is then queued on the stolen vCPU, so the wait
+ *   shows in neither the idle time nor the run-queue wait. Such an interval is counted whole: the
+ *   bytes read at its end may have waited since it began.
+ *
  * GC pauses (PerformanceObserver 'gc') run on the thread, so they are already inside wall − idle;
  * they are collected as evidence ({@link gcPauseMsBetween}), not added again.
  *
@@ -58,6 +65,12 @@ import type { CheckpointRun } from './drain-bound';
 export const MIN_SLEEP_MS = 0.02;
 /** Checkpoint period of the ticker while a probe is running, ms. */
 export const TICK_MS = 2;
+/**
+ * Longest a sleep can last while the ticker runs, ms: its period, plus libuv's whole-millisecond
+ * timeouts (a 2 ms timer fires after up to 3 ms) and timer slack. A longer sleep overslept its own
+ * timer (decision 308).
+ */
+export const MAX_SLEEP_MS = TICK_MS + 1.5;
 
 /** Cumulative readings of one thread, ms; runQueueMs null when the platform has no schedstat. */
 export interface ThreadClockReading {
@@ -102,7 +115,12 @@ export function createLatenessTracker(): LatenessTracker {
       const dRq = Math.max(0, reading.runQueueMs - prev.runQueueMs);
       // Bytes the kernel held back in this interval reach us at most that much late (decision 308).
       const dNet = reading.netWaitMs != null && prev.netWaitMs != null ? Math.max(0, reading.netWaitMs - prev.netWaitMs) : 0;
-      if (dIdle - dRq >= MIN_SLEEP_MS) bound = Math.max(0, dt - dIdle) + dRq + dNet;
+      const sleep = dIdle - dRq;
+      // A sleep longer than the ticker allows overslept its own timer: the thread was held where
+      // neither idle nor run-queue time can tell (a vCPU the hypervisor took: steal time), so the
+      // bytes it then read may have waited since the interval began (decision 308).
+      if (sleep > MAX_SLEEP_MS) bound = dt + dNet;
+      else if (sleep >= MIN_SLEEP_MS) bound = Math.max(0, dt - dIdle) + dRq + dNet;
       else bound += dt + dNet;
       return bound;
     },
