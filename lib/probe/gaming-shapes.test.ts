@@ -166,4 +166,16 @@ describe('a gaming provider gets no ranked number', () => {
     expect(ok.evidence.degenerate).toBeUndefined();
     expect(ok.notRankableReasons.filter((r) => r !== 'timing_uncertain' && r !== 'implausible_delivery')).toEqual([]);
   });
+
+  it('a sliding window (each event the previous 3 words plus 1 new) is overlapping_events; bursts of 1-4 new words are not', async () => {
+    const slide = [...WORDS.map((_, i) => delta({ content: WORDS.slice(Math.max(0, i - 3), i + 1).join('') })), delta({}, 'stop')];
+    const { result } = await replayCaseThroughProbe(stream('G08', slide, 'sliding window'));
+    expect(result.evidence.degenerate).toContain('overlapping_events');
+    expect(result.rankable).toBe(false);
+    const bursts: string[] = [];
+    for (let i = 0, n = 1; i < WORDS.length; i += n, n = (n % 4) + 1) bursts.push(delta({ content: WORDS.slice(i, i + n).join('') }));
+    const { result: ok } = await replayCaseThroughProbe(stream('G08b', [...bursts, delta({}, 'stop')], 'speculative bursts'));
+    expect(ok.evidence.degenerate).toBeUndefined();
+    expect(ok.answerText).toBe(WORDS.join(''));
+  });
 });

@@ -9,6 +9,9 @@ import {
   copiedShare,
   listDegenerateRules,
   MAX_COPIED_SHARE,
+  MAX_OVERLAP_SHARE,
+  MIN_OVERLAP_WORDS,
+  overlapShare,
   MAX_TOKENS_PER_LETTER,
   MAX_WORD_CHARS,
   MIN_ASCII_WORD_SHARE,
@@ -216,5 +219,49 @@ describe('copied spans (decision 307: the answer sent again as new text)', () =>
     expect(copiedShare(CJK)).toBe(0);
     expect(copiedShare(`${CJK}${CJK}`)).toBeCloseTo(0.5, 9);
     expect(listDegenerateRules(`${CJK}\n${CJK}`)).toContain('copied_spans');
+  });
+});
+
+describe('overlapping events (decision 307: each event resends the end of the text before it)', () => {
+  const word = (i: number) => ` w${i}`;
+
+  it('a sliding window (the previous 3 words plus 1 new) is refused; one word per event and bursts of 1-4 new words pass', () => {
+    const slide = Array.from({ length: 60 }, (_, i) => Array.from({ length: Math.min(i, 3) + 1 }, (_, j) => word(i - Math.min(i, 3) + j)).join(''));
+    expect(overlapShare(slide)).toBeGreaterThan(0.7);
+    expect(listDegenerateRules(slide.join(''), slide)).toContain('overlapping_events');
+    const single = Array.from({ length: 60 }, (_, i) => word(i));
+    expect(overlapShare(single)).toBe(0);
+    // speculative decoding: 1-4 new words per event
+    const bursts: string[] = [];
+    for (let i = 0, n = 1; i < 200; i += n, n = (n % 4) + 1) bursts.push(Array.from({ length: n }, (_, j) => word(i + j)).join(''));
+    expect(overlapShare(bursts)).toBe(0);
+    expect(listDegenerateRules(bursts.join(''), bursts)).toEqual([]);
+  });
+
+  it('at MAX_OVERLAP_SHARE it passes; one overlapped word more fails; an overlap of one word is none', () => {
+    // 100 words in events of 1 word, and e events repeating the 2 words before them (+1 new word each)
+    const make = (e: number, k = MIN_OVERLAP_WORDS) => {
+      const events: string[] = [];
+      let n = 0;
+      for (let i = 0; i < 100 - 3 * e; i++) events.push(word(n++));
+      for (let i = 0; i < e; i++) {
+        events.push(Array.from({ length: k }, (_, j) => word(n - k + j)).join('') + word(n));
+        n++;
+      }
+      return events;
+    };
+    // e = 10: 30 words in overlapping events of which 20 overlapped; 100 − 30 + 30 = 100 words
+    expect(overlapShare(make(10))).toBeCloseTo(MAX_OVERLAP_SHARE, 9);
+    expect(listDegenerateRules(make(10).join(''), make(10))).toEqual([]);
+    expect(overlapShare(make(11))).toBeGreaterThan(MAX_OVERLAP_SHARE);
+    expect(listDegenerateRules(make(11).join(''), make(11))).toEqual(['overlapping_events']);
+    expect(overlapShare(make(30, 1))).toBe(0);
+  });
+
+  it('punctuation-only repeats (closing braces) and a stuttered word are not overlaps', () => {
+    const code = Array.from({ length: 40 }, (_, i) => [`${word(i)} {`, '\n}', '\n}'].join(''));
+    expect(overlapShare(code)).toBe(0);
+    const stutter = [...Array.from({ length: 40 }, (_, i) => word(i)), ' bye', ' bye', ' bye bye'];
+    expect(overlapShare(stutter)).toBeLessThan(MAX_OVERLAP_SHARE);
   });
 });

@@ -44,6 +44,14 @@
  *   files 0-0.05). Staying under buys at most 1 ÷ (1 − MAX_COPIED_SHARE) ≈ 1.8× the tokens,
  *   against 4× before; the whole answer sent twice (0.5) is refused. Text of fewer than MIN_NGRAM_WORDS words (no word separators) is judged on
  *   runs of COPY_SPAN_CHARS non-space characters. Judged from MIN_NGRAM_WORDS words / MIN_NGRAM_CHARS characters.
+ * - `overlapping_events` (decision 307): of the words of the stream's events (words with a letter or
+ *   digit, normalised as for `copied_spans`), more than MAX_OVERLAP_SHARE are an event's opening
+ *   words repeating the last words of the text before it (at least MIN_OVERLAP_WORDS of them):
+ *   a sliding window where each event resends the previous 3 words and adds 1 is 0.75 and takes
+ *   four times the tokens, while every n-gram ratio of the text stays natural. An honest event
+ *   never starts by repeating the text's last two words (a stuttered "bye bye" is one in hundreds);
+ *   speculative-decoding bursts and stream_interval batches carry new words only. Staying under
+ *   buys at most 1 ÷ (1 − MAX_OVERLAP_SHARE) = 1.25× the tokens. Judged from MIN_NGRAM_WORDS words.
  *
  * The third rule, the same answer to different prompts, needs the endpoint's recent samples and
  * lives with the worker (`repeated_answer`); {@link hashAnswerText} is its key.
@@ -86,6 +94,13 @@ export const COPY_SPAN_CHARS = 16;
 /** Largest share of the words (or characters) that may lie in a copied run. */
 export const MAX_COPIED_SHARE = 0.45;
 
+/** Largest share of the events' words that may repeat the end of the text before their event. */
+export const MAX_OVERLAP_SHARE = 0.2;
+/** Fewest words an event must repeat from the end of the text before it to count as an overlap. */
+export const MIN_OVERLAP_WORDS = 2;
+/** Longest overlap looked for, words (bounds the work per event). */
+const MAX_OVERLAP_WORDS = 32;
+
 /**
  * Rules a text broke, in a stable order; [] when plausible (also for text too short to judge).
  * `eventTexts`: the text of each of the stream's events in order (for `repeated_events`).
@@ -95,6 +110,7 @@ export function listDegenerateRules(text: string, eventTexts: readonly string[] 
   if (repeatedNgramShare(text) > REPEATED_NGRAM_SHARE) rules.push('repeated_ngrams');
   if (repeatedEventShare(eventTexts) > REPEATED_EVENT_SHARE) rules.push('repeated_events');
   if (copiedShare(text) > MAX_COPIED_SHARE) rules.push('copied_spans');
+  if (overlapShare(eventTexts) > MAX_OVERLAP_SHARE) rules.push('overlapping_events');
   if (text.length >= MIN_SYMBOL_CHARS && alnumShare(text) < MIN_ALNUM_SHARE) rules.push('mostly_symbols');
   if (tokensPerLetter(text) > MAX_TOKENS_PER_LETTER) rules.push('token_dense');
   return rules;
@@ -130,6 +146,35 @@ export function copiedShare(text: string): number {
   if (raw.length >= MIN_NGRAM_WORDS) return copiedRunShare(raw.map(normalizeWord), COPY_SPAN_WORDS);
   const units = [...raw.join('').toLowerCase()];
   return units.length >= MIN_NGRAM_CHARS ? copiedRunShare(units, COPY_SPAN_CHARS) : 0;
+}
+
+/**
+ * Share (0-1) of the events' words (with a letter or digit, normalised) that open an event by
+ * repeating the last words of the text before it, at least MIN_OVERLAP_WORDS of them (the longest
+ * such overlap, up to MAX_OVERLAP_WORDS); 0 below MIN_NGRAM_WORDS words.
+ */
+export function overlapShare(eventTexts: readonly string[]): number {
+  const before: string[] = [];
+  let total = 0;
+  let overlapped = 0;
+  for (const text of eventTexts) {
+    const words = text
+      .split(/\s+/)
+      .map(normalizeWord)
+      .filter((w) => /[\p{L}\p{N}]/u.test(w));
+    total += words.length;
+    for (let k = Math.min(words.length, before.length, MAX_OVERLAP_WORDS); k >= MIN_OVERLAP_WORDS; k--) {
+      let same = true;
+      for (let i = 0; i < k && same; i++) same = words[i] === before[before.length - k + i];
+      if (same) {
+        overlapped += k;
+        break;
+      }
+    }
+    before.push(...words);
+    if (before.length > 2 * MAX_OVERLAP_WORDS) before.splice(0, before.length - MAX_OVERLAP_WORDS);
+  }
+  return total < MIN_NGRAM_WORDS ? 0 : overlapped / total;
 }
 
 /** A word lower-cased, its surrounding punctuation stripped when it has a letter or digit. */
