@@ -178,4 +178,13 @@ describe('a gaming provider gets no ranked number', () => {
     expect(ok.evidence.degenerate).toBeUndefined();
     expect(ok.answerText).toBe(WORDS.join(''));
   });
+
+  it('zero-width characters after every word are invisible_padding; the same words without them are not', async () => {
+    const padded = [...WORDS.map((w) => delta({ content: `${w}\u200b\u200c\u200b\u200c` })), delta({}, 'stop')];
+    const { result } = await replayCaseThroughProbe(stream('G09', padded, 'zero-width padding'));
+    expect(result.evidence.degenerate).toContain('invisible_padding');
+    expect(result.rankable).toBe(false);
+    const { result: ok } = await replayCaseThroughProbe(stream('G09b', honest(), 'honest'));
+    expect(ok.evidence.degenerate).toBeUndefined();
+  });
 });

@@ -8,7 +8,9 @@ import {
   COPY_SPAN_WORDS,
   copiedShare,
   listDegenerateRules,
+  invisibleTokenShare,
   MAX_COPIED_SHARE,
+  MAX_INVISIBLE_TOKEN_SHARE,
   MAX_OVERLAP_SHARE,
   MIN_OVERLAP_WORDS,
   overlapShare,
@@ -263,5 +265,39 @@ describe('overlapping events (decision 307: each event resends the end of the te
     expect(overlapShare(code)).toBe(0);
     const stutter = [...Array.from({ length: 40 }, (_, i) => word(i)), ' bye', ' bye', ' bye bye'];
     expect(overlapShare(stutter)).toBeLessThan(MAX_OVERLAP_SHARE);
+  });
+});
+
+describe('invisible padding (decision 307: zero-width characters take tokens and show nothing)', () => {
+  it('zero-width characters after every word are refused; Persian with its non-joiners and emoji sequences pass', () => {
+    const padded = PROSE.split(' ')
+      .map((w) => `${w}\u200b\u200c\u200b\u200c`)
+      .join(' ');
+    expect(invisibleTokenShare(padded)).toBeGreaterThan(0.5);
+    expect(listDegenerateRules(padded)).toEqual(['invisible_padding']);
+    const persian =
+      'می‌خواهم به کتاب‌خانه بروم و کتاب‌های تازه را ببینم. آن‌ها گفتند که نمی‌توانند امروز بیایند، اما فردا می‌آیند. خانه‌ها در این شهر بزرگ‌تر از خانه‌های روستا هستند و مردم آن‌جا مهربان‌اند.';
+    expect(invisibleTokenShare(persian)).toBeGreaterThan(0);
+    expect(listDegenerateRules(persian)).toEqual([]);
+    const emoji = 'Our family 👨‍👩‍👧‍👦 went to the beach ❤️ and saw 🏳️‍🌈 flags; the kids 👩🏽‍💻 coded while 🧑‍🍳 cooked. Great day ✌️ with friends 👍🏻 and more ❤️❤️.';
+    expect(invisibleTokenShare(emoji)).toBeLessThan(MAX_INVISIBLE_TOKEN_SHARE);
+    expect(listDegenerateRules(emoji)).toEqual([]);
+    expect(invisibleTokenShare(PROSE)).toBe(0);
+  });
+
+  it('at MAX_INVISIBLE_TOKEN_SHARE it passes; one invisible token more fails', () => {
+    // a zero-width space between two letters of "xx" takes one token of its own: find the count of
+    // padded words that makes the share exactly the limit, then one more
+    const text = (padded: number) =>
+      PROSE.split(' ')
+        .map((w, i) => (i < padded ? `${w}\u200b` : w))
+        .join(' ');
+    let at = 0;
+    while (invisibleTokenShare(text(at + 1)) <= MAX_INVISIBLE_TOKEN_SHARE) at++;
+    expect(invisibleTokenShare(text(at))).toBeLessThanOrEqual(MAX_INVISIBLE_TOKEN_SHARE);
+    expect(invisibleTokenShare(text(at))).toBeGreaterThan(MAX_INVISIBLE_TOKEN_SHARE - 0.01);
+    expect(listDegenerateRules(text(at))).not.toContain('invisible_padding');
+    expect(invisibleTokenShare(text(at + 1))).toBeGreaterThan(MAX_INVISIBLE_TOKEN_SHARE);
+    expect(listDegenerateRules(text(at + 1))).toContain('invisible_padding');
   });
 });
