@@ -33,7 +33,7 @@ const NOT_RANKABLE_REASON_TEXT: Record<NotRankableReason, string> = {
   unknown_finish:
     'the stream stated a finish reason that is neither a clean finish of its protocol nor one naming a failure (the word is kept with the measurement), so we cannot tell whether the generation ended normally.',
   implausible_delivery:
-    'the timing could not come from generation (decision 170): a wait before the first token more than 4 times the stream’s own span from first to last token (beyond what prefilling the prompt can take), so the answer was held and then released; or a first token followed by a gap more than 8 times the stream’s own pace per token after it (clock padding: the TTFT clock was stopped by a token that was not the start of the output; the real start is kept with the measurement).',
+    'the timing could not come from generation (decision 170): a wait before the first token more than 4 times the stream’s own span from first to last token (beyond what prefilling the prompt can take, and what reasoning the provider reports as generated but not streamed can take, counted only up to the request’s output limit less the visible output), so the answer was held and then released; or a first token followed by a gap more than 8 times the stream’s own pace per token after it (clock padding: the TTFT clock was stopped by a token that was not the start of the output; the real start is kept with the measurement).',
   fidelity_failed:
     'the probe carried a fidelity check and its answer failed it (wrong result, or the access code spread over the prompt missing): a number for an answer that is not an answer is not ranked.',
   degenerate_output:
@@ -585,7 +585,10 @@ export default function MethodologyPage() {
         <code>/proc/thread-self/schedstat</code>; a wake-up that waited for a CPU is late by that much), checkpoints every 2 ms and at every read, and how early
         request start may be (the stamp is taken just before the synchronous write). Everything the thread did between its last wait and the read (our own
         parsing, GC, other callbacks) counts as possible lateness, so the bound is an upper bound, never an estimate. GC pauses and the events coalesced into
-        the defining reads are kept beside it as evidence.
+        the defining reads are kept beside it as evidence. Two waits do not show in the thread&apos;s own clock and are counted apart (decision 308): a sleep
+        longer than the 2 ms checkpoint timer allows (the thread could not wake when it should have, as when a virtual machine&apos;s hypervisor takes the vCPU)
+        counts whole, and the run-queue wait of the kernel&apos;s network-processing threads (<code>ksoftirqd</code>, which deliver received bytes to the socket
+        on a busy machine) is added to the stamps after it.
       </p>
       <p>
         A second bound comes from the order of reads on the socket: a read that returned fewer bytes than it asked for emptied the kernel&apos;s buffer, so the
