@@ -27,7 +27,7 @@
 import { getAdapter } from './adapters/registry';
 import { classifyFinish } from './finish-reasons';
 import type { StreamParseResult } from './parse-stream';
-import { judgeDelivery } from './plausible-delivery';
+import { creditedHiddenTokens, judgeDelivery } from './plausible-delivery';
 import { listDegenerateRules } from './plausible-output';
 import { listNotRankableReasons } from './rankability';
 import { resolveStreamTexts } from './stream-accumulator';
@@ -67,6 +67,11 @@ export interface ProbeResultContext {
    * hold-then-burst rule (./plausible-delivery.ts). Omitted: 0, no allowance.
    */
   inputTokens?: number;
+  /**
+   * The output limit the request set (max_tokens and its equivalents): hidden reasoning is
+   * credited in the hold rule only up to it, less the visible output (decision 307). Omitted: no cap.
+   */
+  maxOutputTokens?: number;
 }
 
 /**
@@ -224,7 +229,9 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
     (outputTokensO200k === 0 ? visibleReported !== 0 : Math.abs(visibleReported - outputTokensO200k) > TOKEN_COUNT_MISMATCH_RATIO * outputTokensO200k);
   // Reasoning the provider counted but did not stream was generated during the wait before the
   // first token (decision 065): it explains that much of the hold at the stream's own rate.
-  const delivery = judgeDelivery(timeline, context.inputTokens ?? 0, reasoningTokensHidden ?? 0);
+  // Only as much of it as the request's budget left after the visible output (decision 307).
+  const hiddenCredit = creditedHiddenTokens(reasoningTokensHidden ?? 0, context.maxOutputTokens ?? null, visibleReported ?? outputTokensO200k);
+  const delivery = judgeDelivery(timeline, context.inputTokens ?? 0, hiddenCredit);
   const buffered = eventTokenSum >= 2 && delivery.wholeAnswer;
   const flags = { tokenCountMismatch, buffered, unrecognizedShape: parsed.unrecognizedPaths.length > 0 };
   const evidence: ProbeEvidence = {};

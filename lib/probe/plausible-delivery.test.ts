@@ -1,5 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { HOLD_FLOOR_MS, HOLD_RATIO, MIN_HOLD_TOKENS, PADDING_FLOOR_MS, PADDING_RATIO, PREFILL_DECODE_RATIO, judgeDelivery } from './plausible-delivery';
+import {
+  HOLD_FLOOR_MS,
+  HOLD_RATIO,
+  MIN_HOLD_TOKENS,
+  PADDING_FLOOR_MS,
+  PADDING_RATIO,
+  PREFILL_DECODE_RATIO,
+  creditedHiddenTokens,
+  judgeDelivery,
+} from './plausible-delivery';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { probeEndpoint } from './probe-endpoint';
@@ -171,5 +180,25 @@ describe('bulk delivery over real HTTP (guarded fetch, socket read stamps)', () 
       // the delivery rules fire exactly when the server's own writes warrant them
       expect(reasons, label).toEqual(warranted.length > 0 ? ['implausible_delivery'] : []);
     }
+  });
+});
+
+describe('hidden reasoning excuses a hold only within the request budget (decision 307)', () => {
+  it('the credit is the claim up to max tokens less the visible output; beyond it, the budget', () => {
+    expect(creditedHiddenTokens(156, 256, 100)).toBe(156);
+    expect(creditedHiddenTokens(157, 256, 100)).toBe(156);
+    expect(creditedHiddenTokens(20_000, 256, 354)).toBe(0);
+    expect(creditedHiddenTokens(20_000, null, 354)).toBe(20_000);
+    expect(creditedHiddenTokens(-5, 256, 10)).toBe(0);
+  });
+
+  it('a 10 s hold excused by 20,000 hidden tokens claimed with max_tokens 256 is hold_then_burst; an honest reasoning model within its budget is not', () => {
+    // 100 visible tokens, one per 1 ms after a 10 s hold: span 99 ms
+    const burst = steady(10_000, 100, 1);
+    expect(judgeDelivery(burst, 0, 20_000).evidence).toBeNull();
+    expect(judgeDelivery(burst, 0, creditedHiddenTokens(20_000, 256, 100)).evidence?.rules).toEqual(['hold_then_burst']);
+    // honest: 156 hidden tokens at the stream's own pace (~1 per ms) explain a 160 ms wait
+    const honest = steady(160, 100, 1);
+    expect(judgeDelivery(honest, 0, creditedHiddenTokens(156, 256, 100)).evidence).toBeNull();
   });
 });

@@ -24,7 +24,11 @@
  *   prompt token never costs more compute than a generated one (prefill processes the same FLOPs
  *   per token, in parallel), and engines prefill several times faster per token than they decode;
  *   reasoning the provider reports as generated but not streamed (decision 065) adds its tokens at
- *   the stream's own rate.
+ *   the stream's own rate, credited only up to the request's budget ({@link creditedHiddenTokens},
+ *   decision 307): the request's output limit less the visible output, since the limit bounds
+ *   what a model may generate, hidden reasoning included (OpenAI max_completion_tokens, Anthropic
+ *   max_tokens over thinking, Gemini maxOutputTokens over thoughts). 20,000 hidden tokens claimed
+ *   with max_tokens 256 excused a 10 s hold before a burst.
  *   Judged from MIN_HOLD_TOKENS tokens after the first delivery. A hold INSIDE the span is not a rule: it lengthens S and can only lower the published speed.
  * - `clock_padding` (reason implausible_delivery): a first delivery followed by a gap far above the
  *   stream's own pace after it, so the TTFT clock stopped at a token that was not the start of the
@@ -62,6 +66,18 @@ export const MIN_HOLD_TOKENS = 16;
 export const PADDING_RATIO = 8;
 /** A first gap shorter than this is never padding (timer and scheduling noise), ms. */
 export const PADDING_FLOOR_MS = 25;
+
+/**
+ * The hidden reasoning tokens that may excuse a hold (decision 307): the claim, at most the
+ * request's output budget less the visible output (`maxOutputTokens` − `visibleTokens`, never
+ * below 0). An honest model cannot generate beyond its limit, so an honest claim is never cut;
+ * `maxOutputTokens` null (unknown): the claim as it stands. Pure.
+ */
+export function creditedHiddenTokens(hiddenTokens: number, maxOutputTokens: number | null, visibleTokens: number): number {
+  const claim = Math.max(0, hiddenTokens);
+  if (maxOutputTokens === null) return claim;
+  return Math.min(claim, Math.max(0, maxOutputTokens - Math.max(0, visibleTokens)));
+}
 
 /** What {@link judgeDelivery} found. */
 export interface DeliveryVerdict {

@@ -247,6 +247,7 @@ async function probeEndpointUnredacted(req: ProbeRequest): Promise<ProbeResult> 
         retryAfterMs: parseRetryAfterMs(response.headers),
         // ~4 characters per token: the prefill allowance of the plausible-delivery model needs only its size.
         inputTokens: Math.ceil(req.prompt.length / 4),
+        maxOutputTokens: req.maxOutputTokens,
       }),
     );
     result.errorMessage = redact(result.errorMessage);
