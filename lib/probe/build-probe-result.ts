@@ -205,6 +205,12 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
     errorKind = 'empty';
     errorMessage = 'the stream ended cleanly without generated tokens';
     e2eMs = completedAtMs;
+  } else if (toolCalls.length === 0 && !/[\p{L}\p{N}]/u.test(answerText + reasoningText)) {
+    // Whitespace or punctuation alone is no answer (decision 307): tokens, but nothing generated
+    // a user could read; a tool call is an answer without text.
+    errorKind = 'empty';
+    errorMessage = 'the stream ended cleanly with no letter or digit in its text';
+    e2eMs = completedAtMs;
   } else {
     e2eMs = completedAtMs;
   }
@@ -251,7 +257,9 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
     // Every channel together (decision 307): a copy from reasoning to answer, or into tool
     // arguments, is a copy.
     const degenerate = listDegenerateRules(
-      [answerText, reasoningText, ...toolCalls.map((c) => c.arguments)].join('\n').trim(),
+      // Not trimmed: whitespace padding after a short answer ("OK" and 300 blank events) is text
+      // the count includes, so the symbol rule judges it (decision 307).
+      [answerText, reasoningText, ...toolCalls.map((c) => c.arguments)].filter((t) => t !== '').join('\n'),
       events.map((e) => `${e.answer}${e.reasoning}${e.toolArgs}`),
     );
     if (degenerate.length > 0) evidence.degenerate = degenerate;

@@ -187,4 +187,14 @@ describe('a gaming provider gets no ranked number', () => {
     const { result: ok } = await replayCaseThroughProbe(stream('G09b', honest(), 'honest'));
     expect(ok.evidence.degenerate).toBeUndefined();
   });
+
+  it('a short answer padded with whitespace events is mostly_symbols; the short answer alone stays a success', async () => {
+    const padded = [delta({ content: 'OK' }), ...Array.from({ length: 60 }, () => delta({ content: ' \n ' })), delta({}, 'stop')];
+    const { result } = await replayCaseThroughProbe(stream('G10', padded, 'OK and whitespace'));
+    expect(result.evidence.degenerate).toContain('mostly_symbols');
+    expect(result.rankable).toBe(false);
+    const { result: ok } = await replayCaseThroughProbe(stream('G10b', [delta({ content: 'OK' }), delta({ content: '.' }), delta({}, 'stop')], 'OK'));
+    expect(ok.outcome).toBe('success');
+    expect(ok.evidence.degenerate).toBeUndefined();
+  });
 });

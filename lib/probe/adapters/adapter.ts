@@ -26,6 +26,13 @@ export interface InStreamError {
 }
 
 /**
+ * The answer came in the protocol's refusal channel (OpenAI chat `delta.refusal`, Responses
+ * `response.refusal.delta`): the model declined the benign probe prompt, as a content filter
+ * would (decision 307, like `content_filter` in decision 190). The text is kept as a diagnostic.
+ */
+export const REFUSAL_ERROR: InStreamError = { kind: 'stream_error', message: 'the model refused: the answer came as refusal text' };
+
+/**
  * What one wire event (SSE event, Bedrock frame, Gemini array element) meant, protocol-free.
  * Every field is optional; an empty object is an event that carried nothing we measure (comment,
  * ping, role-only chunk, filter annotation...).

@@ -26,7 +26,7 @@
  * - success by `[DONE]`, or by a non-null finish_reason followed by a clean close (C17); noise after
  *   the finish never fails it (T41).
  */
-import type { InStreamError, ProtocolAdapter, ToolCallDelta, WireEvent } from './adapter';
+import { REFUSAL_ERROR, type InStreamError, type ProtocolAdapter, type ToolCallDelta, type WireEvent } from './adapter';
 import { collectText, emptyText, hasText } from './content-parts';
 import { joinUrl, pathEndsWith } from './join-url';
 import { classifyInStreamError, countValue, isRecord, nonEmptyString, summarizeErrorText } from './normalize';
@@ -124,6 +124,8 @@ function readDelta(delta: Record<string, unknown>, path: string, event: WireEven
   const text = emptyText();
   collectText(delta.content, 'answer', `${path}.content`, text);
   collectText(delta.refusal, 'answer', `${path}.refusal`, text);
+  // A refusal is a failure, like a filter's finish (decision 307); its text stays a diagnostic.
+  if (hasText(delta.refusal)) event.error ??= REFUSAL_ERROR;
   for (const key of ['reasoning_content', 'reasoning', 'reasoning_details'] as const) {
     if (!hasText(delta[key])) continue;
     collectText(delta[key], 'reasoning', `${path}.${key}`, text);

@@ -29,7 +29,7 @@
  *   `content_part.added`, `output_text.annotation.added`, tool progress events) carry no tokens;
  *   an unknown event type carrying text is recorded as `event:<type>`.
  */
-import type { InStreamError, ProtocolAdapter, ToolCallDelta, WireEvent } from './adapter';
+import { REFUSAL_ERROR, type InStreamError, type ProtocolAdapter, type ToolCallDelta, type WireEvent } from './adapter';
 import { collectText, emptyText, hasText } from './content-parts';
 import { joinUrl, pathEndsWith } from './join-url';
 import { classifyInStreamError, countValue, isRecord, nonEmptyString, summarizeErrorText } from './normalize';
@@ -236,6 +236,8 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Resp
   if (ANSWER_DELTAS.has(type) || REASONING_DELTAS.has(type)) {
     const channel = ANSWER_DELTAS.has(type) ? 'answer' : 'reasoning';
     const text = deltaText(data.delta, channel);
+    // A refusal is a failure, like a filter's finish (decision 307); its text stays a diagnostic.
+    if (type === 'response.refusal.delta' && text.trim() !== '') event.error = REFUSAL_ERROR;
     if (text !== '') {
       event[channel] = text;
       state.streamedParts.add(partKey(data, channel));
@@ -263,6 +265,7 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Resp
         state.anyStreamed = true;
       }
     } else if (text !== '' && !state.streamedParts.has(partKey(data, channel))) {
+      if (type === 'response.refusal.done' && text.trim() !== '') event.error = REFUSAL_ERROR;
       event[channel] = text;
       state.streamedParts.add(partKey(data, channel));
       state.anyStreamed = true;

@@ -139,3 +139,52 @@ describe('errors wherever the server puts them', () => {
     expect(r.errorMessage).toContain(words);
   });
 });
+
+describe('a refusal or a text without letters is no answer (decision 307)', () => {
+  const stop = { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] };
+  it('openai-chat: text in delta.refusal fails the probe, the text kept; the same text as content succeeds', async () => {
+    const refused = await parse('openai-chat', sse([choice({ refusal: "I'm sorry, I can't help with that." }), stop]));
+    expect(refused.outcome).toBe('error');
+    expect(refused.errorKind).toBe('stream_error');
+    expect(refused.answerText).toBe("I'm sorry, I can't help with that.");
+    const answered = await parse('openai-chat', sse([choice({ content: "I'm sorry, I can't help with that." }), stop]));
+    expect(answered.outcome).toBe('success');
+    // an empty refusal field beside the content (some gateways send refusal: null or "") is none
+    const nulls = await parse('openai-chat', sse([choice({ content: 'Hi there', refusal: null }), choice({ content: '!', refusal: '' }), stop]));
+    expect(nulls.outcome).toBe('success');
+  });
+
+  it('openai-responses: response.refusal.delta fails the probe; output_text succeeds', async () => {
+    const events = (deltaType: string) =>
+      [
+        { type: 'response.created', sequence_number: 0, response: { id: 'r', status: 'in_progress', output: [] } },
+        { type: deltaType, sequence_number: 1, item_id: 'i', output_index: 0, content_index: 0, delta: 'I cannot help with that.' },
+        { type: 'response.completed', sequence_number: 2, response: { id: 'r', status: 'completed' } },
+      ]
+        .map((o) => `event: ${o.type}\ndata: ${JSON.stringify(o)}\n\n`)
+        .join('');
+    const refused = await parse('openai-responses', events('response.refusal.delta'));
+    expect(refused.outcome).toBe('error');
+    expect(refused.errorKind).toBe('stream_error');
+    const answered = await parse('openai-responses', events('response.output_text.delta'));
+    expect(answered.outcome).toBe('success');
+  });
+
+  it('whitespace or punctuation alone is empty; one digit, or a tool call without text, is an answer', async () => {
+    const blank = await parse('openai-chat', sse([...Array.from({ length: 40 }, () => choice({ content: ' \n' })), stop]));
+    expect(blank.outcome).toBe('error');
+    expect(blank.errorKind).toBe('empty');
+    const dots = await parse('openai-chat', sse([...Array.from({ length: 31 }, () => choice({ content: '.' })), stop]));
+    expect(dots.errorKind).toBe('empty');
+    const digit = await parse('openai-chat', sse([choice({ content: ' ' }), choice({ content: '4' }), stop]));
+    expect(digit.outcome).toBe('success');
+    const tool = await parse(
+      'openai-chat',
+      sse([
+        choice({ tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'noop', arguments: '{}' } }] }),
+        { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+      ]),
+    );
+    expect(tool.outcome).toBe('success');
+  });
+});
