@@ -122,6 +122,6 @@ describe('an answer must be an answer (worker task, real servers, real Postgres)
     expect((second.evidence as { answerSha256?: string }).answerSha256).toBe((first.evidence as { answerSha256?: string }).answerSha256);
     const loop = await probe('looping-local', 'prose-1k', '2026-11-30T13:00:00.000Z', false);
     expect(loop.notRankableReasons).toContain('degenerate_output');
-    expect((loop.evidence as { degenerate?: string[] }).degenerate).toEqual(['repeated_ngrams']);
+    expect((loop.evidence as { degenerate?: string[] }).degenerate).toEqual(['repeated_ngrams', 'copied_spans']);
   }, 60_000);
 });
