@@ -176,7 +176,7 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Mess
     case 'message_delta': {
       const event: WireEvent = {};
       const delta = isRecord(data.delta) ? data.delta : {};
-      const stop = nonEmptyString(delta.stop_reason);
+      const stop = stopReasonOf(delta.stop_reason);
       // Not yet complete: per the Messages protocol only message_stop ends the stream (F08).
       if (stop !== undefined) event.finishReason = stop;
       const usage = isRecord(data.usage) ? data.usage : {};
@@ -225,7 +225,7 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Mess
       if (toolCalls.length > 0) event.toolCalls = toolCalls;
       if (withheld) event.reasoningWithheld = true;
       if (text.reasoning !== '') state.reasoningStreamed = true;
-      const stop = nonEmptyString(data.stop_reason);
+      const stop = stopReasonOf(data.stop_reason);
       if (stop !== undefined) event.finishReason = stop;
       const usage = isRecord(data.usage) ? data.usage : {};
       const count = countValue(usage.output_tokens);
@@ -245,11 +245,22 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Mess
       return { error: classifyInStreamError(description, `in-stream error: ${description}`) };
     }
     default: {
-      // An event type this adapter does not know: recorded when it carries text.
-      const rest = Object.fromEntries(Object.entries(data).filter(([k]) => k !== 'type'));
-      return hasText(rest) ? { unrecognizedPaths: [`event:${type}`] } : {};
+      // An event type this adapter does not know: recorded when it carries anything besides its
+      // type, text or not (decision 307: `generation_aborted` with `{code: 13, fatal: true}` said a
+      // failure in numbers); a bare `{type}` event says nothing.
+      const rest = Object.entries(data).filter(([k, v]) => k !== 'type' && v !== null && v !== undefined && v !== '');
+      return rest.length > 0 ? { unrecognizedPaths: [`event:${type}`] } : {};
     }
   }
+}
+
+/**
+ * A stop_reason as the finish word: a string as it stands; any other value (an object, an array)
+ * as its JSON, so it is a finish of unknown meaning (`unknown_finish`, decision 307), never no finish.
+ */
+function stopReasonOf(value: unknown): string | undefined {
+  if (value === null || value === undefined || typeof value === 'string') return nonEmptyString(value);
+  return JSON.stringify(value).slice(0, 100);
 }
 
 function textEvent(text: CollectedText): WireEvent {

@@ -26,6 +26,7 @@
  * - success by `[DONE]`, or by a non-null finish_reason followed by a clean close (C17); noise after
  *   the finish never fails it (T41).
  */
+import { classifyFinish } from '../finish-reasons';
 import { REFUSAL_ERROR, type InStreamError, type ProtocolAdapter, type ToolCallDelta, type WireEvent } from './adapter';
 import { collectText, emptyText, hasText } from './content-parts';
 import { joinUrl, pathEndsWith } from './join-url';
@@ -265,6 +266,12 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
     const failure = topLevelFailure(chunk);
     if (failure) event.error = failure;
   }
+  if (Array.isArray(chunk.choices)) {
+    for (const key of ERROR_PART_KEYS) {
+      const v = chunk[key];
+      if ((typeof v === 'number' && key.includes('code')) || hasText(v)) unrecognized.push(key);
+    }
+  }
   const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
   // n = 1 is what the probe asks for; take choice index 0 wherever it sits.
   const position = choices.findIndex((c) => isRecord(c) && (c.index === 0 || c.index === undefined));
@@ -294,7 +301,18 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
       if (!CHOICE_KEYS.has(key) && hasText(value) && !repeatsText(value, [event.answer ?? '', event.reasoning ?? ''])) unrecognized.push(`${path}.${key}`);
     }
     if (choice.error != null && !event.error) event.error = inBandError(choice.error);
-    const finish = nonEmptyString(choice.finish_reason);
+    if (isRecord(choice.delta) && choice.delta.error != null && choice.delta.error !== false && !event.error) event.error = inBandError(choice.delta.error);
+    // A failure stated in the finish fields beside finish_reason (decision 307): a gateway's
+    // upstream word (`native_finish_reason: "content_filter"` beside "stop"), `finish_details.type`.
+    if (!event.error) {
+      const failure = sideFinishFailure(choice);
+      if (failure) event.error = failure;
+    }
+    // A finish_reason that is not a string (an object, an array) is a finish of unknown meaning:
+    // recorded as its JSON, so it is `unknown_finish` (decision 307), never silently no finish.
+    const rawFinish = choice.finish_reason;
+    const finish =
+      rawFinish !== null && rawFinish !== undefined && typeof rawFinish !== 'string' ? JSON.stringify(rawFinish).slice(0, 100) : nonEmptyString(rawFinish);
     if (finish === 'error') {
       // OpenRouter and others end a failed generation with finish_reason "error".
       if (!event.error)
@@ -353,8 +371,50 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
   return event;
 }
 
-/** Statuses that say a generation failed (Responses-style `status`, job APIs' `state`). */
-const FAILED_STATUSES = new Set(['failed', 'failure', 'error', 'errored', 'cancelled', 'canceled', 'aborted', 'expired', 'incomplete', 'rejected']);
+/** Statuses that say a generation failed or did not finish (Responses-style `status`, job APIs' `state`). */
+const FAILED_STATUSES = new Set([
+  'failed',
+  'failure',
+  'error',
+  'errored',
+  'cancelled',
+  'canceled',
+  'aborted',
+  'expired',
+  'incomplete',
+  'rejected',
+  // a generation that did not finish (decision 307)
+  'partial',
+  'truncated',
+  'interrupted',
+  'timeout',
+  'timed_out',
+]);
+
+/**
+ * Top-level keys that state an error's parts (`code`, `message`, `detail`): beside the choices they
+ * are no metadata any provider sends with a generation, so a value there is unrecognised (decision 307).
+ */
+const ERROR_PART_KEYS = ['code', 'message', 'detail', 'details', 'error_code', 'error_message'] as const;
+
+/**
+ * A failure stated in a choice's other finish fields: `native_finish_reason` (OpenRouter and
+ * gateways: the upstream provider's word) or `finish_details.type` (older Azure / OpenAI shapes),
+ * when it classifies as a failure or a filter (finish-reasons.ts); undefined otherwise (a clean or
+ * unknown upstream word, e.g. Gemini's STOP, is no failure).
+ */
+function sideFinishFailure(choice: Record<string, unknown>): InStreamError | undefined {
+  const details = isRecord(choice.finish_details) ? choice.finish_details.type : undefined;
+  for (const [field, value] of [
+    ['native_finish_reason', choice.native_finish_reason],
+    ['finish_details.type', details],
+  ] as const) {
+    if (typeof value !== 'string') continue;
+    const verdict = classifyFinish('openai-chat', value);
+    if (verdict.verdict === 'failed') return { kind: verdict.errorKind, message: `${field}: ${verdict.message}` };
+  }
+  return undefined;
+}
 
 /**
  * A failure a chunk states at its top level beside its choices: a non-empty `errors` list, or a

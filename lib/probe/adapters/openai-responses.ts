@@ -290,6 +290,10 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Resp
     const details = isRecord(response.incomplete_details) ? response.incomplete_details : {};
     const status = nonEmptyString(response.status) ?? (type === 'response.completed' ? 'completed' : 'incomplete');
     event.finishReason = status === 'incomplete' ? (nonEmptyString(details.reason) ?? 'incomplete') : status;
+    // A terminal response that states an error (any non-null `error`, whatever its status) failed
+    // (decision 307): `completed` with `error: {code: "server_error"}` is no clean end.
+    if (response.error != null && response.error !== false && response.error !== '' && !(isRecord(response.error) && Object.keys(response.error).length === 0))
+      event.error = responseError(response.error, 'response error');
     event.complete = true;
     event.terminal = true;
     state.complete = true;

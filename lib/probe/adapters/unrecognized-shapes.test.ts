@@ -188,3 +188,81 @@ describe('a refusal or a text without letters is no answer (decision 307)', () =
     expect(tool.outcome).toBe('success');
   });
 });
+
+describe('a failure stated where the adapters did not look (decision 307)', () => {
+  const text = choice({ content: 'Hello there, friend.' });
+  const finish = (extra: Record<string, unknown>) => ({ choices: [{ index: 0, delta: {}, finish_reason: 'stop', ...extra }] });
+
+  it('openai-chat: a finish_reason that is not a string is unknown_finish; the string is clean', async () => {
+    for (const value of [{ type: 'content_filter' }, ['error']]) {
+      const r = await parse('openai-chat', sse([text, { choices: [{ index: 0, delta: {}, finish_reason: value }] }]));
+      expect(r.notRankableReasons, JSON.stringify(value)).toContain('unknown_finish');
+      expect(r.evidence.unknownFinishReason).toBe(JSON.stringify(value));
+    }
+    const ok = await parse('openai-chat', sse([text, finish({})]));
+    expect(ok.finishReason).toBe('stop');
+    expect(ok.notRankableReasons).not.toContain('unknown_finish');
+  });
+
+  it('openai-chat: native_finish_reason or finish_details.type naming a filter or failure fails; clean or unknown upstream words do not', async () => {
+    for (const extra of [{ native_finish_reason: 'content_filter' }, { native_finish_reason: 'SAFETY' }, { finish_details: { type: 'error', message: 'x' } }]) {
+      const r = await parse('openai-chat', sse([text, finish(extra)]));
+      expect(r.outcome, JSON.stringify(extra)).toBe('error');
+    }
+    for (const extra of [
+      { native_finish_reason: 'STOP' },
+      { native_finish_reason: 'end_turn' },
+      { native_finish_reason: 'OTHER' },
+      { finish_details: { type: 'stop' } },
+    ]) {
+      const r = await parse('openai-chat', sse([text, finish(extra)]));
+      expect(r.outcome, JSON.stringify(extra)).toBe('success');
+    }
+  });
+
+  it('openai-chat: code / message / detail beside the choices are unrecognised; status partial or truncated fails', async () => {
+    const r = await parse('openai-chat', sse([text, { ...finish({}), code: 504, message: 'upstream timeout, partial output' }]));
+    expect(r.evidence.unrecognizedPaths).toEqual(['code', 'message']);
+    for (const status of ['partial', 'truncated']) {
+      const s = await parse('openai-chat', sse([{ ...text, status }, finish({})]));
+      expect(s.outcome, status).toBe('error');
+    }
+    // the metadata of a real chunk beside the choices stays recognised
+    const ok = await parse('openai-chat', sse([{ ...text, id: 'c', object: 'chat.completion.chunk', model: 'm', system_fingerprint: 'fp' }, finish({})]));
+    expect(ok.evidence.unrecognizedPaths).toBeUndefined();
+  });
+
+  const events = (list: Array<Record<string, unknown>>) => list.map((o) => `event: ${String(o.type)}\ndata: ${JSON.stringify(o)}\n\n`).join('');
+
+  it('openai-responses: response.completed with a non-null error fails; error null is clean', async () => {
+    const body = (error: unknown) =>
+      events([
+        { type: 'response.created', sequence_number: 0, response: { id: 'r', status: 'in_progress', output: [] } },
+        { type: 'response.output_text.delta', sequence_number: 1, item_id: 'i', output_index: 0, content_index: 0, delta: 'Hello there.' },
+        { type: 'response.completed', sequence_number: 2, response: { id: 'r', status: 'completed', error } },
+      ]);
+    expect((await parse('openai-responses', body({ code: 'server_error', message: 'crashed' }))).outcome).toBe('error');
+    expect((await parse('openai-responses', body(null))).outcome).toBe('success');
+  });
+
+  it('anthropic-messages: a stop_reason that is not a string is unknown_finish; an unknown event with any data is unrecognised, a bare one is not', async () => {
+    const body = (stop: unknown, extra: Array<Record<string, unknown>> = []) =>
+      events([
+        { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 3, output_tokens: 1 } } },
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello there.' } },
+        { type: 'content_block_stop', index: 0 },
+        ...extra,
+        { type: 'message_delta', delta: { stop_reason: stop }, usage: { output_tokens: 3 } },
+        { type: 'message_stop' },
+      ]);
+    expect((await parse('anthropic-messages', body({ type: 'refusal' }))).notRankableReasons).toContain('unknown_finish');
+    const ok = await parse('anthropic-messages', body('end_turn'));
+    expect(ok.finishReason).toBe('stop');
+    expect(ok.notRankableReasons).not.toContain('unknown_finish');
+    const aborted = await parse('anthropic-messages', body('end_turn', [{ type: 'generation_aborted', code: 13, fatal: true }]));
+    expect(aborted.evidence.unrecognizedPaths).toEqual(['event:generation_aborted']);
+    const bare = await parse('anthropic-messages', body('end_turn', [{ type: 'new_marker' }]));
+    expect(bare.evidence.unrecognizedPaths).toBeUndefined();
+  });
+});
