@@ -20,7 +20,7 @@ const NOT_RANKABLE_REASON_TEXT: Record<NotRankableReason, string> = {
   token_count_mismatch:
     'the provider’s output count (less the reasoning tokens it reports as not streamed) and the o200k_base count of the received text differ by more than 25 %: the count or the text is wrong.',
   buffered_stream:
-    'the answer was delivered rather than streamed (most tokens in the last event, or every token event at one instant), so there was no generation pace to time.',
+    'the answer was delivered rather than streamed (most tokens in one event after the first, at the end or mid-stream, or every token event at one instant), so there was no generation pace to time.',
   event_loop_stall:
     'measurements before the error bound existed: the measuring worker’s event-loop delay p99 exceeded 50 ms, so its clock could not be trusted (no longer raised; timing_uncertain replaced it).',
   timing_uncertain: `the measurement’s own error bound (how late the probe may have noticed the reads that define its first token, last token and end) is unknown or wider than the published accuracy: speed ± ${TIMING_BOUND_LIMITS.speedPct} %, TTFT + ${TIMING_BOUND_LIMITS.ttftMs} ms.`,

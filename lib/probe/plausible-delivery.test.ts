@@ -202,3 +202,14 @@ describe('hidden reasoning excuses a hold only within the request budget (decisi
     expect(judgeDelivery(honest, 0, creditedHiddenTokens(156, 256, 100)).evidence).toBeNull();
   });
 });
+
+describe('decision 307: a mid-stream dump is a whole answer', () => {
+  it('whole_answer: any event after the first holding more than half the tokens; exactly half, or a big first event, is not', () => {
+    // 30 one-token events at 5 ms, one event of k tokens, one last token
+    const dump = (k: number) => [...steady(100, 30, 5), entry(255, k), entry(260)];
+    expect(judgeDelivery(dump(31)).wholeAnswer).toBe(false); // 31 of 62: exactly half
+    expect(judgeDelivery(dump(32)).wholeAnswer).toBe(true); // 32 of 63
+    // a big first chunk (its tokens are outside the published speed), then one token per event
+    expect(judgeDelivery([entry(100, 200), ...steady(105, 100, 5)]).wholeAnswer).toBe(false);
+  });
+});

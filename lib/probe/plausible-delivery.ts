@@ -13,8 +13,9 @@
  * tokens after the first EVENT (k_0 then being only the first event's), as the published speed does.
  *
  * Rules:
- * - `whole_answer` (reason buffered_stream): most tokens in the last event, or every token event at
- *   one instant. There is no pace to measure.
+ * - `whole_answer` (reason buffered_stream): most tokens in one event after the first (the last
+ *   one, or one mid-stream: decision 307), or every token event at one instant. There is no pace
+ *   to measure. The first event is not judged: its tokens are outside the published speed.
  * - `hold_then_burst` (reason implausible_delivery): the wait before the first token, less what
  *   prefilling the prompt can take, is more than HOLD_RATIO × the stream's own span (plus the
  *   HOLD_FLOOR_MS noise floor). A server that generates the answer during a hold and then releases
@@ -129,7 +130,11 @@ function weightedMedian(items: Array<{ value: number; weight: number }>): number
 export function judgeDelivery(timeline: readonly TimelineEntry[], inputTokens = 0, hiddenTokens = 0): DeliveryVerdict {
   const eventTokens = timeline.reduce((n, t) => n + t.tokens, 0);
   const lastEvent = timeline[timeline.length - 1];
-  const wholeAnswer = eventTokens >= 2 && ((lastEvent?.tokens ?? 0) > eventTokens / 2 || (timeline.length >= 2 && timeline[0]!.atMs === lastEvent!.atMs));
+  // Any event after the first holding most tokens (decision 307: 30 % at pace, then 70 % in one
+  // event mid-stream, then one more word, escaped a rule that looked only at the last event). The
+  // first event is left out: its tokens are outside the published speed (a big first chunk is honest).
+  const largestLater = timeline.slice(1).reduce((m, e) => Math.max(m, e.tokens), 0);
+  const wholeAnswer = eventTokens >= 2 && (largestLater > eventTokens / 2 || (timeline.length >= 2 && timeline[0]!.atMs === lastEvent!.atMs));
 
   const d = groupDeliveries(timeline);
   const figures: DeliveryEvidence = { rules: [], holdRatio: null, paddingRatio: null, secondDeliveryMs: d[1]?.atMs ?? null };
