@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  EARLY_TOKEN_SHARE,
   HOLD_FLOOR_MS,
   HOLD_RATIO,
   MIN_HOLD_TOKENS,
@@ -203,7 +204,7 @@ describe('hidden reasoning excuses a hold only within the request budget (decisi
   });
 });
 
-describe('decision 307: a mid-stream dump is a whole answer', () => {
+describe('decision 307: a mid-stream dump is a whole answer; every early delivery is judged for padding', () => {
   it('whole_answer: any event after the first holding more than half the tokens; exactly half, or a big first event, is not', () => {
     // 30 one-token events at 5 ms, one event of k tokens, one last token
     const dump = (k: number) => [...steady(100, 30, 5), entry(255, k), entry(260)];
@@ -211,5 +212,26 @@ describe('decision 307: a mid-stream dump is a whole answer', () => {
     expect(judgeDelivery(dump(32)).wholeAnswer).toBe(true); // 32 of 63
     // a big first chunk (its tokens are outside the published speed), then one token per event
     expect(judgeDelivery([entry(100, 200), ...steady(105, 100, 5)]).wholeAnswer).toBe(false);
+  });
+
+  it(`clock_padding on an early delivery: (t_j − t_0) ÷ tokens since ≥ ${PADDING_RATIO} × pace fails, just under passes`, () => {
+    // two tokens 1 ms apart, a hold of x ms, then 200 tokens one per 5 ms: delivery 2 gives (1 + x) ÷ 2 ÷ 5
+    const t = (x: number) => [entry(100), entry(101), entry(101 + x), ...steady(106 + x, 200, 5)];
+    const edge = 2 * 5 * PADDING_RATIO - 1; // 79 ms: ratio exactly PADDING_RATIO
+    expect(rules(t(edge - 0.5))).toEqual([]);
+    expect(rules(t(edge))).toEqual(['clock_padding']);
+    expect(judgeDelivery(t(edge)).figures.paddingRatio).toBeCloseTo(PADDING_RATIO, 6);
+  });
+
+  it(`only deliveries starting within the first ${EARLY_TOKEN_SHARE * 100} % of the tokens are judged; an honest short stall passes`, () => {
+    // 100 tokens one per 5 ms; a 100 ms stall after token 5 (of a 5 ms pace): 125 ms ÷ 5 tokens = 5× pace
+    const stall = [...steady(100, 5, 5), ...steady(220, 95, 5)];
+    expect(rules(stall)).toEqual([]);
+    // the same hold as the failing edge above, but after 11 of 100 tokens: a stall inside the span
+    const late = [...steady(100, 12, 5), ...steady(100 + 11 * 5 + 200, 88, 5)];
+    expect(rules(late)).toEqual([]);
+    // and after 2 of 100 (inside the first 10 %): padding
+    const early = [...steady(100, 3, 1), ...steady(102 + 200, 97, 5)];
+    expect(rules(early)).toEqual(['clock_padding']);
   });
 });

@@ -36,7 +36,13 @@
  *   output: u_1 ≥ PADDING_RATIO × (token-weighted median of u_j, j ≥ 2), with the first gap at
  *   least PADDING_FLOOR_MS, below which timer and scheduling noise (and the error bound the probe
  *   publishes) cannot tell a pad from a step. The real start of output (the second delivery) is
- *   kept in the evidence. A pause followed by the tokens generated meanwhile in one delivery
+ *   kept in the evidence. Since decision 307 every early delivery j (starting within the first
+ *   EARLY_TOKEN_SHARE of the tokens after the first delivery) is judged the same way on its time
+ *   since the first delivery per token since it: (t_j − t_0) ÷ (k_1 + … + k_j) ≥ PADDING_RATIO ×
+ *   pace, with t_j − t_0 ≥ PADDING_FLOOR_MS. Two tokens 5 ms apart and then a 1 s hold stopped the
+ *   clock as well as one token does; an honest short stall (100 ms at token 5 of a 5 ms pace:
+ *   125 ms ÷ 5 tokens = 5× the pace) stays under, as generation that never stops does.
+ *   A pause followed by the tokens generated meanwhile in one delivery
  *   (u_1 at the stream's pace) is not padding: those tokens prove generation ran from the first
  *   token on (it is also what our own reader shows after a stall), only their delivery was late.
  *
@@ -65,6 +71,11 @@ export const HOLD_FLOOR_MS = 25;
 export const MIN_HOLD_TOKENS = 16;
 /** Largest first-gap ÷ the stream's own pace after it (clock padding). */
 export const PADDING_RATIO = 8;
+/**
+ * Early deliveries judged by clock_padding: those that start within this share of the tokens after
+ * the first delivery (decision 307).
+ */
+export const EARLY_TOKEN_SHARE = 0.1;
 /** A first gap shorter than this is never padding (timer and scheduling noise), ms. */
 export const PADDING_FLOOR_MS = 25;
 
@@ -160,8 +171,25 @@ export function judgeDelivery(timeline: readonly TimelineEntry[], inputTokens = 
     const rest = d.slice(2).map((x, i) => ({ gap: x.atMs - d[i + 1]!.atMs, tokens: x.tokens }));
     const pace = weightedMedian(rest.map((r) => ({ value: r.gap / r.tokens, weight: r.tokens })));
     if (pace !== null && pace > 0) {
-      figures.paddingRatio = u1 / pace;
-      if (firstGap >= PADDING_FLOOR_MS && u1 / pace >= PADDING_RATIO) figures.rules.push('clock_padding');
+      // Every early delivery, not only the second (decision 307): a few tokens at pace, then a
+      // hold, stopped the clock as well as one token does. Delivery j's time since the first
+      // delivery per token since it, for the deliveries that start within the first
+      // EARLY_TOKEN_SHARE of the tokens after the first delivery; j = 1 is the rule as it was.
+      const after = d.slice(1).reduce((n, x) => n + x.tokens, 0);
+      let ratio = u1 / pace;
+      let gapMs = firstGap;
+      let before = 0;
+      for (let j = 1; j < d.length && before < EARLY_TOKEN_SHARE * after; j++) {
+        const tokens = before + d[j]!.tokens;
+        const sinceFirst = d[j]!.atMs - d[0]!.atMs;
+        if (sinceFirst / tokens / pace > ratio) {
+          ratio = sinceFirst / tokens / pace;
+          gapMs = sinceFirst;
+        }
+        before = tokens;
+      }
+      figures.paddingRatio = ratio;
+      if (gapMs >= PADDING_FLOOR_MS && ratio >= PADDING_RATIO) figures.rules.push('clock_padding');
     }
   }
   return { wholeAnswer, evidence: figures.rules.length > 0 ? figures : null, figures };
