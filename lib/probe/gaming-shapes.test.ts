@@ -197,4 +197,19 @@ describe('a gaming provider gets no ranked number', () => {
     expect(ok.outcome).toBe('success');
     expect(ok.evidence.degenerate).toBeUndefined();
   });
+
+  it('30 % of the answer at pace, then 70 % in one mid-stream event, then one word: buffered_stream; a big first chunk then one word per event is not', async () => {
+    const k = 18;
+    const dump = [
+      ...WORDS.slice(0, k).map((w) => delta({ content: w })),
+      delta({ content: WORDS.slice(k, -1).join('') }),
+      delta({ content: WORDS.at(-1) }),
+      delta({}, 'stop'),
+    ];
+    const { result } = await replayCaseThroughProbe(stream('G11', dump, 'mid-stream dump'));
+    expect(result.notRankableReasons).toContain('buffered_stream');
+    const bigFirst = [delta({ content: WORDS.slice(0, 40).join('') }), ...WORDS.slice(40).map((w) => delta({ content: w })), delta({}, 'stop')];
+    const { result: ok } = await replayCaseThroughProbe(stream('G11b', bigFirst, 'big first chunk'));
+    expect(ok.notRankableReasons).not.toContain('buffered_stream');
+  });
 });
