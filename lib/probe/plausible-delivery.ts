@@ -144,7 +144,7 @@ export function judgeDelivery(timeline: readonly TimelineEntry[], inputTokens = 
   // Any event after the first holding most tokens (decision 307: 30 % at pace, then 70 % in one
   // event mid-stream, then one more word, escaped a rule that looked only at the last event). The
   // first event is left out: its tokens are outside the published speed (a big first chunk is honest).
-  const largestLater = timeline.slice(1).reduce((m, e) => Math.max(m, e.tokens), 0);
+  const largestLater = timeline.slice(1).reduce((m, e) => Math.max(m, e.tokens), lastEvent?.tokens ?? 0);
   const wholeAnswer = eventTokens >= 2 && (largestLater > eventTokens / 2 || (timeline.length >= 2 && timeline[0]!.atMs === lastEvent!.atMs));
 
   const d = groupDeliveries(timeline);
