@@ -205,12 +205,6 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
     errorKind = 'empty';
     errorMessage = 'the stream ended cleanly without generated tokens';
     e2eMs = completedAtMs;
-  } else if (toolCalls.length === 0 && !/[\p{L}\p{N}]/u.test(answerText + reasoningText)) {
-    // Whitespace or punctuation alone is no answer (decision 307): tokens, but nothing generated
-    // a user could read; a tool call is an answer without text.
-    errorKind = 'empty';
-    errorMessage = 'the stream ended cleanly with no letter or digit in its text';
-    e2eMs = completedAtMs;
   } else {
     e2eMs = completedAtMs;
   }
@@ -261,6 +255,7 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
       // the count includes, so the symbol rule judges it (decision 307).
       [answerText, reasoningText, ...toolCalls.map((c) => c.arguments)].filter((t) => t !== '').join('\n'),
       events.map((e) => `${e.answer}${e.reasoning}${e.toolArgs}`),
+      { toolCalls: toolCalls.length },
     );
     if (degenerate.length > 0) evidence.degenerate = degenerate;
   }

@@ -19,6 +19,7 @@ import {
   MIN_ASCII_WORD_SHARE,
   MIN_DENSE_WORDS,
   MIN_NGRAM_CHARS,
+  MIN_NO_LETTER_CHARS,
   MIN_REPEATED_EVENTS,
   REPEATED_EVENT_SHARE,
   repeatedEventShare,
@@ -299,5 +300,15 @@ describe('invisible padding (decision 307: zero-width characters take tokens and
     expect(listDegenerateRules(text(at))).not.toContain('invisible_padding');
     expect(invisibleTokenShare(text(at + 1))).toBeGreaterThan(MAX_INVISIBLE_TOKEN_SHARE);
     expect(listDegenerateRules(text(at + 1))).toContain('invisible_padding');
+  });
+});
+
+describe('no letters (decision 307: whitespace or punctuation alone is no answer)', () => {
+  it('from MIN_NO_LETTER_CHARS characters without a letter or digit; one digit or a tool call is an answer', () => {
+    expect(listDegenerateRules('.'.repeat(MIN_NO_LETTER_CHARS - 1))).toEqual([]);
+    expect(listDegenerateRules('.'.repeat(MIN_NO_LETTER_CHARS))).toEqual(['no_letters']);
+    expect(listDegenerateRules(' \n'.repeat(150))).toContain('no_letters');
+    expect(listDegenerateRules(`${' '.repeat(20)}4`)).not.toContain('no_letters');
+    expect(listDegenerateRules('{}[]()::;;', [], { toolCalls: 1 })).toEqual([]);
   });
 });

@@ -33,6 +33,10 @@
  *   byte streamed, about twice what a language gives. Digits, hex and base64 runs are not words of
  *   letters and are not judged here (a table of numbers is an answer).
  *
+ * - `no_letters` (decision 307): the text holds no letter or digit at all and the stream made no tool
+ *   call: 300 whitespace events or 31 punctuation characters are tokens, but nothing a user could
+ *   read (shorter than the `mostly_symbols` minimum). Judged from MIN_NO_LETTER_CHARS characters;
+ *   one digit ("4") is an answer.
  * - `copied_spans` (decision 307): more than MAX_COPIED_SHARE of the text's words lie in a run of
  *   COPY_SPAN_WORDS words that already occurred earlier in the text (words lower-cased, surrounding
  *   punctuation stripped; the answer, reasoning and tool arguments judged together, so a copy from
@@ -109,6 +113,8 @@ export const MIN_OVERLAP_WORDS = 2;
 /** Longest overlap looked for, words (bounds the work per event). */
 const MAX_OVERLAP_WORDS = 32;
 
+/** Fewest characters for `no_letters` (a lone "." or "?" is too little to call padding). */
+export const MIN_NO_LETTER_CHARS = 8;
 /** Largest share of the o200k tokens that invisible characters may take (`invisible_padding`). */
 export const MAX_INVISIBLE_TOKEN_SHARE = 0.25;
 /** Format characters and variation selectors: characters that take tokens and show nothing. */
@@ -116,10 +122,12 @@ const INVISIBLE = /[\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]/gu;
 
 /**
  * Rules a text broke, in a stable order; [] when plausible (also for text too short to judge).
- * `eventTexts`: the text of each of the stream's events in order (for `repeated_events`).
+ * `eventTexts`: the text of each of the stream's events in order (for `repeated_events`);
+ * `opts.toolCalls`: how many tool calls the stream made (a tool call is an answer without text).
  */
-export function listDegenerateRules(text: string, eventTexts: readonly string[] = []): string[] {
+export function listDegenerateRules(text: string, eventTexts: readonly string[] = [], opts: { toolCalls?: number } = {}): string[] {
   const rules: string[] = [];
+  if ((opts.toolCalls ?? 0) === 0 && [...text].length >= MIN_NO_LETTER_CHARS && !/[\p{L}\p{N}]/u.test(text)) rules.push('no_letters');
   if (repeatedNgramShare(text) > REPEATED_NGRAM_SHARE) rules.push('repeated_ngrams');
   if (repeatedEventShare(eventTexts) > REPEATED_EVENT_SHARE) rules.push('repeated_events');
   if (copiedShare(text) > MAX_COPIED_SHARE) rules.push('copied_spans');

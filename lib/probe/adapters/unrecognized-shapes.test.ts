@@ -170,14 +170,15 @@ describe('a refusal or a text without letters is no answer (decision 307)', () =
     expect(answered.outcome).toBe('success');
   });
 
-  it('whitespace or punctuation alone is empty; one digit, or a tool call without text, is an answer', async () => {
+  it('whitespace or punctuation alone is no_letters; one digit, or a tool call without text, is an answer', async () => {
     const blank = await parse('openai-chat', sse([...Array.from({ length: 40 }, () => choice({ content: ' \n' })), stop]));
-    expect(blank.outcome).toBe('error');
-    expect(blank.errorKind).toBe('empty');
+    expect(blank.evidence.degenerate).toContain('no_letters');
+    expect(blank.rankable).toBe(false);
     const dots = await parse('openai-chat', sse([...Array.from({ length: 31 }, () => choice({ content: '.' })), stop]));
-    expect(dots.errorKind).toBe('empty');
+    expect(dots.evidence.degenerate).toEqual(['no_letters']);
     const digit = await parse('openai-chat', sse([choice({ content: ' ' }), choice({ content: '4' }), stop]));
     expect(digit.outcome).toBe('success');
+    expect(digit.evidence.degenerate).toBeUndefined();
     const tool = await parse(
       'openai-chat',
       sse([
@@ -186,6 +187,7 @@ describe('a refusal or a text without letters is no answer (decision 307)', () =
       ]),
     );
     expect(tool.outcome).toBe('success');
+    expect(tool.evidence.degenerate).toBeUndefined();
   });
 });
 
