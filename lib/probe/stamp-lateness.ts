@@ -85,6 +85,12 @@ export interface ThreadClockReading {
    * summed, ms; undefined or null when they are not visible (then not counted)
    */
   netWaitMs?: number | null;
+  /**
+   * The longest the thread can sleep between two checkpoints, ms (default {@link MAX_SLEEP_MS}:
+   * the ticker wakes it); a sleep beyond it overslept. Injected test clocks that model a thread
+   * sleeping up to each stamp (lib/probe/test-support/injected-lateness.ts) give Infinity.
+   */
+  maxSleepMs?: number;
 }
 
 /** A lateness tracker over one thread's readings (pure; the module's default reads the real ones). */
@@ -119,7 +125,7 @@ export function createLatenessTracker(): LatenessTracker {
       // A sleep longer than the ticker allows overslept its own timer: the thread was held where
       // neither idle nor run-queue time can tell (a vCPU the hypervisor took: steal time), so the
       // bytes it then read may have waited since the interval began (decision 308).
-      if (sleep > MAX_SLEEP_MS) bound = dt + dNet;
+      if (sleep > (reading.maxSleepMs ?? MAX_SLEEP_MS)) bound = dt + dNet;
       else if (sleep >= MIN_SLEEP_MS) bound = Math.max(0, dt - dIdle) + dRq + dNet;
       else bound += dt + dNet;
       return bound;

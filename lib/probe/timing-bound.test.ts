@@ -42,6 +42,10 @@ describe('createLatenessTracker', () => {
     run.checkpoint(r(0, 0, 0));
     run.checkpoint(r(2, 1.9, 0));
     expect(run.checkpoint(r(21.2, 21.0, 0.1))).toBeCloseTo(19.2, 9);
+    // a clock that says its thread has no timer to oversleep (the injected quiet clock of tests)
+    const untimed = createLatenessTracker();
+    untimed.checkpoint({ nowMs: 0, idleMs: 0, runQueueMs: 0, maxSleepMs: Infinity });
+    expect(untimed.checkpoint({ nowMs: 21.2, idleMs: 21, runQueueMs: 0, maxSleepMs: Infinity })).toBeCloseTo(0.2, 9);
     // run-queue wait is not sleep: 6 ms idle of which 3 in the run queue is a 3 ms sleep
     const rq = createLatenessTracker();
     rq.checkpoint(r(0, 0, 0));

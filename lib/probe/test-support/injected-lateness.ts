@@ -7,7 +7,11 @@
 import { setThreadClockSource, type ThreadClockReading } from '../stamp-lateness';
 
 export function injectLateness(kind: 'quiet' | 'unknown'): void {
-  setThreadClockSource((nowMs): ThreadClockReading => ({ nowMs, idleMs: nowMs, runQueueMs: kind === 'quiet' ? 0 : null }), kind === 'quiet' ? 0.05 : null);
+  // A thread that slept up to each stamp sleeps as long as it likes: no timer to oversleep.
+  setThreadClockSource(
+    (nowMs): ThreadClockReading => ({ nowMs, idleMs: nowMs, runQueueMs: kind === 'quiet' ? 0 : null, maxSleepMs: Number.POSITIVE_INFINITY }),
+    kind === 'quiet' ? 0.05 : null,
+  );
 }
 
 export function restoreLateness(): void {
