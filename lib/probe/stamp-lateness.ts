@@ -149,12 +149,7 @@ export function readRunQueueMs(): number | null {
   }
   if (schedstatFd === null) return null;
   try {
-    const n = readSync(schedstatFd, schedBuf, 0, schedBuf.length, 0);
-    const text = schedBuf.toString('latin1', 0, n);
-    const a = text.indexOf(' ');
-    const b = text.indexOf(' ', a + 1);
-    const ns = Number(text.slice(a + 1, b < 0 ? undefined : b));
-    return Number.isFinite(ns) ? ns / 1e6 : null;
+    return readSchedstatRunDelayMs(schedstatFd);
   } catch {
     closeSync(schedstatFd);
     schedstatFd = null;
@@ -192,26 +187,30 @@ export function readNetWaitMs(): number | null {
   }
   if (netThreadFds === null) return null;
   let total = 0;
-  for (const fd of netThreadFds) {
-    const ms = readSchedstatRunDelayMs(fd);
-    if (ms === null) return null;
-    total += ms;
+  try {
+    for (const fd of netThreadFds) {
+      const ms = readSchedstatRunDelayMs(fd);
+      if (ms === null) return null;
+      total += ms;
+    }
+  } catch {
+    // a kernel thread gone (a CPU taken offline): no evidence this time, the rest stays open
+    return null;
   }
   return total;
 }
 
-/** Field 2 (run-queue wait, ns) of the schedstat file open as `fd`, in ms; null when unreadable. */
+/**
+ * Field 2 (run-queue wait, ns) of the schedstat file open as `fd`, in ms; null when it does not
+ * parse. Throws when the read fails (the caller decides whether to give the file up).
+ */
 function readSchedstatRunDelayMs(fd: number): number | null {
-  try {
-    const n = readSync(fd, schedBuf, 0, schedBuf.length, 0);
-    const text = schedBuf.toString('latin1', 0, n);
-    const a = text.indexOf(' ');
-    const b = text.indexOf(' ', a + 1);
-    const ns = Number(text.slice(a + 1, b < 0 ? undefined : b));
-    return Number.isFinite(ns) ? ns / 1e6 : null;
-  } catch {
-    return null;
-  }
+  const n = readSync(fd, schedBuf, 0, schedBuf.length, 0);
+  const text = schedBuf.toString('latin1', 0, n);
+  const a = text.indexOf(' ');
+  const b = text.indexOf(' ', a + 1);
+  const ns = Number(text.slice(a + 1, b < 0 ? undefined : b));
+  return Number.isFinite(ns) ? ns / 1e6 : null;
 }
 
 /** The current reading of this thread. */
