@@ -212,4 +212,23 @@ describe('a gaming provider gets no ranked number', () => {
     const { result: ok } = await replayCaseThroughProbe(stream('G11b', bigFirst, 'big first chunk'));
     expect(ok.notRankableReasons).not.toContain('buffered_stream');
   });
+  it('random letters at pace (about one token per 2 letters) are token_dense; the same number of ordinary words are not', async () => {
+    // a seeded generator: the same junk on every run (mulberry32)
+    let seed = 0x5eed;
+    const next = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const junkWord = () => Array.from({ length: 5 + Math.floor(next() * 4) }, () => 'bcdfghjklmnpqrstvwxzq'[Math.floor(next() * 21)]).join('');
+    const junk = [...Array.from({ length: 80 }, () => delta({ content: ` ${junkWord()}` })), delta({}, 'stop')];
+    const { result } = await replayCaseThroughProbe(stream('G12', junk, 'random consonants'));
+    expect(result.outcome).toBe('success');
+    expect(result.evidence.degenerate).toContain('token_dense');
+    expect(result.rankable).toBe(false);
+    const plain = Array.from({ length: 80 }, (_, i) => ` ${['the', 'keeper', 'walked', 'along', 'stone', 'harbour', 'wall', 'at', 'dusk', 'again'][i % 10]}`);
+    const { result: ok } = await replayCaseThroughProbe(stream('G12b', [...plain.map((w) => delta({ content: w })), delta({}, 'stop')], 'ordinary words'));
+    expect(ok.evidence.degenerate ?? []).not.toContain('token_dense');
+  });
 });
