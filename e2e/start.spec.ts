@@ -1,4 +1,25 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+
+/** The calibration endpoint's latest measurements as `time workload outcome reasons` lines. */
+async function describeCalibration(request: APIRequestContext): Promise<string> {
+  const list = (await (await request.get('/api/v1/endpoints')).json()) as { items: Array<{ id: number; isCalibration: boolean }> };
+  const id = list.items.find((e) => e.isCalibration)?.id;
+  if (id === undefined) return 'no calibration endpoint';
+  const page = (await (await request.get(`/api/v1/endpoints/${id}/measurements?limit=40`)).json()) as {
+    items: Array<{
+      measuredAt: string;
+      workload: string;
+      outcome: string;
+      notRankableReasons: string[];
+      ttftBoundMs: number | null;
+      speedBoundPct: number | null;
+    }>;
+  };
+  if (page.items.length === 0) return 'none';
+  return page.items
+    .map((m) => `\n  ${m.measuredAt} ${m.workload} ${m.outcome} [${m.notRankableReasons.join(',')}] ttft±${m.ttftBoundMs} speed±${m.speedBoundPct}%`)
+    .join('');
+}
 
 /**
  * The walking skeleton's promise: from a clean data directory, `tokenpace start` shows within two
@@ -8,16 +29,28 @@ import { expect, test } from '@playwright/test';
 test('fresh start shows calibration measurements, catalog, claims and LLMPerf data', async ({ page, request }) => {
   const startedAt = Number(process.env.TOKENPACE_E2E_STARTED_AT ?? Date.now());
   // Calibration measurements arrive from the worker's first slot; poll the API (no sleeps in assertions).
-  await expect
-    .poll(
-      async () => {
-        const res = await request.get('/api/v1/leaderboard?model=tokenpace-reference');
-        const body = (await res.json()) as { entries: Array<{ n: number; samples: number }> };
-        return body.entries[0]?.samples ?? 0;
+  let boardAsOf = '';
+  try {
+    await expect
+      .poll(
+        async () => {
+          const res = await request.get('/api/v1/leaderboard?model=tokenpace-reference');
+          const body = (await res.json()) as { asOf: string; entries: Array<{ n: number; samples: number }> };
+          boardAsOf = body.asOf;
+          return body.entries[0]?.samples ?? 0;
+        },
+        { timeout: 110_000, intervals: [1000] },
+      )
+      .toBeGreaterThan(0);
+  } catch (err) {
+    // Say why: the board's minute, and what the calibration endpoint's measurements were.
+    throw new Error(
+      `no rankable headline measurement within 110 s; board as of ${boardAsOf}; calibration measurements: ${await describeCalibration(request)}`,
+      {
+        cause: err,
       },
-      { timeout: 110_000, intervals: [1000] },
-    )
-    .toBeGreaterThan(0);
+    );
+  }
   expect(Date.now() - startedAt).toBeLessThan(120_000 + 60_000); // start (incl. first build) + first probe
 
   // The home page compares the catalog's models; with no provider key set it says so in a visitor's

@@ -1,7 +1,7 @@
 /**
  * Issue 9 / decision 060: the worker writes rankable, not_rankable_reasons, evidence and
  * retry_after_ms on the measurement row, the error bound (decision 180) with timing_uncertain and
- * its one re-probe (decision 181), and hourly rollups take their percentiles only from rankable
+ * its re-probes (decisions 181, 309), and hourly rollups take their percentiles only from rankable
  * measurements (counts still cover every probe). Real Postgres (cloned test database), real local
  * HTTP server, the real worker task; the timing evidence is injected (quiet / unknown), so the
  * verdicts do not depend on this machine's load.
@@ -19,13 +19,14 @@ import type { FetchLike } from '@/lib/probe/types';
 import { fixedLoopDelay } from '@/lib/probe/test-support/fixed-loop-delay';
 import { injectLateness, restoreLateness } from '@/lib/probe/test-support/injected-lateness';
 import { mergeSketchJson, createSketch, sketchSummary, type SketchJson } from '@/lib/stats/sketch';
-import { runProbeJob, type ProbeTaskContext } from './probe-endpoint';
+import { MAX_TIMING_RETRIES, runProbeJob, type ProbeTaskContext } from './probe-endpoint';
 import { probeTaskContext } from './test-support/probe-task-context';
 import { addTestEndpoint } from './test-support/add-test-endpoint';
 
 let t: TestDatabase;
 let server: http.Server;
 let port = 0;
+const settleSeen = new Map<string, number>();
 
 function chunk(delta: Record<string, unknown>, finish: string | null = null): string {
   return `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
@@ -41,6 +42,13 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     const shift = served++;
     req.resume();
+    // /settle-N/: the probe's clock becomes quiet from this path's N-th request on (a busy spell passing)
+    const settle = /^\/settle-(\d+)\//.exec(req.url ?? '');
+    if (settle) {
+      const seen = (settleSeen.get(settle[1]!) ?? 0) + 1;
+      settleSeen.set(settle[1]!, seen);
+      if (seen >= Number(settle[1])) injectLateness('quiet');
+    }
     req.on('end', () => {
       if (req.url?.startsWith('/busy')) {
         res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' }).end('{"error":{"message":"slow down"}}');
@@ -127,8 +135,13 @@ it('writes rankability, evidence and retry_after_ms; rollups use rankable rows o
   // Unknown evidence: kept, not rankable, valid false; probed once more under its own key (also unknown here).
   expect(byKey['k-good-stalled']).toMatchObject({ rankable: false, reasons: ['timing_uncertain'], valid: false, ttftBoundMs: null, speedBoundPct: null });
   expect(byKey['k-good-stalled:timing-retry']).toMatchObject({ rankable: false, reasons: ['timing_uncertain'], valid: false });
+  // …and once more (decision 309), then no further: at most MAX_TIMING_RETRIES re-probes a slot.
+  expect(byKey['k-good-stalled:timing-retry-2']).toMatchObject({ rankable: false, reasons: ['timing_uncertain'], valid: false });
+  expect(rows.filter((r) => r.jobKey.startsWith('k-good-stalled')).length).toBe(1 + MAX_TIMING_RETRIES);
+  expect(byKey['k-good-stalled:timing-retry-3']).toBeUndefined();
   // A slot that failed for another reason is not re-probed.
   expect(byKey['k-odd:timing-retry']).toBeUndefined();
+  expect(byKey['k-odd:timing-retry-2']).toBeUndefined();
   expect(rows.filter((r) => r.jobKey.endsWith(':timing-retry:timing-retry'))).toEqual([]);
   expect(byKey['k-odd']!.rankable).toBe(false);
   expect(byKey['k-odd']!.reasons).toContain('unrecognized_shape');
@@ -148,9 +161,9 @@ it('writes rankability, evidence and retry_after_ms; rollups use rankable rows o
     .from(measurementRollups)
     .where(eq(measurementRollups.granularity, 'hour'));
   const of = (id: number) => rollups.find((r) => r.endpointId === id)!;
-  // Every good probe is counted (the uncertain one and its re-probe too); the percentiles come
+  // Every good probe is counted (the uncertain one and its two re-probes too); the percentiles come
   // from the two rankable ones only.
-  expect(of(good).count).toBe(4);
+  expect(of(good).count).toBe(5);
   // The rollup's percentiles as every reader gets them: from its mergeable sketch (the one engine).
   const summary = (id: number) => sketchSummary(mergeSketchJson(createSketch(), of(id).sketches.outputTokensPerSecond as SketchJson | undefined));
   const tps = summary(good)!;
@@ -166,4 +179,33 @@ it('writes rankability, evidence and retry_after_ms; rollups use rankable rows o
   expect(of(odd).count).toBe(1);
   expect(summary(odd)).toBeNull();
   expect(of(busy).count).toBe(1);
+});
+
+it('a slot uncertain only on timing is re-probed until a run is certain, at most MAX_TIMING_RETRIES times (decision 309)', async () => {
+  const [workload] = await t.db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, 'prose-100'));
+  const run = async (endpointId: number, key: string) => {
+    injectLateness('unknown');
+    return runProbeJob(context(0), `boss-${key}`, {
+      endpointId,
+      workloadId: workload!.id,
+      region: 'local',
+      slotStart: '2026-03-01T10:00:00.000Z',
+      jobKey: key,
+    });
+  };
+  const keysOf = async (prefix: string) =>
+    (await t.db.select({ jobKey: measurements.jobKey, rankable: measurements.rankable }).from(measurements))
+      .filter((r) => r.jobKey.startsWith(prefix))
+      .sort((a, b) => a.jobKey.localeCompare(b.jobKey))
+      .map((r) => `${r.jobKey}=${r.rankable}`);
+  // certain on the first re-probe: no second one
+  await run(await addEndpoint('tp-settle-2', '/settle-2/v1'), 's2');
+  expect(await keysOf('s2')).toEqual(['s2=false', 's2:timing-retry=true']);
+  // certain only on the last allowed re-probe (the edge): ranked
+  await run(await addEndpoint('tp-settle-3', '/settle-3/v1'), 's3');
+  expect(await keysOf('s3')).toEqual(['s3=false', 's3:timing-retry=false', 's3:timing-retry-2=true']);
+  // certain one request too late: every run kept as evidence, none ranked, no fourth request
+  await run(await addEndpoint('tp-settle-4', '/settle-4/v1'), 's4');
+  expect(await keysOf('s4')).toEqual(['s4=false', 's4:timing-retry=false', 's4:timing-retry-2=false']);
+  restoreLateness();
 });
