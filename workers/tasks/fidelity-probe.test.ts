@@ -5,13 +5,14 @@
  * like left-truncation of an over-long context) fails the nonce check. Each measurement keeps the
  * answer text, the verdict and per-measurement ITL.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, measurements, workloads } from '@/db/schema';
 import { type TestDatabase } from '@/db/test-support/test-database';
 import { answerFidelityPrompt } from '@/lib/fidelity/answer-task';
 import { startAnsweringServer, type AnsweringServer } from '@/lib/fidelity/test-support/answering-server';
 import type { FetchLike } from '@/lib/probe/types';
+import { injectLateness } from '@/lib/probe/test-support/injected-lateness';
 import { listNotableChanges } from '@/app/feed/notable-changes';
 import { listWindowFidelity } from '@/db/queries/fidelity';
 import { getHiddenReasoning } from '@/db/queries/hidden-reasoning';
@@ -92,6 +93,45 @@ describe('fidelity probes through the worker', () => {
     // 2 tokens per chunk at 4000 tokens/s: 0.25 ms per token (timer resolution makes it coarse)
     expect(m.itlP50Ms).not.toBeNull();
     expect(m.itlP95Ms!).toBeGreaterThanOrEqual(m.itlP50Ms!);
+  });
+
+  it('a fidelity slot uncertain only on timing is re-probed with the ordinary prompt: the verdict stays with the first run, the re-probe may rank (decision 309)', async () => {
+    // The probe's clock gives no evidence for the first request, and is quiet from the second on.
+    let posts = 0;
+    const base = ctx();
+    const c: ProbeTaskContext = {
+      ...base,
+      createFetch: (o) => {
+        const f = base.createFetch(o);
+        return (input, init) => {
+          if (init?.method === 'POST' && ++posts === 2) injectLateness('quiet');
+          return f(input, init);
+        };
+      },
+    };
+    injectLateness('unknown');
+    try {
+      const [w] = await t.db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, 'prose-1k'));
+      const { jobKey } = await runLocalProbe(c, { endpointId: ids.reference!, workloadId: w!.id, slotStart: '2026-11-30T12:03:00.000Z', fidelity: true });
+      const rows = await t.db
+        .select()
+        .from(measurements)
+        .where(like(measurements.jobKey, `${jobKey}%`));
+      const first = rows.find((r) => r.jobKey === jobKey)!;
+      const retry = rows.find((r) => r.jobKey === `${jobKey}:timing-retry`)!;
+      expect(rows).toHaveLength(2);
+      expect(first).toMatchObject({ fidelityPassed: true, rankable: false, notRankableReasons: ['timing_uncertain'] });
+      expect(first.fidelityCheck).not.toBeNull();
+      // the re-probe: an ordinary prompt (its own hash), no second verdict, ranked on its own clock
+      expect(retry).toMatchObject({ fidelityCheck: null, fidelityPassed: null, answerText: null, rankable: true, notRankableReasons: [] });
+      expect(retry.promptHash).not.toBe(first.promptHash);
+      // the window's fidelity counts the check once
+      expect(rows.filter((r) => r.fidelityCheck !== null)).toHaveLength(1);
+      // the window tests below count the reference server's checks: this slot's rows are not theirs
+      await t.db.delete(measurements).where(like(measurements.jobKey, `${jobKey}%`));
+    } finally {
+      injectLateness('quiet');
+    }
   });
 
   it('an ordinary probe stores no answer and no verdict, but ITL', async () => {

@@ -133,10 +133,11 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
     jobKey: string,
     probed: Awaited<ReturnType<typeof probeOnce>>,
     target: { workloadId: number; promptHash: string; evidence?: Record<string, unknown> } = { workloadId: workload.id, promptHash },
+    task: typeof fidelity = fidelity,
   ) => {
     const { measuredAt, loop, delivered } = probed;
     // agent turns are forced tool calls: the schema check of every structured probe (decision 261)
-    const judged = structuredProbe || agent ? { ...judgeStructuredAnswer(probed.result), answerText: null } : judgeFidelityProbe(fidelity, probed.result);
+    const judged = structuredProbe || agent ? { ...judgeStructuredAnswer(probed.result), answerText: null } : judgeFidelityProbe(task, probed.result);
     // Answers must be answers (decision 171): a failed fidelity check, or the same answer as a recent
     // one of this endpoint to a different prompt, is not rankable.
     const r0 = probed.result;
@@ -216,16 +217,28 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
   );
   let result = first.result;
   // A slot whose measurement failed ONLY on timing is probed once more at once (decision 181):
-  // the first stays as evidence; the second, under its own key, may be ranked. Not a fidelity
-  // probe: its verdict was the point of the slot, and a second one would count the check twice.
-  // Never for the cache family: the same cold prompt again would be warm.
+  // the first stays as evidence; the second, under its own key, may be ranked. Never for the cache
+  // family: the same cold prompt again would be warm.
   // Up to MAX_TIMING_RETRIES times (decision 309): a busy start-up minute can cost two in a row,
-  // and a slot with no rankable figure leaves the board empty for a whole minute.
+  // and a slot with no rankable figure leaves the board empty for a whole minute. A fidelity
+  // slot's re-probe sends the workload's ordinary prompt (its own secret draw) and is judged as an
+  // ordinary probe: the check's verdict stays with the first run, counted once, and the slot still
+  // gets its speed (the first slot of a fresh start is a fidelity probe on every workload).
+  let plain: { prompt: string; promptHash: string } | null = null;
   for (let retry = 1; retry <= MAX_TIMING_RETRIES; retry++) {
-    if (!(written && isOnlyTimingUncertain(result) && !fidelity && !pair && !structuredProbe && !lifetime && !signal?.aborted)) break;
+    if (!(written && isOnlyTimingUncertain(result) && !pair && !structuredProbe && !lifetime && !signal?.aborted)) break;
     if (retry > 1) await new Promise((r) => setTimeout(r, TIMING_RETRY_PAUSE_MS));
-    const again = await probeOnce();
-    await write(timingRetryKey(job.jobKey, retry), again);
+    if (fidelity && !plain) {
+      const key = `${job.slotStart}\u0000${randomBytes(16).toString('hex')}`;
+      plain = ctx.promptBuilder ? await ctx.promptBuilder.build(spec0, key, { fidelity: false }) : buildPrompt(spec0, key, { fidelity: false });
+    }
+    const again = await probeOnce(plain?.prompt ?? prompt);
+    await write(
+      timingRetryKey(job.jobKey, retry),
+      again,
+      plain ? { workloadId: workload.id, promptHash: plain.promptHash } : undefined,
+      plain ? null : fidelity,
+    );
     result = again.result;
   }
   // The warm request of the cache family: same prefix, sent as soon as the cold one ended, written
