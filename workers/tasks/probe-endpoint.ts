@@ -78,7 +78,11 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
   // The prompt (and a fidelity task's access code and expected answer) is keyed by the slot AND
   // 128 secret random bits drawn for this request (decision 173): nothing public (the slot time,
   // the repository's code) predicts it, so no endpoint can precompute an answer or recognise a probe.
-  const promptKey = `${job.slotStart}\u0000${randomBytes(16).toString('hex')}`;
+  const drawPromptKey = () => `${job.slotStart}\u0000${randomBytes(16).toString('hex')}`;
+  const promptKey = drawPromptKey();
+  /** The workload's prompt for `key` (the configured builder, else the built-in one). */
+  const buildWorkloadPrompt = async (key: string, withFidelity: boolean) =>
+    ctx.promptBuilder ? await ctx.promptBuilder.build(spec0, key, { fidelity: withFidelity }) : buildPrompt(spec0, key, { fidelity: withFidelity });
   // The prompt-cache family (issue 25, decision 260): the cold prompt now, its warm partner (same
   // prefix) right after the cold answer ends; no fidelity task.
   const family = cacheFamilyOf(workload.slug);
@@ -97,9 +101,7 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
       ? pair.cold
       : structuredProbe
         ? structuredProbe.built
-        : ctx.promptBuilder
-          ? await ctx.promptBuilder.build(spec0, promptKey, { fidelity: job.fidelity === true })
-          : buildPrompt(spec0, promptKey, { fidelity: job.fidelity === true });
+        : await buildWorkloadPrompt(promptKey, job.fidelity === true);
   const probeOnce = async (sent: string = prompt, conversation: readonly ConversationMessage[] | null = null) => {
     const measuredAt = ctx.now();
     const loopMonitor = ctx.monitorLoopDelay();
@@ -228,17 +230,10 @@ export async function runProbeJob(ctx: ProbeTaskContext, bossJobId: string, job:
   for (let retry = 1; retry <= MAX_TIMING_RETRIES; retry++) {
     if (!(written && isOnlyTimingUncertain(result) && !pair && !structuredProbe && !lifetime && !signal?.aborted)) break;
     if (retry > 1) await new Promise((r) => setTimeout(r, TIMING_RETRY_PAUSE_MS));
-    if (fidelity && !plain) {
-      const key = `${job.slotStart}\u0000${randomBytes(16).toString('hex')}`;
-      plain = ctx.promptBuilder ? await ctx.promptBuilder.build(spec0, key, { fidelity: false }) : buildPrompt(spec0, key, { fidelity: false });
-    }
+    if (fidelity && !plain) plain = await buildWorkloadPrompt(drawPromptKey(), false);
     const again = await probeOnce(plain?.prompt ?? prompt);
-    await write(
-      timingRetryKey(job.jobKey, retry),
-      again,
-      plain ? { workloadId: workload.id, promptHash: plain.promptHash } : undefined,
-      plain ? null : fidelity,
-    );
+    // never a fidelity verdict: a fidelity slot's re-probe is ordinary, any other slot had none
+    await write(timingRetryKey(job.jobKey, retry), again, plain ? { workloadId: workload.id, promptHash: plain.promptHash } : undefined, null);
     result = again.result;
   }
   // The warm request of the cache family: same prefix, sent as soon as the cold one ended, written
@@ -389,12 +384,13 @@ export const TIMING_RETRY_SUFFIX = ':timing-retry';
 
 /**
  * Re-probes of a slot whose measurements failed only on timing (decision 309): each costs the
- * provider one more generation, so few; two, because on a busy machine a second uncertain run in a
- * row was seen at start-up (the e2e fresh start of stop 33 got no rankable headline figure in 110 s).
+ * provider one more generation, so few. Two is a margin, not a measured need: no slot here was
+ * seen uncertain twice in a row; what emptied the fresh-start board was a fidelity slot that got
+ * no re-probe at all.
  */
 export const MAX_TIMING_RETRIES = 2;
 
-/** Pause before a second re-probe, ms: lets the burst that spoilt two runs in a row pass. */
+/** Pause before a second re-probe, ms (a choice, not measured): a little time for a busy spell to pass. */
 export const TIMING_RETRY_PAUSE_MS = 500;
 
 /** The job key of re-probe `n` (1-based): `:timing-retry`, then `:timing-retry-2`. */
