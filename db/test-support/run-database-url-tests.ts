@@ -4,7 +4,7 @@
  * TOKENPACE_TEST_DATABASE_URL when given (in CI: the machine's PostgreSQL 15 on 127.0.0.1:5432),
  * otherwise a second embedded PostgreSQL started here, so `npm test` needs no installed server.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startTestPostgres } from './start-test-postgres';
@@ -30,7 +30,10 @@ async function main(): Promise<number> {
     console.log(`[test:database-url] using ${url.replace(/:[^:@]*@/, ':***@')}`);
   }
   try {
-    const r = spawnSync(
+    // spawn, not spawnSync: the embedded server's log pipes are read by this process's event loop;
+    // blocked in spawnSync it stopped reading them, the pipe filled, and the checkpointer hung
+    // writing a log line (every DROP DATABASE then waited on a checkpoint that never came).
+    const child = spawn(
       process.execPath,
       [path.resolve('node_modules/vitest/vitest.mjs'), 'run', 'db', 'workers', ...OWN_SERVER_TESTS.flatMap((f) => ['--exclude', f])],
       {
@@ -38,7 +41,10 @@ async function main(): Promise<number> {
         env: { ...process.env, TOKENPACE_TEST_DATABASE_URL: url },
       },
     );
-    return r.status ?? 1;
+    return await new Promise<number>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (code) => resolve(code ?? 1));
+    });
   } finally {
     if (stop) await stop();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
