@@ -97,7 +97,11 @@ const CHOICE_KEYS = new Set([
   'finish_details',
   'seed',
 ]);
-/** Top-level keys of a chunk that carry no generated text (looked at only when `choices` is missing). */
+/**
+ * Top-level keys of a chunk that carry no generated text. Any other top-level key holding text,
+ * beside `choices` or without them, is recorded as unrecognised (decision 310): the text a stream
+ * carries where the probe does not look is text it would not count.
+ */
 const CHUNK_META_KEYS = new Set([
   'id',
   'object',
@@ -112,6 +116,25 @@ const CHUNK_META_KEYS = new Set([
   'error',
   'choices',
   'type',
+  // Azure's prompt filter verdicts (C06), OpenAI's stream `obfuscation` padding
+  'prompt_filter_results',
+  'obfuscation',
+  // Perplexity and xAI search references
+  'citations',
+  'search_results',
+  'images',
+  'related_questions',
+  // NVIDIA NIM extensions, vLLM prompt details asked for by the client, Cerebras timings
+  'nvext',
+  'prompt_logprobs',
+  'prompt_token_ids',
+  'kv_transfer_params',
+  'time_info',
+  'request_id',
+  // read as failures by topLevelFailure (a status that is no failure is metadata)
+  'status',
+  'state',
+  'errors',
 ]);
 
 /**
@@ -367,8 +390,53 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
     const metrics = numericFields(chunk.x_groq.usage, ['completion_tokens', 'prompt_tokens', 'total_tokens']);
     if (metrics) event.providerMetrics = metrics;
   }
+  if (Array.isArray(chunk.choices) && !event.error) {
+    // Text beside the choices under a key no server is known to use: not counted, so not rankable
+    // (unless it only repeats what the choice said, like a gateway's top-level copy of the text).
+    const said = [event.answer ?? '', event.reasoning ?? ''];
+    for (const [key, value] of Object.entries(chunk)) {
+      if (CHUNK_META_KEYS.has(key) || (ERROR_PART_KEYS as readonly string[]).includes(key)) continue;
+      if (hasText(value) && !repeatsText(value, said)) unrecognized.push(key);
+    }
+  }
+  if (isRecord(choice) && choice.logprobs != null) {
+    const mismatch = logprobsMismatch(choice.logprobs, event.answer ?? '', event.reasoning ?? '');
+    if (mismatch !== undefined) unrecognized.push(`choices[${at}].logprobs${mismatch}`);
+  }
   if (unrecognized.length > 0) event.unrecognizedPaths = unrecognized;
   return event;
+}
+
+/**
+ * What is wrong with a choice's `logprobs`, or undefined when nothing is. The tokens a logprobs
+ * block lists (`content[].token`, `refusal[].token`, or the Completions-style `tokens` list) are
+ * the tokens of this chunk's text (OpenAI Chat Completions reference, `logprobs.content`): when
+ * they say something else than the delta, the stream gives two outputs and which one was
+ * generated is unknown (decision 310). Alternatives (`top_logprobs`) and byte lists are not output.
+ * Text anywhere else inside the block is a field the probe does not know.
+ */
+function logprobsMismatch(logprobs: unknown, answer: string, reasoning: string): string | undefined {
+  if (!isRecord(logprobs)) return hasText(logprobs) ? '' : undefined;
+  const tokens: string[] = [];
+  for (const [key, value] of Object.entries(logprobs)) {
+    if (key === 'top_logprobs' || key === 'token_logprobs' || key === 'text_offset') continue;
+    if ((key === 'content' || key === 'refusal') && Array.isArray(value)) {
+      for (const item of value) {
+        if (!isRecord(item)) {
+          if (hasText(item)) return `.${key}`;
+          continue;
+        }
+        if (typeof item.token === 'string') tokens.push(item.token);
+        for (const [k, v] of Object.entries(item)) if (k !== 'token' && k !== 'top_logprobs' && k !== 'bytes' && hasText(v)) return `.${key}[].${k}`;
+      }
+    } else if (key === 'tokens' && Array.isArray(value) && value.every((t) => typeof t === 'string')) {
+      tokens.push(...(value as string[]));
+    } else if (hasText(value)) return `.${key}`;
+  }
+  const listed = tokens.join('');
+  if (listed === '') return undefined;
+  const said = [answer, reasoning, reasoning + answer, answer + reasoning];
+  return said.includes(listed) ? undefined : ' (tokens differ from the text)';
 }
 
 /** Statuses that say a generation failed or did not finish (Responses-style `status`, job APIs' `state`). */

@@ -49,6 +49,16 @@ describe('openai-chat: metadata real providers send is not unrecognised', () => 
       choice({ content: 'Hi', reasoning_details: [{ type: 'reasoning.encrypted', data: 'gAAA', id: 'rs_1', format: 'openai-responses-v1' }] }),
     ],
     ['Groq x_groq id', { ...choice({ content: 'Hi' }), x_groq: { id: 'req_01' } }],
+    ['a gateway’s top-level copy of the choice text', { ...choice({ content: 'Hi' }), text: 'Hi' }],
+    [
+      'a status that is no failure, numbers beside the choices',
+      { ...choice({ content: 'Hi' }), status: 'in_progress', time_info: { queue_time: 0.1 }, seq: 4 },
+    ],
+    [
+      'Completions-style logprobs tokens',
+      choice({ content: 'Hi' }, { logprobs: { tokens: ['H', 'i'], token_logprobs: [-0.1, -0.2], top_logprobs: [{ H: -0.1, Ho: -3 }] } }),
+    ],
+    ['logprobs null content, refusal null', choice({ content: 'Hi' }, { logprobs: { content: null, refusal: null } })],
   ])('%s', async (_label, chunk) => {
     const r = await parse('openai-chat', sse([chunk, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]));
     expect(r.outcome).toBe('success');
@@ -74,6 +84,31 @@ describe('openai-chat: text in unknown places is recorded with its path', () => 
     ['unknown key inside a text part', choice({ content: [{ type: 'text', text: 'a', extra_text: 'more' }] }), ['choices[0].delta.content[0].extra_text']],
     ['unknown choice field', choice({ content: 'a' }, { output: 'elsewhere' }), ['choices[0].output']],
     ['another API’s typed event', { type: 'response.output_text.delta', delta: 'Hi', item_id: 'msg_1' }, ['event:response.output_text.delta']],
+    // text beside the choices (decision 310): a field the probe does not read, never a number
+    ['unknown top-level text beside the choices', { ...choice({ content: 'a' }), output_text: 'most of it' }, ['output_text']],
+    ['top-level text beside an empty delta', { ...choice({}), generated: { text: 'hidden answer' } }, ['generated']],
+    ['a top-level copy that says more than the choice', { ...choice({ content: 'a' }), text: 'a and more' }, ['text']],
+    [
+      'logprobs tokens that differ from the delta',
+      choice(
+        { content: 'a' },
+        {
+          logprobs: {
+            content: [
+              { token: 'a', logprob: 0 },
+              { token: ' lot more', logprob: 0 },
+            ],
+          },
+        },
+      ),
+      ['choices[0].logprobs (tokens differ from the text)'],
+    ],
+    [
+      'an unknown field inside logprobs',
+      choice({ content: 'a' }, { logprobs: { content: [{ token: 'a', logprob: 0 }], transcript: 'spoken' } }),
+      ['choices[0].logprobs.transcript'],
+    ],
+    ['logprobs as bare text', choice({ content: 'a' }, { logprobs: 'a lot more' }), ['choices[0].logprobs']],
   ])('%s', async (_label, chunk, paths) => {
     const r = await parse('openai-chat', sse([choice({ content: 'start' }), chunk, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]));
     expect(r.evidence.unrecognizedPaths).toEqual(paths);
