@@ -71,6 +71,39 @@ function unknownTextPaths(value: Record<string, unknown>, path: string, skip: st
     .map(([k]) => `${path}.${k}`);
 }
 
+/**
+ * Keys each Messages event (and its `message` / `delta` object) is known to carry (Anthropic
+ * Messages streaming reference). Text under any other key is recorded as unrecognised
+ * (decision 310): text the probe does not read is text it does not count. Events not listed
+ * (error, unknown types) have rules of their own.
+ */
+const EVENT_KEYS: Record<string, readonly string[]> = {
+  message_start: ['type', 'message'],
+  content_block_start: ['type', 'index', 'content_block'],
+  content_block_delta: ['type', 'index', 'delta'],
+  content_block_stop: ['type', 'index'],
+  message_delta: ['type', 'delta', 'usage', 'context_management'],
+  message_stop: ['type', 'amazon-bedrock-invocationMetrics'],
+  ping: ['type'],
+};
+/** Keys of a message object (message_start's, or a whole non-streamed `message`). */
+const MESSAGE_KEYS = ['id', 'type', 'role', 'content', 'model', 'stop_reason', 'stop_sequence', 'usage', 'container', 'context_management'];
+/** Keys of message_delta's delta (`usage` there is a gateway's; decision 191 reads usage places). */
+const MESSAGE_DELTA_KEYS = ['stop_reason', 'stop_sequence', 'container', 'usage'];
+
+/**
+ * Paths of text under keys an event of `type` is not known to carry, at its top level and in
+ * its message or delta object (decision 310).
+ */
+function unknownEventTextPaths(type: string, data: Record<string, unknown>): string[] {
+  const known = type === 'message' ? MESSAGE_KEYS : EVENT_KEYS[type];
+  if (!known) return [];
+  const paths = unknownTextPaths(data, type, [...known]);
+  if (type === 'message_start' && isRecord(data.message)) paths.push(...unknownTextPaths(data.message, 'message_start.message', MESSAGE_KEYS));
+  if (type === 'message_delta' && isRecord(data.delta)) paths.push(...unknownTextPaths(data.delta, 'message_delta.delta', MESSAGE_DELTA_KEYS));
+  return paths;
+}
+
 /** Per-stream state of the Messages decoder (hidden reasoning, decision 065). */
 interface MessagesDecoderState {
   /** thinking text has been streamed: a later thinking count is not hidden */
@@ -312,7 +345,8 @@ export const anthropicMessagesAdapter: ProtocolAdapter = {
         const event = interpretEvent(type, value, state);
         // Usage in a place the Messages protocol does not use is recorded (decision 191).
         const unknownUsage = listUnknownUsagePaths(value, (p) => KNOWN_USAGE_PLACES.has(p)).map((p) => `${type}.${p}`);
-        if (unknownUsage.length > 0) event.unrecognizedPaths = [...(event.unrecognizedPaths ?? []), ...unknownUsage];
+        const unknown = [...unknownUsage, ...unknownEventTextPaths(type, value)];
+        if (unknown.length > 0) event.unrecognizedPaths = [...(event.unrecognizedPaths ?? []), ...unknown];
         if (event.reasoning !== undefined && event.reasoning !== '') state.reasoningStreamed = true;
         if (event.finishReason !== undefined || event.complete) complete = true;
         return event;

@@ -42,6 +42,29 @@ export function regionFromBedrockHost(host: string): string | null {
 /** contentBlockDelta.delta keys read here or known to carry no generated text. */
 const DELTA_KEYS = new Set(['text', 'reasoningContent', 'toolUse', 'citation', 'image', 'toolResult']);
 
+/**
+ * Keys each ConverseStream frame is known to carry (Bedrock API reference, ConverseStreamOutput);
+ * `p` is the padding Bedrock adds to every frame to hide the lengths of the texts. Text under any
+ * other key is recorded as unrecognised (decision 310).
+ */
+const FRAME_KEYS: Record<string, readonly string[]> = {
+  messageStart: ['role', 'p'],
+  contentBlockStart: ['start', 'contentBlockIndex', 'p'],
+  contentBlockDelta: ['delta', 'contentBlockIndex', 'p'],
+  contentBlockStop: ['contentBlockIndex', 'p'],
+  messageStop: ['stopReason', 'additionalModelResponseFields', 'p'],
+  metadata: ['usage', 'metrics', 'trace', 'performanceConfig', 'serviceTier', 'p'],
+};
+
+/** Paths of text under keys a frame of `eventType` is not known to carry. */
+function unknownFrameTextPaths(eventType: string, payload: Record<string, unknown>): string[] {
+  const known = FRAME_KEYS[eventType];
+  if (!known) return [];
+  return Object.entries(payload)
+    .filter(([key, value]) => !known.includes(key) && hasText(value))
+    .map(([key]) => `${eventType}.${key}`);
+}
+
 function interpretFrame(eventType: string, payload: Record<string, unknown>, state: { stopped: boolean }): WireEvent {
   switch (eventType) {
     case 'contentBlockStart': {
@@ -228,7 +251,8 @@ export const bedrockConverseStreamAdapter: ProtocolAdapter = {
         const event = interpretFrame(eventType, payload, state);
         // Usage anywhere but the metadata frame's `usage` is recorded (decision 191).
         const unknownUsage = listUnknownUsagePaths(payload, (p) => eventType === 'metadata' && p === 'usage').map((p) => `${eventType}.${p}`);
-        if (unknownUsage.length > 0) event.unrecognizedPaths = [...(event.unrecognizedPaths ?? []), ...unknownUsage];
+        const unknown = [...unknownUsage, ...unknownFrameTextPaths(eventType, payload)];
+        if (unknown.length > 0) event.unrecognizedPaths = [...(event.unrecognizedPaths ?? []), ...unknown];
         sink(event, atMs);
       },
       onError(message, atMs) {

@@ -46,6 +46,27 @@ const PART_KEYS = new Set([
   'partMetadata',
   'mediaResolution',
 ]);
+/**
+ * GenerateContentResponse keys read here or known to carry no generated text (Gemini API and
+ * Vertex AI references); text under any other key is recorded as unrecognised (decision 310).
+ */
+const RESPONSE_KEYS = new Set(['candidates', 'usageMetadata', 'modelVersion', 'responseId', 'promptFeedback', 'createTime', 'error', 'modelStatus']);
+/** Candidate keys read here or known to carry no generated text (safety, citations, grounding, logprobs). */
+const CANDIDATE_KEYS = new Set([
+  'content',
+  'finishReason',
+  'finishMessage',
+  'index',
+  'safetyRatings',
+  'citationMetadata',
+  'groundingMetadata',
+  'groundingAttributions',
+  'urlContextMetadata',
+  'urlRetrievalMetadata',
+  'avgLogprobs',
+  'logprobsResult',
+  'tokenCount',
+]);
 /** Content keys read here. */
 const CONTENT_KEYS = new Set(['parts', 'role']);
 
@@ -196,6 +217,9 @@ function interpretResponse(response: Record<string, unknown>, state: GeminiDecod
     for (const [key, value] of Object.entries(content)) {
       if (!CONTENT_KEYS.has(key) && hasText(value)) unrecognized.push(`candidates[0].content.${key}`);
     }
+    for (const [key, value] of Object.entries(candidate)) {
+      if (!CANDIDATE_KEYS.has(key) && hasText(value)) unrecognized.push(`candidates[0].${key}`);
+    }
     if (answer !== '') event.answer = answer;
     if (reasoning !== '') {
       event.reasoning = reasoning;
@@ -234,6 +258,13 @@ function interpretResponse(response: Record<string, unknown>, state: GeminiDecod
   }
   // Usage anywhere but usageMetadata is recorded (decision 191).
   unrecognized.push(...listUnknownUsagePaths(response, (p) => p === 'usageMetadata'));
+  // Text beside the candidates, or in a second candidate (the probe asks for one), is not read (decision 310).
+  if (!event.error) {
+    for (const [key, value] of Object.entries(response)) if (!RESPONSE_KEYS.has(key) && hasText(value)) unrecognized.push(key);
+    candidates.forEach((c, i) => {
+      if (i > 0 && isRecord(c) && hasText(c.content)) unrecognized.push(`candidates[${i}]`);
+    });
+  }
   if (unrecognized.length > 0) event.unrecognizedPaths = unrecognized;
   return event;
 }

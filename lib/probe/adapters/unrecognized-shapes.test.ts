@@ -303,3 +303,134 @@ describe('a failure stated where the adapters did not look (decision 307)', () =
     expect(bare.evidence.unrecognizedPaths).toBeUndefined();
   });
 });
+
+describe('text under keys an event is not known to carry (decision 310)', () => {
+  const sseEvents = (list: Array<Record<string, unknown>>) => list.map((o) => `event: ${String(o.type)}\ndata: ${JSON.stringify(o)}\n\n`).join('');
+  const anthropic = (patch: (events: Array<Record<string, unknown>>) => void) => {
+    const list: Array<Record<string, unknown>> = [
+      {
+        type: 'message_start',
+        message: { id: 'm', type: 'message', role: 'assistant', content: [], model: 'x', usage: { input_tokens: 3, output_tokens: 1 } },
+      },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello there.' } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 3 } },
+      { type: 'message_stop' },
+    ];
+    patch(list);
+    return sseEvents(list);
+  };
+
+  it('anthropic-messages: known keys stay rankable; text under any other key of an event, its message or its delta is unrecognised', async () => {
+    const honest = await parse(
+      'anthropic-messages',
+      anthropic((l) => {
+        Object.assign(l[4]!, { context_management: { applied_edits: [{ type: 'clear_tool_uses_20250919' }] } });
+        Object.assign(l[5]!, { 'amazon-bedrock-invocationMetrics': { inputTokenCount: 3, outputTokenCount: 3 } });
+        Object.assign(l[0]!.message as Record<string, unknown>, { container: { id: 'c1' } });
+      }),
+    );
+    expect(honest.outcome).toBe('success');
+    expect(honest.evidence.unrecognizedPaths).toBeUndefined();
+    const cases: Array<[string, (l: Array<Record<string, unknown>>) => void, string[]]> = [
+      ['beside a text delta', (l) => Object.assign(l[2]!, { output_text: 'and more words' }), ['content_block_delta.output_text']],
+      [
+        'in the started message',
+        (l) => Object.assign(l[0]!.message as Record<string, unknown>, { transcript: 'spoken' }),
+        ['message_start.message.transcript'],
+      ],
+      ['in message_delta’s delta', (l) => Object.assign(l[4]!.delta as Record<string, unknown>, { text: 'a late answer' }), ['message_delta.delta.text']],
+      ['on message_stop', (l) => Object.assign(l[5]!, { summary: 'the rest' }), ['message_stop.summary']],
+      ['on a ping', (l) => l.splice(3, 0, { type: 'ping', text: 'hidden' }), ['ping.text']],
+    ];
+    for (const [label, patch, paths] of cases) {
+      const r = await parse('anthropic-messages', anthropic(patch));
+      expect(r.evidence.unrecognizedPaths, label).toEqual(paths);
+      expect(r.notRankableReasons, label).toContain('unrecognized_shape');
+    }
+    // numbers or flags under an unknown key say no text: nothing recorded
+    const numbers = await parse(
+      'anthropic-messages',
+      anthropic((l) => Object.assign(l[2]!, { seq: 2, final: false })),
+    );
+    expect(numbers.evidence.unrecognizedPaths).toBeUndefined();
+  });
+
+  const gemini = (first: Record<string, unknown>, candidateExtra: Record<string, unknown> = {}, candidates: unknown[] = []) =>
+    [
+      { candidates: [{ content: { parts: [{ text: 'Hello' }], role: 'model' }, index: 0, ...candidateExtra }, ...candidates], ...first },
+      {
+        candidates: [{ content: { parts: [{ text: ' there.' }], role: 'model' }, finishReason: 'STOP', index: 0 }],
+        usageMetadata: { candidatesTokenCount: 3 },
+      },
+    ]
+      .map((o) => `data: ${JSON.stringify(o)}\n\n`)
+      .join('');
+
+  it('gemini-stream: known response and candidate keys stay rankable; other text beside them, or a second candidate, is unrecognised', async () => {
+    const honest = await parse(
+      'gemini-stream',
+      gemini(
+        { modelVersion: 'gemini-2.5-flash', responseId: 'r1', createTime: '2026-12-02T00:00:00Z' },
+        {
+          safetyRatings: [{ category: 'HARM_CATEGORY_HARASSMENT', probability: 'NEGLIGIBLE' }],
+          citationMetadata: { citations: [{ uri: 'https://example.com' }] },
+          groundingMetadata: { webSearchQueries: ['q'] },
+          finishMessage: 'done',
+          avgLogprobs: -0.2,
+        },
+      ),
+    );
+    expect(honest.outcome).toBe('success');
+    expect(honest.evidence.unrecognizedPaths).toBeUndefined();
+    const cases: Array<[string, string, string[]]> = [
+      ['beside the candidates', gemini({ outputText: 'more words' }), ['outputText']],
+      ['in the candidate', gemini({}, { transcript: 'spoken' }), ['candidates[0].transcript']],
+      ['a second candidate with text', gemini({}, {}, [{ content: { parts: [{ text: 'another answer' }] }, index: 1 }]), ['candidates[1]']],
+    ];
+    for (const [label, body, paths] of cases) {
+      const r = await parse('gemini-stream', body);
+      expect(r.evidence.unrecognizedPaths, label).toEqual(paths);
+      expect(r.notRankableReasons, label).toContain('unrecognized_shape');
+    }
+  });
+
+  it('bedrock-converse-stream: the padding `p` and known frame keys stay rankable; text under another key is unrecognised', async () => {
+    const { EventStreamCodec } = await import('@smithy/eventstream-codec');
+    const { fromUtf8, toUtf8 } = await import('@smithy/util-utf8');
+    const codec = new EventStreamCodec(toUtf8, fromUtf8);
+    const frame = (eventType: string, payload: unknown) =>
+      codec.encode({
+        headers: {
+          ':event-type': { type: 'string', value: eventType },
+          ':content-type': { type: 'string', value: 'application/json' },
+          ':message-type': { type: 'string', value: 'event' },
+        },
+        body: fromUtf8(JSON.stringify({ ...(payload as object), p: 'abcdefghij' })),
+      });
+    const body = (deltaFrame: Record<string, unknown>, stopExtra: Record<string, unknown> = {}) =>
+      Buffer.concat([
+        frame('messageStart', { role: 'assistant' }),
+        frame('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Hello there.' }, ...deltaFrame }),
+        frame('contentBlockStop', { contentBlockIndex: 0 }),
+        frame('messageStop', { stopReason: 'end_turn', ...stopExtra }),
+        frame('metadata', { usage: { inputTokens: 3, outputTokens: 3, totalTokens: 6 }, metrics: { latencyMs: 90 } }),
+      ]);
+    const parseBytes = async (bytes: Uint8Array) => {
+      async function* chunks() {
+        yield bytes;
+      }
+      const parsed = await parseStream('bedrock-converse-stream', chunks(), () => 10);
+      return buildProbeResult(parsed, { protocol: 'bedrock-converse-stream', httpStatus: 200, ttfbMs: 0, connectMs: null, abort: null });
+    };
+    const honest = await parseBytes(body({}, { additionalModelResponseFields: { stop_sequence: null } }));
+    expect(honest.outcome).toBe('success');
+    expect(honest.evidence.unrecognizedPaths).toBeUndefined();
+    const extra = await parseBytes(body({ outputText: 'more words' }));
+    expect(extra.evidence.unrecognizedPaths).toEqual(['contentBlockDelta.outputText']);
+    expect(extra.notRankableReasons).toContain('unrecognized_shape');
+    const late = await parseBytes(body({}, { text: 'a late answer' }));
+    expect(late.evidence.unrecognizedPaths).toEqual(['messageStop.text']);
+  });
+});
