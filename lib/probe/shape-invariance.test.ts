@@ -6,13 +6,12 @@
  * its exact time. Extends split-invariance.test.ts (which re-cuts the fixed cases) to generated
  * streams, so a shape is covered whatever text, position or neighbours it has.
  */
-import { EventStreamCodec } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildProbeResult } from './build-probe-result';
 import { parseStream } from './parse-stream';
 import type { ProbeResult, Protocol } from './types';
+import { bedrockFrame } from './test-support/case-wire';
 
 type Channel = 'answer' | 'reasoning';
 interface GenEvent {
@@ -136,13 +135,7 @@ function buildStream(protocol: Protocol, events: GenEvent[], style: { eol: strin
       );
     });
   } else {
-    const codec = new EventStreamCodec(toUtf8, fromUtf8);
-    const str = (value: string) => ({ type: 'string' as const, value });
-    const frame = (type: string, payload: unknown) =>
-      codec.encode({
-        headers: { ':event-type': str(type), ':content-type': str('application/json'), ':message-type': str('event') },
-        body: fromUtf8(JSON.stringify({ ...(payload as object), p: 'abc' })),
-      });
+    const frame = bedrockFrame;
     push(frame('messageStart', { role: 'assistant' }));
     events.forEach((e, i) => {
       const delta =

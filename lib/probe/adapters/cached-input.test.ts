@@ -5,13 +5,12 @@
  * input count and both cache counts), read from a real stream body through the real decoder; the
  * usage fields stay known (rankable). Absent counts are null, never 0.
  */
-import { EventStreamCodec } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { describe, expect, it } from 'vitest';
 import { buildProbeResult } from '../build-probe-result';
 import { parseStream } from '../parse-stream';
 import type { ProbeResult, Protocol } from '../types';
 import { readCachedInput } from './cached-input';
+import { bedrockFrame } from '../test-support/case-wire';
 
 async function parse(protocol: Protocol, body: string | Uint8Array): Promise<ProbeResult> {
   async function* chunks() {
@@ -185,16 +184,7 @@ describe('cached input tokens per protocol', () => {
   });
 
   it('bedrock-converse-stream: the metadata frame, the prompt as inputTokens + both cache counts', async () => {
-    const codec = new EventStreamCodec(toUtf8, fromUtf8);
-    const frame = (eventType: string, payload: unknown) =>
-      codec.encode({
-        headers: {
-          ':event-type': { type: 'string', value: eventType },
-          ':content-type': { type: 'string', value: 'application/json' },
-          ':message-type': { type: 'string', value: 'event' },
-        },
-        body: fromUtf8(JSON.stringify({ ...(payload as object), p: 'abcdef' })),
-      });
+    const frame = bedrockFrame;
     const frames = [
       frame('messageStart', { role: 'assistant' }),
       frame('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Hello there' } }),

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProbeResult } from '../build-probe-result';
 import { parseStream } from '../parse-stream';
 import type { ProbeResult, Protocol } from '../types';
+import { bedrockFrame } from '../test-support/case-wire';
 
 async function parse(protocol: Protocol, body: string): Promise<ProbeResult> {
   async function* chunks() {
@@ -397,18 +398,7 @@ describe('text under keys an event is not known to carry (decision 310)', () => 
   });
 
   it('bedrock-converse-stream: the padding `p` and known frame keys stay rankable; text under another key is unrecognised', async () => {
-    const { EventStreamCodec } = await import('@smithy/eventstream-codec');
-    const { fromUtf8, toUtf8 } = await import('@smithy/util-utf8');
-    const codec = new EventStreamCodec(toUtf8, fromUtf8);
-    const frame = (eventType: string, payload: unknown) =>
-      codec.encode({
-        headers: {
-          ':event-type': { type: 'string', value: eventType },
-          ':content-type': { type: 'string', value: 'application/json' },
-          ':message-type': { type: 'string', value: 'event' },
-        },
-        body: fromUtf8(JSON.stringify({ ...(payload as object), p: 'abcdefghij' })),
-      });
+    const frame = bedrockFrame;
     const body = (deltaFrame: Record<string, unknown>, stopExtra: Record<string, unknown> = {}) =>
       Buffer.concat([
         frame('messageStart', { role: 'assistant' }),
