@@ -212,14 +212,7 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Mess
       const stop = stopReasonOf(delta.stop_reason);
       // Not yet complete: per the Messages protocol only message_stop ends the stream (F08).
       if (stop !== undefined) event.finishReason = stop;
-      const usage = isRecord(data.usage) ? data.usage : {};
-      const count = countValue(usage.output_tokens);
-      if (count !== undefined) {
-        event.outputTokensReported = count;
-        readThinkingCount(usage, event, state);
-      }
-      addCachedInput('anthropic-messages', usage, event);
-      addServedTier(usage, event);
+      readUsage(data.usage, event, state);
       return event;
     }
     case 'content_block_stop': {
@@ -260,14 +253,7 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Mess
       if (text.reasoning !== '') state.reasoningStreamed = true;
       const stop = stopReasonOf(data.stop_reason);
       if (stop !== undefined) event.finishReason = stop;
-      const usage = isRecord(data.usage) ? data.usage : {};
-      const count = countValue(usage.output_tokens);
-      if (count !== undefined) {
-        event.outputTokensReported = count;
-        readThinkingCount(usage, event, state);
-      }
-      addCachedInput('anthropic-messages', usage, event);
-      addServedTier(usage, event);
+      readUsage(data.usage, event, state);
       return { ...event, complete: true, terminal: true };
     }
     case 'ping':
@@ -294,6 +280,21 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Mess
 function stopReasonOf(value: unknown): string | undefined {
   if (value === null || value === undefined || typeof value === 'string') return nonEmptyString(value);
   return JSON.stringify(value).slice(0, 100);
+}
+
+/**
+ * A Messages `usage` object onto `event`: output_tokens as the reported count (cumulative, last
+ * value wins), the thinking count (decision 065), the cache counts and the served tier.
+ */
+function readUsage(value: unknown, event: WireEvent, state: MessagesDecoderState): void {
+  const usage = isRecord(value) ? value : {};
+  const count = countValue(usage.output_tokens);
+  if (count !== undefined) {
+    event.outputTokensReported = count;
+    readThinkingCount(usage, event, state);
+  }
+  addCachedInput('anthropic-messages', usage, event);
+  addServedTier(usage, event);
 }
 
 function textEvent(text: CollectedText): WireEvent {
