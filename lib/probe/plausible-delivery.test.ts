@@ -257,6 +257,10 @@ describe('decision 312: a single short stall is no pad; a wait before the first 
     // after a second token at pace, the stall since it just inside and just outside the allowance
     expect(rules([entry(200), entry(205), ...steady(205 + SHORT_STALL_MS, 200, 5)])).toEqual([]);
     expect(rules([entry(200), entry(205), ...steady(205 + SHORT_STALL_MS + 1, 200, 5)])).toEqual(['clock_padding']);
+    // the most a pad under the allowance can take: 8/7 of it, when the early delivery carries the
+    // tokens the pace can fit in an eighth of the time (28 tokens at 0.5 ms in 113 ms: 8.07×, stall 99.5 ms)
+    expect(rules([entry(0), entry(113, 28), ...steady(113.5, 300, 0.5)])).toEqual([]);
+    expect(rules([entry(0), entry(SHORT_STALL_MS * (8 / 7) + 1, 28), ...steady(116, 300, 0.5)])).toEqual(['clock_padding']);
   });
 
   it('exploit: a long wait right after the first token (300 ms, 1.5 s) is still clock_padding', () => {

@@ -38,11 +38,11 @@
  *   (the second delivery) is kept in the evidence. Since decision 307 every early delivery j
  *   (starting within the first EARLY_TOKEN_SHARE of the tokens after the first delivery) is judged
  *   the same way on its time since the first delivery per token since it: (t_j − t_0) ÷ (k_1 + … +
- *   k_j) ≥ PADDING_RATIO × pace, with a stall t_j − t_0 − pace × (k_1 + … + k_j − 1) longer than
- *   SHORT_STALL_MS (decision 312; the first gap itself for j = 1 and one token). Two tokens 5 ms apart and then a
- *   1 s hold stopped the clock as well as one token does; an honest short stall (100 ms at token 5
- *   of a 5 ms pace: 125 ms ÷ 5 tokens = 5× the pace) stays under, as generation that never stops
- *   does. A single short stall right after the first token (60 ms at a 5 ms pace: 12× the pace) is
+ *   k_j) ≥ PADDING_RATIO × pace, with a stall t_j − t_0 − pace × (k_1 + … + k_j − 1) longer
+ *   than SHORT_STALL_MS (decision 312; the first gap itself for j = 1 and one token). Two tokens
+ *   5 ms apart and then a 1 s hold stopped the clock as well as one token does; an honest short
+ *   stall (100 ms at token 5 of a 5 ms pace: 125 ms ÷ 5 tokens = 5× the pace) stays under, as
+ *   generation that never stops does. A single short stall right after the first token (60 ms at a 5 ms pace: 12× the pace) is
  *   no pad either (decision 312): what a pad takes is milliseconds of TTFT, and the ratio alone
  *   already let any stream of a 12.5 ms pace or slower shave 100 ms (8 steps); an engine step
  *   delayed by another request's prefill (continuous batching) stalls a fast stream as long. The
@@ -56,7 +56,7 @@
  * figures, so sitting under it means behaving like generation. Under `hold_then_burst` a hold is
  * at most HOLD_RATIO spans long, so holding buys at most that factor over the rate the whole
  * request proves, paid for in published TTFT; under `clock_padding` a pad can shave at most
- * max(PADDING_RATIO steps of the stream's own pace, SHORT_STALL_MS) off TTFT.
+ * max(PADDING_RATIO steps of the stream's own pace, 8/7 × SHORT_STALL_MS) off TTFT.
  *
  * A wait before the first token is judged only by the hold rule, on the stream's own span
  * (decision 312): one stream cannot tell a queue from a hold of generated tokens (2.5 s of queue,
@@ -92,9 +92,10 @@ export const EARLY_TOKEN_SHARE = 0.1;
  * A single short stall (decision 312): an early delivery j whose stall, t_j − t_0 less the
  * stream's pace for each token after the first one since (the first gap itself for j = 1 and one
  * token; every early stall before j summed), is at most this many ms is never padding, whatever
- * its ratio to the stream's pace. Replaces the 25 ms noise floor (timer and scheduling
- * noise), which it covers. What a pad below it shaves off TTFT is at most this, as much as the
- * PADDING_RATIO allowance already gave a stream of a 12.5 ms pace; ms.
+ * its ratio to the stream's pace. Replaces the 25 ms noise floor (timer and scheduling noise),
+ * which it covers. A pad it lets through shaves at most 8/7 of it off TTFT (≈ 114 ms: a ratio of
+ * PADDING_RATIO leaves at most an eighth of t_j − t_0 to the pace), about what the PADDING_RATIO
+ * allowance already gave a stream of a 12.5 ms pace (8 steps, 100 ms); ms.
  */
 export const SHORT_STALL_MS = 100;
 
