@@ -45,6 +45,22 @@ function stream(id: string, bodies: string[], about: string): ReplayCase {
   };
 }
 
+/**
+ * A chat stream with its own write times (a recorded timeline, ms after the request): the role
+ * chunk at 20 ms, then each `[at_ms, body]`, then the finish and [DONE] 5 and 10 ms after the last.
+ */
+function timed(id: string, writes: Array<[number, string]>, about: string): ReplayCase {
+  const c = stream(id, [], about);
+  const last = writes.at(-1)![0];
+  c.writes = [
+    { at_ms: 20, utf8: delta({ role: 'assistant', content: '' }) },
+    ...writes.map(([at_ms, utf8]) => ({ at_ms, utf8 })),
+    { at_ms: last + 5, utf8: delta({}, 'stop') },
+    { at_ms: last + 10, utf8: 'data: [DONE]\n\n' },
+  ];
+  return c;
+}
+
 const WORDS = Array.from({ length: 60 }, (_, i) => ` ${['lamp', 'tide', 'stone', 'gull', 'rope', 'keeper'][i % 6]}${i}`);
 const honest = () => [...WORDS.map((w) => delta({ content: w })), delta({}, 'stop')];
 
@@ -230,5 +246,96 @@ describe('a gaming provider gets no ranked number', () => {
     const plain = Array.from({ length: 80 }, (_, i) => ` ${['the', 'keeper', 'walked', 'along', 'stone', 'harbour', 'wall', 'at', 'dusk', 'again'][i % 10]}`);
     const { result: ok } = await replayCaseThroughProbe(stream('G12b', [...plain.map((w) => delta({ content: w })), delta({}, 'stop')], 'ordinary words'));
     expect(ok.evidence.degenerate ?? []).not.toContain('token_dense');
+  });
+
+  describe('decision 312: a single short stall is no pad, a wait after the first token is not excused, a wait before it stays the hold rule’s', () => {
+    /** Word i of WORDS at `at(i)` ms, one write each. */
+    const words = (at: (i: number) => number) => WORDS.map((w, i): [number, string] => [at(i), delta({ content: w })]);
+    const rules = (r: { evidence: { delivery?: { rules: string[] } } }) => r.evidence.delivery?.rules ?? [];
+
+    it('honest: one word, a 60 ms stall (12× the 5 ms pace), then the rest at pace: no clock_padding', async () => {
+      const { result, shapeLagMs } = await replayCaseThroughProbe(
+        timed(
+          'G13',
+          words((i) => (i === 0 ? 40 : 100 + (i - 1) * 5)),
+          'a 60 ms stall after the first token',
+        ),
+      );
+      expect(result.outcome).toBe('success');
+      // a write the replay server itself sent 40 ms late would make the stall a real 100+ ms one
+      const label = JSON.stringify({ shapeLagMs, reasons: result.notRankableReasons, delivery: result.evidence.delivery });
+      if (shapeLagMs < 20 && !result.notRankableReasons.includes('timing_uncertain')) {
+        expect(rules(result), label).not.toContain('clock_padding');
+        expect(result.notRankableReasons, label).toEqual([]);
+      }
+    });
+
+    it('exploit: one word, then a 400 ms pad: clock_padding; two stalls of 100 ms in a row (each within the allowance, 195 ms together): clock_padding', async () => {
+      const { result } = await replayCaseThroughProbe(
+        timed(
+          'G14',
+          words((i) => (i === 0 ? 40 : 440 + (i - 1) * 5)),
+          'a 400 ms pad after the first token',
+        ),
+      );
+      expect(rules(result)).toContain('clock_padding');
+      expect(result.rankable).toBe(false);
+      const { result: two } = await replayCaseThroughProbe(
+        timed(
+          'G14b',
+          words((i) => (i < 2 ? 40 + i * 100 : 240 + (i - 1) * 5)),
+          'two 100 ms stalls',
+        ),
+      );
+      expect(rules(two), JSON.stringify(two.evidence.delivery)).toContain('clock_padding');
+      expect(two.rankable).toBe(false);
+    });
+
+    it('exploit: the first word at once, then a 2 s "queue" (the other words held) and a 1 ms burst: clock_padding; the held words in one write gain nothing', async () => {
+      const { result } = await replayCaseThroughProbe(
+        timed(
+          'G15',
+          words((i) => (i === 0 ? 40 : 2_040 + i)),
+          'first word, 2 s, then a burst',
+        ),
+      );
+      expect(rules(result)).toContain('clock_padding');
+      expect(result.rankable).toBe(false);
+      // one write of 50 words after the wait, then 9 at 10 ms: the wait is inside the span, and the
+      // published speed is what the whole request proves (about 59 tokens ÷ 2.1 s), not the burst's
+      const held = [
+        [40, delta({ content: WORDS[0] })],
+        [
+          2_040,
+          WORDS.slice(1, 51)
+            .map((w) => delta({ content: w }))
+            .join(''),
+        ],
+        ...WORDS.slice(51).map((w, i) => [2_050 + i * 10, delta({ content: w })]),
+      ] as Array<[number, string]>;
+      const { result: oneWrite } = await replayCaseThroughProbe(timed('G15b', held, 'first word, 2 s, the held words in one write'));
+      expect(rules(oneWrite)).not.toContain('clock_padding');
+      expect(oneWrite.outputTokensPerSecondO200k!).toBeLessThan(60);
+    });
+
+    it('a wait before the first word stays the hold rule’s: 2.5 s, then 60 words 1 ms apart, is hold_then_burst (a queue cannot be told from a held answer); 2.5 s then 15 ms apart is vouched for by its span', async () => {
+      const { result } = await replayCaseThroughProbe(
+        timed(
+          'G16',
+          words((i) => 2_500 + i),
+          '2.5 s, then 1,000 tok/s',
+        ),
+      );
+      expect(rules(result)).toContain('hold_then_burst');
+      expect(result.rankable).toBe(false);
+      const { result: ok, shapeLagMs } = await replayCaseThroughProbe(
+        timed(
+          'G16b',
+          words((i) => 2_500 + i * 15),
+          '2.5 s, then 67 tok/s',
+        ),
+      );
+      if (shapeLagMs < 20) expect(rules(ok), JSON.stringify(ok.evidence.delivery)).not.toContain('hold_then_burst');
+    });
   });
 });

@@ -4,9 +4,9 @@ import {
   HOLD_FLOOR_MS,
   HOLD_RATIO,
   MIN_HOLD_TOKENS,
-  PADDING_FLOOR_MS,
   PADDING_RATIO,
   PREFILL_DECODE_RATIO,
+  SHORT_STALL_MS,
   creditedHiddenTokens,
   judgeDelivery,
 } from './plausible-delivery';
@@ -94,14 +94,16 @@ describe('plausible delivery: every threshold just under, at and just over', () 
     expect(rules(steady(300, MIN_HOLD_TOKENS, 1))).toEqual([]);
     expect(rules(steady(300, MIN_HOLD_TOKENS + 1, 1))).toEqual(['hold_then_burst']);
   });
-  it(`clock_padding: first gap per token ≥ ${PADDING_RATIO} × the pace after it, and ≥ ${PADDING_FLOOR_MS} ms`, () => {
+  it(`clock_padding: first gap per token ≥ ${PADDING_RATIO} × the pace after it, and > ${SHORT_STALL_MS} ms`, () => {
+    // a 20 ms pace: 8 steps (160 ms) are past the short-stall allowance, so the ratio decides
     const padded = (gap: number, pace: number) => [entry(100), ...steady(100 + gap, 200, pace)];
-    expect(rules(padded(PADDING_RATIO * 5 - 0.1, 5))).toEqual([]);
-    expect(rules(padded(PADDING_RATIO * 5, 5))).toEqual(['clock_padding']);
-    expect(rules(padded(PADDING_RATIO * 5 + 0.1, 5))).toEqual(['clock_padding']);
-    // below the noise floor a first gap is never padding, whatever the ratio
-    expect(rules(padded(PADDING_FLOOR_MS - 0.1, 0.5))).toEqual([]);
-    expect(rules(padded(PADDING_FLOOR_MS, 0.5))).toEqual(['clock_padding']);
+    expect(rules(padded(PADDING_RATIO * 20 - 0.1, 20))).toEqual([]);
+    expect(rules(padded(PADDING_RATIO * 20, 20))).toEqual(['clock_padding']);
+    expect(rules(padded(PADDING_RATIO * 20 + 0.1, 20))).toEqual(['clock_padding']);
+    // up to one short stall a first gap is never padding, whatever the ratio (decision 312)
+    expect(rules(padded(SHORT_STALL_MS, 0.5))).toEqual([]);
+    expect(judgeDelivery(padded(SHORT_STALL_MS, 0.5)).figures.paddingRatio).toBe(200);
+    expect(rules(padded(SHORT_STALL_MS + 0.1, 0.5))).toEqual(['clock_padding']);
   });
 });
 
@@ -215,9 +217,10 @@ describe('decision 307: a mid-stream dump is a whole answer; every early deliver
   });
 
   it(`clock_padding on an early delivery: (t_j − t_0) ÷ tokens since ≥ ${PADDING_RATIO} × pace fails, just under passes`, () => {
-    // two tokens 1 ms apart, a hold of x ms, then 200 tokens one per 5 ms: delivery 2 gives (1 + x) ÷ 2 ÷ 5
-    const t = (x: number) => [entry(100), entry(101), entry(101 + x), ...steady(106 + x, 200, 5)];
-    const edge = 2 * 5 * PADDING_RATIO - 1; // 79 ms: ratio exactly PADDING_RATIO
+    // two tokens 1 ms apart, a hold of x ms, then 200 tokens one per 20 ms: delivery 2 gives (1 + x) ÷ 2 ÷ 20
+    // (a 20 ms pace puts the edge, 320 ms since the first token, past the short-stall allowance)
+    const t = (x: number) => [entry(100), entry(101), entry(101 + x), ...steady(121 + x, 200, 20)];
+    const edge = 2 * 20 * PADDING_RATIO - 1; // 319 ms: ratio exactly PADDING_RATIO
     expect(rules(t(edge - 0.5))).toEqual([]);
     expect(rules(t(edge))).toEqual(['clock_padding']);
     expect(judgeDelivery(t(edge)).figures.paddingRatio).toBeCloseTo(PADDING_RATIO, 6);
@@ -233,5 +236,79 @@ describe('decision 307: a mid-stream dump is a whole answer; every early deliver
     // and after 2 of 100 (inside the first 10 %): padding
     const early = [...steady(100, 3, 1), ...steady(102 + 200, 97, 5)];
     expect(rules(early)).toEqual(['clock_padding']);
+  });
+});
+
+describe('decision 312: a single short stall is no pad; a wait before the first token stays the hold rule’s', () => {
+  const published = (t: TimelineEntry[]) => (t.reduce((n, e) => n + e.tokens, 0) - t[0]!.tokens) / (t.at(-1)!.atMs - t[0]!.atMs); // tok/ms, as build-probe-result
+
+  it('honest: a 60 ms stall right after the first token of a 5 ms pace (12× the pace) is not clock_padding', () => {
+    const stall = [entry(200), ...steady(260, 200, 5)];
+    expect(rules(stall)).toEqual([]);
+    expect(judgeDelivery(stall).figures.paddingRatio).toBe(12); // the ratio alone refused it before
+    // the same 60 ms after two tokens, and an engine stall of 60 ms on a 1 ms pace (60×)
+    expect(rules([entry(200), entry(205), ...steady(265, 200, 5)])).toEqual([]);
+    expect(rules([entry(200), ...steady(260, 500, 1)])).toEqual([]);
+  });
+
+  it(`edges: a first gap of exactly ${SHORT_STALL_MS} ms passes, 1 ms more is padding (5 ms pace)`, () => {
+    expect(rules([entry(200), ...steady(200 + SHORT_STALL_MS, 200, 5)])).toEqual([]);
+    expect(rules([entry(200), ...steady(200 + SHORT_STALL_MS + 1, 200, 5)])).toEqual(['clock_padding']);
+    // after a second token at pace, the stall since it just inside and just outside the allowance
+    expect(rules([entry(200), entry(205), ...steady(205 + SHORT_STALL_MS, 200, 5)])).toEqual([]);
+    expect(rules([entry(200), entry(205), ...steady(205 + SHORT_STALL_MS + 1, 200, 5)])).toEqual(['clock_padding']);
+    // the most a pad under the allowance can take: 8/7 of it, when the early delivery carries the
+    // tokens the pace can fit in an eighth of the time (28 tokens at 0.5 ms in 113 ms: 8.07×, stall 99.5 ms)
+    expect(rules([entry(0), entry(113, 28), ...steady(113.5, 300, 0.5)])).toEqual([]);
+    expect(rules([entry(0), entry(SHORT_STALL_MS * (8 / 7) + 1, 28), ...steady(116, 300, 0.5)])).toEqual(['clock_padding']);
+  });
+
+  it('exploit: a long wait right after the first token (300 ms, 1.5 s) is still clock_padding', () => {
+    expect(rules([entry(50), ...steady(350, 200, 5)])).toEqual(['clock_padding']);
+    expect(rules([entry(50), ...steady(1_550, 200, 5)])).toEqual(['clock_padding']);
+  });
+
+  it('exploit: short stalls in a row are one budget (100 ms, then 60 ms: 160 ms since the first token; five of 50 ms)', () => {
+    // delivery 1 sits exactly at the allowance (ratio 20), delivery 2 past it (a 155 ms stall; 160 ms ÷ 2 tokens = 16× the pace)
+    const two = [entry(100), entry(200), ...steady(260, 200, 5)];
+    expect(judgeDelivery(two).figures.paddingRatio).toBe(20);
+    expect(rules(two)).toEqual(['clock_padding']);
+    expect(rules([...steady(100, 6, 50), ...steady(355, 200, 5)])).toEqual(['clock_padding']);
+  });
+
+  it('exploit: the first token at once, every other token held and then burst, is clock_padding; released as one read it gains nothing', () => {
+    // a 100 tok/s server: first token at 50 ms, the other 255 generated by 2,600 ms
+    expect(rules([entry(50), ...steady(2_600, 255, 0.5)])).toEqual(['clock_padding']);
+    // the same held tokens as one read, then a 15-token tail: the wait is inside the span, so the
+    // published speed is below the server's own 0.1 tok/ms, and the gap per token is its pace
+    const oneRead = [entry(50), entry(2_600, 240), ...steady(2_610, 15, 10)];
+    expect(rules(oneRead)).toEqual([]);
+    expect(published(oneRead)).toBeLessThan(0.1);
+  });
+
+  it('exploit: a queue wait faked after a first token (20 ms, then 2 s, then 1,000 tok/s) is clock_padding; with the tokens "generated meanwhile" in one read, the wait is paid in speed', () => {
+    expect(rules([entry(20), ...steady(2_020, 256, 1)])).toEqual(['clock_padding']);
+    const meanwhile = [entry(20), entry(2_020, 300), ...steady(2_021, 255, 1)];
+    expect(rules(meanwhile)).toEqual([]);
+    expect(published(meanwhile)).toBeLessThan(0.25); // 555 tokens over 2.25 s, not the 1 tok/ms pace
+  });
+
+  it('exploit: a short stall before a burst shaves at most the allowance, and the burst is judged on a span that holds the stall', () => {
+    // first token at 50 ms, a 99 ms stall, then 255 tokens 0.05 ms apart: no rule, but the published
+    // speed (255 ÷ 111.7 ms) is less than 1.5× what the whole request proves (256 tokens by 161.7 ms)
+    const t = [entry(50), ...steady(149, 255, 0.05)];
+    expect(rules(t)).toEqual([]);
+    expect(published(t) / (256 / t.at(-1)!.atMs)).toBeLessThan(1.5);
+  });
+
+  it('a wait before the first token is still the hold rule’s: 2.5 s of queue, then 256 tokens at 1,000 tok/s, is the very timeline of a 100 tok/s server holding its answer and releasing it 10× faster', () => {
+    // one stream cannot tell them apart: whatever excused the queue would excuse the hold
+    const queued = steady(2_500, 256, 1);
+    expect(rules(queued, 1_000)).toEqual(['hold_then_burst']);
+    // a 40-token answer at 100 tok/s after a 2 s wait: the timeline of a 20 tok/s server bursting 5× its speed
+    expect(rules(steady(2_000, 40, 10))).toEqual(['hold_then_burst']);
+    // the same waits with spans that vouch for them (at most HOLD_RATIO spans) stay rankable
+    expect(rules(steady(2_000, 40, 20))).toEqual([]);
+    expect(rules(steady(1_000, 256, 1), 1_000)).toEqual([]);
   });
 });

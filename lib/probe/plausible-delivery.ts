@@ -33,15 +33,21 @@
  *   Judged from MIN_HOLD_TOKENS tokens after the first delivery. A hold INSIDE the span is not a rule: it lengthens S and can only lower the published speed.
  * - `clock_padding` (reason implausible_delivery): a first delivery followed by a gap far above the
  *   stream's own pace after it, so the TTFT clock stopped at a token that was not the start of the
- *   output: u_1 ≥ PADDING_RATIO × (token-weighted median of u_j, j ≥ 2), with the first gap at
- *   least PADDING_FLOOR_MS, below which timer and scheduling noise (and the error bound the probe
- *   publishes) cannot tell a pad from a step. The real start of output (the second delivery) is
- *   kept in the evidence. Since decision 307 every early delivery j (starting within the first
- *   EARLY_TOKEN_SHARE of the tokens after the first delivery) is judged the same way on its time
- *   since the first delivery per token since it: (t_j − t_0) ÷ (k_1 + … + k_j) ≥ PADDING_RATIO ×
- *   pace, with t_j − t_0 ≥ PADDING_FLOOR_MS. Two tokens 5 ms apart and then a 1 s hold stopped the
- *   clock as well as one token does; an honest short stall (100 ms at token 5 of a 5 ms pace:
- *   125 ms ÷ 5 tokens = 5× the pace) stays under, as generation that never stops does.
+ *   output: u_1 ≥ PADDING_RATIO × (token-weighted median of u_j, j ≥ 2), with the first gap
+ *   longer than SHORT_STALL_MS (decision 312; it was a 25 ms noise floor). The real start of output
+ *   (the second delivery) is kept in the evidence. Since decision 307 every early delivery j
+ *   (starting within the first EARLY_TOKEN_SHARE of the tokens after the first delivery) is judged
+ *   the same way on its time since the first delivery per token since it: (t_j − t_0) ÷ (k_1 + … +
+ *   k_j) ≥ PADDING_RATIO × pace, with a stall t_j − t_0 − pace × (k_1 + … + k_j − 1) longer
+ *   than SHORT_STALL_MS (decision 312; the first gap itself for j = 1 and one token). Two tokens
+ *   5 ms apart and then a 1 s hold stopped the clock as well as one token does; an honest short
+ *   stall (100 ms at token 5 of a 5 ms pace: 125 ms ÷ 5 tokens = 5× the pace) stays under, as
+ *   generation that never stops does. A single short stall right after the first token (60 ms at a 5 ms pace: 12× the pace) is
+ *   no pad either (decision 312): what a pad takes is milliseconds of TTFT, and the ratio alone
+ *   already let any stream of a 12.5 ms pace or slower shave 100 ms (8 steps); an engine step
+ *   delayed by another request's prefill (continuous batching) stalls a fast stream as long. The
+ *   allowance is one budget from the first delivery, not one per stall: the stall of delivery j
+ *   sums every early stall before it, so several short stalls in a row are judged as one long one.
  *   A pause followed by the tokens generated meanwhile in one delivery
  *   (u_1 at the stream's pace) is not padding: those tokens prove generation ran from the first
  *   token on (it is also what our own reader shows after a stall), only their delivery was late.
@@ -50,7 +56,13 @@
  * figures, so sitting under it means behaving like generation. Under `hold_then_burst` a hold is
  * at most HOLD_RATIO spans long, so holding buys at most that factor over the rate the whole
  * request proves, paid for in published TTFT; under `clock_padding` a pad can shave at most
- * PADDING_RATIO steps of the stream's own pace (or the noise floor) off TTFT.
+ * max(PADDING_RATIO steps of the stream's own pace, 8/7 × SHORT_STALL_MS) off TTFT.
+ *
+ * A wait before the first token is judged only by the hold rule, on the stream's own span
+ * (decision 312): one stream cannot tell a queue from a hold of generated tokens (2.5 s of queue,
+ * then 256 tokens at 1,000 tok/s, is every delivery of a 100 tok/s server that generated the answer
+ * in those 2.5 s and released it 10× faster), so a queue wait longer than the allowance is not
+ * rankable on that run, and the rule's bound on the gain is kept.
  *
  * Sources: MLPerf Endpoints rules (2026) forbid padding "to stop the clock" and response caching;
  * Artificial Analysis' output speed is measured after the first chunk (the window these rules protect);
@@ -76,8 +88,16 @@ export const PADDING_RATIO = 8;
  * the first delivery (decision 307).
  */
 export const EARLY_TOKEN_SHARE = 0.1;
-/** A first gap shorter than this is never padding (timer and scheduling noise), ms. */
-export const PADDING_FLOOR_MS = 25;
+/**
+ * A single short stall (decision 312): an early delivery j whose stall, t_j − t_0 less the
+ * stream's pace for each token after the first one since (the first gap itself for j = 1 and one
+ * token; every early stall before j summed), is at most this many ms is never padding, whatever
+ * its ratio to the stream's pace. Replaces the 25 ms noise floor (timer and scheduling noise),
+ * which it covers. A pad it lets through shaves at most 8/7 of it off TTFT (≈ 114 ms: a ratio of
+ * PADDING_RATIO leaves at most an eighth of t_j − t_0 to the pace), about what the PADDING_RATIO
+ * allowance already gave a stream of a 12.5 ms pace (8 steps, 100 ms); ms.
+ */
+export const SHORT_STALL_MS = 100;
 
 /**
  * The hidden reasoning tokens that may excuse a hold (decision 307): the claim, at most the
@@ -175,21 +195,26 @@ export function judgeDelivery(timeline: readonly TimelineEntry[], inputTokens = 
       // hold, stopped the clock as well as one token does. Delivery j's time since the first
       // delivery per token since it, for the deliveries that start within the first
       // EARLY_TOKEN_SHARE of the tokens after the first delivery; j = 1 is the rule as it was.
+      // Each early delivery is judged on its own (decision 312): the one with the largest ratio
+      // may lie inside the short-stall allowance while a later one, past it, is still a pad
+      // (100 ms after the first token, then another 60 ms: 155 ms of stalls, 16× the pace).
       const after = d.slice(1).reduce((n, x) => n + x.tokens, 0);
       let ratio = u1 / pace;
-      let gapMs = firstGap;
+      let padded = false;
       let before = 0;
       for (let j = 1; j < d.length && before < EARLY_TOKEN_SHARE * after; j++) {
         const tokens = before + d[j]!.tokens;
         const sinceFirst = d[j]!.atMs - d[0]!.atMs;
-        if (sinceFirst / tokens / pace > ratio) {
-          ratio = sinceFirst / tokens / pace;
-          gapMs = sinceFirst;
-        }
+        const r = sinceFirst / tokens / pace;
+        ratio = Math.max(ratio, r);
+        // the stall: the time since the first delivery less the pace steps of the tokens after
+        // the first one since (a 100 ms stall, then tokens at pace, stays a 100 ms stall)
+        const stallMs = sinceFirst - pace * (tokens - 1);
+        if (r >= PADDING_RATIO && stallMs > SHORT_STALL_MS) padded = true;
         before = tokens;
       }
       figures.paddingRatio = ratio;
-      if (gapMs >= PADDING_FLOOR_MS && ratio >= PADDING_RATIO) figures.rules.push('clock_padding');
+      if (padded) figures.rules.push('clock_padding');
     }
   }
   return { wholeAnswer, evidence: figures.rules.length > 0 ? figures : null, figures };

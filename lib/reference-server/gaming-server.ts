@@ -24,7 +24,9 @@
  *   2 ms each);
  * - clock padding: `clock-padding` (one word at once, a 1.5 s pause, then 200 tok/s),
  *   `padding-just-over` / `padding-just-under` (first gap 12× / 5× the stream's pace of 20 ms,
- *   both above the 25 ms floor);
+ *   both above the 25 ms floor), `stall-just-under` / `stall-just-over` (one word at 50 ms, then
+ *   a stall of 50 / 150 ms before a 5 ms pace: 10× / 30× the pace, under / over the 100 ms
+ *   short-stall allowance of decision 312; the ratio alone refused both before it);
  * - counts: `usage-inflated-24` (usage 24 % above the tokens sent; the agreement check allows
  *   25 %), `usage-inflated-30` (30 % above);
  * - `honest` (any other model id): a steady 500 tok/s stream, for comparison.
@@ -50,6 +52,8 @@ export const GAMING_TRICKS = [
   'clock-padding',
   'padding-just-over',
   'padding-just-under',
+  'stall-just-under',
+  'stall-just-over',
   'usage-inflated-24',
   'usage-inflated-30',
   'honest',
@@ -112,6 +116,13 @@ export function planTrick(trick: GamingTrick, n: number, promptChars: number): P
       const pace = 20;
       const gap = pace * (trick === 'padding-just-over' ? 12 : 5);
       return [{ atMs: 50, tokens: 1 }, ...steady(n - 1, 50 + gap, pace)];
+    }
+    case 'stall-just-under':
+    case 'stall-just-over': {
+      // one short stall after the first word (lib/probe/plausible-delivery SHORT_STALL_MS = 100 ms):
+      // 0.5× / 1.5× of it, both far over 8 steps of the 5 ms pace
+      const stall = trick === 'stall-just-over' ? 150 : 50;
+      return [{ atMs: 50, tokens: 1 }, ...steady(n - 1, 50 + stall, 5)];
     }
     default:
       // answers and counts tricks, and `honest`: a steady 500 tok/s stream after 50 ms

@@ -18,7 +18,7 @@ import { getTokenHonesty } from '@/db/queries/token-honesty';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { getLeaderboardAnswer } from '@/server/leaderboard';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
-import { HOLD_RATIO, PADDING_RATIO } from '@/lib/probe/plausible-delivery';
+import { HOLD_RATIO, PADDING_RATIO, SHORT_STALL_MS } from '@/lib/probe/plausible-delivery';
 import { injectLateness, restoreLateness } from '@/lib/probe/test-support/injected-lateness';
 import type { FetchLike } from '@/lib/probe/types';
 import { GAMING_TRICKS, type GamingTrick } from '@/lib/reference-server/gaming-server';
@@ -132,9 +132,16 @@ beforeAll(async () => {
   // process's real timing evidence, so either the rule fires, or the probe declines to vouch for
   // its clock (timing_uncertain); either way not rankable, as in production.
   restoreLateness();
-  for (const trick of ['hold-just-over', 'padding-just-over'] as const) await probeTimes(`gaming-${trick}`, 2);
+  for (const trick of ['hold-just-over', 'padding-just-over', 'stall-just-over'] as const) await probeTimes(`gaming-${trick}`, 2);
   injectLateness('quiet');
-  for (const slug of ['gaming-hold-just-under', 'gaming-padding-just-under', 'gaming-honest', 'reference-5000-1', 'reference-5000-4'])
+  for (const slug of [
+    'gaming-hold-just-under',
+    'gaming-padding-just-under',
+    'gaming-stall-just-under',
+    'gaming-honest',
+    'reference-5000-1',
+    'reference-5000-4',
+  ])
     await probeUntilRankable(slug);
 }, 240_000);
 
@@ -236,6 +243,17 @@ describe('variants around each rule’s edge', () => {
   });
 });
 
+describe('decision 312: one short stall after the first word', () => {
+  it(`a 50 ms stall at a 5 ms pace (10×, refused by the ratio alone before) stays rankable; 150 ms (over the ${SHORT_STALL_MS} ms allowance) is clock_padding`, () => {
+    for (const m of results.get('gaming-stall-just-under')!) {
+      expect(streamReasons(m), JSON.stringify(m.evidence)).toEqual([]);
+      expect(m.ttftMs!).toBeGreaterThanOrEqual(49); // the first word's own time: at most the stall shaved
+    }
+    for (const m of results.get('gaming-stall-just-over')!)
+      expect(rules(m).includes('clock_padding') || m.notRankableReasons.includes('timing_uncertain'), JSON.stringify(m.notRankableReasons)).toBe(true);
+  });
+});
+
 describe('the board', () => {
   it('ranks none of the tricks that break a rule, ranks the edge controls and the honest streams, and publishes the inflated endpoint at the speed it sent', async () => {
     const board = await getLeaderboardAnswer(
@@ -257,6 +275,7 @@ describe('the board', () => {
       'hold-just-over',
       'clock-padding',
       'padding-just-over',
+      'stall-just-over',
       'usage-inflated-30',
     ];
     for (const trick of caught) expect(entry(`gaming-${trick}`).rank, trick).toBeNull();
@@ -267,6 +286,7 @@ describe('the board', () => {
     for (const slug of [
       'gaming-hold-just-under',
       'gaming-padding-just-under',
+      'gaming-stall-just-under',
       'gaming-honest',
       'gaming-usage-inflated-24',
       'reference-5000-1',
