@@ -25,7 +25,7 @@
  * - E2E: request start → end of stream (terminal marker, or clean close) (bench_serving `latency`).
  */
 import { getAdapter } from './adapters/registry';
-import { classifyFinish } from './finish-reasons';
+import { judgeFinishes, NO_FINISH_STATED } from './finish-reasons';
 import type { StreamParseResult } from './parse-stream';
 import { creditedHiddenTokens, judgeDelivery } from './plausible-delivery';
 import { listDegenerateRules } from './plausible-output';
@@ -122,6 +122,14 @@ export function buildFailedProbeResult(
 }
 
 /**
+ * A `length` finish with fewer output tokens than this share of the request's budget is not
+ * believed (decision 313): the model did not run out of room. Half leaves room for a tokenizer
+ * that counts differently from o200k (Llama, Qwen and Mistral tokenizers differ by well under a
+ * third on English prose) when the provider reports no count.
+ */
+export const LENGTH_FINISH_MIN_SHARE = 0.5;
+
+/**
  * Builds the ProbeResult of a stream that was read (fully or not). Pure apart from tokenizing;
  * never throws. Speeds and TPOT are only given for successful probes; failed probes keep their
  * partial text, timeline and times as diagnostics.
@@ -165,7 +173,12 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   const cleanEnd = parsed.endReason === 'eof' || parsed.endReason === 'terminal';
   // A stated finish is evidence (decision 190): a failure-named or filtered one fails the probe
   // even when usage and the terminal marker follow; an unknown one leaves it unrankable.
-  const finish = classifyFinish(context.protocol, parsed.finishReasonRaw, { hasToolCalls: parsed.toolCalls.length > 0 });
+  const { finishRaw, finish, finishesDisagree } = judgeFinishes(
+    context.protocol,
+    parsed.finishReasonsSeen,
+    parsed.finishReasonRaw,
+    parsed.toolCalls.length > 0,
+  );
   if (parsed.error) {
     errorKind = parsed.error.kind;
     errorMessage = parsed.error.message;
@@ -244,8 +257,21 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   // the stream contradicts itself, so its count and span are not the answer's (decision 303).
   const sequenceIssues = [...parsed.sequenceIssues];
   if (events.some((e) => e.afterFinish)) sequenceIssues.push('content after the finish');
+  if (finishesDisagree) sequenceIssues.push(`finishes that disagree: ${parsed.finishReasonsSeen.join(' then ').slice(0, 100)}`);
   if (sequenceIssues.length > 0) evidence.sequenceIssues = sequenceIssues;
-  if (finish.verdict === 'unknown' && parsed.finishReasonRaw !== null) evidence.unknownFinishReason = parsed.finishReasonRaw.slice(0, 100);
+  if (finish.verdict === 'unknown' && finishRaw !== null) evidence.unknownFinishReason = finishRaw.slice(0, 100);
+  // Every protocol probed states how a generation ended (finish_reason, stop_reason, finishReason,
+  // stopReason, a response status): a stream that ends without one says nothing of whether the
+  // answer is whole, so its figure is not vouched for (decision 313).
+  else if (finish.verdict === 'none' && success) evidence.unknownFinishReason = NO_FINISH_STATED;
+  else if (success && finish.verdict === 'clean' && finish.finishReason === 'length' && finishRaw !== null) {
+    // A length finish says the budget ran out; far short of it (the provider's own count, hidden
+    // reasoning included, else o200k) the stream says something untrue of itself (decision 313).
+    const budget = context.maxOutputTokens ?? null;
+    const used = reported ?? outputTokensO200k;
+    if (budget !== null && used < LENGTH_FINISH_MIN_SHARE * budget)
+      evidence.unknownFinishReason = `${finishRaw.slice(0, 40)} after ${used} of ${budget} tokens`;
+  }
   if (success && !buffered && delivery.evidence) evidence.delivery = delivery.evidence;
   if (success) {
     // Every channel together (decision 307): a copy from reasoning to answer, or into tool
@@ -284,7 +310,7 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
     tpotMs,
     contentChunks: timeline.length,
     finishReason: success && finish.verdict === 'clean' ? finish.finishReason : null,
-    finishReasonRaw: parsed.finishReasonRaw,
+    finishReasonRaw: finishRaw,
     answerText,
     reasoningText,
     toolCalls,

@@ -32,7 +32,9 @@
  * throttling or a rate limit, else `stream_error`.
  *
  * Unknown: anything else, including Gemini OTHER and FINISH_REASON_UNSPECIFIED. A stream that
- * states no finish at all is judged by its terminal marker alone (unchanged).
+ * states no finish at all ends well by its terminal marker, but is unknown_finish too (decision
+ * 313: every protocol probed states one), and a stream stating several is judged by the worst
+ * (judgeFinishes).
  */
 import type { ErrorKind, FinishReason, Protocol } from './types';
 
@@ -113,6 +115,11 @@ const FAILURE_WORD =
   /(^|[_\s-])(abort(ed)?|errors?|errored|fail(ed|ure)?|cancel(l)?ed|cancel|timeout|timed[_\s-]?out|interrupt(ed)?|exception|disconnect(ed)?|crash(ed)?|killed|overload(ed)?|network)([_\s-]|$)/;
 const RATE_LIMIT_WORD = /rate[\s_-]?limit|throttl|too[\s_-]?many[\s_-]?requests|quota|resource[\s_-]?exhausted/;
 
+/** True when `word` (lower-case) contains a word naming a failure (FAILURE_WORD) or a rate limit. */
+export function namesFailure(word: string): boolean {
+  return FAILURE_WORD.test(word) || RATE_LIMIT_WORD.test(word);
+}
+
 /**
  * Classifies the finish a stream stated, for `protocol` (see the module doc for the lists).
  * `hasToolCalls`: the stream opened tool calls (Responses `completed` is then `tool_calls`).
@@ -134,4 +141,42 @@ export function classifyFinish(protocol: Protocol, raw: string | null | undefine
     return { verdict: 'failed', errorKind: 'stream_error', message: `finish "${raw.trim()}" names a failure` };
   }
   return { verdict: 'unknown' };
+}
+
+/** Recorded as `evidence.unknownFinishReason` when a stream ends without stating any finish (decision 313). */
+export const NO_FINISH_STATED = '(no finish stated)';
+
+/** The finish a stream is judged by, the word it was judged on, and whether its clean finishes disagree. */
+export interface JudgedFinish {
+  finishRaw: string | null;
+  finish: FinishVerdict;
+  /** two or more clean finishes that normalise differently (`length` then `stop`): which one is true is unknown */
+  finishesDisagree: boolean;
+}
+
+const VERDICT_WEIGHT: Record<FinishVerdict['verdict'], number> = { failed: 3, unknown: 2, clean: 1, none: 0 };
+
+/**
+ * Judges every finish a stream stated, not only its last (decision 313): the worst one counts, a
+ * failure or filter over an unknown word over a clean one, and among equals the first. So a later
+ * `stop` never erases an earlier `content_filter`, `refusal`, `SAFETY` or `abort` (a client that
+ * keeps the last word would show the user a filtered answer as whole). Clean finishes that
+ * normalise differently disagree (`length` then `stop`): the stream contradicts itself.
+ * `seen`: the distinct words in order (StreamAccumulation.finishReasonsSeen); `last`: the last one
+ * stated (used when `seen` is empty, e.g. a hand-built accumulation). Pure.
+ */
+export function judgeFinishes(protocol: Protocol, seen: readonly string[], last: string | null, hasToolCalls: boolean): JudgedFinish {
+  const words = seen.length > 0 ? seen : last !== null ? [last] : [];
+  let finishRaw: string | null = null;
+  let finish: FinishVerdict = { verdict: 'none' };
+  const clean = new Set<string>();
+  for (const word of words) {
+    const verdict = classifyFinish(protocol, word, { hasToolCalls });
+    if (verdict.verdict === 'clean') clean.add(verdict.finishReason);
+    if (VERDICT_WEIGHT[verdict.verdict] > VERDICT_WEIGHT[finish.verdict]) {
+      finish = verdict;
+      finishRaw = word;
+    }
+  }
+  return { finishRaw: finishRaw ?? last, finish, finishesDisagree: clean.size > 1 };
 }

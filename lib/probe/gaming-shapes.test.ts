@@ -126,7 +126,7 @@ describe('a gaming provider gets no ranked number', () => {
     expect(ok.outcome).toBe('success');
   });
 
-  it('a second choice that also claims index 0 with text is an unrecognised shape, never silently dropped', async () => {
+  it('a second choice with text (index 0 again, or index 1) is an unrecognised shape, never silently dropped', async () => {
     const two = [
       ...WORDS.map((w) =>
         chunk([
@@ -138,7 +138,8 @@ describe('a gaming provider gets no ranked number', () => {
     ];
     const { result } = await replayCaseThroughProbe(stream('G05', two, 'two choices 0'));
     expect(result.notRankableReasons).toContain('unrecognized_shape');
-    // a second choice at index 1 is the n > 1 shape: choice 0 is read, nothing unrecognised
+    // a second choice at index 1 is the n > 1 shape the probe never asks for (n = 1): choice 0 is
+    // read, and the other answer is unrecognised (decision 313); a bare index-1 chunk without text is not
     const n2 = [
       ...WORDS.map((w) =>
         chunk([
@@ -148,8 +149,19 @@ describe('a gaming provider gets no ranked number', () => {
       ),
       delta({}, 'stop'),
     ];
-    const { result: ok } = await replayCaseThroughProbe(stream('G05b', n2, 'n = 2'));
-    expect(ok.answerText).toBe(WORDS.join(''));
+    const { result: other } = await replayCaseThroughProbe(stream('G05b', n2, 'n = 2'));
+    expect(other.answerText).toBe(WORDS.join(''));
+    expect(other.notRankableReasons).toContain('unrecognized_shape');
+    const bare = [
+      ...WORDS.map((w) =>
+        chunk([
+          { index: 0, delta: { content: w } },
+          { index: 1, delta: {} },
+        ]),
+      ),
+      delta({}, 'stop'),
+    ];
+    const { result: ok } = await replayCaseThroughProbe(stream('G05c', bare, 'an empty index 1'));
     expect(ok.notRankableReasons).not.toContain('unrecognized_shape');
   });
 

@@ -56,6 +56,8 @@ export interface StreamAccumulation {
   /** ms since request start of the last event that was not a keep-alive (comments never count) */
   lastDataEventMs: number | null;
   finishReasonRaw: string | null;
+  /** every distinct finish word the stream stated, first-seen order, at most MAX_FINISHES (decision 313) */
+  finishReasonsSeen: string[];
   /** a completion signal (finish reason, messageStop) was seen */
   complete: boolean;
   /** the terminal marker was seen; later events are ignored */
@@ -72,6 +74,9 @@ export interface StreamAccumulation {
   /** breaks in the protocol's event numbering (WireEvent.sequenceIssue), at most MAX_UNRECOGNIZED_PATHS */
   sequenceIssues: string[];
 }
+
+/** At most this many distinct finish words are kept per stream (a stream stating more is judged on these). */
+export const MAX_FINISHES = 8;
 
 /** At most this many distinct unrecognised paths are kept per stream (evidence, not a dump). */
 export const MAX_UNRECOGNIZED_PATHS = 20;
@@ -101,6 +106,7 @@ export function createStreamAccumulator(onTokenEvent?: (atMs: number) => void): 
     reasoningWithheld: false,
     lastDataEventMs: null,
     finishReasonRaw: null,
+    finishReasonsSeen: [],
     complete: false,
     terminal: false,
     terminalAtMs: null,
@@ -166,7 +172,11 @@ export function createStreamAccumulator(onTokenEvent?: (atMs: number) => void): 
     if (event.inputTokensReported !== undefined) state.inputTokensReported = event.inputTokensReported;
     if (event.servedServiceTier !== undefined) state.servedServiceTier = event.servedServiceTier;
     if (event.reasoningWithheld) state.reasoningWithheld = true;
-    if (event.finishReason !== undefined) state.finishReasonRaw = event.finishReason;
+    if (event.finishReason !== undefined) {
+      state.finishReasonRaw = event.finishReason;
+      if (!state.finishReasonsSeen.includes(event.finishReason) && state.finishReasonsSeen.length < MAX_FINISHES)
+        state.finishReasonsSeen.push(event.finishReason);
+    }
     if (event.complete) state.complete = true;
     if (event.error && !state.error) state.error = event.error;
     if (event.providerMetrics) Object.assign(state.providerMetrics, event.providerMetrics);

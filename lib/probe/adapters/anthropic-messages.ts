@@ -31,7 +31,7 @@ function addServedTier(usage: Record<string, unknown>, event: WireEvent): void {
 import { structuredOutputFields } from './structured-output';
 import { conversationFields } from './conversation';
 import { serviceTierFields } from '../service-tier';
-import { listUnknownUsagePaths } from './usage-places';
+import { listUnknownUsagePaths, listUnreadableCounts } from './usage-places';
 
 /**
  * Where Messages servers put usage: message_start's provisional `message.usage`, message_delta's
@@ -143,7 +143,13 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Mess
       if (isRecord(message.usage)) {
         addCachedInput('anthropic-messages', message.usage, started);
         addServedTier(message.usage, started);
+        const unreadable = listUnreadableCounts(message.usage, 'message_start.message.usage');
+        if (unreadable.length > 0) started.unrecognizedPaths = [...(started.unrecognizedPaths ?? []), ...unreadable];
       }
+      // The message starts with stop_reason null; a stop stated here is a finish like any other
+      // (a refusal before the first token is a refusal, decision 313).
+      const stop = stopReasonOf(message.stop_reason);
+      if (stop !== undefined) started.finishReason = stop;
       return started;
     }
     case 'content_block_start': {
@@ -212,7 +218,7 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Mess
       const stop = stopReasonOf(delta.stop_reason);
       // Not yet complete: per the Messages protocol only message_stop ends the stream (F08).
       if (stop !== undefined) event.finishReason = stop;
-      readUsage(data.usage, event, state);
+      readUsage(data.usage, event, state, `${type}.usage`);
       return event;
     }
     case 'content_block_stop': {
@@ -253,7 +259,7 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Mess
       if (text.reasoning !== '') state.reasoningStreamed = true;
       const stop = stopReasonOf(data.stop_reason);
       if (stop !== undefined) event.finishReason = stop;
-      readUsage(data.usage, event, state);
+      readUsage(data.usage, event, state, `${type}.usage`);
       return { ...event, complete: true, terminal: true };
     }
     case 'ping':
@@ -286,8 +292,10 @@ function stopReasonOf(value: unknown): string | undefined {
  * A Messages `usage` object onto `event`: output_tokens as the reported count (cumulative, last
  * value wins), the thinking count (decision 065), the cache counts and the served tier.
  */
-function readUsage(value: unknown, event: WireEvent, state: MessagesDecoderState): void {
+function readUsage(value: unknown, event: WireEvent, state: MessagesDecoderState, path: string): void {
   const usage = isRecord(value) ? value : {};
+  const unreadable = listUnreadableCounts(usage, path);
+  if (unreadable.length > 0) event.unrecognizedPaths = [...(event.unrecognizedPaths ?? []), ...unreadable];
   const count = countValue(usage.output_tokens);
   if (count !== undefined) {
     event.outputTokensReported = count;

@@ -13,6 +13,8 @@ export interface CollectedText {
   answer: string;
   reasoning: string;
   unrecognizedPaths: string[];
+  /** a typed `refusal` part held text: the model refused (a failure, decision 307), its text kept as a diagnostic */
+  refused?: boolean;
 }
 
 /** Part types whose text is answer text unless nested in a reasoning part. */
@@ -80,6 +82,12 @@ export function collectText(value: unknown, channel: TextChannel, path: string, 
     out[channel] += value;
     return;
   }
+  // A number or a flag where text belongs (`content: 1234567`) is not text the probe can count
+  // or a tokenizer would see the same: unknown, so recorded (decision 313).
+  if (typeof value === 'number' || typeof value === 'boolean') {
+    out.unrecognizedPaths.push(`${path} (${typeof value})`);
+    return;
+  }
   if (value === null || typeof value !== 'object' || depth > 32) return;
   if (Array.isArray(value)) {
     value.forEach((item, i) => collectText(item, channel, `${path}[${i}]`, out, depth + 1));
@@ -90,8 +98,10 @@ export function collectText(value: unknown, channel: TextChannel, path: string, 
   let partChannel = channel;
   if (type !== undefined) {
     if (REASONING_TYPES.has(type)) partChannel = 'reasoning';
-    else if (type === 'refusal') partChannel = 'answer';
-    else if (OPAQUE_TYPES.has(type)) return;
+    else if (type === 'refusal') {
+      partChannel = 'answer';
+      if (hasText(part)) out.refused = true;
+    } else if (OPAQUE_TYPES.has(type)) return;
     else if (!TEXT_TYPES.has(type)) {
       if (hasTextOutside(part, META_KEYS)) out.unrecognizedPaths.push(`${path}(type=${type})`);
       return;

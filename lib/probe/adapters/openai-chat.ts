@@ -26,7 +26,7 @@
  * - success by `[DONE]`, or by a non-null finish_reason followed by a clean close (C17); noise after
  *   the finish never fails it (T41).
  */
-import { classifyFinish } from '../finish-reasons';
+import { CLEAN_FINISHES, classifyFinish, namesFailure } from '../finish-reasons';
 import { REFUSAL_ERROR, type InStreamError, type ProtocolAdapter, type ToolCallDelta, type WireEvent } from './adapter';
 import { collectText, emptyText, hasText } from './content-parts';
 import { joinUrl, pathEndsWith } from './join-url';
@@ -37,7 +37,7 @@ import { servedTierOf } from './served-tier';
 import { structuredOutputFields } from './structured-output';
 import { conversationFields } from './conversation';
 import { serviceTierFields } from '../service-tier';
-import { listUnknownUsagePaths } from './usage-places';
+import { listUnknownUsagePaths, listUnreadableCounts } from './usage-places';
 
 /** Per-stream state of the OpenAI decoder. */
 interface ChatDecoderState {
@@ -131,10 +131,26 @@ const CHUNK_META_KEYS = new Set([
   'kv_transfer_params',
   'time_info',
   'request_id',
-  // read as failures by topLevelFailure (a status that is no failure is metadata)
+  // read by topLevelFailure: a failure when they say one, metadata when they say a clean word
   'status',
   'state',
   'errors',
+]);
+
+/** Top-level `status` / `state` words that say a generation is going or went well (decision 313). */
+const CLEAN_STATUSES = new Set([
+  'completed',
+  'complete',
+  'in_progress',
+  'running',
+  'streaming',
+  'generating',
+  'queued',
+  'success',
+  'succeeded',
+  'ok',
+  'done',
+  'finished',
 ]);
 
 /**
@@ -150,10 +166,16 @@ function readDelta(delta: Record<string, unknown>, path: string, event: WireEven
   collectText(delta.refusal, 'answer', `${path}.refusal`, text);
   // A refusal is a failure, like a filter's finish (decision 307); its text stays a diagnostic.
   if (hasText(delta.refusal)) event.error ??= REFUSAL_ERROR;
+  let reasoningKey: string | undefined;
   for (const key of ['reasoning_content', 'reasoning', 'reasoning_details'] as const) {
     if (!hasText(delta[key])) continue;
-    collectText(delta[key], 'reasoning', `${path}.${key}`, text);
-    break;
+    if (reasoningKey === undefined) {
+      collectText(delta[key], 'reasoning', `${path}.${key}`, text);
+      reasoningKey = key;
+    } else if (saysOtherText(delta[key], text.reasoning)) {
+      // A second reasoning field saying other words than the first: one of them is not read (decision 313).
+      unrecognized.push(`${path}.${key} (differs from ${reasoningKey})`);
+    }
   }
   // The same text as answer and as reasoning in one delta is one output given twice: counted once,
   // and the shape is not one we know (a server that means both would never say the same words).
@@ -164,9 +186,19 @@ function readDelta(delta: Record<string, unknown>, path: string, event: WireEven
   if (text.answer !== '') event.answer = (event.answer ?? '') + text.answer;
   if (text.reasoning !== '') event.reasoning = (event.reasoning ?? '') + text.reasoning;
   unrecognized.push(...text.unrecognizedPaths);
+  // A refusal as a typed content part (`{"type":"refusal","refusal":...}`) is the same refusal.
+  if (text.refused) event.error ??= REFUSAL_ERROR;
   for (const [key, value] of Object.entries(delta)) {
     if (!DELTA_KEYS.has(key) && hasText(value) && !repeatsText(value, [text.answer, text.reasoning])) unrecognized.push(`${path}.${key}`);
   }
+}
+
+/** True when `value` holds readable text (encrypted parts hold none) other than `text`. */
+function saysOtherText(value: unknown, text: string): boolean {
+  const other = emptyText();
+  collectText(value, 'reasoning', '', other);
+  const said = (other.answer + other.reasoning).trim();
+  return said !== '' && said !== text.trim();
 }
 
 /**
@@ -302,8 +334,16 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
   const choice = choices[at];
   // A second choice claiming index 0 with text: which one is the answer is unknown (never dropped silently).
   choices.forEach((c, i) => {
-    if (i !== at && isRecord(c) && (c.index === 0 || c.index === undefined) && hasText(c)) unrecognized.push(`choices[${i}] (a second choice 0)`);
+    if (i === at || !isRecord(c) || !hasText(c)) return;
+    // Another choice with text or a finish: the probe asks for one (n = 1), so which one is the
+    // answer is unknown (never dropped silently).
+    unrecognized.push(c.index === 0 || c.index === undefined ? `choices[${i}] (a second choice 0)` : `choices[${i}] (another choice)`);
   });
+  if (!event.error) {
+    const filtered = filteredByContentFilter(chunk, isRecord(choice) ? choice : undefined);
+    if (filtered) event.error = filtered;
+  }
+  unrecognized.push(...unknownStatusPaths(chunk));
   if (isRecord(choice)) {
     const path = `choices[${at}]`;
     // `message` (a whole non-streamed answer) reads like a delta; `text` is the Completions shape.
@@ -313,6 +353,9 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
       if (!isRecord(delta) || (key === 'message' && isRecord(choice.delta))) continue;
       readDelta(delta, `${path}.${key}`, event, unrecognized);
       if (event.reasoning !== undefined && event.reasoning !== '') state.reasoningStreamed = true;
+      // Reasoning written inline in the answer as `<think>…</think>` (Perplexity sonar-reasoning,
+      // MiniMax without a reasoning split) was streamed: its count is visible, not hidden (decision 065).
+      if (event.answer !== undefined && /<think>/i.test(event.answer)) state.reasoningStreamed = true;
       const calls = readToolCalls(delta, state);
       if (calls.length > 0) event.toolCalls = [...(event.toolCalls ?? []), ...calls];
     }
@@ -331,6 +374,9 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
       const failure = sideFinishFailure(choice);
       if (failure) event.error = failure;
     }
+    const native = choice.native_finish_reason;
+    if (typeof native === 'string' && native.trim() !== '' && !isKnownFinishWord(native))
+      unrecognized.push(`${path}.native_finish_reason (${native.slice(0, 40)})`);
     // A finish_reason that is not a string (an object, an array) is a finish of unknown meaning:
     // recorded as its JSON, so it is `unknown_finish` (decision 307), never silently no finish.
     const rawFinish = choice.finish_reason;
@@ -369,6 +415,9 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
           : undefined;
   const usageCount = usage ? outputCount(usage) : undefined;
   unrecognized.push(...listUnknownUsagePaths(chunk, (p) => p === 'usage' || p === 'x_groq.usage' || /^choices\[\d+\]\.usage$/.test(p)));
+  if (isRecord(chunk.usage)) unrecognized.push(...listUnreadableCounts(chunk.usage, 'usage'));
+  if (choiceUsage) unrecognized.push(...listUnreadableCounts(choiceUsage, `choices[${at}].usage`));
+  if (isRecord(chunk.x_groq) && isRecord(chunk.x_groq.usage)) unrecognized.push(...listUnreadableCounts(chunk.x_groq.usage, 'x_groq.usage'));
   const servedTier = servedTierOf(chunk.service_tier);
   if (servedTier !== undefined) event.servedServiceTier = servedTier;
   if (usage && usageCount !== undefined) {
@@ -466,6 +515,18 @@ const FAILED_STATUSES = new Set([
 const ERROR_PART_KEYS = ['code', 'message', 'detail', 'details', 'error_code', 'error_message'] as const;
 
 /**
+ * True when some protocol's documented vocabulary knows `word` as a clean finish, or it names a
+ * failure or filter (classifyFinish): a gateway's `native_finish_reason` relays the upstream
+ * provider's own word (OpenRouter: Gemini's STOP, Anthropic's end_turn...). A word no protocol
+ * knows (Gemini's OTHER, `blocked`) says an end of unknown meaning (decision 313).
+ */
+function isKnownFinishWord(word: string): boolean {
+  const w = word.trim().toLowerCase();
+  if (Object.values(CLEAN_FINISHES).some((clean) => clean[w] !== undefined)) return true;
+  return classifyFinish('openai-chat', w).verdict === 'failed';
+}
+
+/**
  * A failure stated in a choice's other finish fields: `native_finish_reason` (OpenRouter and
  * gateways: the upstream provider's word) or `finish_details.type` (older Azure / OpenAI shapes),
  * when it classifies as a failure or a filter (finish-reasons.ts); undefined otherwise (a clean or
@@ -490,9 +551,52 @@ function sideFinishFailure(choice: Record<string, unknown>): InStreamError | und
  */
 function topLevelFailure(chunk: Record<string, unknown>): InStreamError | undefined {
   if (Array.isArray(chunk.errors) && chunk.errors.length > 0) return inBandError(chunk.errors[0]);
+  // `errors` as an object with anything in it: a failure however it is spelled.
+  if (isRecord(chunk.errors) && Object.values(chunk.errors).some((v) => v !== null && v !== undefined && v !== false && v !== ''))
+    return inBandError(chunk.errors);
   for (const key of ['status', 'state'] as const) {
     const v = chunk[key];
-    if (typeof v === 'string' && FAILED_STATUSES.has(v.toLowerCase())) return inBandError({ message: `${key} "${v.slice(0, 40)}"` });
+    if (typeof v === 'string' && (FAILED_STATUSES.has(v.toLowerCase().trim()) || namesFailure(v.toLowerCase())))
+      return inBandError({ message: `${key} "${v.slice(0, 40)}"` });
+    // A status object naming an error (`{code: 500, message}`) is a failure too.
+    if (isRecord(v) && (v.code !== undefined || v.error !== undefined || namesFailure(JSON.stringify(v).toLowerCase())))
+      return inBandError({ message: `${key} ${JSON.stringify(v).slice(0, 80)}` });
+  }
+  // Groq states a failure of its own under `x_groq.error` (groq-python ChatCompletionChunk.x_groq).
+  if (isRecord(chunk.x_groq) && chunk.x_groq.error != null && chunk.x_groq.error !== false && chunk.x_groq.error !== '') return inBandError(chunk.x_groq.error);
+  return undefined;
+}
+
+/**
+ * Paths of top-level `status` / `state` values that are neither a failure (topLevelFailure) nor
+ * a clean word: what they say is unknown (decision 313).
+ */
+function unknownStatusPaths(chunk: Record<string, unknown>): string[] {
+  const paths: string[] = [];
+  for (const key of ['status', 'state'] as const) {
+    const v = chunk[key];
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'string' && (v === '' || CLEAN_STATUSES.has(v.toLowerCase().trim()))) continue;
+    if (typeof v !== 'string' && !hasText(v) && (typeof v !== 'number' || v === 200)) continue;
+    paths.push(`${key} (${JSON.stringify(v).slice(0, 40)})`);
+  }
+  return paths;
+}
+
+/**
+ * A content filter's verdict that it filtered this generation: Azure's `content_filter_results`
+ * on the choice (or `prompt_filter_results` on the chunk) with any category `filtered: true`
+ * (Azure OpenAI content filtering reference). The filter then cut or replaced the answer, so it
+ * is a failure whatever finish follows.
+ */
+function filteredByContentFilter(chunk: Record<string, unknown>, choice: Record<string, unknown> | undefined): InStreamError | undefined {
+  const verdicts: unknown[] = [choice?.content_filter_results, choice?.content_filter_result];
+  if (Array.isArray(chunk.prompt_filter_results)) for (const p of chunk.prompt_filter_results) if (isRecord(p)) verdicts.push(p.content_filter_results);
+  for (const verdict of verdicts) {
+    if (!isRecord(verdict)) continue;
+    for (const [category, result] of Object.entries(verdict)) {
+      if (isRecord(result) && result.filtered === true) return { kind: 'stream_error', message: `content filter: ${category} filtered` };
+    }
   }
   return undefined;
 }
@@ -578,11 +682,20 @@ export const openAiChatAdapter: ProtocolAdapter = {
       // fail it; like [DONE] it is the stream's last data event.
       isComplete: () => state.complete,
       onJson: (value, message) => {
-        if (message.event !== undefined && message.event !== '' && message.event !== 'message' && message.event !== 'chunk' && !value.choices && !value.error) {
-          // An event type the Chat Completions stream does not have, carrying an object without choices.
-          if (hasText(value)) return { unrecognizedPaths: [`event:${message.event}`] };
+        const named = message.event !== undefined && message.event !== '' && message.event !== 'message' && message.event !== 'chunk';
+        if (named && !value.choices && !value.error) {
+          // An event type the Chat Completions stream does not have, carrying an object without
+          // choices: recorded when it carries anything besides its type, text or numbers (as in
+          // anthropic-messages.ts, decision 307); a bare one says nothing.
+          const rest = Object.entries(value).filter(([k, v]) => k !== 'type' && v !== null && v !== undefined && v !== '');
+          if (rest.length > 0) return { unrecognizedPaths: [`event:${message.event}`] };
         }
-        return interpretChunk(value, state);
+        const event = interpretChunk(value, state);
+        // A chunk under an event name the protocol does not use (`event: failed` over a chunk
+        // that says stop): what the name means is unknown, so the chunk is read but not vouched
+        // for (decision 313). Failure-named events never get here (sse-messages.ts).
+        if (named && value.choices !== undefined) event.unrecognizedPaths = [...(event.unrecognizedPaths ?? []), `event:${message.event}`];
+        return event;
       },
     });
   },

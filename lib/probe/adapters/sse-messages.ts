@@ -7,6 +7,7 @@
 import { createSseFramer, type SseFramer, type SseMessage } from '../framing/sse-framer';
 import type { WireEvent, WireEventSink } from './adapter';
 import { classifyInStreamError, isRecord, looksLikeHtml, summarizeErrorText, tryParseJson } from './normalize';
+import { namesFailure } from '../finish-reasons';
 
 /** The meaning of one SSE message. */
 export type DecodedSseMessage =
@@ -22,6 +23,18 @@ export type DecodedSseMessage =
    */
   | { kind: 'wire'; wire: WireEvent; unparsable?: boolean };
 
+/**
+ * True when an SSE event name says a failure: `error`, or any name with a failure word
+ * (FAILURE_WORD of ../finish-reasons: error, failed, abort, exception, cancelled, timeout...),
+ * case-insensitive. Names of the Responses API (`response.failed`, `response.incomplete`) are
+ * left to its adapter, which reads their data for the failure's kind.
+ */
+export function namesFailedEvent(event: string | undefined): boolean {
+  if (event === undefined) return false;
+  const name = event.trim().toLowerCase();
+  return name === 'error' || (!name.startsWith('response.') && namesFailure(name));
+}
+
 /** Decodes one framed SSE message (see ../framing/sse-framer.ts). Pure. */
 export function decodeSseMessage(message: SseMessage): DecodedSseMessage {
   const data = message.data.trim();
@@ -34,8 +47,10 @@ export function decodeSseMessage(message: SseMessage): DecodedSseMessage {
     if (data === '') return { kind: 'keepalive' };
     return { kind: 'wire', wire: { unrecognizedPaths: [`sse:${message.field}`] } };
   }
-  if (message.event === 'error' && message.framing === 'data') {
-    // `event: error`, whatever its data (JSON, text or nothing): an error the server reported.
+  if (message.framing === 'data' && namesFailedEvent(message.event)) {
+    // `event: error` (or another event named for a failure: `stream_error`, `Error`,
+    // `generation_failed`), whatever its data (JSON, text, numbers or nothing): an error the
+    // server reported (decision 313).
     const summary = data === '' ? 'error event without a message' : summarizeErrorText(data);
     return { kind: 'wire', wire: { error: classifyInStreamError(data, `in-stream error event: ${summary}`) } };
   }

@@ -298,8 +298,12 @@ describe('a failure stated where the adapters did not look (decision 307)', () =
     const ok = await parse('anthropic-messages', body('end_turn'));
     expect(ok.finishReason).toBe('stop');
     expect(ok.notRankableReasons).not.toContain('unknown_finish');
+    // an event named for a failure fails the stream (decision 313); an unknown name with data is unrecognised
     const aborted = await parse('anthropic-messages', body('end_turn', [{ type: 'generation_aborted', code: 13, fatal: true }]));
-    expect(aborted.evidence.unrecognizedPaths).toEqual(['event:generation_aborted']);
+    expect(aborted.outcome).toBe('error');
+    expect(aborted.errorKind).toBe('stream_error');
+    const unknown = await parse('anthropic-messages', body('end_turn', [{ type: 'generation_paused', code: 13, fatal: true }]));
+    expect(unknown.evidence.unrecognizedPaths).toEqual(['event:generation_paused']);
     const bare = await parse('anthropic-messages', body('end_turn', [{ type: 'new_marker' }]));
     expect(bare.evidence.unrecognizedPaths).toBeUndefined();
   });
@@ -422,5 +426,223 @@ describe('text under keys an event is not known to carry (decision 310)', () => 
     expect(extra.notRankableReasons).toContain('unrecognized_shape');
     const late = await parseBytes(body({}, { text: 'a late answer' }));
     expect(late.evidence.unrecognizedPaths).toEqual(['messageStop.text']);
+  });
+});
+
+describe('failures and finishes stated anywhere, read whole (decision 313)', () => {
+  const words = (list: string[], extra: Record<string, unknown> = {}) =>
+    list.map((w) => ({ choices: [{ index: 0, delta: { content: w }, finish_reason: null }], ...extra }));
+  const answer = words(['Hello', ' there,', ' friend.']);
+  const stop = (reason: string | null, extra: Record<string, unknown> = {}) => ({ choices: [{ index: 0, delta: {}, finish_reason: reason, ...extra }] });
+  const chat = (objects: unknown[]) => parse('openai-chat', sse(objects));
+  const raw = (objects: unknown[]) => objects.map((o) => `data: ${JSON.stringify(o)}\n\n`).join('');
+
+  it('a later clean finish never erases an earlier filter or failure; clean finishes that disagree are a broken sequence', async () => {
+    const filtered = await chat([...answer, stop('content_filter'), stop('stop')]);
+    expect(filtered.outcome).toBe('error');
+    expect(filtered.errorMessage).toContain('content filter');
+    expect((await chat([...answer, stop('abort'), stop('stop')])).outcome).toBe('error');
+    const disagree = await chat([...answer, stop('length'), stop('stop')]);
+    expect(disagree.outcome).toBe('success');
+    expect(disagree.evidence.sequenceIssues).toEqual(['finishes that disagree: length then stop']);
+    expect(disagree.notRankableReasons).toContain('sequence_broken');
+    const unknownThenClean = await chat([...answer, stop('COMPLETE'), stop('stop')]);
+    expect(unknownThenClean.evidence.unknownFinishReason).toBe('COMPLETE');
+    // the same finish twice, in two spellings, is one finish
+    const same = await chat([...answer, stop('stop'), stop('STOP')]);
+    expect(same.finishReason).toBe('stop');
+    expect(same.evidence.sequenceIssues).toBeUndefined();
+    expect(same.evidence.unknownFinishReason).toBeUndefined();
+  });
+
+  it('a stream that states no finish at all is unknown_finish on every protocol', async () => {
+    const none = await chat(answer);
+    expect(none.outcome).toBe('success');
+    expect(none.evidence.unknownFinishReason).toBe('(no finish stated)');
+    expect(none.notRankableReasons).toContain('unknown_finish');
+    expect((await chat([...answer, stop('stop')])).notRankableReasons).not.toContain('unknown_finish');
+    const ev = (list: Array<Record<string, unknown>>) => list.map((o) => `event: ${String(o.type)}\ndata: ${JSON.stringify(o)}\n\n`).join('');
+    const anthropic = await parse(
+      'anthropic-messages',
+      ev([
+        { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 3, output_tokens: 1 } } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello there.' } },
+        { type: 'message_delta', delta: {}, usage: { output_tokens: 3 } },
+        { type: 'message_stop' },
+      ]),
+    );
+    expect(anthropic.evidence.unknownFinishReason).toBe('(no finish stated)');
+  });
+
+  it('an event named for a failure fails the stream whatever its data; a chunk under another unknown name is unrecognised', async () => {
+    const body = (name: string, data: unknown) => raw(answer) + `event: ${name}\ndata: ${JSON.stringify(data)}\n\n` + raw([stop('stop')]) + 'data: [DONE]\n\n';
+    for (const [name, data] of [
+      ['stream_error', { code: 503 }],
+      ['Error', { code: 500 }],
+      ['failed', stop('stop')],
+      ['generation_aborted', {}],
+    ] as const) {
+      const r = await parse('openai-chat', body(name, data));
+      expect(r.outcome, name).toBe('error');
+    }
+    const named = await parse('openai-chat', body('completion', stop('stop')));
+    expect(named.evidence.unrecognizedPaths).toEqual(['event:completion']);
+    const numbersOnly = await parse('openai-chat', body('progress', { pct: 50 }));
+    expect(numbersOnly.evidence.unrecognizedPaths).toEqual(['event:progress']);
+    // the names real servers use
+    for (const name of ['message', 'chunk']) expect((await parse('openai-chat', body(name, stop(null)))).evidence.unrecognizedPaths, name).toBeUndefined();
+  });
+
+  it('a refusal as a typed content part fails like delta.refusal; a text part does not', async () => {
+    const refusal = await chat([choice({ content: [{ type: 'refusal', refusal: 'I cannot help with that.' }] }), stop('stop')]);
+    expect(refusal.outcome).toBe('error');
+    expect(refusal.errorMessage).toContain('refused');
+    expect((await chat([choice({ content: [{ type: 'text', text: 'Hello there.' }] }), stop('stop')])).outcome).toBe('success');
+  });
+
+  it('a number or flag where text belongs is unrecognised', async () => {
+    expect((await chat([...answer, choice({ content: 1234567 }), stop('stop')])).evidence.unrecognizedPaths).toEqual(['choices[0].delta.content (number)']);
+    expect((await chat([...answer, choice({ content: [{ type: 'text', text: 99999999 }] }), stop('stop')])).evidence.unrecognizedPaths).toEqual([
+      'choices[0].delta.content[0].text (number)',
+    ]);
+    expect((await chat([...answer, choice({ content: true }), stop('stop')])).evidence.unrecognizedPaths).toEqual(['choices[0].delta.content (boolean)']);
+    // null content is "no text", as every server sends in role and finish chunks
+    expect((await chat([choice({ role: 'assistant', content: null }), ...answer, stop('stop')])).evidence.unrecognizedPaths).toBeUndefined();
+  });
+
+  it('failures stated beside the choices: x_groq.error, status and errors in any shape, a content filter that filtered', async () => {
+    const failed: Array<[string, Record<string, unknown>]> = [
+      ['x_groq.error', { x_groq: { id: 'req_1', error: 'over_capacity' } }],
+      ['status word with a failure in it', { status: 'internal_error' }],
+      ['status fail', { status: 'fail' }],
+      ['status object', { status: { code: 500, message: 'boom' } }],
+      ['errors object', { errors: { message: 'upstream died' } }],
+      ['prompt filter', { prompt_filter_results: [{ prompt_index: 0, content_filter_results: { hate: { filtered: true, severity: 'high' } } }] }],
+    ];
+    for (const [label, extra] of failed) {
+      const r = await chat([...answer, { ...stop('stop'), ...extra }]);
+      expect(r.outcome, label).toBe('error');
+    }
+    const choiceFilter = await chat([...answer, stop('stop', { content_filter_results: { violence: { filtered: true, severity: 'medium' } } })]);
+    expect(choiceFilter.outcome).toBe('error');
+    expect(choiceFilter.errorMessage).toContain('violence');
+    // the honest neighbours
+    for (const [label, extra] of [
+      ['x_groq id', { x_groq: { id: 'req_1' } }],
+      ['status completed', { status: 'completed' }],
+      ['status 200', { status: 200 }],
+      ['errors empty', { errors: [] }],
+      ['filter said safe', { prompt_filter_results: [{ prompt_index: 0, content_filter_results: { hate: { filtered: false, severity: 'safe' } } }] }],
+    ] as const) {
+      const r = await chat([...answer, { ...stop('stop'), ...extra }]);
+      expect(r.outcome, label).toBe('success');
+      expect(r.evidence.unrecognizedPaths, label).toBeUndefined();
+    }
+    expect((await chat([...answer, { ...stop('stop'), status: 'paused_for_review' }])).evidence.unrecognizedPaths).toEqual(['status ("paused_for_review")']);
+  });
+
+  it('native_finish_reason in no protocol’s vocabulary, another choice, or a second reasoning field saying other words is unrecognised', async () => {
+    for (const word of ['STOP', 'end_turn', 'MAX_TOKENS', 'tool_calls', 'eos'])
+      expect((await chat([...answer, stop('stop', { native_finish_reason: word })])).evidence.unrecognizedPaths, word).toBeUndefined();
+    expect((await chat([...answer, stop('stop', { native_finish_reason: 'OTHER' })])).evidence.unrecognizedPaths).toEqual([
+      'choices[0].native_finish_reason (OTHER)',
+    ]);
+    const second = await chat([
+      ...answer,
+      {
+        choices: [
+          { index: 0, delta: {}, finish_reason: 'stop' },
+          { index: 1, delta: { content: 'another answer' } },
+        ],
+      },
+    ]);
+    expect(second.evidence.unrecognizedPaths).toEqual(['choices[1] (another choice)']);
+    const reasoning = (a: unknown, b: unknown) => chat([choice({ reasoning_content: a, reasoning: b }), ...answer, stop('stop')]);
+    expect((await reasoning('Let me think.', 'Something else entirely.')).evidence.unrecognizedPaths).toEqual([
+      'choices[0].delta.reasoning (differs from reasoning_content)',
+    ]);
+    expect((await reasoning('Let me think.', 'Let me think.')).evidence.unrecognizedPaths).toBeUndefined();
+    const encrypted = await chat([choice({ reasoning: 'Hm.', reasoning_details: [{ type: 'reasoning.encrypted', data: 'gAAA' }] }), ...answer, stop('stop')]);
+    expect(encrypted.evidence.unrecognizedPaths).toBeUndefined();
+  });
+
+  it('a token count that is present but not a count is unrecognised; null and timings are not', async () => {
+    const usage = (u: Record<string, unknown>) => chat([...answer, stop('stop'), { choices: [], usage: u }]);
+    expect((await usage({ completion_tokens: '4000', prompt_tokens: 5 })).evidence.unrecognizedPaths).toEqual(['usage.completion_tokens ("4000")']);
+    expect((await usage({ completion_tokens: -5 })).evidence.unrecognizedPaths).toEqual(['usage.completion_tokens (-5)']);
+    expect((await usage({ completion_tokens: 3, completion_tokens_details: { reasoning_tokens: 1.5 } })).evidence.unrecognizedPaths).toEqual([
+      'usage.completion_tokens_details.reasoning_tokens (1.5)',
+    ]);
+    const honest = await usage({ completion_tokens: 4, prompt_tokens: 5, prompt_tokens_details: null, time_to_first_token: 0.118, queue_time: 0.01 });
+    expect(honest.evidence.unrecognizedPaths).toBeUndefined();
+    expect(honest.outputTokensReported).toBe(4);
+  });
+
+  it('anthropic-messages: a stop stated in message_start counts, and an output count that is text is unrecognised', async () => {
+    const ev = (list: Array<Record<string, unknown>>) => list.map((o) => `event: ${String(o.type)}\ndata: ${JSON.stringify(o)}\n\n`).join('');
+    const body = (startStop: unknown, outputTokens: unknown) =>
+      ev([
+        {
+          type: 'message_start',
+          message: { id: 'm', type: 'message', role: 'assistant', content: [], stop_reason: startStop, usage: { input_tokens: 3, output_tokens: 1 } },
+        },
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello there.' } },
+        { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: outputTokens } },
+        { type: 'message_stop' },
+      ]);
+    expect((await parse('anthropic-messages', body('refusal', 3))).outcome).toBe('error');
+    const ok = await parse('anthropic-messages', body(null, 3));
+    expect(ok.outcome).toBe('success');
+    expect(ok.evidence.unrecognizedPaths).toBeUndefined();
+    expect((await parse('anthropic-messages', body(null, '900'))).evidence.unrecognizedPaths).toEqual(['message_delta.usage.output_tokens ("900")']);
+  });
+});
+
+describe('a length finish far short of the budget, inline reasoning counted as streamed (decision 313)', () => {
+  const withBudget = async (body: string, maxOutputTokens: number) => {
+    async function* chunks() {
+      yield Buffer.from(body, 'utf8');
+    }
+    const parsed = await parseStream('openai-chat', chunks(), () => 10);
+    return buildProbeResult(parsed, { protocol: 'openai-chat', httpStatus: 200, ttfbMs: 0, connectMs: null, abort: null, maxOutputTokens });
+  };
+  const lengthAfter = (reported: number) =>
+    sse([
+      choice({ content: 'Hello there, friend.' }),
+      { choices: [{ index: 0, delta: {}, finish_reason: 'length' }] },
+      { choices: [], usage: { completion_tokens: reported, prompt_tokens: 5 } },
+    ]);
+
+  it('is unknown_finish below half the budget, believed from half up (the provider’s count, hidden reasoning included)', async () => {
+    const short = await withBudget(lengthAfter(3), 512);
+    expect(short.evidence.unknownFinishReason).toBe('length after 3 of 512 tokens');
+    expect(short.notRankableReasons).toContain('unknown_finish');
+    expect((await withBudget(lengthAfter(255), 512)).evidence.unknownFinishReason).toBe('length after 255 of 512 tokens');
+    expect((await withBudget(lengthAfter(256), 512)).evidence.unknownFinishReason).toBeUndefined();
+    expect((await withBudget(lengthAfter(512), 512)).finishReason).toBe('length');
+    // a stop finish says nothing of the budget
+    const stopped = sse([choice({ content: 'Hello there, friend.' }), { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]);
+    expect((await withBudget(stopped, 512)).evidence.unknownFinishReason).toBeUndefined();
+  });
+
+  it('reasoning written inline as <think> is streamed: a reasoning count beside it is not hidden', async () => {
+    const pieces = ['<think>', 'The user wants a greeting.', '</think>', '\n\nHello there, friend.'];
+    const body = (usage: Record<string, unknown>) =>
+      sse([...pieces.map((p) => choice({ content: p })), { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }, { choices: [], usage }]);
+    const plain = await withBudget(body({ prompt_tokens: 5 }), 512);
+    const total = plain.outputTokensO200k;
+    const r = await withBudget(body({ completion_tokens: total, prompt_tokens: 5, reasoning_tokens: 8 }), 512);
+    expect(r.evidence.reasoningTokensHidden).toBe(0);
+    expect(r.flags.tokenCountMismatch).toBe(false);
+    // without the tags, the same count is hidden reasoning (decision 065)
+    const hidden = await withBudget(
+      sse([
+        choice({ content: 'Hello there, friend.' }),
+        { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+        { choices: [], usage: { completion_tokens: 13, reasoning_tokens: 8, prompt_tokens: 5 } },
+      ]),
+      512,
+    );
+    expect(hidden.evidence.reasoningTokensHidden).toBe(8);
   });
 });

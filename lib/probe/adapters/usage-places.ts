@@ -46,3 +46,30 @@ export function listUnknownUsagePaths(value: unknown, isKnown: (path: string) =>
   walk(value, path, 0);
   return out;
 }
+
+/** Keys naming a token count of any kind (output, input, total, reasoning, cache), lower-cased without `_`. */
+const TOKEN_COUNT_KEY = /tokens$|tokencount$/;
+
+/**
+ * JSON paths of token counts in a usage report (`usage`, rooted at `path`) that are present but
+ * not a count: a string (`"4000"`), a negative or fractional number, a flag. The probe cannot
+ * read such a report, and silently reading none would let the o200k count stand in for a report
+ * the provider did make (decision 313). Nested objects (`completion_tokens_details`) are walked
+ * two levels deep; null stands for "not reported" and is fine. At most 8 paths. Pure.
+ */
+export function listUnreadableCounts(usage: Record<string, unknown>, path: string): string[] {
+  const out: string[] = [];
+  const walk = (v: Record<string, unknown>, p: string, depth: number) => {
+    for (const [key, child] of Object.entries(v)) {
+      if (out.length >= 8) return;
+      const childPath = `${p}.${key}`;
+      if (isRecord(child)) {
+        if (depth < 2) walk(child, childPath, depth + 1);
+      } else if (child !== null && child !== undefined && TOKEN_COUNT_KEY.test(key.toLowerCase().replace(/_/g, ''))) {
+        if (!(typeof child === 'number' && Number.isSafeInteger(child) && child >= 0)) out.push(`${childPath} (${JSON.stringify(child).slice(0, 20)})`);
+      }
+    }
+  };
+  walk(usage, path, 0);
+  return out;
+}

@@ -691,7 +691,16 @@ add({
       w(130, 'data: [DONE]'),
     ],
     end: 'close',
-    expect: ok({ answer_text: 'Done anyway', finish_reason: null, content_chunks: 2, ttft_ms: 100, last_token_ms: 120, e2e_ms: 130 }),
+    // No finish_reason anywhere: kept as a success, not rankable (decision 313).
+    expect: ok({
+      answer_text: 'Done anyway',
+      finish_reason: null,
+      content_chunks: 2,
+      ttft_ms: 100,
+      last_token_ms: 120,
+      e2e_ms: 130,
+      not_rankable_reasons_include: ['unknown_finish'],
+    }),
   });
   add({
     id: 'T22',
