@@ -5,7 +5,11 @@
  * Frames: `messageStart`, `contentBlockStart` (opens a toolUse), `contentBlockDelta` (delta.text,
  * delta.reasoningContent.text, delta.toolUse.input: the token-bearing ones), `contentBlockStop`,
  * `messageStop` (stopReason; the answer is complete), then `metadata` with usage.outputTokens and
- * metrics.latencyMs (the terminal frame). Usage has no reasoning breakdown; redacted reasoning
+ * metrics.latencyMs (the terminal frame); an outputTokens that is not a non-negative integer is
+ * unrecognised. A failure stated beside a clean stopReason fails the probe: the model's own stop
+ * reason in `messageStop.additionalModelResponseFields` naming a filter or failure, or a
+ * `metadata.trace.guardrail` whose assessments say the guardrail intervened (BLOCKED). Text in
+ * `contentBlockStart.start` outside `toolUse` is unrecognised. Usage has no reasoning breakdown; redacted reasoning
  * (`reasoningContent.redactedContent`) is flagged as withheld (decision 065). `:message-type: exception` frames carry
  * `:exception-type` (throttlingException → rate_limited; modelStreamErrorException,
  * internalServerException, serviceUnavailableException, validationException → stream_error).
@@ -27,6 +31,7 @@ import { structuredOutputFields } from './structured-output';
 import { conversationFields } from './conversation';
 import { serviceTierFields } from '../service-tier';
 import { listUnknownUsagePaths } from './usage-places';
+import { classifyFinish } from '../finish-reasons';
 
 /** True for an AWS access key id (long-term AKIA…, temporary ASIA…). */
 export function looksLikeAccessKeyId(value: string): boolean {
@@ -56,6 +61,63 @@ const FRAME_KEYS: Record<string, readonly string[]> = {
   metadata: ['usage', 'metrics', 'trace', 'performanceConfig', 'serviceTier', 'p'],
 };
 
+/** ContentBlockStart members (Bedrock API reference, ConverseStream ContentBlockStart): only `toolUse` opens something we read. */
+const START_KEYS = new Set(['toolUse', 'toolResult', 'image']);
+/** ToolUseBlockStart keys (Bedrock API reference). */
+const TOOL_USE_START_KEYS = new Set(['toolUseId', 'name', 'type']);
+
+/** Decoder state: whether messageStop came, and whether its stopReason already named a failure. */
+interface BedrockDecoderState {
+  stopped: boolean;
+  stopFailed: boolean;
+}
+
+/** A count Bedrock states as an integer (TokenUsage): a non-negative integer; a string, negative or fraction is not one. */
+function isTokenCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+/**
+ * `usage.outputTokens` onto `event`, or, when it is present but not a non-negative integer
+ * ("9999", -5, 1.5), the path recorded as unrecognised: an unreadable count is unknown, never a
+ * number (decision 061).
+ */
+function readOutputTokens(usage: Record<string, unknown>, path: string, event: WireEvent): void {
+  const value = usage.outputTokens;
+  if (value === undefined || value === null) return;
+  if (isTokenCount(value)) event.outputTokensReported = value;
+  else event.unrecognizedPaths = [...(event.unrecognizedPaths ?? []), path];
+}
+
+/** Guardrail actions that mean it stopped or replaced the content (ApplyGuardrail `action`, assessments' policy `action`). */
+const GUARDRAIL_STOPPED = /^(guardrail_intervened|intervened|blocked)$/i;
+
+/**
+ * A guardrail that intervened, from the metadata frame's `trace.guardrail` (Bedrock API reference,
+ * ConverseStreamTrace → GuardrailTraceAssessment: inputAssessment / outputAssessments, each policy
+ * finding with an `action` of BLOCKED or NONE, ANONYMIZED for masked PII; `actionReason`): any
+ * `action` saying GUARDRAIL_INTERVENED, INTERVENED or BLOCKED means the guardrail replaced the
+ * generation with its message, a filter failure like stopReason guardrail_intervened. Detection
+ * without action (`detected: true, action: NONE`) and masking (ANONYMIZED) leave the answer whole.
+ * Returns the path of the first such action, or undefined.
+ */
+function guardrailIntervention(value: unknown, path: string, depth = 0): string | undefined {
+  if (depth > 12 || value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = guardrailIntervention(value[i], `${path}[${i}]`, depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (key === 'action' && typeof v === 'string' && GUARDRAIL_STOPPED.test(v.trim())) return `${path}.action "${v.trim().slice(0, 40)}"`;
+    const found = guardrailIntervention(v, `${path}.${key}`, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /** Paths of text under keys a frame of `eventType` is not known to carry. */
 function unknownFrameTextPaths(eventType: string, payload: Record<string, unknown>): string[] {
   const known = FRAME_KEYS[eventType];
@@ -65,13 +127,22 @@ function unknownFrameTextPaths(eventType: string, payload: Record<string, unknow
     .map(([key]) => `${eventType}.${key}`);
 }
 
-function interpretFrame(eventType: string, payload: Record<string, unknown>, state: { stopped: boolean }): WireEvent {
+function interpretFrame(eventType: string, payload: Record<string, unknown>, state: BedrockDecoderState): WireEvent {
   switch (eventType) {
     case 'contentBlockStart': {
       const start = isRecord(payload.start) ? payload.start : {};
+      // Text under a member ContentBlockStart does not have (`start.text`) is not read (decision 061).
+      const unknown = Object.entries(start)
+        .filter(([key, value]) => !START_KEYS.has(key) && hasText(value))
+        .map(([key]) => `contentBlockStart.start.${key}`);
+      if (typeof payload.start === 'string' && payload.start !== '') unknown.push('contentBlockStart.start');
       const toolUse = isRecord(start.toolUse) ? start.toolUse : undefined;
-      if (!toolUse) return {};
+      for (const [key, value] of Object.entries(toolUse ?? {}))
+        if (!TOOL_USE_START_KEYS.has(key) && hasText(value)) unknown.push(`contentBlockStart.start.toolUse.${key}`);
+      const paths = unknown.length > 0 ? { unrecognizedPaths: unknown } : {};
+      if (!toolUse) return paths;
       return {
+        ...paths,
         toolCalls: [
           {
             key: String(payload.contentBlockIndex),
@@ -114,14 +185,33 @@ function interpretFrame(eventType: string, payload: Record<string, unknown>, sta
     case 'messageStop': {
       state.stopped = true;
       const stop = nonEmptyString(payload.stopReason);
-      return stop === undefined ? { complete: true } : { complete: true, finishReason: stop };
+      const event: WireEvent = stop === undefined ? { complete: true } : { complete: true, finishReason: stop };
+      state.stopFailed = classifyFinish('bedrock-converse-stream', stop).verdict === 'failed';
+      // The model's own stop reason, relayed in additionalModelResponseFields (Anthropic's
+      // `stop_reason`, others' `stopReason`; `stop_sequence: null` beside it is metadata): one
+      // naming a filter or failure fails the probe even beside a clean stopReason.
+      if (!state.stopFailed && isRecord(payload.additionalModelResponseFields)) {
+        const fields = payload.additionalModelResponseFields;
+        for (const key of ['stop_reason', 'stopReason']) {
+          const word = nonEmptyString(fields[key]);
+          const verdict = classifyFinish('bedrock-converse-stream', word);
+          if (verdict.verdict === 'failed') {
+            event.error = { kind: verdict.errorKind, message: verdict.message.replace(/^finish /, `messageStop.additionalModelResponseFields.${key} `) };
+            break;
+          }
+        }
+      }
+      return event;
     }
     case 'metadata': {
       const event: WireEvent = {};
       const usage = isRecord(payload.usage) ? payload.usage : {};
-      const count = countValue(usage.outputTokens);
-      if (count !== undefined) event.outputTokensReported = count;
+      readOutputTokens(usage, 'metadata.usage.outputTokens', event);
       addCachedInput('bedrock-converse-stream', usage, event);
+      // A guardrail that intervened is a filter's verdict, whatever stopReason said (unless it said so).
+      const trace = isRecord(payload.trace) ? payload.trace : {};
+      const intervention = state.stopFailed ? undefined : guardrailIntervention(trace.guardrail, 'metadata.trace.guardrail');
+      if (intervention !== undefined) event.error = { kind: 'stream_error', message: `${intervention}: the provider's content filter ended the generation` };
       const metrics = isRecord(payload.metrics) ? payload.metrics : {};
       const latency = countValue(metrics.latencyMs);
       if (latency !== undefined) event.providerMetrics = { latencyMs: latency };
@@ -172,8 +262,7 @@ function interpretTextBody(text: string): WireEvent {
     const stop = nonEmptyString(parsed.stopReason);
     if (stop !== undefined) event.finishReason = stop;
     const usage = isRecord(parsed.usage) ? parsed.usage : {};
-    const count = countValue(usage.outputTokens);
-    if (count !== undefined) event.outputTokensReported = count;
+    readOutputTokens(usage, 'usage.outputTokens', event);
     addCachedInput('bedrock-converse-stream', usage, event);
     return event;
   }
@@ -227,7 +316,7 @@ export const bedrockConverseStreamAdapter: ProtocolAdapter = {
     return { url, init: { method: 'POST', headers, body } };
   },
   createDecoder(sink) {
-    const state = { stopped: false };
+    const state: BedrockDecoderState = { stopped: false, stopFailed: false };
     const decoder = new TextDecoder('utf-8');
     const framer = createEventStreamFramer({
       onMessage(message, atMs) {

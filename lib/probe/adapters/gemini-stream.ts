@@ -13,23 +13,27 @@
  * its pieces (readFunctionCall). `finishReason` (STOP, MAX_TOKENS, SAFETY...) marks completion, followed by a
  * clean end. `usageMetadata` is cumulative: output = candidatesTokenCount + thoughtsTokenCount
  * (thinking tokens are output, as everywhere in Tokenpace), last value wins; thoughtsTokenCount is
- * hidden reasoning when no thought part was streamed (decision 065). An `error` object
- * (RESOURCE_EXHAUSTED → rate_limited) is an in-stream error.
+ * hidden reasoning when no thought part was streamed (decision 065); a count present in another
+ * form than a non-negative integer is unrecognised (`usageMetadata.candidatesTokenCount`). An
+ * `error` object (RESOURCE_EXHAUSTED → rate_limited) is an in-stream error. A filter's verdict
+ * stated beside the candidates (`promptFeedback.blockReason`, a SafetyRating `blocked: true`)
+ * fails the probe whatever finishReason says (statedFilter); `finishMessage` is kept as metadata.
  *
  * Auth: `x-goog-api-key` for the Gemini API; `Authorization: Bearer` (an OAuth access token) for
  * Vertex AI hosts (`*aiplatform.googleapis.com`).
  */
 import { createJsonArrayFramer } from '../framing/json-array-framer';
-import type { ProtocolAdapter, StreamDecoder, ToolCallDelta, WireEvent, WireEventSink } from './adapter';
+import type { InStreamError, ProtocolAdapter, StreamDecoder, ToolCallDelta, WireEvent, WireEventSink } from './adapter';
 import { joinUrl } from './join-url';
 import { collectText, emptyText, hasText } from './content-parts';
-import { classifyInStreamError, countValue, isRecord, nonEmptyString, tryParseJson } from './normalize';
+import { classifyInStreamError, isRecord, nonEmptyString, tryParseJson } from './normalize';
 import { createSseDecoder } from './sse-messages';
 import { addCachedInput } from './cached-input';
 import { structuredOutputFields } from './structured-output';
 import { conversationFields } from './conversation';
 import { serviceTierFields } from '../service-tier';
 import { listUnknownUsagePaths } from './usage-places';
+import { classifyFinish } from '../finish-reasons';
 
 /** Part keys read here or known to carry no generated text. */
 const PART_KEYS = new Set([
@@ -67,6 +71,8 @@ const CANDIDATE_KEYS = new Set([
   'logprobsResult',
   'tokenCount',
 ]);
+/** ModelStatus keys (Gemini API reference, GenerateContentResponse.modelStatus): a notice about the model, no generated text. */
+const MODEL_STATUS_KEYS = new Set(['modelStage', 'retirementTime', 'message']);
 /** Content keys read here. */
 const CONTENT_KEYS = new Set(['parts', 'role']);
 
@@ -180,6 +186,45 @@ function readFunctionCall(call: Record<string, unknown>, path: string, state: Ge
   return { key: open.key, id: nonEmptyString(call.id) ?? null, name: name ?? null, argumentsDelta };
 }
 
+/** A count the Gemini API states as an int32: a non-negative integer (a string, negative or fraction is not one). */
+function isTokenCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+/**
+ * A filter's verdict stated outside `finishReason` (Gemini API reference, GenerateContentResponse):
+ * `promptFeedback.blockReason` (any value: the prompt was blocked, so what follows is no answer to
+ * it) and a SafetyRating with `blocked: true` (on the candidate or on the prompt feedback: "the
+ * content was blocked because of this rating"). Either is a filter failure, like finishReason
+ * SAFETY (decision 190), whatever finishReason the candidate states beside it: a failure stated
+ * anywhere the protocol states one is a failure. A `blocked` that is not a boolean cannot be read
+ * and is recorded as unrecognised. Returns the failure, or undefined.
+ */
+function statedFilter(response: Record<string, unknown>, candidate: Record<string, unknown> | undefined, unrecognized: string[]): InStreamError | undefined {
+  let failure: InStreamError | undefined;
+  const filtered = (what: string): InStreamError => ({ kind: 'stream_error', message: `${what}: the provider's content filter ended the generation` });
+  const feedback = isRecord(response.promptFeedback) ? response.promptFeedback : undefined;
+  const blockReason = nonEmptyString(feedback?.blockReason);
+  if (blockReason !== undefined) failure = filtered(`promptFeedback.blockReason "${blockReason.slice(0, 60)}"`);
+  const ratings: Array<[string, unknown]> = [
+    ['candidates[0].safetyRatings', candidate?.safetyRatings],
+    ['promptFeedback.safetyRatings', feedback?.safetyRatings],
+  ];
+  for (const [path, list] of ratings) {
+    if (!Array.isArray(list)) continue;
+    list.forEach((rating, i) => {
+      if (!isRecord(rating) || rating.blocked === undefined || rating.blocked === null || rating.blocked === false) return;
+      if (rating.blocked !== true) {
+        unrecognized.push(`${path}[${i}].blocked`);
+        return;
+      }
+      const category = nonEmptyString(rating.category);
+      failure ??= filtered(`${path}[${i}].blocked${category !== undefined ? ` (${category.slice(0, 60)})` : ''}`);
+    });
+  }
+  return failure;
+}
+
 function interpretResponse(response: Record<string, unknown>, state: GeminiDecoderState): WireEvent {
   const event: WireEvent = {};
   const unrecognized: string[] = [];
@@ -237,12 +282,24 @@ function interpretResponse(response: Record<string, unknown>, state: GeminiDecod
     event.complete = true;
     state.complete = true;
   }
+  // A filter's verdict beside the candidates fails the probe even when their finish is clean (a
+  // finish that already names a failure is judged by itself, decision 190).
+  const filter = statedFilter(response, isRecord(candidate) ? candidate : undefined, unrecognized);
+  if (filter !== undefined && !event.error && classifyFinish('gemini-stream', event.finishReason).verdict !== 'failed') event.error = filter;
+  // modelStatus (Gemini API reference) is a notice about the model: known only in its documented shape.
+  if (isRecord(response.modelStatus)) {
+    for (const [key, value] of Object.entries(response.modelStatus)) if (!MODEL_STATUS_KEYS.has(key) && hasText(value)) unrecognized.push(`modelStatus.${key}`);
+  } else if (hasText(response.modelStatus)) unrecognized.push('modelStatus');
   if (isRecord(response.usageMetadata)) {
     const u = response.usageMetadata;
     addCachedInput('gemini-stream', u, event);
-    const candidatesCount = countValue(u.candidatesTokenCount);
-    const thoughts = countValue(u.thoughtsTokenCount);
-    if (candidatesCount !== undefined || thoughts !== undefined) {
+    // The output counts are int32s (UsageMetadata): a value in another form ("9999", -5, 1.5)
+    // cannot be read, so the count is unknown: recorded, never a number (decision 061).
+    const unreadable = (['candidatesTokenCount', 'thoughtsTokenCount'] as const).filter((k) => u[k] !== undefined && u[k] !== null && !isTokenCount(u[k]));
+    for (const key of unreadable) unrecognized.push(`usageMetadata.${key}`);
+    const candidatesCount = isTokenCount(u.candidatesTokenCount) ? u.candidatesTokenCount : undefined;
+    const thoughts = isTokenCount(u.thoughtsTokenCount) ? u.thoughtsTokenCount : undefined;
+    if (unreadable.length === 0 && (candidatesCount !== undefined || thoughts !== undefined)) {
       event.outputTokensReported = (candidatesCount ?? 0) + (thoughts ?? 0);
       // Thinking tokens are billed and counted but Gemini streams at most a summary of them, and
       // nothing without includeThoughts: then all of thoughtsTokenCount is hidden (decision 065).

@@ -40,6 +40,7 @@ import { structuredOutputFields } from './structured-output';
 import { conversationFields } from './conversation';
 import { serviceTierFields } from '../service-tier';
 import { listUnknownUsagePaths } from './usage-places';
+import { classifyFinish } from '../finish-reasons';
 
 /** Events that carry no generated text of their own (lifecycle, progress, annotations). */
 const SILENT_EVENTS = new Set([
@@ -136,6 +137,93 @@ interface ResponsesDecoderState {
   streamedParts: Set<string>;
   /** whether any text at all was streamed (a terminal response's output then only repeats it) */
   anyStreamed: boolean;
+  /** the pieces of text each part (partKey) or tool call (`tool:<key>`) received, to check its `.done` text */
+  pieces: Map<string, string[]>;
+  /** the first output item a `.done` event or the final output stated `incomplete`, as a path */
+  incompleteItem: string | null;
+}
+
+/** Appends a piece of text to what `key` received. */
+function addPiece(state: ResponsesDecoderState, key: string, text: string): void {
+  const list = state.pieces.get(key);
+  if (list) list.push(text);
+  else state.pieces.set(key, [text]);
+}
+
+/**
+ * Whether a `.done` event's text is the text its deltas carried (OpenAI Responses streaming events:
+ * `response.output_text.done` "contains the final text", `content_part.done` the finished part):
+ * their concatenation, or the last piece of cumulative deltas (C10-style servers, every piece
+ * starting with the one before). Undefined when nothing was received for the part.
+ */
+function doneMatchesDeltas(state: ResponsesDecoderState, key: string, done: string): boolean | undefined {
+  const list = state.pieces.get(key);
+  if (!list) return undefined;
+  if (list.join('') === done) return true;
+  const cumulative = list.every((piece, i) => i === 0 || piece.startsWith(list[i - 1]!));
+  return cumulative && list[list.length - 1] === done;
+}
+
+/** A count the Responses API states as an integer: a non-negative integer (a string, negative or fraction is not one). */
+function isTokenCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+const VERDICT_WEIGHT = { failed: 3, unknown: 2, clean: 1, none: 0 } as const;
+
+/**
+ * The finish word of a terminal response, judged by the worst thing it states (OpenAI Responses
+ * API, the Response object): `status` and `incomplete_details` must agree, and when they do not
+ * (`status: "completed"` with `incomplete_details: {reason: "content_filter"}`, or the event
+ * `response.incomplete` with `status: "completed"`) the worse one counts: a filter or failure over
+ * an unknown word over a clean one, and `length` (max_output_tokens) over `stop`. An
+ * `incomplete_details` that is neither null nor empty states incompleteness. A reason that is not
+ * a string cannot be read: `incomplete` (unknown) and an unrecognised path.
+ */
+function terminalFinish(type: string, response: Record<string, unknown>, unrecognized: string[]): string {
+  const details = response.incomplete_details;
+  const detailsStated = details != null && !(isRecord(details) && Object.keys(details).length === 0);
+  const reasonValue = isRecord(details) ? details.reason : undefined;
+  const reason = nonEmptyString(reasonValue);
+  if (detailsStated && reason === undefined && (!isRecord(details) || (reasonValue !== undefined && reasonValue !== null)))
+    unrecognized.push(`${type}.response.incomplete_details${isRecord(details) ? '.reason' : ''}`);
+  const status = nonEmptyString(response.status);
+  const incomplete = type === 'response.incomplete' || status === 'incomplete' || detailsStated;
+  const words: string[] = [];
+  if (incomplete) words.push(reason ?? 'incomplete');
+  // `completed` and `incomplete` are represented above; any other status word is judged too.
+  if (status !== undefined && status !== 'incomplete' && !(incomplete && status === 'completed')) words.push(status);
+  if (words.length === 0) words.push('completed');
+  let worst = words[0]!;
+  for (const word of words.slice(1)) {
+    if (VERDICT_WEIGHT[classifyFinish('openai-responses', word).verdict] > VERDICT_WEIGHT[classifyFinish('openai-responses', worst).verdict]) worst = word;
+  }
+  return worst;
+}
+
+/** Output items the model generates (their status is the generation's); hosted tools' calls have statuses of their own. */
+const GENERATED_ITEMS = new Set(['message', 'reasoning', 'function_call', 'custom_tool_call']);
+
+/**
+ * A generated output item's `status` (OpenAI Responses API, output items: `in_progress`,
+ * `completed`, `incomplete`): `incomplete` is remembered (it is a clean end only when the response
+ * says the output budget ran out, see the terminal event); a failure-named status (`failed`,
+ * `cancelled`) is a failure at once; another word cannot be read and is recorded. Hosted tools'
+ * call items (`web_search_call` `searching`, ...) are not the model's text and are left alone.
+ */
+function readItemStatus(item: Record<string, unknown>, path: string, state: ResponsesDecoderState, event: WireEvent, unrecognized: string[]): void {
+  if (typeof item.type === 'string' && !GENERATED_ITEMS.has(item.type)) return;
+  const status = item.status;
+  if (status === undefined || status === null || status === 'completed' || status === 'in_progress') return;
+  if (status === 'incomplete') {
+    state.incompleteItem ??= path;
+    return;
+  }
+  const word = typeof status === 'string' ? status : '';
+  const verdict = classifyFinish('openai-responses', word);
+  if (verdict.verdict === 'failed') {
+    event.error ??= { kind: verdict.errorKind, message: `${path}.status "${word.slice(0, 60)}": the output item failed` };
+  } else unrecognized.push(`${path}.status`);
 }
 
 function partKey(data: Record<string, unknown>, channel: string): string {
@@ -163,16 +251,26 @@ function deltaText(delta: unknown, channel: 'answer' | 'reasoning'): string {
 }
 
 /** The final response's usage onto `event` (decision 065 for the reasoning count). */
-function readUsage(response: Record<string, unknown>, event: WireEvent, state: ResponsesDecoderState): void {
+function readUsage(response: Record<string, unknown>, event: WireEvent, state: ResponsesDecoderState, unrecognized: string[], type: string): void {
   // the tier that served it sits beside usage in the terminal response (decision 293)
   const servedTier = servedTierOf(response.service_tier);
   if (servedTier !== undefined) event.servedServiceTier = servedTier;
   const usage = isRecord(response.usage) ? response.usage : undefined;
   if (!usage) return;
+  // The counts are integers (the Response object's usage): one present in another form ("9999",
+  // -5, 1.5) cannot be read, so the output count is unknown, recorded, never a number (decision 061).
+  const details = isRecord(usage.output_tokens_details) ? usage.output_tokens_details : {};
+  const unreadable: string[] = [];
+  if (usage.output_tokens != null && !isTokenCount(usage.output_tokens)) unreadable.push(`${type}.response.usage.output_tokens`);
+  if (details.reasoning_tokens != null && !isTokenCount(details.reasoning_tokens))
+    unreadable.push(`${type}.response.usage.output_tokens_details.reasoning_tokens`);
+  if (unreadable.length > 0) {
+    unrecognized.push(...unreadable);
+    return;
+  }
   const output = countValue(usage.output_tokens) ?? countValue(usage.completion_tokens);
   if (output === undefined) return;
   event.outputTokensReported = output;
-  const details = isRecord(usage.output_tokens_details) ? usage.output_tokens_details : {};
   const reasoning = countValue(details.reasoning_tokens);
   const metrics: Record<string, number> = {};
   if (reasoning !== undefined) {
@@ -192,8 +290,13 @@ function readUsage(response: Record<string, unknown>, event: WireEvent, state: R
  * Text of a terminal response's `output` when nothing was streamed (a server that answers a
  * stream request with lifecycle events and one whole response): counted once, as one event.
  */
-function readWholeOutput(response: Record<string, unknown>, event: WireEvent, state: ResponsesDecoderState): void {
-  if (state.anyStreamed || !Array.isArray(response.output)) return;
+function readWholeOutput(response: Record<string, unknown>, event: WireEvent, state: ResponsesDecoderState, unrecognized: string[], type: string): void {
+  if (!Array.isArray(response.output)) return;
+  // Every item's status counts, streamed or not (a final message `incomplete` is no whole answer).
+  response.output.forEach((item, i) => {
+    if (isRecord(item)) readItemStatus(item, `${type}.response.output[${i}]`, state, event, unrecognized);
+  });
+  if (state.anyStreamed) return;
   const text = emptyText();
   const calls: ToolCallDelta[] = [];
   response.output.forEach((item, i) => {
@@ -241,6 +344,7 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Resp
     if (text !== '') {
       event[channel] = text;
       state.streamedParts.add(partKey(data, channel));
+      addPiece(state, partKey(data, channel), text);
       state.anyStreamed = true;
       if (channel === 'reasoning') state.reasoningStreamed = true;
     }
@@ -251,26 +355,42 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Resp
     if (text !== '' || opened) event.toolCalls = [{ key, argumentsDelta: text, ...(opened ? { id: null, name: null } : {}) }];
     if (text !== '') {
       state.streamedParts.add(`tool:${key}`);
+      addPiece(state, `tool:${key}`, text);
       state.anyStreamed = true;
     }
   } else if (type in DONE_EVENTS) {
     // A repeat of the deltas, unless the item's text never came as deltas.
     const { channel, key } = DONE_EVENTS[type]!;
     const text = typeof data[key] === 'string' ? (data[key] as string) : '';
+    const pieceKey = channel === 'tool' ? `tool:${toolKeyOf(data, state).key}` : partKey(data, channel);
+    // A `.done` text that differs from its deltas (longer, other words) says the deltas were not the
+    // answer: which text the user got is unknown, so it is recorded (decision 061).
+    if (text !== '' && doneMatchesDeltas(state, pieceKey, text) === false) unrecognized.push(`${type}.${key} (differs from the deltas)`);
     if (channel === 'tool') {
-      const { key: callKey } = toolKeyOf(data, state);
-      if (text !== '' && !state.streamedParts.has(`tool:${callKey}`)) {
+      const callKey = pieceKey.slice('tool:'.length);
+      if (text !== '' && !state.streamedParts.has(pieceKey)) {
         event.toolCalls = [{ key: callKey, argumentsDelta: text }];
-        state.streamedParts.add(`tool:${callKey}`);
+        state.streamedParts.add(pieceKey);
+        addPiece(state, pieceKey, text);
         state.anyStreamed = true;
       }
-    } else if (text !== '' && !state.streamedParts.has(partKey(data, channel))) {
+    } else if (text !== '' && !state.streamedParts.has(pieceKey)) {
       if (type === 'response.refusal.done' && text.trim() !== '') event.error = REFUSAL_ERROR;
       event[channel] = text;
-      state.streamedParts.add(partKey(data, channel));
+      state.streamedParts.add(pieceKey);
+      addPiece(state, pieceKey, text);
       state.anyStreamed = true;
       if (channel === 'reasoning') state.reasoningStreamed = true;
     }
+  } else if (type === 'response.content_part.done' || type === 'response.reasoning_summary_part.done') {
+    // The finished part repeats its text; one that differs from what the part received is recorded.
+    const part = isRecord(data.part) ? data.part : {};
+    const channel = type === 'response.reasoning_summary_part.done' || part.type === 'reasoning_text' ? 'reasoning' : 'answer';
+    const textKey = part.type === 'refusal' ? 'refusal' : 'text';
+    const text = typeof part[textKey] === 'string' ? (part[textKey] as string) : '';
+    if (text !== '' && doneMatchesDeltas(state, partKey(data, channel), text) === false) unrecognized.push(`${type}.part.${textKey} (differs from the deltas)`);
+  } else if (type === 'response.output_item.done') {
+    if (isRecord(data.item)) readItemStatus(data.item, `${type}.item`, state, event, unrecognized);
   } else if (type === 'response.output_item.added') {
     const item = isRecord(data.item) ? data.item : {};
     if (TOOL_ITEMS.has(String(item.type))) {
@@ -280,16 +400,21 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Resp
       event.toolCalls = [{ key, id: nonEmptyString(item.call_id) ?? itemId ?? null, name: nonEmptyString(item.name) ?? null, argumentsDelta: args }];
       if (args !== '') {
         state.streamedParts.add(`tool:${key}`);
+        addPiece(state, `tool:${key}`, args);
         state.anyStreamed = true;
       }
     }
   } else if (type === 'response.completed' || type === 'response.incomplete') {
     const response = isRecord(data.response) ? data.response : {};
-    readWholeOutput(response, event, state);
-    readUsage(response, event, state);
-    const details = isRecord(response.incomplete_details) ? response.incomplete_details : {};
-    const status = nonEmptyString(response.status) ?? (type === 'response.completed' ? 'completed' : 'incomplete');
-    event.finishReason = status === 'incomplete' ? (nonEmptyString(details.reason) ?? 'incomplete') : status;
+    readWholeOutput(response, event, state, unrecognized, type);
+    readUsage(response, event, state, unrecognized, type);
+    event.finishReason = terminalFinish(type, response, unrecognized);
+    // An output item stated incomplete is a whole answer only when the response says the output
+    // budget ran out (length); beside a clean stop it contradicts the status, so the generation
+    // failed (a failed or unknown finish is already judged by itself).
+    const verdict = classifyFinish('openai-responses', event.finishReason);
+    if (state.incompleteItem !== null && verdict.verdict === 'clean' && verdict.finishReason !== 'length')
+      event.error ??= { kind: 'stream_error', message: `${state.incompleteItem}.status "incomplete" but the response ended "${event.finishReason}"` };
     // A terminal response that states an error (any non-null `error`, whatever its status) failed
     // (decision 307): `completed` with `error: {code: "server_error"}` is no clean end.
     if (response.error != null && response.error !== false && response.error !== '' && !(isRecord(response.error) && Object.keys(response.error).length === 0))
@@ -299,7 +424,7 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Resp
     state.complete = true;
   } else if (type === 'response.failed' || type === 'response.cancelled') {
     const response = isRecord(data.response) ? data.response : {};
-    readUsage(response, event, state);
+    readUsage(response, event, state, unrecognized, type);
     event.error = responseError(response.error, type === 'response.cancelled' ? 'response cancelled' : 'response failed');
     event.terminal = true;
   } else if (type === 'error') {
@@ -360,6 +485,8 @@ export const openAiResponsesAdapter: ProtocolAdapter = {
       toolCount: 0,
       streamedParts: new Set(),
       anyStreamed: false,
+      pieces: new Map(),
+      incompleteItem: null,
     };
     return createSseDecoder(sink, {
       // There is no [DONE] in this protocol: one sent anyway after completion is trailing noise.
@@ -370,6 +497,12 @@ export const openAiResponsesAdapter: ProtocolAdapter = {
         const sequenceIssue = checkSequence(value, state);
         const event = interpretEvent(type, value, state);
         if (sequenceIssue !== undefined) event.sequenceIssue = sequenceIssue;
+        // Every data object's `type` equals its SSE event name (OpenAI Responses streaming events):
+        // an event named otherwise (`event: response.failed` over a response.completed) says two
+        // things, and which one is true is unknown (decision 061).
+        const dataType = typeof value.type === 'string' && value.type !== '' ? value.type : undefined;
+        if (message.event !== undefined && message.event !== '' && dataType !== undefined && message.event !== dataType)
+          event.unrecognizedPaths = [...(event.unrecognizedPaths ?? []), `event:${message.event.slice(0, 60)} (data type ${dataType.slice(0, 60)})`];
         return event;
       },
     });
