@@ -264,8 +264,8 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   // stopReason, a response status): a stream that ends without one says nothing of whether the
   // answer is whole, so its figure is not vouched for (decision 313).
   else if (finish.verdict === 'none' && success) evidence.unknownFinishReason = NO_FINISH_STATED;
-  else if (success && finish.verdict === 'clean' && finish.finishReason === 'length' && finishRaw !== null) {
-    // A length finish says the budget ran out; far short of it (the provider's own count, hidden
+  else if (success && finish.verdict === 'clean' && finish.finishReason === 'length' && finishRaw !== null && !/context/i.test(finishRaw)) {
+    // A length finish says the budget ran out (a full context window is another matter); far short of it (the provider's own count, hidden
     // reasoning included, else o200k) the stream says something untrue of itself (decision 313).
     const budget = context.maxOutputTokens ?? null;
     const used = reported ?? outputTokensO200k;

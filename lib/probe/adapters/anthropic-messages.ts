@@ -98,7 +98,11 @@ const MESSAGE_DELTA_KEYS = ['stop_reason', 'stop_sequence', 'container', 'usage'
 function unknownEventTextPaths(type: string, data: Record<string, unknown>): string[] {
   const known = type === 'message' ? MESSAGE_KEYS : EVENT_KEYS[type];
   if (!known) return [];
-  const paths = unknownTextPaths(data, type, [...known]);
+  // At the top of a known event any value under an unknown key is recorded, numbers too (a
+  // `fatal: 1` on message_stop says a failure in numbers, as decision 307 found for unknown events).
+  const paths = Object.entries(data)
+    .filter(([k, v]) => !known.includes(k) && v !== null && v !== undefined && v !== '' && v !== false)
+    .map(([k]) => `${type}.${k}`);
   if (type === 'message_start' && isRecord(data.message)) paths.push(...unknownTextPaths(data.message, 'message_start.message', MESSAGE_KEYS));
   if (type === 'message_delta' && isRecord(data.delta)) paths.push(...unknownTextPaths(data.delta, 'message_delta.delta', MESSAGE_DELTA_KEYS));
   return paths;

@@ -33,7 +33,7 @@ import { structuredOutputFields } from './structured-output';
 import { conversationFields } from './conversation';
 import { serviceTierFields } from '../service-tier';
 import { listUnknownUsagePaths } from './usage-places';
-import { classifyFinish } from '../finish-reasons';
+import { classifyFinish, namesFailure } from '../finish-reasons';
 
 /** Part keys read here or known to carry no generated text. */
 const PART_KEYS = new Set([
@@ -271,6 +271,10 @@ function interpretResponse(response: Record<string, unknown>, state: GeminiDecod
       state.reasoningStreamed = true;
     }
     const finish = nonEmptyString(candidate.finishReason);
+    // finishMessage explains the finish; one naming a failure beside a clean finish is a failure said (decision 313).
+    const finishMessage = nonEmptyString(candidate.finishMessage);
+    if (finishMessage !== undefined && !event.error && namesFailure(finishMessage.toLowerCase()))
+      event.error = { kind: 'stream_error', message: `finishMessage: ${finishMessage.slice(0, 120)}` };
     if (finish !== undefined) {
       event.finishReason = finish;
       event.complete = true;
@@ -319,7 +323,8 @@ function interpretResponse(response: Record<string, unknown>, state: GeminiDecod
   if (!event.error) {
     for (const [key, value] of Object.entries(response)) if (!RESPONSE_KEYS.has(key) && hasText(value)) unrecognized.push(key);
     candidates.forEach((c, i) => {
-      if (i > 0 && isRecord(c) && hasText(c.content)) unrecognized.push(`candidates[${i}]`);
+      // text or a finish of its own: the probe asks for one candidate (decision 313)
+      if (i > 0 && isRecord(c) && (hasText(c.content) || hasText(c.finishReason))) unrecognized.push(`candidates[${i}]`);
     });
   }
   if (unrecognized.length > 0) event.unrecognizedPaths = unrecognized;

@@ -131,6 +131,9 @@ const CHUNK_META_KEYS = new Set([
   'kv_transfer_params',
   'time_info',
   'request_id',
+  // opt-in figures: Fireworks `perf_metrics` (perf_metrics_in_response), OpenRouter's experimental metadata header
+  'perf_metrics',
+  'openrouter_metadata',
   // read by topLevelFailure: a failure when they say one, metadata when they say a clean word
   'status',
   'state',
@@ -188,6 +191,16 @@ function readDelta(delta: Record<string, unknown>, path: string, event: WireEven
   unrecognized.push(...text.unrecognizedPaths);
   // A refusal as a typed content part (`{"type":"refusal","refusal":...}`) is the same refusal.
   if (text.refused) event.error ??= REFUSAL_ERROR;
+  // Gemini's OpenAI-compatible `extra_content` carries thought signatures, not text (decision 313).
+  if (isRecord(delta.extra_content)) {
+    for (const [vendor, fields] of Object.entries(delta.extra_content)) {
+      if (!isRecord(fields)) {
+        if (hasText(fields)) unrecognized.push(`${path}.extra_content.${vendor}`);
+        continue;
+      }
+      for (const [k, v] of Object.entries(fields)) if (k !== 'thought_signature' && hasText(v)) unrecognized.push(`${path}.extra_content.${vendor}.${k}`);
+    }
+  }
   for (const [key, value] of Object.entries(delta)) {
     if (!DELTA_KEYS.has(key) && hasText(value) && !repeatsText(value, [text.answer, text.reasoning])) unrecognized.push(`${path}.${key}`);
   }
@@ -366,7 +379,7 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
     for (const [key, value] of Object.entries(choice)) {
       if (!CHOICE_KEYS.has(key) && hasText(value) && !repeatsText(value, [event.answer ?? '', event.reasoning ?? ''])) unrecognized.push(`${path}.${key}`);
     }
-    if (choice.error != null && !event.error) event.error = inBandError(choice.error);
+    if (choice.error != null && choice.error !== false && !event.error) event.error = inBandError(choice.error);
     if (isRecord(choice.delta) && choice.delta.error != null && choice.delta.error !== false && !event.error) event.error = inBandError(choice.delta.error);
     // A failure stated in the finish fields beside finish_reason (decision 307): a gateway's
     // upstream word (`native_finish_reason: "content_filter"` beside "stop"), `finish_details.type`.
@@ -536,6 +549,8 @@ function sideFinishFailure(choice: Record<string, unknown>): InStreamError | und
   const details = isRecord(choice.finish_details) ? choice.finish_details.type : undefined;
   for (const [field, value] of [
     ['native_finish_reason', choice.native_finish_reason],
+    // vLLM's stop_reason: the stop string or token that ended it; the probe sets none, so a word naming a failure is one
+    ['stop_reason', choice.stop_reason],
     ['finish_details.type', details],
   ] as const) {
     if (typeof value !== 'string') continue;

@@ -339,6 +339,8 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Resp
   if (ANSWER_DELTAS.has(type) || REASONING_DELTAS.has(type)) {
     const channel = ANSWER_DELTAS.has(type) ? 'answer' : 'reasoning';
     const text = deltaText(data.delta, channel);
+    // A number or flag as the delta is not text the probe can count (decision 313).
+    if (typeof data.delta === 'number' || typeof data.delta === 'boolean') unrecognized.push(`${type}.delta (${typeof data.delta})`);
     // A refusal is a failure, like a filter's finish (decision 307); its text stays a diagnostic.
     if (type === 'response.refusal.delta' && text.trim() !== '') event.error = REFUSAL_ERROR;
     if (text !== '') {

@@ -354,12 +354,17 @@ describe('text under keys an event is not known to carry (decision 310)', () => 
       expect(r.evidence.unrecognizedPaths, label).toEqual(paths);
       expect(r.notRankableReasons, label).toContain('unrecognized_shape');
     }
-    // numbers or flags under an unknown key say no text: nothing recorded
+    // at an event's top level a number under an unknown key is recorded too (decision 313); false or null says nothing
     const numbers = await parse(
       'anthropic-messages',
-      anthropic((l) => Object.assign(l[2]!, { seq: 2, final: false })),
+      anthropic((l) => Object.assign(l[5]!, { fatal: 1 })),
     );
-    expect(numbers.evidence.unrecognizedPaths).toBeUndefined();
+    expect(numbers.evidence.unrecognizedPaths).toEqual(['message_stop.fatal']);
+    const nothing = await parse(
+      'anthropic-messages',
+      anthropic((l) => Object.assign(l[2]!, { final: false, note: null })),
+    );
+    expect(nothing.evidence.unrecognizedPaths).toBeUndefined();
   });
 
   const gemini = (first: Record<string, unknown>, candidateExtra: Record<string, unknown> = {}, candidates: unknown[] = []) =>
@@ -644,5 +649,55 @@ describe('a length finish far short of the budget, inline reasoning counted as s
       512,
     );
     expect(hidden.evidence.reasoningTokensHidden).toBe(8);
+  });
+});
+
+describe('the attacker’s second pass (decision 313)', () => {
+  const answer = ['Hello', ' there,', ' friend.'].map((w) => choice({ content: w }));
+  const end = (extra: Record<string, unknown> = {}) => ({ choices: [{ index: 0, delta: {}, finish_reason: 'stop', ...extra }] });
+  const chat = (objects: unknown[]) => parse('openai-chat', sse(objects));
+
+  it('openai-chat: vLLM stop_reason naming a failure fails; choice error false is no error; extra_content text other than a signature is unrecognised; opt-in figures are known', async () => {
+    expect((await chat([...answer, end({ stop_reason: 'abort' })])).outcome).toBe('error');
+    expect((await chat([...answer, end({ stop_reason: null })])).outcome).toBe('success');
+    const noError = await chat([...answer, end({ error: false })]);
+    expect(noError.outcome).toBe('success');
+    expect(
+      (await chat([choice({ content: 'Hi', extra_content: { google: { thought_signature: 'c2ln', hidden: 'more words' } } }), end()])).evidence
+        .unrecognizedPaths,
+    ).toEqual(['choices[0].delta.extra_content.google.hidden']);
+    for (const extra of [{ perf_metrics: { 'server-time-to-first-token': '0.1' } }, { openrouter_metadata: { provider: 'X' } }])
+      expect((await chat([...answer, { ...end(), ...extra }])).evidence.unrecognizedPaths).toBeUndefined();
+  });
+
+  it('anthropic: model_context_window_exceeded is a length finish not judged against the output budget', async () => {
+    const ev = (list: Array<Record<string, unknown>>) => list.map((o) => `event: ${String(o.type)}\ndata: ${JSON.stringify(o)}\n\n`).join('');
+    const body = (stop: string) =>
+      ev([
+        { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 3, output_tokens: 1 } } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello there.' } },
+        { type: 'message_delta', delta: { stop_reason: stop }, usage: { output_tokens: 3 } },
+        { type: 'message_stop' },
+      ]);
+    const withBudget = async (b: string) => {
+      async function* chunks() {
+        yield Buffer.from(b, 'utf8');
+      }
+      const parsed = await parseStream('anthropic-messages', chunks(), () => 10);
+      return buildProbeResult(parsed, { protocol: 'anthropic-messages', httpStatus: 200, ttfbMs: 0, connectMs: null, abort: null, maxOutputTokens: 512 });
+    };
+    expect((await withBudget(body('model_context_window_exceeded'))).evidence.unknownFinishReason).toBeUndefined();
+    expect((await withBudget(body('max_tokens'))).evidence.unknownFinishReason).toBe('max_tokens after 3 of 512 tokens');
+  });
+
+  it('gemini: a finishMessage naming a failure fails beside STOP; a second candidate’s own finish is unrecognised', async () => {
+    const body = (last: Record<string, unknown>) =>
+      [{ candidates: [{ content: { parts: [{ text: 'Hello' }], role: 'model' }, index: 0 }] }, last].map((o) => `data: ${JSON.stringify(o)}\n\n`).join('');
+    const stopWith = (extra: Record<string, unknown>, more: unknown[] = []) => ({
+      candidates: [{ content: { parts: [{ text: ' there.' }], role: 'model' }, finishReason: 'STOP', index: 0, ...extra }, ...more],
+    });
+    expect((await parse('gemini-stream', body(stopWith({ finishMessage: 'Internal error encountered.' })))).outcome).toBe('error');
+    expect((await parse('gemini-stream', body(stopWith({ finishMessage: 'Model generated a complete answer.' })))).outcome).toBe('success');
+    expect((await parse('gemini-stream', body(stopWith({}, [{ finishReason: 'SAFETY', index: 1 }])))).evidence.unrecognizedPaths).toEqual(['candidates[1]']);
   });
 });
