@@ -333,7 +333,13 @@ async function savePartials(db: Db, rows: PartialRow[]): Promise<void> {
 }
 
 /** Child rows of span `child` with bucket start in [fromMs, toMs), of every workload and model or only of the given `workload|model` pairs. */
-async function listChildren(db: Db, child: PartialSpan, fromMs: number, toMs: number, only_?: { workloadIds?: readonly number[]; pairs?: ReadonlySet<string> }) {
+async function listChildren(
+  db: Db,
+  child: PartialSpan,
+  fromMs: number,
+  toMs: number,
+  only_?: { workloadIds?: readonly number[]; pairs?: ReadonlySet<string> },
+) {
   const only = only_?.workloadIds
     ? sql`and workload_id = any(${`{${only_.workloadIds.join(',')}}`}::int[])`
     : only_?.pairs

@@ -99,9 +99,7 @@ function groupBuckets(dirty: readonly DirtyEndpointBucket[], sizeMs: number): Ma
     pairs.set(`${d.workloadId}|${d.endpointId}`, { workloadId: d.workloadId, endpointId: d.endpointId });
     out.set(start, pairs);
   }
-  return new Map(
-    [...out].map(([k, v]) => [k, [...v.values()].sort((a, b) => a.workloadId - b.workloadId || a.endpointId - b.endpointId)]),
-  );
+  return new Map([...out].map(([k, v]) => [k, [...v.values()].sort((a, b) => a.workloadId - b.workloadId || a.endpointId - b.endpointId)]));
 }
 
 /**
