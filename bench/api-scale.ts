@@ -811,7 +811,11 @@ async function main(): Promise<void> {
       if (loaded < ph.rows) {
         log(`[${ph.label}] loading rows ${loaded.toLocaleString('en')} … ${ph.rows.toLocaleString('en')}`);
         await loadRows(sql, nSeries, t0, loaded, ph.rows);
-        const oldest = new Date(t0.getTime() - Math.ceil(ph.rows / nSeries) * SERIES_INTERVAL_S * 1000);
+        // A series' k-th row lies (k·SERIES_INTERVAL_S + series·0.9) s before t0 (loadRows): the oldest
+        // rows are up to 0.9·nSeries s older than k alone says (2.4 h at 200 endpoints, whose first
+        // hours then had partials but no rollups: the first run answered from the rollup fallback
+        // without them and minute 1 rewrote every answer, decision 311).
+        const oldest = new Date(t0.getTime() - (Math.ceil(ph.rows / nSeries) * SERIES_INTERVAL_S + nSeries) * 1000);
         const newestOfPhase = new Date(t0.getTime() - Math.floor(loaded / nSeries) * SERIES_INTERVAL_S * 1000 + 3600_000);
         rollupSeconds = await buildRollups(url, oldest, newestOfPhase);
         loaded = ph.rows;

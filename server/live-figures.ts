@@ -33,7 +33,7 @@
 import type { Db } from '@/db/client';
 import { getLatestDataChange, listDataChangesSince } from '@/db/queries/data-changes';
 import { getMaxMeasurementId, listMeasuredPairsSince } from '@/db/queries/rollup-progress';
-import { listLeaderboardEndpoints, listRawWindowRows, listSlugIds, type LeaderboardEndpoint } from '@/db/queries/leaderboard';
+import { listLeaderboardEndpointsOfModels, listRawWindowRows, listSlugIds, type LeaderboardEndpoint } from '@/db/queries/leaderboard';
 import { getPartialCoverage, listPartialBodiesOf, type PartialKey } from '@/db/queries/window-partials';
 import { ALL_REGIONS, decodePartial, planPartials } from '@/lib/stats/window-partials';
 import { mergeWindowParts, subtractLeadingPart, summarizeWindow, type RawRows, type SpeedBasis, type WindowPart } from '@/lib/stats/window-stats';
@@ -197,8 +197,7 @@ export class LiveFigures {
       workloads: [...new Set(questions.map((q) => q.workloadSlug))],
       models: [...new Set(questions.map((q) => q.modelSlug))],
     });
-    const eps = new Map<string, LeaderboardEndpoint[]>();
-    for (const m of ids.models.keys()) eps.set(m, await listLeaderboardEndpoints(db, m));
+    const eps = await listLeaderboardEndpointsOfModels(db, [...ids.models.keys()]);
     const endpointsChanged = new Set<string>();
     for (const [m, list] of eps) {
       const json = JSON.stringify(list);
@@ -268,15 +267,20 @@ export class LiveFigures {
     for (const [k, keys] of adds) apply(this.prefixes.get(k)!.perEndpoint, bodiesOf(keys), 1);
     for (const k of this.prefixes.keys()) if (!wins.has(k)) this.prefixes.delete(k);
 
-    // [H, edge) merged once per (model, workload, H, edge); raw rows of [min edge, asOf] in one query.
-    const recent = new Map<string, Map<number, EndpointMerge>>();
-    for (const w of wins.values()) {
+    // [H, edge) merged once per (model, workload, H, edge), and only for a window whose figures are
+    // asked (decision 311: an unchanged window's bodies are compared as bytes, never decoded); raw
+    // rows of [min edge, asOf] in one query.
+    const recentMerges = new Map<string, Map<number, EndpointMerge>>();
+    const recentOf = (w: Win): Map<number, EndpointMerge> => {
       const rk = `${w.workloadId}|${w.modelId}|${w.hMs}|${w.edgeMs}`;
-      if (recent.has(rk)) continue;
-      const m = new Map(w.endpoints.map((e) => [e.id, emptyMerge()]));
-      apply(m, bodiesOf(recentKeys.get(rk)!), 1);
-      recent.set(rk, m);
-    }
+      let m = recentMerges.get(rk);
+      if (!m) {
+        m = new Map(w.endpoints.map((e) => [e.id, emptyMerge()]));
+        apply(m, bodiesOf(recentKeys.get(rk)!), 1);
+        recentMerges.set(rk, m);
+      }
+      return m;
+    };
     const winList = [...wins.values()];
     const rawFrom = Math.min(...winList.map((w) => w.edgeMs));
     const rawRows =
@@ -335,7 +339,7 @@ export class LiveFigures {
       if (!w) return null;
       const changed = changedWins.has(w.key) || !asked.has(`${q.modelSlug}|${q.workloadSlug}|${q.windowHours}|${q.basis}`);
       let merged: WindowFigures | undefined; // merged once, however many boards read it (a cache workload's window serves three)
-      return { changed, figures: () => (merged ??= this.figuresOf(q, w, recent, raw, rawIndex, asOfMs)) };
+      return { changed, figures: () => (merged ??= this.figuresOf(q, w, recentOf(w), raw, rawIndex, asOfMs)) };
     });
   }
 
@@ -343,13 +347,12 @@ export class LiveFigures {
   private figuresOf(
     q: LiveQuestion,
     w: { key: string; workloadId: number; modelId: number; hMs: number; edgeMs: number; endpoints: LeaderboardEndpoint[] },
-    recent: Map<string, Map<number, EndpointMerge>>,
+    rec: Map<number, EndpointMerge>,
     raw: RawRows,
     rawIndex: Map<string, number[]>,
     asOfMs: number,
   ): WindowFigures {
     const prefix = this.prefixes.get(w.key)!;
-    const rec = recent.get(`${w.workloadId}|${w.modelId}|${w.hMs}|${w.edgeMs}`)!;
     const regions = new Set<string>();
     const rows = w.endpoints.map((endpoint): LeaderboardRow => {
       const a = prefix.perEndpoint.get(endpoint.id)!;

@@ -41,6 +41,22 @@ export interface LeaderboardEndpoint {
 
 /** Listed endpoints of a model (active, inactive, paused) with declared metadata, by id. */
 export async function listLeaderboardEndpoints(db: Db, modelSlug: string): Promise<LeaderboardEndpoint[]> {
+  return selectLeaderboardEndpoints(db, [modelSlug]);
+}
+
+/**
+ * {@link listLeaderboardEndpoints} of several models in one query (the precompute job asks every
+ * listed model each minute: one round trip, not one per model, decision 311). Every given slug is
+ * a key (an empty list when it has none); each list is the same rows in the same order.
+ */
+export async function listLeaderboardEndpointsOfModels(db: Db, modelSlugs: readonly string[]): Promise<Map<string, LeaderboardEndpoint[]>> {
+  const out = new Map<string, LeaderboardEndpoint[]>(modelSlugs.map((m) => [m, []]));
+  if (modelSlugs.length === 0) return out;
+  for (const e of await selectLeaderboardEndpoints(db, modelSlugs)) out.get(e.modelSlug)?.push(e);
+  return out;
+}
+
+async function selectLeaderboardEndpoints(db: Db, modelSlugs: readonly string[]): Promise<LeaderboardEndpoint[]> {
   return db
     .select({
       ...endpointNameColumns,
@@ -57,7 +73,12 @@ export async function listLeaderboardEndpoints(db: Db, modelSlug: string): Promi
     .from(endpoints)
     .innerJoin(providers, eq(providers.id, endpoints.providerId))
     .innerJoin(models, eq(models.id, endpoints.modelId))
-    .where(and(eq(models.slug, modelSlug), inArray(endpoints.status, ['active', 'inactive', 'paused', 'retired'] as const)))
+    .where(
+      and(
+        modelSlugs.length === 1 ? eq(models.slug, modelSlugs[0]!) : inArray(models.slug, [...modelSlugs]),
+        inArray(endpoints.status, ['active', 'inactive', 'paused', 'retired'] as const),
+      ),
+    )
     .orderBy(asc(endpoints.id));
 }
 

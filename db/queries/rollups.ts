@@ -65,7 +65,23 @@ export async function rebuildRollups(db: Db, params: { granularity: Granularity;
   return written;
 }
 
-async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date, workloadIds?: readonly number[]): Promise<number> {
+/** (workload, endpoint) pairs a rebuild is limited to (decision 311): parallel arrays. */
+interface Pairs {
+  workloadIds: readonly number[];
+  endpointIds: readonly number[];
+}
+
+const pairsOf = (list: ReadonlyArray<{ workloadId: number; endpointId: number }>): Pairs => ({
+  workloadIds: list.map((x) => x.workloadId),
+  endpointIds: list.map((x) => x.endpointId),
+});
+
+/** SQL filter `(alias.workload_id, alias.endpoint_id)` in the pairs. */
+function pairFilter(alias: string, p: Pairs) {
+  return sql`(${sql.raw(alias)}.workload_id, ${sql.raw(alias)}.endpoint_id) in (select * from unnest(${`{${p.workloadIds.join(',')}}`}::int[], ${`{${p.endpointIds.join(',')}}`}::int[]))`;
+}
+
+async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date, workloadIds?: readonly number[], pairs?: Pairs): Promise<number> {
   const unit = sql.raw(`'${g}'`);
   const metricNames = Object.keys(ROLLUP_METRICS) as RollupMetric[];
   const values = sql.join(
@@ -82,6 +98,7 @@ async function rebuildChunk(db: Db, g: Granularity, from: Date, to: Date, worklo
       from measurements m
       where m.workload_id = any(${workloadIds ? sql`${`{${workloadIds.join(',')}}`}::int[]` : sql`array(select id from workloads)`})
         and m.measured_at >= ${from.toISOString()}::timestamptz and m.measured_at < ${to.toISOString()}::timestamptz
+        ${pairs ? sql`and ${pairFilter('m', pairs)}` : sql``}
     ),
     agg as (
       select ${keys}, count(*)::int as count, (count(*) filter (where b.outcome = 'success'))::int as successes,
@@ -144,11 +161,11 @@ interface RollupSums {
   sketch_version: number;
 }
 
-async function listRollupSums(db: Db, g: Granularity, startMs: number, workloadIds: readonly number[]): Promise<Map<string, RollupSums>> {
+async function listRollupSums(db: Db, g: Granularity, startMs: number, pairs: Pairs): Promise<Map<string, RollupSums>> {
   const rows = (await db.execute(sql`
     select endpoint_id, workload_id, worker_region, count, successes, error_kinds, sketches, excluded, sketch_version
-    from measurement_rollups
-    where granularity = ${g} and bucket_start = ${new Date(startMs).toISOString()}::timestamptz and workload_id = any(${`{${workloadIds.join(',')}}`}::int[])
+    from measurement_rollups r
+    where granularity = ${g} and bucket_start = ${new Date(startMs).toISOString()}::timestamptz and ${pairFilter('r', pairs)}
   `)) as unknown as RollupSums[];
   return new Map(rows.map((r) => [`${r.endpoint_id}|${r.workload_id}|${r.worker_region}`, r]));
 }
@@ -165,25 +182,33 @@ function addCounts(a: Record<string, number> | undefined, b: Record<string, numb
 }
 
 /**
- * Rebuilds from raw the hourly buckets of the given hours, each for the given workloads only (the
- * per-minute job's buckets that received measurements, decision 217), and moves each day bucket
+ * Rebuilds from raw the hourly buckets of the given hours, each for the given (workload, endpoint)
+ * pairs only (the per-minute job's buckets that received measurements, decisions 217 and 311: a
+ * rollup row is per endpoint, workload and region, so only the rows of the pairs that took new
+ * measurements can differ from a rebuild, and only those are read, rebuilt and moved), and moves each day bucket
  * holding them by the difference (new hour − old hour): counts, successes, error kinds, excluded
  * counts, fidelity counts and sketch buckets are sums, and the newest measured time only grows,
  * so the day row equals a rebuild from raw, touching only the rebuilt hours' rows. A day with a
  * row of an older sketch version is rebuilt from raw instead. Returns the hourly and daily buckets written.
  */
-export async function rebuildRollupsOf(db: Db, hours: ReadonlyMap<number, readonly number[]>): Promise<{ hourBuckets: number; dayBuckets: number }> {
+export async function rebuildRollupsOf(
+  db: Db,
+  hours: ReadonlyMap<number, ReadonlyArray<{ workloadId: number; endpointId: number }>>,
+): Promise<{ hourBuckets: number; dayBuckets: number }> {
   let hourBuckets = 0;
   let dayBuckets = 0;
-  for (const [startMs, workloadIds] of hours) {
+  for (const [startMs, list] of hours) {
+    if (list.length === 0) continue;
+    const pairs = pairsOf(list);
+    const workloadIds = [...new Set(pairs.workloadIds)].sort((a, b) => a - b);
     const dayMs = floorBucket(new Date(startMs), 'day').getTime();
-    const before = await listRollupSums(db, 'hour', startMs, workloadIds);
-    hourBuckets += await rebuildChunk(db, 'hour', new Date(startMs), new Date(startMs + BUCKET_MS.hour), workloadIds);
-    const after = await listRollupSums(db, 'hour', startMs, workloadIds);
-    const days = await listRollupSums(db, 'day', dayMs, workloadIds);
+    const before = await listRollupSums(db, 'hour', startMs, pairs);
+    hourBuckets += await rebuildChunk(db, 'hour', new Date(startMs), new Date(startMs + BUCKET_MS.hour), workloadIds, pairs);
+    const after = await listRollupSums(db, 'hour', startMs, pairs);
+    const days = await listRollupSums(db, 'day', dayMs, pairs);
     const rows = [...days.values(), ...before.values(), ...after.values()];
     if (rows.some((r) => Number(r.sketch_version) !== SKETCH_VERSION)) {
-      dayBuckets += await rebuildChunk(db, 'day', new Date(dayMs), new Date(dayMs + BUCKET_MS.day), workloadIds);
+      dayBuckets += await rebuildChunk(db, 'day', new Date(dayMs), new Date(dayMs + BUCKET_MS.day), workloadIds, pairs);
       continue;
     }
     const values = [];

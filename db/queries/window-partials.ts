@@ -115,8 +115,17 @@ interface RawPartialRow {
   bins: Array<number | null>;
 }
 
-/** Raw rows of every workload measured in [from, to) with their model and sketch bins (WINDOW_METRICS order). */
-async function listRawPartialRows(db: Db, from: Date, to: Date, workloadIds?: readonly number[]): Promise<RawPartialRow[]> {
+/** `(workload_id, model_id)` of `alias` in the given `workload|model` pairs (decision 311). */
+function workloadModelFilter(workloadCol: string, modelCol: string, pairs: ReadonlySet<string>) {
+  const list = [...pairs].map((k) => k.split('|').map(Number) as [number, number]);
+  return sql`(${sql.raw(workloadCol)}, ${sql.raw(modelCol)}) in (select * from unnest(${`{${list.map((x) => x[0]).join(',')}}`}::int[], ${`{${list.map((x) => x[1]).join(',')}}`}::int[]))`;
+}
+
+/**
+ * Raw rows of every workload measured in [from, to) with their model and sketch bins (WINDOW_METRICS order);
+ * only of the given workloads, or only of the given `workload|model` pairs.
+ */
+async function listRawPartialRows(db: Db, from: Date, to: Date, workloadIds?: readonly number[], pairs?: ReadonlySet<string>): Promise<RawPartialRow[]> {
   const cols: Record<WindowMetric, string | null> = {
     outputTokensPerSecond: 'output_tokens_per_second',
     outputTokensPerSecondO200k: 'output_tokens_per_second_o200k',
@@ -146,6 +155,7 @@ async function listRawPartialRows(db: Db, from: Date, to: Date, workloadIds?: re
     from measurements m join endpoints e on e.id = m.endpoint_id
     where m.workload_id = any(${workloadIds ? sql`${`{${workloadIds.join(',')}}`}::int[]` : sql`array(select id from workloads)`})
       and m.measured_at >= ${from.toISOString()}::timestamptz and m.measured_at < ${to.toISOString()}::timestamptz
+      ${pairs ? sql`and ${workloadModelFilter('m.workload_id', 'e.model_id', pairs)}` : sql``}
   `)) as unknown as Array<Omit<RawPartialRow, 'bins'> & Record<string, unknown>>;
   return rows.map((r) => ({ ...r, bins: WINDOW_METRICS.map((_, i) => (r[`b${i}`] === null ? null : Number(r[`b${i}`]))) }));
 }
@@ -322,9 +332,19 @@ async function savePartials(db: Db, rows: PartialRow[]): Promise<void> {
   }
 }
 
-/** Child rows of span `child` with bucket start in [fromMs, toMs). */
-async function listChildren(db: Db, child: PartialSpan, fromMs: number, toMs: number, workloadIds?: readonly number[]) {
-  const only = workloadIds ? sql`and workload_id = any(${`{${workloadIds.join(',')}}`}::int[])` : sql``;
+/** Child rows of span `child` with bucket start in [fromMs, toMs), of every workload and model or only of the given `workload|model` pairs. */
+async function listChildren(
+  db: Db,
+  child: PartialSpan,
+  fromMs: number,
+  toMs: number,
+  only_?: { workloadIds?: readonly number[]; pairs?: ReadonlySet<string> },
+) {
+  const only = only_?.workloadIds
+    ? sql`and workload_id = any(${`{${only_.workloadIds.join(',')}}`}::int[])`
+    : only_?.pairs
+      ? sql`and ${workloadModelFilter('workload_id', 'model_id', only_.pairs)}`
+      : sql``;
   const rows = (await db.execute(sql`
     select workload_id, model_id, region_key, floor(extract(epoch from bucket_start) * 1000)::float8 as start_ms, body
     from window_partials
@@ -378,30 +398,56 @@ export async function rebuildWindowPartials(db: Db, p: { from: Date; to: Date; w
 }
 
 /**
- * Rebuilds only the given 10-minute buckets (per workload: every model and region key of it) from
- * raw rows, and the larger spans' buckets that contain them from their children, then extends the
- * coverage over [coverFrom, min(to, wallNow)] (decision 217). Correct when every other partial of
- * that range is already current: the per-minute rollup job passes the buckets that received
- * measurements since its earlier runs (db/queries/rollup-progress). Returns the partials (re)computed.
+ * Rebuilds only the given 10-minute buckets from raw rows, and the larger spans' buckets that
+ * contain them from their children, then extends the coverage over [coverFrom, min(to, wallNow)]
+ * (decision 217). A bucket with an `endpointId` rebuilds the partials of that endpoint's model and
+ * the workload only (a partial is one workload's and one model's, decision 311: at 200 endpoints a
+ * minute's probes of a non-headline workload touch a few of its 28 models); one without, every
+ * model of the workload. Correct when every other partial of that range is already current: the
+ * per-minute rollup job passes the buckets that received measurements since its earlier runs
+ * (db/queries/rollup-progress). Returns the partials (re)computed.
  */
 export async function rebuildWindowPartialsOf(
   db: Db,
-  p: { buckets: ReadonlyArray<{ workloadId: number; startMs: number }>; coverFrom: Date; to: Date; wallNow: Date },
+  p: { buckets: ReadonlyArray<{ workloadId: number; startMs: number; endpointId?: number }>; coverFrom: Date; to: Date; wallNow: Date },
 ): Promise<number> {
   const unit = FINEST_PARTIAL_MINUTES * MINUTE;
-  const finest = new Map<number, Set<number>>();
+  const epIds = [...new Set(p.buckets.flatMap((b) => (b.endpointId === undefined ? [] : [b.endpointId])))];
+  const modelOf = new Map<number, number>();
+  if (epIds.length > 0) {
+    const rows = (await db.execute(sql`select id, model_id from endpoints where id = any(${`{${epIds.join(',')}}`}::int[])`)) as unknown as Array<{
+      id: number;
+      model_id: number;
+    }>;
+    for (const r of rows) modelOf.set(Number(r.id), Number(r.model_id));
+  }
+  // Per bucket start: the workloads whose every model is rebuilt, and the `workload|model` pairs rebuilt alone.
+  interface Dirty {
+    workloads: Set<number>;
+    pairs: Set<string>;
+  }
+  const finest = new Map<number, Dirty>();
   for (const b of p.buckets) {
     const start = Math.floor(b.startMs / unit) * unit;
-    const set = finest.get(start) ?? new Set<number>();
-    set.add(b.workloadId);
-    finest.set(start, set);
+    const d = finest.get(start) ?? { workloads: new Set<number>(), pairs: new Set<string>() };
+    const model = b.endpointId === undefined ? undefined : modelOf.get(b.endpointId);
+    if (model === undefined) d.workloads.add(b.workloadId);
+    else d.pairs.add(`${b.workloadId}|${model}`);
+    finest.set(start, d);
   }
-  let level: Map<number, Set<number> | 'all'> = finest;
+  for (const d of finest.values()) for (const k of [...d.pairs]) if (d.workloads.has(Number(k.split('|')[0]))) d.pairs.delete(k);
+  let level: Map<number, Dirty | 'all'> = finest;
   let n = 0;
-  for (const [start, ws] of finest) {
-    const rows = partialsFromRaw(await listRawPartialRows(db, new Date(start), new Date(start + unit), [...ws]));
-    await savePartials(db, rows);
-    n += rows.length;
+  for (const [start, d] of finest) {
+    const from = new Date(start);
+    const to = new Date(start + unit);
+    const rows = [
+      ...(d.workloads.size > 0 ? await listRawPartialRows(db, from, to, [...d.workloads]) : []),
+      ...(d.pairs.size > 0 ? await listRawPartialRows(db, from, to, [...new Set([...d.pairs].map((k) => Number(k.split('|')[0])))], d.pairs) : []),
+    ];
+    const built = partialsFromRaw(rows);
+    await savePartials(db, built);
+    n += built.length;
   }
   // A larger bucket is read only once complete (planPartials takes whole buckets before the
   // edge), so it is built when it completes (its end passed since the last build: every workload)
@@ -412,20 +458,29 @@ export async function rebuildWindowPartialsOf(
     const span = PARTIAL_SPANS_MINUTES[i]!;
     const child = PARTIAL_SPANS_MINUTES[i - 1]!;
     const spanMs = span * MINUTE;
-    const parents = new Map<number, Set<number> | 'all'>();
-    for (const [start, ws] of level) {
+    const parents = new Map<number, Dirty | 'all'>();
+    for (const [start, d] of level) {
       const ps = floorToSpan(start, span);
       if (ps + spanMs > coverTo) continue;
-      const set = parents.get(ps) ?? new Set<number>();
-      if (ws === 'all' || set === 'all') parents.set(ps, 'all');
+      const into = parents.get(ps) ?? { workloads: new Set<number>(), pairs: new Set<string>() };
+      if (d === 'all' || into === 'all') parents.set(ps, 'all');
       else {
-        for (const w of ws) set.add(w);
-        parents.set(ps, set);
+        for (const w of d.workloads) into.workloads.add(w);
+        for (const k of d.pairs) into.pairs.add(k);
+        parents.set(ps, into);
       }
     }
     for (let end = floorToSpan(prevTo, span) + spanMs; end <= coverTo; end += spanMs) if (end > prevTo) parents.set(end - spanMs, 'all');
-    for (const [start, ws] of parents) {
-      const rows = mergeChildren(await listChildren(db, child, start, start + spanMs, ws === 'all' ? undefined : [...ws]), span);
+    for (const [start, d] of parents) {
+      const alone = d === 'all' ? new Set<string>() : new Set([...d.pairs].filter((k) => !d.workloads.has(Number(k.split('|')[0]))));
+      const children =
+        d === 'all'
+          ? await listChildren(db, child, start, start + spanMs)
+          : [
+              ...(d.workloads.size > 0 ? await listChildren(db, child, start, start + spanMs, { workloadIds: [...d.workloads] }) : []),
+              ...(alone.size > 0 ? await listChildren(db, child, start, start + spanMs, { pairs: alone }) : []),
+            ];
+      const rows = mergeChildren(children, span);
       await savePartials(db, rows);
       n += rows.length;
     }

@@ -1,7 +1,7 @@
 /**
  * Task: rollup-measurements (every minute, its descriptor, workers/tasks/index.ts).
  * In steady state (decision 218) it rebuilds only what received measurements since its last runs:
- * the (workload, 10-minute bucket) pairs of rows with an id above the one it saw 3 runs back
+ * the (workload, endpoint, 10-minute bucket) triples of rows with an id above the one it saw 3 runs back
  * (db/queries/rollup-progress), within the last two hours: those 10-minute partials and the
  * complete larger ones holding them, those hours from raw, and their days moved by the hours'
  * difference (db/queries/rollups rebuildRollupsOf); a run with nothing new rebuilds nothing and
@@ -30,7 +30,7 @@ import {
   rekeyStaleSketches,
 } from '@/db/queries/rollups';
 import { pruneDataChanges, recordDataChange } from '@/db/queries/data-changes';
-import { getMaxMeasurementId, getRollupProgress, listDirtyBuckets, saveRollupProgress, type DirtyBucket } from '@/db/queries/rollup-progress';
+import { getMaxMeasurementId, getRollupProgress, listDirtyEndpointBuckets, saveRollupProgress, type DirtyEndpointBucket } from '@/db/queries/rollup-progress';
 import {
   extendCoverageToOrigin,
   getOldestUncoveredMeasurement,
@@ -68,7 +68,8 @@ export async function runRollupJob(
   let changedFrom = from.getTime();
   if (progress && caughtUp) {
     // Steady state (decision 217): only the buckets that received measurements since the last runs.
-    const dirty = await listDirtyBuckets(db, { afterId: progress[0]!, upToId: seenMaxId, from, to });
+    // Per endpoint (decision 311): a rollup row is one endpoint's, so only the new rows' endpoints are rebuilt.
+    const dirty = await listDirtyEndpointBuckets(db, { afterId: progress[0]!, upToId: seenMaxId, from, to });
     await rebuildWindowPartialsOf(db, { buckets: dirty, coverFrom: from, to, wallNow: now });
     ({ hourBuckets, dayBuckets } = await rebuildRollupsOf(db, groupBuckets(dirty, HOUR)));
     changedFrom = dirty.length > 0 ? Math.min(...dirty.map((d) => d.startMs)) : now.getTime();
@@ -89,16 +90,16 @@ export async function runRollupJob(
   return { from, to, hourBuckets, dayBuckets, upgradedDays };
 }
 
-/** Workload ids per bucket of `sizeMs` (hour or day) holding one of the dirty 10-minute buckets. */
-function groupBuckets(dirty: readonly DirtyBucket[], sizeMs: number): Map<number, number[]> {
-  const out = new Map<number, Set<number>>();
+/** The (workload, endpoint) pairs per bucket of `sizeMs` (an hour) holding one of the dirty 10-minute buckets, sorted. */
+function groupBuckets(dirty: readonly DirtyEndpointBucket[], sizeMs: number): Map<number, Array<{ workloadId: number; endpointId: number }>> {
+  const out = new Map<number, Map<string, { workloadId: number; endpointId: number }>>();
   for (const d of dirty) {
     const start = Math.floor(d.startMs / sizeMs) * sizeMs;
-    const set = out.get(start) ?? new Set<number>();
-    set.add(d.workloadId);
-    out.set(start, set);
+    const pairs = out.get(start) ?? new Map<string, { workloadId: number; endpointId: number }>();
+    pairs.set(`${d.workloadId}|${d.endpointId}`, { workloadId: d.workloadId, endpointId: d.endpointId });
+    out.set(start, pairs);
   }
-  return new Map([...out].map(([k, v]) => [k, [...v].sort((a, b) => a - b)]));
+  return new Map([...out].map(([k, v]) => [k, [...v.values()].sort((a, b) => a.workloadId - b.workloadId || a.endpointId - b.endpointId)]));
 }
 
 /**
