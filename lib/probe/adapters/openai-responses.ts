@@ -390,7 +390,11 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Resp
     const channel = type === 'response.reasoning_summary_part.done' || part.type === 'reasoning_text' ? 'reasoning' : 'answer';
     const textKey = part.type === 'refusal' ? 'refusal' : 'text';
     const text = typeof part[textKey] === 'string' ? (part[textKey] as string) : '';
-    if (text !== '' && doneMatchesDeltas(state, partKey(data, channel), text) === false) unrecognized.push(`${type}.part.${textKey} (differs from the deltas)`);
+    const matches = text === '' ? true : doneMatchesDeltas(state, partKey(data, channel), text);
+    if (matches === false) unrecognized.push(`${type}.part.${textKey} (differs from the deltas)`);
+    // A finished part whose text never came as deltas, in a stream whose text did: that text is
+    // counted nowhere (the terminal output is then a repeat), so it is recorded (decision 313).
+    else if (matches === undefined && state.anyStreamed) unrecognized.push(`${type}.part.${textKey} (never streamed)`);
   } else if (type === 'response.output_item.done') {
     if (isRecord(data.item)) readItemStatus(data.item, `${type}.item`, state, event, unrecognized);
   } else if (type === 'response.output_item.added') {

@@ -246,6 +246,15 @@ describe('openai-responses (OpenAI Responses streaming events)', () => {
       ),
     );
     expectUnrecognized(partDone, ['response.content_part.done.part.text (differs from the deltas)'], 'content_part.done');
+    // a finished part that never streamed, in a stream whose other part did: its text is counted nowhere
+    const unstreamed = await parse(
+      'openai-responses',
+      responses((l) => {
+        const done = at(l, 'response.content_part.done');
+        l.splice(done + 1, 0, { ...l[done]!, content_index: 1, part: { type: 'output_text', text: 'A second part nobody streamed.', annotations: [] } });
+      }),
+    );
+    expectUnrecognized(unstreamed, ['response.content_part.done.part.text (never streamed)'], 'unstreamed part');
     // cumulative deltas (every piece repeating the one before) end in the done text: no difference
     const cumulative = await parse(
       'openai-responses',
