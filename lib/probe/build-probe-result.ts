@@ -123,9 +123,9 @@ export function buildFailedProbeResult(
 
 /**
  * A `length` finish with fewer output tokens than this share of the request's budget is not
- * believed (decision 313): the model did not run out of room. Half leaves room for a tokenizer
- * that counts differently from o200k (Llama, Qwen and Mistral tokenizers differ by well under a
- * third on English prose) when the provider reports no count.
+ * believed (decision 313): the model did not run out of room. Half is a margin chosen, not
+ * measured: it leaves room for a model tokenizer that counts differently from o200k when the
+ * provider reports no count.
  */
 export const LENGTH_FINISH_MIN_SHARE = 0.5;
 

@@ -368,7 +368,7 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
       if (event.reasoning !== undefined && event.reasoning !== '') state.reasoningStreamed = true;
       // Reasoning written inline in the answer as `<think>…</think>` (Perplexity sonar-reasoning,
       // MiniMax without a reasoning split) was streamed: its count is visible, not hidden (decision 065).
-      if (event.answer !== undefined && /<think>/i.test(event.answer)) state.reasoningStreamed = true;
+      if (!state.reasoningStreamed && event.answer !== undefined && /<think>/i.test(event.answer)) state.reasoningStreamed = true;
       const calls = readToolCalls(delta, state);
       if (calls.length > 0) event.toolCalls = [...(event.toolCalls ?? []), ...calls];
     }

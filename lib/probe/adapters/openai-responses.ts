@@ -40,7 +40,7 @@ import { structuredOutputFields } from './structured-output';
 import { conversationFields } from './conversation';
 import { serviceTierFields } from '../service-tier';
 import { listUnknownUsagePaths } from './usage-places';
-import { classifyFinish } from '../finish-reasons';
+import { classifyFinish, judgeFinishes } from '../finish-reasons';
 
 /** Events that carry no generated text of their own (lifecycle, progress, annotations). */
 const SILENT_EVENTS = new Set([
@@ -169,8 +169,6 @@ function isTokenCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
-const VERDICT_WEIGHT = { failed: 3, unknown: 2, clean: 1, none: 0 } as const;
-
 /**
  * The finish word of a terminal response, judged by the worst thing it states (OpenAI Responses
  * API, the Response object): `status` and `incomplete_details` must agree, and when they do not
@@ -194,11 +192,8 @@ function terminalFinish(type: string, response: Record<string, unknown>, unrecog
   // `completed` and `incomplete` are represented above; any other status word is judged too.
   if (status !== undefined && status !== 'incomplete' && !(incomplete && status === 'completed')) words.push(status);
   if (words.length === 0) words.push('completed');
-  let worst = words[0]!;
-  for (const word of words.slice(1)) {
-    if (VERDICT_WEIGHT[classifyFinish('openai-responses', word).verdict] > VERDICT_WEIGHT[classifyFinish('openai-responses', worst).verdict]) worst = word;
-  }
-  return worst;
+  // The shared rule of every finish a stream states (judgeFinishes): the worst, the first among equals.
+  return judgeFinishes('openai-responses', words, null, false).finishRaw ?? words[0]!;
 }
 
 /** Output items the model generates (their status is the generation's); hosted tools' calls have statuses of their own. */
