@@ -6,8 +6,12 @@
  * server with a prefix cache of known truth (miss TTFT, hit TTFT, decode rate, 128-token blocks).
  * Per turn the leaderboard answer recovers TTFT, TPS/user, the cached tokens and the cached share
  * of the prompt (decisions 290-291: the prompt's input tokens as the server reported them) within
- * 5 % of that truth: turn 1 cold, turns 2-3 served from the turns before them.
+ * 5 % of that truth: turn 1 cold, turns 2-3 served from the turns before them. TTFT and TPS/user
+ * are judged against what the server really delivered (its write log: on a loaded machine it is
+ * late, never early; lib/reference-server/test-support/delivery-truth.ts), and the server is
+ * checked to have kept its configured schedule (never ahead of it).
  */
+import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, measurements, workloads } from '@/db/schema';
@@ -16,7 +20,8 @@ import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { AGENT_TURNS } from '@/lib/probe/agent-prompts';
 import type { FetchLike } from '@/lib/probe/types';
 import { AGENT_WORKLOADS } from '@/lib/probe/workloads';
-import { conversationText } from '@/lib/reference-server/reference-server';
+import { conversationText, measureRecordTps, type ReferenceStreamRecord } from '@/lib/reference-server/reference-server';
+import { expectNeverAhead, monotonicNow } from '@/lib/reference-server/test-support/delivery-truth';
 import { createGuardedFetch } from '@/lib/security/ssrf-guard';
 import { encodeO200k } from '@/lib/tokens/o200k';
 import { getLeaderboardAnswer } from '@/server/leaderboard';
@@ -37,8 +42,8 @@ let t: TestDatabase;
 const fetches: FetchLike[] = [];
 let chatId = 0;
 let responsesId = 0;
-/** request bodies as sent, in order (Chat `messages` or Responses `input`) */
-const sent: Array<{ messages: unknown[] }> = [];
+/** request bodies as sent, in order (Chat `messages` or Responses `input`), with the monotonic epoch ms just before each was sent */
+const sent: Array<{ messages: unknown[]; sentAt: number }> = [];
 
 beforeAll(async () => {
   suite = await startReferenceTaskSuite(
@@ -48,6 +53,7 @@ beforeAll(async () => {
       tokensPerChunk: 2,
       outputTokens: 64,
       prefixCache: { hitTtftMs: WARM_TTFT_MS, blockTokens: BLOCK_TOKENS },
+      recordWrites: true,
     },
     fetches,
   );
@@ -67,6 +73,14 @@ beforeAll(async () => {
 
 afterAll(() => stopReferenceTaskSuite(suite));
 
+/** The server's write-log record of the request whose conversation text is `text` (exactly one). */
+function recordOf(text: string): ReferenceStreamRecord {
+  const sha = createHash('sha256').update(text).digest('hex');
+  const matches = suite!.reference.writeLog().filter((r) => r.promptSha256 === sha);
+  expect(matches, 'one write-log record per request').toHaveLength(1);
+  return matches[0]!;
+}
+
 describe('agent turns (worker task, reference server, real Postgres)', () => {
   it('each job writes one measurement per turn; the engine recovers per-turn TTFT, TPS/user and cached tokens within 5 %', async () => {
     expect(AGENT_WORKLOADS.length).toBe(AGENT_TURNS);
@@ -83,7 +97,7 @@ describe('agent turns (worker task, reference server, real Postgres)', () => {
           const capture: FetchLike = (input, init) => {
             if (typeof init?.body === 'string' && /\/(chat\/completions|responses)$/.test(String(input))) {
               const b = JSON.parse(init.body) as { messages?: unknown[]; input?: unknown[] };
-              sent.push({ messages: b.messages ?? b.input ?? [] });
+              sent.push({ messages: b.messages ?? b.input ?? [], sentAt: monotonicNow() });
             }
             return f(input, init);
           };
@@ -96,6 +110,8 @@ describe('agent turns (worker task, reference server, real Postgres)', () => {
     const truthOf = new Map<number, number[][]>();
     /** truth of the cached share per request: those tokens ÷ the o200k tokens of its whole conversation */
     const shareTruthOf = new Map<number, number[][]>();
+    /** what the server delivered per request: TPS/user from its write log, TTFT from the request's send to its first write */
+    const deliveredOf = new Map<number, Array<{ tps: number[]; ttftMs: number[] }>>();
     for (const [protocol, endpointId] of [
       ['openai-chat', chatId],
       ['openai-responses', responsesId],
@@ -104,6 +120,8 @@ describe('agent turns (worker task, reference server, real Postgres)', () => {
       truthOf.set(endpointId, cachedTruth);
       const shareTruth: number[][] = Array.from({ length: AGENT_TURNS }, () => []);
       shareTruthOf.set(endpointId, shareTruth);
+      const delivered = Array.from({ length: AGENT_TURNS }, () => ({ tps: [] as number[], ttftMs: [] as number[] }));
+      deliveredOf.set(endpointId, delivered);
       for (let i = 0; i < CONVERSATIONS; i++) {
         const slotStart = decemberSlot(8, i);
         const before = sent.length;
@@ -148,12 +166,21 @@ describe('agent turns (worker task, reference server, real Postgres)', () => {
           const prompt = encodeO200k(conversationText(messages)).length;
           expect(m!.inputTokensReported).toBe(prompt);
           shareTruth[turn - 1]!.push(previous / prompt);
+          // what the server really sent: never ahead of its schedule (on a loaded machine, late)
+          const record = recordOf(conversationText(messages));
+          expectNeverAhead(record, { tps: TPS, ttftMs: turn === 1 ? COLD_TTFT_MS : WARM_TTFT_MS });
+          delivered[turn - 1]!.tps.push(measureRecordTps(record)!);
+          delivered[turn - 1]!.ttftMs.push(record.writeAt[0]! - bodies[turn - 1]!.sentAt);
         }
       }
     }
 
     const asOf = new Date(Date.now() + 61_000);
     const within5 = (got: number | undefined, truth: number, what: string) => expect(Math.abs(got! - truth), what).toBeLessThanOrEqual(truth * 0.05);
+    const median = (xs: number[]) => {
+      const s = [...xs].sort((a, b) => a - b);
+      return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+    };
     for (const endpointId of [chatId, responsesId]) {
       const cachedTruth = truthOf.get(endpointId)!;
       for (let turn = 1; turn <= AGENT_TURNS; turn++) {
@@ -164,8 +191,9 @@ describe('agent turns (worker task, reference server, real Postgres)', () => {
         );
         const e = answer.entries.find((x) => x.endpoint.id === endpointId)!;
         expect(e.samples).toBe(CONVERSATIONS);
-        within5(e.ttftMs?.p50, turn === 1 ? COLD_TTFT_MS : WARM_TTFT_MS, `turn ${turn} TTFT`);
-        within5(e.outputTokensPerSecond?.p50, TPS, `turn ${turn} TPS/user`);
+        const delivered = deliveredOf.get(endpointId)![turn - 1]!;
+        within5(e.ttftMs?.p50, median(delivered.ttftMs), `turn ${turn} TTFT`);
+        within5(e.outputTokensPerSecond?.p50, median(delivered.tps), `turn ${turn} TPS/user`);
         const truths = [...cachedTruth[turn - 1]!].sort((a, b) => a - b);
         const shares = [...shareTruthOf.get(endpointId)![turn - 1]!].sort((a, b) => a - b);
         expect(e.cachedInputShare?.n, `turn ${turn} cached share n`).toBe(CONVERSATIONS);

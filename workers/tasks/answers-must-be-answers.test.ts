@@ -42,6 +42,14 @@ const canned = () =>
   'Thank you for your question. Here is a short story about a lighthouse keeper who watched the sea every night and wrote down what he saw in a small notebook.';
 const looping = () => 'the answer is the answer is '.repeat(30);
 
+/**
+ * The reasons a measurement is not rankable that speak of its answer. The answering servers pace
+ * words with this process's timers, so on a loaded machine a late timer can hold or stall a stream,
+ * and the delivery rules (or the clock) then refuse it too: true of the machine, not of the answer,
+ * which is this file's subject (decision 286).
+ */
+const answerReasons = (m: { notRankableReasons: string[] }) => m.notRankableReasons.filter((r) => r !== 'implausible_delivery' && r !== 'timing_uncertain');
+
 async function probe(endpointSlug: string, workloadSlug: string, slotStart: string, fidelity: boolean) {
   const [w] = await t.db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, workloadSlug));
   const endpointId = ids[endpointSlug]!;
@@ -78,12 +86,12 @@ describe('an answer must be an answer (worker task, real servers, real Postgres)
     const failed = await probe('junk-local', 'math-1k', '2026-11-30T12:00:00.000Z', true);
     expect(failed.fidelityPassed).toBe(false);
     expect(failed.rankable).toBe(false);
-    expect(failed.notRankableReasons).toEqual(['fidelity_failed']);
+    expect(answerReasons(failed)).toEqual(['fidelity_failed']);
     const ordinary = await probe('junk-local', 'math-1k', '2026-11-30T12:01:00.000Z', false);
-    expect(ordinary.notRankableReasons).toEqual([]);
+    expect(answerReasons(ordinary)).toEqual([]);
     const passed = await probe('reference', 'math-1k', '2026-11-30T12:00:00.000Z', true);
     expect(passed.fidelityPassed).toBe(true);
-    expect(passed.notRankableReasons).toEqual([]);
+    expect(answerReasons(passed)).toEqual([]);
   }, 60_000);
 
   it('an endpoint failing its fidelity checks is listed but not ranked for the window (fidelity_below_bound); the reference is ranked', async () => {
@@ -115,10 +123,10 @@ describe('an answer must be an answer (worker task, real servers, real Postgres)
 
   it('the same answer to a different prompt is repeated_answer (the first one is not); a generation loop is degenerate_output', async () => {
     const first = await probe('canned-local', 'prose-1k', '2026-11-30T13:00:00.000Z', false);
-    expect(first.notRankableReasons).toEqual([]);
+    expect(answerReasons(first)).toEqual([]);
     const second = await probe('canned-local', 'prose-1k', '2026-11-30T13:01:00.000Z', false);
     expect(second.promptHash).not.toBe(first.promptHash);
-    expect(second.notRankableReasons).toEqual(['repeated_answer']);
+    expect(answerReasons(second)).toEqual(['repeated_answer']);
     expect((second.evidence as { answerSha256?: string }).answerSha256).toBe((first.evidence as { answerSha256?: string }).answerSha256);
     const loop = await probe('looping-local', 'prose-1k', '2026-11-30T13:00:00.000Z', false);
     expect(loop.notRankableReasons).toContain('degenerate_output');

@@ -4,7 +4,9 @@
  * each its own job) to a reference server whose prefix cache forgets a block TTL_MS after its
  * last use. The worker's clock and the cache's clock are one controllable clock, so minutes pass
  * without waiting. The engine's hit share per gap gives the lifetime: the longest gap still hit is
- * 5 minutes, the next gap (15) misses, so the configured 6-minute TTL lies in [5, 15).
+ * 5 minutes, the next gap (15) misses, so the configured 6-minute TTL lies in [5, 15). TTFT medians
+ * are held to what the server delivered (its delivery report), not to its configuration: on a
+ * loaded machine it is late (decision 286).
  * A check without a successful predecessor, or a worker without a secret, sends nothing.
  */
 import { randomBytes } from 'node:crypto';
@@ -15,6 +17,7 @@ import { type TestDatabase } from '@/db/test-support/test-database';
 import { rollUpStoredMeasurements } from '@/db/test-support/roll-up-stored';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import type { FetchLike } from '@/lib/probe/types';
+import type { DeliveredEvidence } from '@/lib/reference-server/delivery-report';
 import { CACHE_LIFETIME_WORKLOADS } from '@/lib/probe/workloads';
 import { measureCacheLifetime } from '@/lib/stats/cache-lifetime';
 import { getLeaderboardAnswer } from '@/server/leaderboard';
@@ -55,6 +58,8 @@ afterAll(() => stopReferenceTaskSuite(suite));
 describe('cache lifetime (worker task, reference server with a TTL, real Postgres)', () => {
   it('each gap is its own job; the engine hit shares give the longest gap still hit, bracketing the configured TTL', async () => {
     const ids = new Map<string, number>();
+    /** per workload, the TTFT the server delivered to each request (ms) */
+    const deliveredTtftOf = new Map<string, number[]>();
     for (const w of CACHE_LIFETIME_WORKLOADS) {
       const [row] = await t.db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, w.slug));
       ids.set(w.slug, row!.id);
@@ -85,8 +90,14 @@ describe('cache lifetime (worker task, reference server with a TTL, real Postgre
         // 2 and 5 minutes since the last use are within the 6-minute TTL; 15 is not; the seed is cold
         const hit = w.cacheLifetimeGapMinutes === 2 || w.cacheLifetimeGapMinutes === 5;
         expect(m!.cachedInputTokens! > 0, w.slug).toBe(hit);
-        // one request's TTFT says hit or miss (the window medians below are held to 5 %)
-        expect(m!.ttftMs! < (HIT_TTFT_MS + COLD_TTFT_MS) / 2, w.slug).toBe(hit);
+        // one request's TTFT says hit or miss: a miss is never under the cold TTFT (the server is
+        // never early); a hit is, unless the machine delayed it by more than the difference
+        expect(m!.ttftMs! < COLD_TTFT_MS, w.slug).toBe(hit);
+        // what the server delivered to this request (its delivery report, decision 302): the truth
+        // the window medians below are held to, on a loaded machine later than configured
+        const delivered = (m!.evidence as { delivered?: DeliveredEvidence }).delivered?.ttftFromWriteMs;
+        expect(delivered, w.slug).toBeGreaterThanOrEqual(hit ? HIT_TTFT_MS : COLD_TTFT_MS);
+        deliveredTtftOf.set(w.slug, [...(deliveredTtftOf.get(w.slug) ?? []), delivered!]);
       }
     }
     // without the worker's secret the series cannot be keyed: nothing is sent
@@ -113,7 +124,8 @@ describe('cache lifetime (worker task, reference server with a TTL, real Postgre
       const answer = await getLeaderboardAnswer(t.db, leaderboardQuerySchema.parse({ model: 'tokenpace-reference', workload: w.slug }), asOf);
       const e = answer.entries.find((x) => x.endpoint.id === endpointId)!;
       expect(e.cacheHit?.n, w.slug).toBe(SERIES);
-      const ttftTruth = w.cacheLifetimeGapMinutes === 2 || w.cacheLifetimeGapMinutes === 5 ? HIT_TTFT_MS : COLD_TTFT_MS;
+      const delivered = [...deliveredTtftOf.get(w.slug)!].sort((a, b) => a - b);
+      const ttftTruth = delivered[Math.floor(delivered.length / 2)]!; // SERIES is odd: the median
       expect(Math.abs(e.ttftMs!.p50 - ttftTruth), w.slug).toBeLessThanOrEqual(ttftTruth * 0.05);
       if (w.cacheLifetimeGapMinutes! > 0) gaps.push({ gapMinutes: w.cacheLifetimeGapMinutes!, workloadSlug: w.slug, hit: e.cacheHit });
       else expect(e.cacheHit?.share).toBe(0);

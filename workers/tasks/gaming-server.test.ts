@@ -293,9 +293,16 @@ describe('the board', () => {
       'reference-5000-4',
     ])
       expect(entry(slug).rank, slug).not.toBeNull();
-    // 5,000 TPS/user with 1 and 4 tokens per chunk: rankable, every probe, near the true speed
+    // 5,000 TPS/user with 1 and 4 tokens per chunk: rankable, near the true speed. One refusal is
+    // the machine's, not the stream's (decision 312): on a loaded machine the server process can
+    // start a stream late, and a wait before the first token of more than HOLD_RATIO × a 51 ms span
+    // is refused by the hold rule whoever caused it. So a probe is either clean, or refused by that
+    // rule alone with its TTFT far above the configured 50 ms; any other reason fails the test.
     for (const slug of ['reference-5000-1', 'reference-5000-4']) {
-      for (const m of results.get(slug)!) expect(streamReasons(m), slug).toEqual([]);
+      for (const m of results.get(slug)!) {
+        const heldByMachine = streamReasons(m).join() === 'implausible_delivery' && rules(m).join() === 'hold_then_burst' && m.ttftMs! > 3 * 50;
+        if (!heldByMachine) expect(streamReasons(m), `${slug} ${JSON.stringify(m.evidence)}`).toEqual([]);
+      }
       expect(entry(slug).samples).toBeGreaterThanOrEqual(3);
       expect(entry(slug).outputTokensPerSecond!.p50).toBeGreaterThan(2500);
     }

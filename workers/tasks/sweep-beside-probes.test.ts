@@ -84,7 +84,12 @@ describe('a sweep beside scheduled probes of other endpoints', () => {
     expect(sweepDone).toBe(false); // the sweep's level is running as they start
     const results = await Promise.all(jobs.map((j) => runScheduledProbe(deps, j)));
     for (const r of results) expect(r).toEqual({ status: 'recorded', outcome: 'success', errorKind: null });
-    expect(await sweepRun).toEqual({ status: 'completed', levels: 1, stopReason: null });
+    // The sweep ran its level beside them. Its 16 streams run on nice-10 threads (decision 166), which
+    // a loaded machine starves by design: there they may time out and the sweep stop early for it.
+    // Either way it ran one level; what is under test is the other endpoints' measurements.
+    const swept1 = await sweepRun;
+    if (swept1.status === 'stopped') expect(swept1).toEqual({ status: 'stopped', levels: 1, stopReason: 'consecutive_failures' });
+    else expect(swept1).toEqual({ status: 'completed', levels: 1, stopReason: null });
     const rows = await t.db
       .select({ jobKey: measurements.jobKey, rankable: measurements.rankable, reasons: measurements.notRankableReasons })
       .from(measurements)

@@ -221,10 +221,12 @@ describe('sweep consent and requests', () => {
     expect(body.sweep.status).toBe('completed');
     expect(body.levels.map((l: { concurrency: number }) => l.concurrency)).toEqual([1, 2]);
     for (const l of body.levels) {
-      // never above the server's 200 at N = 1 and 2 (a busy machine only slows it; 5 %: stamps);
-      // the accuracy against what it delivered is lib/sweep/run-sweep.test.ts's
+      // never above the server's 200 at N = 1 and 2 (a busy machine only slows it; 5 %: stamps)
+      // on a level whose timing the sweep vouches for (decision 288); a level it says it cannot
+      // trust has no upper check (decision 286). The accuracy against what was delivered is
+      // lib/sweep/run-sweep.test.ts's.
       expect(l.outputTokensPerSecond.p50).toBeGreaterThan(0);
-      expect(l.outputTokensPerSecond.p50).toBeLessThanOrEqual(210);
+      if (l.valid) expect(l.outputTokensPerSecond.p50, JSON.stringify(l)).toBeLessThanOrEqual(210);
       expect(l.aggregateOutputTokensPerSecondPerGpu).toBeCloseTo(l.aggregateOutputTokensPerSecond / 8, 9);
     }
     expect(body.frontier.length).toBeGreaterThan(0);
