@@ -9,8 +9,8 @@
  * 5 % of that truth: turn 1 cold, turns 2-3 served from the turns before them.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpoints, measurements, workloads } from '@/db/schema';
+import { describe, expect, it } from 'vitest';
+import { measurements, workloads } from '@/db/schema';
 import { type TestDatabase } from '@/db/test-support/test-database';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { AGENT_TURNS } from '@/lib/probe/agent-prompts';
@@ -22,7 +22,8 @@ import { encodeO200k } from '@/lib/tokens/o200k';
 import { getLeaderboardAnswer } from '@/server/leaderboard';
 import { agentTurnSuffix } from './probe-endpoint';
 import { probeTaskContext } from './test-support/probe-task-context';
-import { startReferenceTaskSuite, stopReferenceTaskSuite, type ReferenceTaskSuite } from './test-support/reference-task-suite';
+import { copyCalibrationEndpoint } from './test-support/copy-calibration-endpoint';
+import { useReferenceTaskSuite } from './test-support/reference-task-suite';
 import { runLocalProbe, decemberSlot } from './test-support/run-local-probe';
 
 /** The configured truth. */
@@ -32,40 +33,21 @@ const TPS = 250;
 const BLOCK_TOKENS = 128;
 const CONVERSATIONS = 5;
 
-let suite: ReferenceTaskSuite | undefined;
 let t: TestDatabase;
-const fetches: FetchLike[] = [];
 let chatId = 0;
 let responsesId = 0;
 /** request bodies as sent, in order (Chat `messages` or Responses `input`) */
 const sent: Array<{ messages: unknown[] }> = [];
 
-beforeAll(async () => {
-  suite = await startReferenceTaskSuite(
-    {
-      tps: TPS,
-      ttftMs: COLD_TTFT_MS,
-      tokensPerChunk: 2,
-      outputTokens: 64,
-      prefixCache: { hitTtftMs: WARM_TTFT_MS, blockTokens: BLOCK_TOKENS },
-    },
-    fetches,
-  );
-  ({ t } = suite);
-  const [cal] = await t.db.select().from(endpoints).where(eq(endpoints.id, suite.calibrationId));
-  chatId = cal!.id;
-  // the same reference server spoken to through the Responses API
-  const { id: _id, slug, ...rest } = cal!;
-  void _id;
-  responsesId = (
-    await t.db
-      .insert(endpoints)
-      .values({ ...rest, slug: `${slug}-responses`, protocol: 'openai-responses' })
-      .returning({ id: endpoints.id })
-  )[0]!.id;
-}, 60_000);
-
-afterAll(() => stopReferenceTaskSuite(suite));
+const fetches = useReferenceTaskSuite(
+  { tps: TPS, ttftMs: COLD_TTFT_MS, tokensPerChunk: 2, outputTokens: 64, prefixCache: { hitTtftMs: WARM_TTFT_MS, blockTokens: BLOCK_TOKENS } },
+  async (s) => {
+    ({ t } = s);
+    chatId = s.calibrationId;
+    // the same reference server spoken to through the Responses API
+    responsesId = await copyCalibrationEndpoint(t.db, chatId, '-responses', { protocol: 'openai-responses' });
+  },
+);
 
 describe('agent turns (worker task, reference server, real Postgres)', () => {
   it('each job writes one measurement per turn; the engine recovers per-turn TTFT, TPS/user and cached tokens within 5 %', async () => {
