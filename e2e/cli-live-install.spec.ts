@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import postgres from 'postgres';
+import { stopLauncher } from './support/stop-launcher';
 
 /**
  * Issue #23 item 1 on a real `tokenpace start` (docs/decisions/200): a second install (own data
@@ -43,11 +44,7 @@ const APIS = [
 let launcher: ChildProcess | null = null;
 
 test.afterAll(async () => {
-  if (launcher && launcher.exitCode === null) launcher.kill('SIGTERM');
-  await expect
-    .poll(() => launcher?.exitCode !== null, { timeout: 60_000 })
-    .toBe(true)
-    .catch(() => {});
+  await stopLauncher(launcher);
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
 });
 

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { stopLauncher } from './support/stop-launcher';
 
 /**
  * Operating a second `tokenpace start` (embedded Postgres, own data directory and ports, the web
@@ -97,11 +98,7 @@ async function waitReady(): Promise<void> {
 let launcher: ChildProcess | null = null;
 
 test.afterAll(async () => {
-  if (launcher && launcher.exitCode === null) launcher.kill('SIGTERM');
-  await expect
-    .poll(() => launcher?.exitCode !== null, { timeout: 60_000 })
-    .toBe(true)
-    .catch(() => {});
+  await stopLauncher(launcher);
   try {
     const run = readRunFile();
     for (const pid of [run.pid, ...Object.values(run.children)]) if (alive(pid)) process.kill(pid!, 'SIGKILL');
