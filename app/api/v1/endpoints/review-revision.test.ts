@@ -3,12 +3,10 @@
  * after approval go back to review. Route handlers called with real Request objects, real Postgres,
  * real reference server for the verification probe.
  */
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { users } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
-import { params, req, setupApiTest, signUp, type Actor } from '@/app/api/test-support/api-test';
+import { params, req, setupApiTest, signUp, signUpAdmin, type Actor } from '@/app/api/test-support/api-test';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -24,8 +22,7 @@ beforeAll(async () => {
   await t.sql`insert into models (slug, name) values ('tokenpace-reference', 'Tokenpace reference')`;
   routes = { list: await import('./route'), one: await import('./[id]/route'), review: await import('./[id]/review/route') };
   owner = await signUp('owner@revision.example');
-  admin = await signUp('admin@revision.example');
-  await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, admin.userId!));
+  admin = await signUpAdmin(t.db, 'admin@revision.example');
 });
 
 afterAll(async () => {

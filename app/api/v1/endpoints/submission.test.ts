@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, endpoints, endpointVerifications, users } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
-import { anonymous, params, PEER_ADDRESS_HEADER, req, setupApiTest, signUp, type Actor } from '@/app/api/test-support/api-test';
+import { anonymous, params, PEER_ADDRESS_HEADER, req, setupApiTest, signUp, signUpAdmin, type Actor } from '@/app/api/test-support/api-test';
 
 // Route handlers call next/server's connection(), which needs Next's request scope.
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
@@ -67,8 +67,7 @@ beforeAll(async () => {
   };
   alice = await signUp('alice@acme.example');
   bob = await signUp('bob@other.example');
-  admin = await signUp('admin@tokenpace.example');
-  await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, admin.userId!));
+  admin = await signUpAdmin(t.db, 'admin@tokenpace.example');
 });
 
 afterAll(async () => {
