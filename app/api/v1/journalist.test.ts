@@ -15,19 +15,18 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { endpoints, measurements } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { lastCompleteWeek, writeDump } from '@/workers/tasks/write-dump';
-import { serveApi } from './test-support/serve-api';
-import { seedApiData } from './test-support/seed-api-data';
+import { useServedApiData, type ServedApiData } from './test-support/use-served-api-data';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
 const run = promisify(execFile);
 const NOW = Date.now();
 let t: TestDatabase;
-let server: { baseUrl: string; close: () => Promise<void> };
+let server: ServedApiData['server'];
 let workdir: string;
 
 /** The README's journalist steps, exactly as written between the markers. */
@@ -38,17 +37,13 @@ function readmeSteps(): string {
   return m[1]!;
 }
 
-beforeAll(async () => {
-  ({ t } = await seedApiData({ now: NOW, days: 16 }));
-  await writeDump(t.db, lastCompleteWeek(new Date(NOW)));
-  server = await serveApi();
+useServedApiData({ now: NOW, days: 16, dump: true }, (s) => {
+  ({ t, server } = s);
   workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenpace-journalist-'));
-}, 180_000);
+});
 
-afterAll(async () => {
-  await server?.close();
+afterAll(() => {
   if (workdir) fs.rmSync(workdir, { recursive: true, force: true });
-  await t?.drop();
 });
 
 describe('weekly dump', () => {

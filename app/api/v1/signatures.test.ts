@@ -15,9 +15,7 @@ import type { TestDatabase } from '@/db/test-support/test-database';
 import { resetSignerCache, createSigningKey } from '@/server/signing';
 import { runVerifyCommand } from '@/cli/verify-command';
 import { extractEmbeddedSignature, parseSignatureHeader } from '@/lib/security/signatures';
-import { lastCompleteWeek, writeDump } from '@/workers/tasks/write-dump';
-import { serveApi } from './test-support/serve-api';
-import { seedApiData } from './test-support/seed-api-data';
+import { useServedApiData, type ServedApiData } from './test-support/use-served-api-data';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -25,7 +23,7 @@ const run = promisify(execFile);
 const NOW = Date.now();
 const SECRET = randomBytes(32).toString('hex');
 let t: TestDatabase;
-let server: { baseUrl: string; close: () => Promise<void> };
+let server: ServedApiData['server'];
 let workdir: string;
 
 function readmeSteps(): string {
@@ -41,19 +39,18 @@ async function verify(args: string[]): Promise<{ code: number; lines: string[] }
   return { code, lines };
 }
 
-beforeAll(async () => {
+beforeAll(() => {
   process.env.TOKENPACE_SECRET_KEY = SECRET;
-  ({ t } = await seedApiData({ now: NOW, days: 9 }));
-  await writeDump(t.db, lastCompleteWeek(new Date(NOW)));
-  resetSignerCache();
-  server = await serveApi();
-  workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenpace-verify-'));
-}, 180_000);
+});
 
-afterAll(async () => {
-  await server?.close();
+useServedApiData({ now: NOW, days: 9, dump: true }, (s) => {
+  ({ t, server } = s);
+  resetSignerCache();
+  workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenpace-verify-'));
+});
+
+afterAll(() => {
   if (workdir) fs.rmSync(workdir, { recursive: true, force: true });
-  await t?.drop();
 });
 
 describe('signed publications', () => {
