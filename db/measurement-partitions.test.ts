@@ -8,7 +8,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalog } from '@/db/seed';
-import { endpoints, measurementJobKeys, measurementRollups, measurements, workloads } from '@/db/schema';
+import { measurementJobKeys, measurementRollups, measurements } from '@/db/schema';
+import { anyEndpointAndWorkload } from '@/db/test-support/any-endpoint-and-workload';
+import { useSeededTestDatabase } from '@/db/test-support/seeded-test-database';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { runRetentionJob } from '@/workers/tasks/apply-retention';
 import { runEnsurePartitionsJob } from '@/workers/tasks/ensure-partitions';
@@ -25,19 +27,13 @@ import { insertMeasurement, isJobKeyViolation, listMeasurements } from './querie
 
 const WL = [{ slug: 'prose-1k', category: 'prose' as const, inputTokensTarget: 1000, maxOutputTokens: 256, concurrency: 1, scheduled: true }];
 
-let t: TestDatabase;
+const t = useSeededTestDatabase({ workloads: WL, lookupEnv: () => 'x', referencePort: 3999 }, 60_000);
 let endpointId = 0;
 let workloadId = 0;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  await seedCatalog(t.db, { workloads: WL, lookupEnv: () => 'x', referencePort: 3999 });
-  const [e] = await t.db.select({ id: endpoints.id }).from(endpoints).limit(1);
-  const [w] = await t.db.select({ id: workloads.id }).from(workloads).limit(1);
-  endpointId = e!.id;
-  workloadId = w!.id;
-}, 60_000);
-afterAll(async () => t?.drop());
+  ({ endpointId, workloadId } = await anyEndpointAndWorkload(t.db));
+});
 
 function row(jobKey: string, measuredAt: Date, ttftMs = 100) {
   return {
