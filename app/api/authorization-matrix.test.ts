@@ -9,6 +9,7 @@ import { annotations, apiTokens, disputes, endpoints, sweepSettings, sweeps } fr
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { anonymous, params, req, setupApiTest, signUp, signUpAdmin, type Actor } from './test-support/api-test';
+import { chatSubmission } from '@/app/api/test-support/chat-submission';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -33,10 +34,7 @@ let annotationsRoute: typeof import('./v1/annotations/route');
 function submission(extra: Record<string, unknown> = {}) {
   return {
     provider: 'Matrix Co',
-    model: 'tokenpace-reference',
-    baseUrl: ref.url,
-    protocol: 'openai-chat',
-    apiModelId: 'tokenpace-reference',
+    ...chatSubmission(ref.url),
     deploymentKind: 'shared',
     contact: 'm@matrix.example',
     ...extra,

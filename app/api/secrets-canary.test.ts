@@ -22,6 +22,7 @@ import { createLoopDelayMonitor } from '@/lib/probe/loop-delay-monitor';
 import { runProbeJob } from '@/workers/tasks/probe-endpoint';
 import { fillPattern, importRoute, listApiRoutes } from './test-support/route-catalog';
 import { anonymous, params, req, setupApiTest, signUp, signUpAdmin, type Actor } from './test-support/api-test';
+import { chatSubmission } from '@/app/api/test-support/chat-submission';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -110,10 +111,7 @@ it('never lets the submitted API key out: logs, responses and database dump', as
 
   const body = {
     provider: 'Canary Cloud',
-    model: 'llama-4-maverick',
-    baseUrl: proxyUrl,
-    protocol: 'openai-chat',
-    apiModelId: 'tokenpace-reference',
+    ...chatSubmission(proxyUrl, 'llama-4-maverick'),
     apiKey: CANARY,
     deploymentKind: 'shared',
     contact: 'ops@canary.example',
@@ -238,10 +236,7 @@ function body_for(pattern: string): Record<string, unknown> {
   if (pattern === '/api/v1/endpoints')
     return {
       provider: 'Canary Two',
-      model: 'llama-4-maverick',
-      baseUrl: proxyUrl,
-      protocol: 'openai-chat',
-      apiModelId: 'tokenpace-reference',
+      ...chatSubmission(proxyUrl, 'llama-4-maverick'),
       apiKey: CANARY,
       deploymentKind: 'shared',
       contact: 'x@y.example',

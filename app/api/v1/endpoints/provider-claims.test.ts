@@ -15,6 +15,7 @@ import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { judgeProviderClaim } from '@/lib/security/provider-claim';
 import { params, req, setupApiTest, signUp, signUpAdmin, type Actor } from '@/app/api/test-support/api-test';
+import { chatSubmission } from '@/app/api/test-support/chat-submission';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -45,10 +46,7 @@ async function submitAs(email: string, verified: boolean): Promise<{ id: number;
   const res = await routes.list.POST(
     req(actor, 'POST', '/api/v1/endpoints', {
       provider: 'Acme Cloud',
-      model: 'tokenpace-reference',
-      baseUrl: ref.url,
-      protocol: 'openai-chat',
-      apiModelId: 'tokenpace-reference',
+      ...chatSubmission(ref.url),
       deploymentKind: 'shared',
       contact: email,
     }),
