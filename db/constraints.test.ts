@@ -7,10 +7,10 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, measurementRollups, measurements, workloads } from '@/db/schema';
 import { anyEndpointAndWorkload } from '@/db/test-support/any-endpoint-and-workload';
-import { useSeededTestDatabase } from '@/db/test-support/seeded-test-database';
+import { useTestDatabase } from '@/db/test-support/use-test-database';
 import type { TestDatabase } from '@/db/test-support/test-database';
 
-const t = useSeededTestDatabase({ referencePort: 1 });
+const t = useTestDatabase({ seed: { referencePort: 1 } });
 let endpointId: number;
 let workloadId: number;
 beforeAll(async () => {

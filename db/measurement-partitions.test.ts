@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalog } from '@/db/seed';
 import { measurementJobKeys, measurementRollups, measurements } from '@/db/schema';
 import { anyEndpointAndWorkload } from '@/db/test-support/any-endpoint-and-workload';
-import { useSeededTestDatabase } from '@/db/test-support/seeded-test-database';
+import { useTestDatabase } from '@/db/test-support/use-test-database';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { runRetentionJob } from '@/workers/tasks/apply-retention';
 import { runEnsurePartitionsJob } from '@/workers/tasks/ensure-partitions';
@@ -27,7 +27,7 @@ import { insertMeasurement, isJobKeyViolation, listMeasurements } from './querie
 
 const WL = [{ slug: 'prose-1k', category: 'prose' as const, inputTokensTarget: 1000, maxOutputTokens: 256, concurrency: 1, scheduled: true }];
 
-const t = useSeededTestDatabase({ workloads: WL, lookupEnv: () => 'x', referencePort: 3999 }, 60_000);
+const t = useTestDatabase({ seed: { workloads: WL, lookupEnv: () => 'x', referencePort: 3999 }, timeoutMs: 60_000 });
 let endpointId = 0;
 let workloadId = 0;
 

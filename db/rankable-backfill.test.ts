@@ -8,9 +8,9 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { endpoints, measurements, workloads } from '@/db/schema';
-import { useSeededTestDatabase } from '@/db/test-support/seeded-test-database';
+import { useTestDatabase } from '@/db/test-support/use-test-database';
 
-const t = useSeededTestDatabase({ referencePort: 1 });
+const t = useTestDatabase({ seed: { referencePort: 1 } });
 
 it('backfills not_rankable_reasons and rankable from outcome, flags and valid', async () => {
   const [endpoint] = await t.db.select({ id: endpoints.id }).from(endpoints).limit(1);

@@ -6,24 +6,19 @@
  */
 import net from 'node:net';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { openDb, type DbHandle } from '@/db/client';
 import { listenForDataChanges, notifyDataChanged, onDataChanged, type DataChangeListener } from './cache-invalidation';
-import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
+import { useTestDatabase } from '@/db/test-support/use-test-database';
 import { ANY_TIME, cachedAnswer, hasCachedAnswer, syncDataVersion } from './answer-cache';
 
-let t: TestDatabase;
+const t = useTestDatabase();
 const handles: DbHandle[] = [];
 const listeners: DataChangeListener[] = [];
-
-beforeAll(async () => {
-  t = await createTestDatabase();
-});
 
 afterAll(async () => {
   for (const l of listeners) await l.stop();
   for (const h of handles) await h.close().catch(() => {});
-  await t?.drop();
 });
 
 it('a data change from another handle drops cached answers and runs hooks; a killed LISTEN connection comes back', async () => {

@@ -4,12 +4,12 @@
  */
 import { expect, it } from 'vitest';
 import { endpoints, measurements, workloads } from '../schema';
-import { useSeededTestDatabase } from '../test-support/seeded-test-database';
+import { useTestDatabase } from '../test-support/use-test-database';
 import { listLastSuccessAges, listLiveWorkers, listQueueFigures, listRegions, upsertWorkerHeartbeat, deleteWorkerHeartbeat } from './operations';
 import { eq } from 'drizzle-orm';
 
 const NOW = new Date('2026-11-30T12:00:00.000Z');
-const t = useSeededTestDatabase({ referencePort: 3999 });
+const t = useTestDatabase({ seed: { referencePort: 3999 } });
 
 const worker = (id: string, region: string, role = 'probe') => ({ workerId: id, pid: 1, host: 'h', region, role, version: 'v', startedAt: NOW });
 

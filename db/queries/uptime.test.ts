@@ -6,12 +6,12 @@
 import { beforeAll, expect, it } from 'vitest';
 import { measurements } from '../schema';
 import { anyEndpointAndWorkload } from '../test-support/any-endpoint-and-workload';
-import { useSeededTestDatabase } from '../test-support/seeded-test-database';
+import { useTestDatabase } from '../test-support/use-test-database';
 import { computeUptimeWindow } from '@/lib/stats/uptime';
 import { getEndpointUptime } from './uptime';
 
 const NOW = new Date('2026-11-30T12:00:00.000Z');
-const t = useSeededTestDatabase({ lookupEnv: () => 'x', referencePort: 3999 });
+const t = useTestDatabase({ seed: { lookupEnv: () => 'x', referencePort: 3999 } });
 let endpointId: number;
 
 beforeAll(async () => {
