@@ -12,7 +12,7 @@ import { buildProbeResult } from './build-probe-result';
 import { parseStream } from './parse-stream';
 import type { ProbeResult, Protocol } from './types';
 import { bedrockFrame } from './test-support/case-wire';
-import { cutBody, type TimedPiece } from './test-support/cut-body';
+import { cutBody, timedBody, type TimedPiece } from './test-support/cut-body';
 
 type Channel = 'answer' | 'reasoning';
 interface GenEvent {
@@ -157,14 +157,8 @@ function expectedTimes(protocol: Protocol, events: GenEvent[], style: { noise: b
 }
 
 async function parseWrites(protocol: Protocol, pieces: TimedPiece[]): Promise<ProbeResult> {
-  let now = 0;
-  async function* chunks() {
-    for (const p of pieces) {
-      now = p.atMs;
-      yield p.bytes;
-    }
-  }
-  const parsed = await parseStream(protocol, chunks(), () => now);
+  const { chunks, now } = timedBody(pieces);
+  const parsed = await parseStream(protocol, chunks, now);
   return buildProbeResult(parsed, { protocol, httpStatus: 200, ttfbMs: 0, connectMs: null, abort: null });
 }
 

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildProbeResult } from './build-probe-result';
 import { parseStream } from './parse-stream';
-import { cutBody, type TimedPiece } from './test-support/cut-body';
+import { cutBody, timedBody, type TimedPiece } from './test-support/cut-body';
 import { expectCaseContent } from './test-support/expect-case-content';
 import { CASES_DIR, loadCases, writeBytes, type ReplayCase } from './test-support/replay-case';
 import type { ProbeResult } from './types';
@@ -48,16 +48,9 @@ function bodyWithTimes(c: ReplayCase): { body: Buffer; timeOf: number[] } {
 
 /** Feeds pieces like a response body would, ending as the case ends (close, reset, hang). */
 async function parsePieces(c: ReplayCase, pieces: TimedPiece[]): Promise<ProbeResult> {
-  let now = 0;
-  async function* chunks() {
-    for (const p of pieces) {
-      now = p.atMs;
-      yield p.bytes;
-    }
-    if (c.end === 'reset') throw new Error('read ECONNRESET');
-    if (c.end === 'hang') throw new Error('aborted by a deadline');
-  }
-  const parsed = await parseStream(c.protocol, chunks(), () => now, { maxBytes: c.probe?.deadlines?.maxBytes ?? 4 * 1024 * 1024 });
+  const endError = c.end === 'reset' ? new Error('read ECONNRESET') : c.end === 'hang' ? new Error('aborted by a deadline') : undefined;
+  const { chunks, now } = timedBody(pieces, endError);
+  const parsed = await parseStream(c.protocol, chunks, now, { maxBytes: c.probe?.deadlines?.maxBytes ?? 4 * 1024 * 1024 });
   const hungUp = c.end === 'hang' && parsed.endReason === 'read_error';
   return buildProbeResult(parsed, {
     protocol: c.protocol,

@@ -19,3 +19,20 @@ export function cutBody(body: Buffer, timeOf: number[], points: number[]): Timed
   }
   return pieces;
 }
+
+/**
+ * The pieces as a response body the parser reads: `chunks` yields each piece's bytes, and `now()`
+ * (ms, the parser's clock) is the write time of the piece last yielded (0 before the first); after
+ * the last piece the body ends, or throws `endError` (a reset or a deadline's abort) when given.
+ */
+export function timedBody(pieces: TimedPiece[], endError?: Error): { chunks: AsyncIterable<Uint8Array>; now: () => number } {
+  let now = 0;
+  async function* chunks() {
+    for (const p of pieces) {
+      now = p.atMs;
+      yield p.bytes;
+    }
+    if (endError) throw endError;
+  }
+  return { chunks: chunks(), now: () => now };
+}
