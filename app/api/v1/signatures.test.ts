@@ -15,6 +15,7 @@ import type { TestDatabase } from '@/db/test-support/test-database';
 import { resetSignerCache, createSigningKey } from '@/server/signing';
 import { runVerifyCommand } from '@/cli/verify-command';
 import { extractEmbeddedSignature, parseSignatureHeader } from '@/lib/security/signatures';
+import { readmeSteps } from './test-support/readme-steps';
 import { useServedApiData, type ServedApiData } from './test-support/use-served-api-data';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
@@ -25,13 +26,6 @@ const SECRET = randomBytes(32).toString('hex');
 let t: TestDatabase;
 let server: ServedApiData['server'];
 let workdir: string;
-
-function readmeSteps(): string {
-  const readme = fs.readFileSync(path.join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8');
-  const m = /<!-- verify-steps:start -->\s*```bash\n([\s\S]*?)```\s*<!-- verify-steps:end -->/.exec(readme);
-  if (!m) throw new Error('README.md has no verify steps between the markers');
-  return m[1]!;
-}
 
 async function verify(args: string[]): Promise<{ code: number; lines: string[] }> {
   const lines: string[] = [];
@@ -55,7 +49,7 @@ afterAll(() => {
 
 describe('signed publications', () => {
   it('the README steps verify a board (header and embedded) and a dump with openssl', async () => {
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', readmeSteps()], {
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', readmeSteps('verify')], {
       cwd: workdir,
       env: { ...process.env, BASE: server.baseUrl },
       timeout: 120_000,
