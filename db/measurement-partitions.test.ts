@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalog } from '@/db/seed';
 import { measurementJobKeys, measurementRollups, measurements } from '@/db/schema';
 import { anyEndpointAndWorkload } from '@/db/test-support/any-endpoint-and-workload';
+import { planRelations } from '@/db/test-support/plan-relations';
 import { useTestDatabase } from '@/db/test-support/use-test-database';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { runRetentionJob } from '@/workers/tasks/apply-retention';
@@ -58,20 +59,6 @@ async function partitionOf(...jobKeys: string[]): Promise<Record<string, string>
     sql`select job_key, tableoid::regclass::text as part from measurements where job_key = any(${`{${jobKeys.join(',')}}`}::text[])`,
   )) as unknown as Array<{ job_key: string; part: string }>;
   return Object.fromEntries(rows.map((r) => [r.job_key, r.part]));
-}
-
-/** Names of the tables a plan reads (Relation Name of every node). */
-function relationsOf(plan: unknown): Set<string> {
-  const out = new Set<string>();
-  const walk = (n: unknown) => {
-    if (!n || typeof n !== 'object') return;
-    const node = n as Record<string, unknown>;
-    if (typeof node['Relation Name'] === 'string') out.add(node['Relation Name']);
-    for (const v of Object.values(node)) if (Array.isArray(v)) v.forEach(walk);
-    if (node.Plan) walk(node.Plan);
-  };
-  (plan as unknown[]).forEach(walk);
-  return out;
 }
 
 describe('monthly partitions', () => {
@@ -161,7 +148,7 @@ describe('monthly partitions', () => {
         where endpoint_id = ${endpointId} and measured_at >= ${from.toISOString()}::timestamptz and measured_at <= ${until.toISOString()}::timestamptz`)) as unknown as [
         { 'QUERY PLAN': unknown },
       ];
-      return [...relationsOf(r['QUERY PLAN'])].sort();
+      return [...planRelations(r['QUERY PLAN'])].sort();
     };
     const all = (await listMeasurementPartitions(t.db)).length;
     expect(all).toBeGreaterThanOrEqual(6);
