@@ -16,10 +16,8 @@ import { mulberry32 } from '@/lib/stats/random';
 import { runRollupJob } from '@/workers/tasks/rollup-measurements';
 import { answerContentHash, computeLeaderboardAnswer, leaderboardAnswerOf } from './leaderboard-answers';
 import { LiveFigures, type LiveQuestion } from './live-figures';
+import { DAY_MS as DAY, HOUR_MS as HOUR, MINUTE_MS as MIN } from '@/lib/stats/time-units';
 
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
 const NOW = new Date('2026-11-29T12:31:00Z').getTime();
 const FIRST = NOW - 8 * DAY;
 const MODELS = ['llama-4-maverick', 'tokenpace-reference'];
