@@ -35,12 +35,15 @@ function controlled(log: string[], name: string) {
 
 const tick = () => new Promise((r) => setImmediate(r));
 
+/** A fresh keyed lock, one event log, and two controlled tasks a and b writing to it. */
+function keyedLockWithTwoTasks() {
+  const log: string[] = [];
+  return { lock: createKeyedLock(), log, a: controlled(log, 'a'), b: controlled(log, 'b') };
+}
+
 describe('createKeyedLock', () => {
   it('runs tasks of one key one after the other, in arrival order', async () => {
-    const lock = createKeyedLock();
-    const log: string[] = [];
-    const a = controlled(log, 'a');
-    const b = controlled(log, 'b');
+    const { lock, log, a, b } = keyedLockWithTwoTasks();
     const pa = lock.run(7, a.task);
     const pb = lock.run(7, b.task);
     await tick();
@@ -56,10 +59,7 @@ describe('createKeyedLock', () => {
   });
 
   it('lets different keys run at the same time', async () => {
-    const lock = createKeyedLock();
-    const log: string[] = [];
-    const a = controlled(log, 'a');
-    const b = controlled(log, 'b');
+    const { lock, log, a, b } = keyedLockWithTwoTasks();
     const pa = lock.run(1, a.task);
     const pb = lock.run(2, b.task);
     await tick();
@@ -71,10 +71,7 @@ describe('createKeyedLock', () => {
   });
 
   it('a failed task passes its error to its caller and does not block the next one', async () => {
-    const lock = createKeyedLock();
-    const log: string[] = [];
-    const a = controlled(log, 'a');
-    const b = controlled(log, 'b');
+    const { lock, log, a, b } = keyedLockWithTwoTasks();
     const pa = lock.run('k', a.task);
     const pb = lock.run('k', b.task);
     a.fail(new Error('probe crashed'));
@@ -88,10 +85,7 @@ describe('createKeyedLock', () => {
 
 describe('createKeyedLock wait bounds', () => {
   it('a caller still waiting at waitUntil rejects without running its task; the next caller keeps its place', async () => {
-    const lock = createKeyedLock();
-    const log: string[] = [];
-    const a = controlled(log, 'a');
-    const b = controlled(log, 'b');
+    const { lock, log, a, b } = keyedLockWithTwoTasks();
     const c = controlled(log, 'c');
     const pa = lock.run(1, a.task);
     const pb = lock.run(1, b.task, { waitUntil: Date.now() + 50 });
