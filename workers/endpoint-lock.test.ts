@@ -124,6 +124,11 @@ describe('createEndpointLock (real Postgres, two sessions as two processes would
     locks.push(l);
     return l;
   };
+  /** Two lock sessions (two processes), one event log, and a controlled task a writing to it. */
+  const twoSessionsAndTask = () => {
+    const log: string[] = [];
+    return { one: open(), two: open(), log, a: controlled(log, 'a') };
+  };
   /** Advisory locks of our namespace (or the sweep markers') held right now: "endpointId" per holder. */
   const held = async (namespace = ENDPOINT_LOCK_NAMESPACE) => {
     const rows =
@@ -142,10 +147,7 @@ describe('createEndpointLock (real Postgres, two sessions as two processes would
   });
 
   it('holds a two-int advisory lock (namespace, endpoint id) for the task, one holder per endpoint across sessions', async () => {
-    const one = open();
-    const two = open();
-    const log: string[] = [];
-    const a = controlled(log, 'a');
+    const { one, two, log, a } = twoSessionsAndTask();
     const b = controlled(log, 'b');
     const other = controlled(log, 'other');
     const pa = one.run(41, a.task);
@@ -205,10 +207,7 @@ describe('createEndpointLock (real Postgres, two sessions as two processes would
   });
 
   it('a closed session (a dead process) leaves no lock behind', async () => {
-    const one = open();
-    const two = open();
-    const log: string[] = [];
-    const a = controlled(log, 'a');
+    const { one, two, a } = twoSessionsAndTask();
     void one.run(45, a.task).catch(() => undefined);
     await expect.poll(held).toEqual([45]);
     await one.close();
@@ -218,10 +217,7 @@ describe('createEndpointLock (real Postgres, two sessions as two processes would
   });
 
   it('a sweep (runSweep) raises its marker, waits for the probe already running, and probes waiting or arriving step aside in both sessions (decision 142)', async () => {
-    const one = open();
-    const two = open();
-    const log: string[] = [];
-    const a = controlled(log, 'a');
+    const { one, two, log, a } = twoSessionsAndTask();
     const pa = one.run(51, a.task);
     await expect.poll(held).toEqual([51]);
     // Two probes waiting for endpoint 51: one in the same process (in-process chain), one in another session (polling).
@@ -255,10 +251,7 @@ describe('createEndpointLock (real Postgres, two sessions as two processes would
   });
 
   it('a sweep that does not get the endpoint within waitMs rejects (holder sweep) without running, and drops its marker', async () => {
-    const one = open();
-    const two = open();
-    const log: string[] = [];
-    const a = controlled(log, 'a');
+    const { one, two, log, a } = twoSessionsAndTask();
     const pa = one.run(53, a.task);
     await expect.poll(held).toEqual([53]);
     const err = await two.runSweep(53, async () => log.push('sweep ran'), { waitMs: 300 }).catch((e: unknown) => e);
