@@ -47,6 +47,7 @@ import { startEmbeddedPostgres, type EmbeddedServer } from '@/db/embedded';
 import { migrateDatabase } from '@/db/migrate';
 import { rebuildRollups } from '@/db/queries/rollups';
 import { seedCatalog } from '@/db/seed';
+import { planRelations } from '@/db/test-support/plan-relations';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { listDueWorkloadSlugs } from '@/lib/probe/cadence';
 import { encodeTimeline } from '@/lib/probe/timeline-codec';
@@ -248,15 +249,7 @@ async function partitionPruning(sql: postgres.Sql, t0: Date): Promise<{ partitio
      where measured_at > $1::timestamptz - interval '72 hours' and measured_at <= $1::timestamptz group by 1`,
     [t0.toISOString()],
   );
-  const scanned = new Set<string>();
-  const walk = (n: unknown) => {
-    if (!n || typeof n !== 'object') return;
-    const node = n as Record<string, unknown>;
-    if (typeof node['Relation Name'] === 'string') scanned.add(node['Relation Name']);
-    for (const v of Object.values(node)) if (Array.isArray(v)) v.forEach(walk);
-    if (node.Plan) walk(node.Plan);
-  };
-  (plan[0]?.['QUERY PLAN'] as unknown[] | undefined)?.forEach(walk);
+  const scanned = planRelations(plan[0]?.['QUERY PLAN']);
   return { partitions: parts[0]!.n - 1, scanned: [...scanned].sort() };
 }
 

@@ -35,6 +35,7 @@ import type { SweepStream } from '../lib/sweep/summarize-level';
 import { probeEndpoint } from '../lib/probe/probe-endpoint';
 import type { ProbeRequest, ProbeResult } from '../lib/probe/types';
 import { createGuardedFetch } from '../lib/security/ssrf-guard';
+import { referenceProbeRequest } from './support/reference-probe-request';
 import { TIMING_BOUND_LIMITS } from '../lib/probe/timing-bound';
 import { deliveredFromWrite } from '../lib/reference-server/delivery-report';
 import { compareWithExpect } from '../lib/probe/replay/compare-with-expect';
@@ -167,16 +168,7 @@ async function stopServers(child: ChildProcess): Promise<void> {
 // ---------------- measurement helpers ----------------
 // The production fetch: SSRF-guarded undici, loopback allowed for the local reference servers.
 const guardedFetch = createGuardedFetch({ allowPrivate: true });
-const request = (url: string, maxTokens: number): ProbeRequest => ({
-  protocol: 'openai-chat',
-  url,
-  model: REFERENCE_MODEL_ID,
-  apiKey: null,
-  prompt: 'bench',
-  maxOutputTokens: maxTokens,
-  deadlines: { ttftMs: 30_000, idleMs: 30_000, totalMs: 120_000, maxBytes: 256 * 1024 * 1024 },
-  fetch: guardedFetch,
-});
+const request = (url: string, maxTokens: number): ProbeRequest => referenceProbeRequest(guardedFetch, url, maxTokens, 256 * 1024 * 1024);
 const probe = (url: string, maxTokens: number): Promise<ProbeResult> => probeEndpoint(request(url, maxTokens));
 
 /** Per-run errors of a row: against the configured values and against the delivered stream. */

@@ -16,22 +16,14 @@ import { createInterface } from 'node:readline';
 import { createProbePool, SWEEP_THREAD_NICENESS } from '../lib/probe/probe-pool';
 import { probeEndpoint } from '../lib/probe/probe-endpoint';
 import type { ProbeRequest, ProbeResult } from '../lib/probe/types';
-import { REFERENCE_MODEL_ID, startReferenceServer } from '../lib/reference-server/reference-server';
+import { startReferenceServer } from '../lib/reference-server/reference-server';
 import { createGuardedFetch } from '../lib/security/ssrf-guard';
+import { referenceProbeRequest } from './support/reference-probe-request';
 
 const SERVE = process.argv[2] === '--serve';
 const ROUNDS = Number(process.argv[2] ?? 3);
 const fetch = createGuardedFetch({ allowPrivate: true });
-const request = (url: string, maxTokens: number): ProbeRequest => ({
-  protocol: 'openai-chat',
-  url,
-  model: REFERENCE_MODEL_ID,
-  apiKey: null,
-  prompt: 'bench',
-  maxOutputTokens: maxTokens,
-  deadlines: { ttftMs: 30_000, idleMs: 30_000, totalMs: 120_000, maxBytes: 64 * 1024 * 1024 },
-  fetch,
-});
+const request = (url: string, maxTokens: number): ProbeRequest => referenceProbeRequest(fetch, url, maxTokens, 64 * 1024 * 1024);
 
 interface Row {
   label: string;

@@ -6,6 +6,7 @@ import { seedCatalog } from '@/db/seed';
 import { auditEvents, endpoints } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { SEED_ENDPOINTS } from '@/lib/catalog/seed-catalog';
+import { EXAMPLE_PRICING } from '@/lib/catalog/test-support/example-pricing';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { parsePricingArgs } from './pricing-command';
 
@@ -15,14 +16,7 @@ describe('tokenpace pricing: arguments', () => {
   it('parses a declaration and --clear; names the bad option', () => {
     expect(parsePricingArgs(ARGS)).toEqual({
       slug: 'groq-llama-4-maverick',
-      pricing: {
-        inputUsdPerMTokens: 0.2,
-        outputUsdPerMTokens: 0.6,
-        cachedInputUsdPerMTokens: null,
-        currency: 'USD',
-        source: 'https://example.com/pricing',
-        asOf: '2026-11-30',
-      },
+      pricing: EXAMPLE_PRICING,
     });
     expect(parsePricingArgs(['x', '--clear'])).toEqual({ slug: 'x', pricing: null });
     expect(() => parsePricingArgs(ARGS.filter((a, i) => i < 5))).toThrow(/--source/);

@@ -4,25 +4,17 @@
  * (refused, naming the constraint), on a real migrated Postgres.
  */
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedCatalog } from '@/db/seed';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, measurementRollups, measurements, workloads } from '@/db/schema';
-import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
-import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
+import { anyEndpointAndWorkload } from '@/db/test-support/any-endpoint-and-workload';
+import { useTestDatabase } from '@/db/test-support/use-test-database';
+import type { TestDatabase } from '@/db/test-support/test-database';
 
-let t: TestDatabase;
+const t = useTestDatabase({ seed: { referencePort: 1 } });
 let endpointId: number;
 let workloadId: number;
 beforeAll(async () => {
-  t = await createTestDatabase();
-  await seedCatalog(t.db, { workloads: SEED_WORKLOADS, lookupEnv: () => null, referencePort: 1 });
-  const [e] = await t.db.select({ id: endpoints.id }).from(endpoints).limit(1);
-  const [w] = await t.db.select({ id: workloads.id }).from(workloads).limit(1);
-  endpointId = e!.id;
-  workloadId = w!.id;
-});
-afterAll(async () => {
-  await t?.drop();
+  ({ endpointId, workloadId } = await anyEndpointAndWorkload(t.db));
 });
 
 /** The error Postgres raised for a refused statement: its constraint name, or null when accepted. */

@@ -8,7 +8,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalog } from '@/db/seed';
-import { endpoints, measurementJobKeys, measurementRollups, measurements, workloads } from '@/db/schema';
+import { measurementJobKeys, measurementRollups, measurements } from '@/db/schema';
+import { anyEndpointAndWorkload } from '@/db/test-support/any-endpoint-and-workload';
+import { planRelations } from '@/db/test-support/plan-relations';
+import { useTestDatabase } from '@/db/test-support/use-test-database';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { runRetentionJob } from '@/workers/tasks/apply-retention';
 import { runEnsurePartitionsJob } from '@/workers/tasks/ensure-partitions';
@@ -25,19 +28,13 @@ import { insertMeasurement, isJobKeyViolation, listMeasurements } from './querie
 
 const WL = [{ slug: 'prose-1k', category: 'prose' as const, inputTokensTarget: 1000, maxOutputTokens: 256, concurrency: 1, scheduled: true }];
 
-let t: TestDatabase;
+const t = useTestDatabase({ seed: { workloads: WL, lookupEnv: () => 'x', referencePort: 3999 }, timeoutMs: 60_000 });
 let endpointId = 0;
 let workloadId = 0;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  await seedCatalog(t.db, { workloads: WL, lookupEnv: () => 'x', referencePort: 3999 });
-  const [e] = await t.db.select({ id: endpoints.id }).from(endpoints).limit(1);
-  const [w] = await t.db.select({ id: workloads.id }).from(workloads).limit(1);
-  endpointId = e!.id;
-  workloadId = w!.id;
-}, 60_000);
-afterAll(async () => t?.drop());
+  ({ endpointId, workloadId } = await anyEndpointAndWorkload(t.db));
+});
 
 function row(jobKey: string, measuredAt: Date, ttftMs = 100) {
   return {
@@ -62,20 +59,6 @@ async function partitionOf(...jobKeys: string[]): Promise<Record<string, string>
     sql`select job_key, tableoid::regclass::text as part from measurements where job_key = any(${`{${jobKeys.join(',')}}`}::text[])`,
   )) as unknown as Array<{ job_key: string; part: string }>;
   return Object.fromEntries(rows.map((r) => [r.job_key, r.part]));
-}
-
-/** Names of the tables a plan reads (Relation Name of every node). */
-function relationsOf(plan: unknown): Set<string> {
-  const out = new Set<string>();
-  const walk = (n: unknown) => {
-    if (!n || typeof n !== 'object') return;
-    const node = n as Record<string, unknown>;
-    if (typeof node['Relation Name'] === 'string') out.add(node['Relation Name']);
-    for (const v of Object.values(node)) if (Array.isArray(v)) v.forEach(walk);
-    if (node.Plan) walk(node.Plan);
-  };
-  (plan as unknown[]).forEach(walk);
-  return out;
 }
 
 describe('monthly partitions', () => {
@@ -165,7 +148,7 @@ describe('monthly partitions', () => {
         where endpoint_id = ${endpointId} and measured_at >= ${from.toISOString()}::timestamptz and measured_at <= ${until.toISOString()}::timestamptz`)) as unknown as [
         { 'QUERY PLAN': unknown },
       ];
-      return [...relationsOf(r['QUERY PLAN'])].sort();
+      return [...planRelations(r['QUERY PLAN'])].sort();
     };
     const all = (await listMeasurementPartitions(t.db)).length;
     expect(all).toBeGreaterThanOrEqual(6);

@@ -6,20 +6,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { seedCatalog } from '@/db/seed';
+import { expect, it } from 'vitest';
 import { endpoints, measurements, workloads } from '@/db/schema';
-import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
-import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
+import { useTestDatabase } from '@/db/test-support/use-test-database';
 
-let t: TestDatabase;
-beforeAll(async () => {
-  t = await createTestDatabase();
-  await seedCatalog(t.db, { workloads: SEED_WORKLOADS, lookupEnv: () => null, referencePort: 1 });
-});
-afterAll(async () => {
-  await t?.drop();
-});
+const t = useTestDatabase({ seed: { referencePort: 1 } });
 
 it('backfills not_rankable_reasons and rankable from outcome, flags and valid', async () => {
   const [endpoint] = await t.db.select({ id: endpoints.id }).from(endpoints).limit(1);

@@ -17,10 +17,8 @@ import { getPartialCoverage } from './queries/window-partials';
 import { listWindowStatsFromRaw, loadWindowFigures, type LeaderboardParams, type LeaderboardRow } from '@/server/window-stats';
 import { planWindow } from '@/lib/stats/window-stats';
 import { mulberry32 } from '@/lib/stats/random';
+import { DAY_MS as DAY, HOUR_MS as HOUR, MINUTE_MS as MIN } from '@/lib/stats/time-units';
 
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
 /** 20 minutes past a UTC midnight: a 24 h window spans the day before and this day's first hour */
 const MIDNIGHT = Date.parse('2026-11-29T00:00:00Z');
 const NOW = MIDNIGHT + 20 * MIN;

@@ -15,10 +15,8 @@ import { listWindowRegions } from './queries/operations';
 import { listWindowStatsFromRollups, loadWindowFigures, type LeaderboardParams } from '@/server/window-stats';
 import { planWindow } from '@/lib/stats/window-stats';
 import { mulberry32 } from '@/lib/stats/random';
+import { DAY_MS as DAY, HOUR_MS as HOUR, MINUTE_MS as MIN } from '@/lib/stats/time-units';
 
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
 const NOW = new Date('2026-11-29T12:34:56Z');
 const FIRST = NOW.getTime() - 9 * DAY;
 let t: TestDatabase;

@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import postgres from 'postgres';
+import { secondInstallEnv } from './support/second-install-env';
+import { stopLauncher } from './support/stop-launcher';
 
 /**
  * Issue #23 item 1 on a real `tokenpace start` (docs/decisions/200): a second install (own data
@@ -20,16 +22,7 @@ const PG_PORT = MAIN_PORT + 4;
 const REFERENCE_PORT = MAIN_PORT + 5;
 const base = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = path.join(os.tmpdir(), `tokenpace-e2e-cli-${process.pid}-${Date.now()}`);
-const DIST_DIR = process.env.TOKENPACE_NEXT_DIST_DIR ?? (MAIN_PORT === 3210 ? '.next' : `.next-e2e-${MAIN_PORT}`);
-const ENV = {
-  ...process.env,
-  PORT: String(PORT),
-  TOKENPACE_DATA_DIR: DATA_DIR,
-  TOKENPACE_PG_PORT: String(PG_PORT),
-  TOKENPACE_REFERENCE_PORT: String(REFERENCE_PORT),
-  TOKENPACE_NEXT_DIST_DIR: DIST_DIR,
-  DATABASE_URL: '',
-};
+const ENV = secondInstallEnv({ port: PORT, pgPort: PG_PORT, referencePort: REFERENCE_PORT, dataDir: DATA_DIR });
 const APIS = [
   '/api/health',
   '/api/v1/endpoints',
@@ -43,11 +36,7 @@ const APIS = [
 let launcher: ChildProcess | null = null;
 
 test.afterAll(async () => {
-  if (launcher && launcher.exitCode === null) launcher.kill('SIGTERM');
-  await expect
-    .poll(() => launcher?.exitCode !== null, { timeout: 60_000 })
-    .toBe(true)
-    .catch(() => {});
+  await stopLauncher(launcher);
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
 });
 

@@ -3,7 +3,8 @@ import postgres from 'postgres';
 import { notifyDataChanged } from '@/server/cache-invalidation';
 import { openDb } from '@/db/client';
 import { screenshot } from './support/page-checks';
-import { removeSyntheticData, seedSyntheticData, type SyntheticSeedResult } from './support/synthetic-data';
+import { seedSyntheticAnnounced } from './support/seed-synthetic-announced';
+import { removeSyntheticData, type SyntheticSeedResult } from './support/synthetic-data';
 import { e2eDatabaseUrl } from './support/tokenpace-cli';
 
 /**
@@ -21,13 +22,7 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ request }) => {
   test.setTimeout(540_000);
-  const { db, close } = openDb(e2eDatabaseUrl(), 2);
-  try {
-    seed = await seedSyntheticData(db, { now: new Date() });
-    await notifyDataChanged(db, 'e2e-layout-seed');
-  } finally {
-    await close();
-  }
+  seed = await seedSyntheticAnnounced('e2e-layout-seed');
   sweepEndpointId = Object.values(seed.endpointIds)[0]!;
   const sql = postgres(e2eDatabaseUrl(), { max: 1, onnotice: () => {} });
   try {

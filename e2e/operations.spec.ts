@@ -4,6 +4,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { secondInstallEnv } from './support/second-install-env';
+import { stopLauncher } from './support/stop-launcher';
 
 /**
  * Operating a second `tokenpace start` (embedded Postgres, own data directory and ports, the web
@@ -14,13 +16,11 @@ import { expect, test } from '@playwright/test';
  * - the next start on the same data directory comes up, and SIGTERM stops everything.
  * Every wait polls for a state with a generous deadline (a loaded 2-core machine).
  */
-const MAIN_PORT = Number(process.env.E2E_PORT ?? 3210);
 let PORT = 0;
 let PG_PORT = 0;
 let REFERENCE_PORT = 0;
 const base = () => `http://127.0.0.1:${PORT}`;
 const DATA_DIR = path.join(os.tmpdir(), `tokenpace-e2e-ops-${process.pid}-${Date.now()}`);
-const DIST_DIR = process.env.TOKENPACE_NEXT_DIST_DIR ?? (MAIN_PORT === 3210 ? '.next' : `.next-e2e-${MAIN_PORT}`);
 
 interface RunFile {
   pid: number;
@@ -29,16 +29,7 @@ interface RunFile {
 
 function startTokenpace(): ChildProcess {
   const child = spawn(process.execPath, ['bin/tokenpace.mjs', 'start', '--no-build'], {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      TOKENPACE_DATA_DIR: DATA_DIR,
-      TOKENPACE_PG_PORT: String(PG_PORT),
-      TOKENPACE_REFERENCE_PORT: String(REFERENCE_PORT),
-      TOKENPACE_NEXT_DIST_DIR: DIST_DIR,
-      TOKENPACE_ALLOW_PRIVATE: '1',
-      DATABASE_URL: '',
-    },
+    env: secondInstallEnv({ port: PORT, pgPort: PG_PORT, referencePort: REFERENCE_PORT, dataDir: DATA_DIR }, { TOKENPACE_ALLOW_PRIVATE: '1' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.resume();
@@ -97,11 +88,7 @@ async function waitReady(): Promise<void> {
 let launcher: ChildProcess | null = null;
 
 test.afterAll(async () => {
-  if (launcher && launcher.exitCode === null) launcher.kill('SIGTERM');
-  await expect
-    .poll(() => launcher?.exitCode !== null, { timeout: 60_000 })
-    .toBe(true)
-    .catch(() => {});
+  await stopLauncher(launcher);
   try {
     const run = readRunFile();
     for (const pid of [run.pid, ...Object.values(run.children)]) if (alive(pid)) process.kill(pid!, 'SIGKILL');

@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { notifyDataChanged } from '@/server/cache-invalidation';
 import { openDb } from '@/db/client';
 import { expectNoHorizontalOverflow, expectNoSeriousA11yViolations, num, screenshot, waitForCharts } from './support/page-checks';
-import { removeSyntheticData, seedSyntheticData, type SyntheticSeedResult } from './support/synthetic-data';
+import { seedSyntheticAnnounced } from './support/seed-synthetic-announced';
+import { removeSyntheticData, type SyntheticSeedResult } from './support/synthetic-data';
 import { e2eDatabaseUrl } from './support/tokenpace-cli';
 
 /**
@@ -42,15 +42,7 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ request }) => {
   test.setTimeout(540_000);
-  const { db, close } = openDb(e2eDatabaseUrl(), 2);
-  try {
-    seed = await seedSyntheticData(db, { now: new Date() });
-    // Written straight into the database (past hours, new endpoints): announce it the way the
-    // rollup job does, so every web and worker process drops its caches (server/cache-invalidation.ts).
-    await notifyDataChanged(db, 'e2e-synthetic-seed');
-  } finally {
-    await close();
-  }
+  seed = await seedSyntheticAnnounced('e2e-synthetic-seed');
   // The web process caches sealed rollup buckets for 5 minutes (db/queries/leaderboard.ts). Data
   // written into past hours (only this test does that) shows once buckets read before the seeding
   // (e.g. by start.spec.ts) expire: wait until the board carries all 72 h of synthetic probes.

@@ -6,25 +6,33 @@
  */
 import net from 'node:net';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { openDb, type DbHandle } from '@/db/client';
 import { listenForDataChanges, notifyDataChanged, onDataChanged, type DataChangeListener } from './cache-invalidation';
-import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
+import { useTestDatabase } from '@/db/test-support/use-test-database';
 import { ANY_TIME, cachedAnswer, hasCachedAnswer, syncDataVersion } from './answer-cache';
 
-let t: TestDatabase;
+const t = useTestDatabase();
 const handles: DbHandle[] = [];
 const listeners: DataChangeListener[] = [];
-
-beforeAll(async () => {
-  t = await createTestDatabase();
-});
 
 afterAll(async () => {
   for (const l of listeners) await l.stop();
   for (const h of handles) await h.close().catch(() => {});
-  await t?.drop();
 });
+
+/** Records a rollup change every 500 ms until `listener` has received more than `moreThan` changes; fails after `timeoutMs`. */
+async function notifyUntilReceived(listener: DataChangeListener, moreThan: number, timeoutMs: number): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await notifyDataChanged(t.db, 'rollup');
+        return listener.received;
+      },
+      { timeout: timeoutMs, interval: 500 },
+    )
+    .toBeGreaterThan(moreThan);
+}
 
 it('a data change from another handle drops cached answers and runs hooks; a killed LISTEN connection comes back', async () => {
   const web = openDb(t.url, 2);
@@ -48,15 +56,7 @@ it('a data change from another handle drops cached answers and runs hooks; a kil
 
   // Kill the LISTEN connection: postgres.js re-LISTENs; a later change still arrives.
   await t.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen %'`);
-  await expect
-    .poll(
-      async () => {
-        await notifyDataChanged(t.db, 'rollup');
-        return listener.received;
-      },
-      { timeout: 20_000, interval: 500 },
-    )
-    .toBeGreaterThan(1);
+  await notifyUntilReceived(listener, 1, 20_000);
 });
 
 it('after Postgres was unreachable the listener LISTENs again (postgres.js or the watchdog), drops the caches, and counts each change once', async () => {
@@ -97,15 +97,7 @@ it('after Postgres was unreachable the listener LISTENs again (postgres.js or th
   await open(port);
   await cachedAnswer(web.db, 'k', ANY_TIME, async () => 1);
   // Back: LISTENing again (catching up with the changes it missed), changes arrive.
-  await expect
-    .poll(
-      async () => {
-        await notifyDataChanged(t.db, 'rollup');
-        return listener.received;
-      },
-      { timeout: 30_000, interval: 500 },
-    )
-    .toBeGreaterThan(0);
+  await notifyUntilReceived(listener, 0, 30_000);
   await expect.poll(() => hasCachedAnswer(web.db, 'k'), { timeout: 10_000 }).toBe(false);
   // After the watchdog ran a few periods and earlier notifications settled (received stable for 1 s),
   // one change counts once (no duplicate subscriptions).

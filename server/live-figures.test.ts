@@ -16,10 +16,8 @@ import { mulberry32 } from '@/lib/stats/random';
 import { runRollupJob } from '@/workers/tasks/rollup-measurements';
 import { answerContentHash, computeLeaderboardAnswer, leaderboardAnswerOf } from './leaderboard-answers';
 import { LiveFigures, type LiveQuestion } from './live-figures';
+import { DAY_MS as DAY, HOUR_MS as HOUR, MINUTE_MS as MIN } from '@/lib/stats/time-units';
 
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
 const NOW = new Date('2026-11-29T12:31:00Z').getTime();
 const FIRST = NOW - 8 * DAY;
 const MODELS = ['llama-4-maverick', 'tokenpace-reference'];
@@ -115,6 +113,15 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** A new LiveFigures that has answered once at `at`, after a minute of probes at `at` and the rollup job's run. */
+async function liveAfterMinute(at: number): Promise<LiveFigures> {
+  const live = new LiveFigures();
+  await minuteOfProbes(at);
+  await runRollupJob(t.db, new Date(at));
+  await compare(live, at);
+  return live;
+}
+
 describe('live figures (decision 217)', () => {
   it('equal a cold answer byte for byte, minute after minute, across 10-minute and hour boundaries and a jump of hours', async () => {
     const live = new LiveFigures();
@@ -149,11 +156,8 @@ describe('live figures (decision 217)', () => {
   }, 240_000);
 
   it('folds in late probes: inside the last two hours (read every run) and days back (the prefix is rebuilt)', async () => {
-    const live = new LiveFigures();
     let at = NOW + 6 * HOUR;
-    await minuteOfProbes(at);
-    await runRollupJob(t.db, new Date(at));
-    await compare(live, at);
+    const live = await liveAfterMinute(at);
     at += MIN;
     const late = epsOf[MODELS[0]!]!.map((id) => row(id, 'prose-1k', at - 80 * MIN));
     await insert(late);
@@ -171,11 +175,8 @@ describe('live figures (decision 217)', () => {
   }, 240_000);
 
   it('follows an endpoint leaving the list', async () => {
-    const live = new LiveFigures();
     const at = NOW + 7 * HOUR;
-    await minuteOfProbes(at);
-    await runRollupJob(t.db, new Date(at));
-    await compare(live, at);
+    const live = await liveAfterMinute(at);
     await t.db.execute(sql`update endpoints set status = 'pending' where id = ${epsOf[MODELS[0]!]![2]!}`);
     expect(await compare(live, at + MIN)).toBe(questions.length);
   }, 240_000);

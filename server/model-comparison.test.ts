@@ -31,14 +31,10 @@ const CENTRES: Record<string, number> = {
 
 beforeAll(async () => {
   t = await setupApiTest();
-  const { seedCatalog } = await import('@/db/seed');
+  const { seedAllActive } = await import('@/db/test-support/seed-all-active');
   const { rebuildRollups } = await import('@/db/queries/rollups');
   const { insertMeasurement } = await import('@/db/queries/measurements');
-  await seedCatalog(t.db, {
-    workloads: [{ slug: WORKLOAD, category: 'prose', inputTokensTarget: 1000, maxOutputTokens: 256, concurrency: 1, scheduled: true }],
-    lookupEnv: () => 'x',
-    referencePort: 3999,
-  });
+  await seedAllActive(t.db, { [WORKLOAD]: 'prose' });
   const eps = await t.db.select({ id: endpoints.id, slug: endpoints.slug }).from(endpoints);
   const workloadId = (await t.db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, WORKLOAD)))[0]!.id;
   let i = 0;

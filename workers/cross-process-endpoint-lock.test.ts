@@ -201,12 +201,22 @@ it('two worker processes never stream one endpoint twice at once, and stream two
   }
 }, 150_000);
 
-it('kill -9 of the process holding an endpoint lock lets the waiting process take it and probe', async () => {
+/**
+ * A worker that will hold endpoint a's lock: the server holds the next stream of a open, the
+ * open-stream high-water mark of a starts again, and the worker is ready. Returns it and the
+ * request counts before.
+ */
+async function startHolderOfA(): Promise<{ before: typeof streams.requests; holder: Worker }> {
   const before = { ...streams.requests };
   streams.maxOpen.a = 0;
   holdNextA = true;
   const holder = startWorker();
   await waitForLog(holder, 'worker ready');
+  return { before, holder };
+}
+
+it('kill -9 of the process holding an endpoint lock lets the waiting process take it and probe', async () => {
+  const { before, holder } = await startHolderOfA();
   const held = await sendProbe(endpointA);
   // The holder is mid-stream on endpoint a (and holds its advisory lock).
   await expect.poll(() => streams.open.a, { timeout: 30_000, interval: 50 }).toBe(1);
@@ -246,11 +256,7 @@ it('kill -9 of the process holding an endpoint lock lets the waiting process tak
 }, 150_000);
 
 it('a job that cannot get the lock within the bound fails for pg-boss to retry, then stays failed: never probed twice at once, never dropped silently', async () => {
-  const before = { ...streams.requests };
-  streams.maxOpen.a = 0;
-  holdNextA = true;
-  const holder = startWorker();
-  await waitForLog(holder, 'worker ready');
+  const { before, holder } = await startHolderOfA();
   await sendProbe(endpointA);
   await expect.poll(() => streams.open.a, { timeout: 30_000, interval: 50 }).toBe(1);
 

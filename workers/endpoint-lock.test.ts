@@ -35,12 +35,15 @@ function controlled(log: string[], name: string) {
 
 const tick = () => new Promise((r) => setImmediate(r));
 
+/** A fresh keyed lock, one event log, and two controlled tasks a and b writing to it. */
+function keyedLockWithTwoTasks() {
+  const log: string[] = [];
+  return { lock: createKeyedLock(), log, a: controlled(log, 'a'), b: controlled(log, 'b') };
+}
+
 describe('createKeyedLock', () => {
   it('runs tasks of one key one after the other, in arrival order', async () => {
-    const lock = createKeyedLock();
-    const log: string[] = [];
-    const a = controlled(log, 'a');
-    const b = controlled(log, 'b');
+    const { lock, log, a, b } = keyedLockWithTwoTasks();
     const pa = lock.run(7, a.task);
     const pb = lock.run(7, b.task);
     await tick();
@@ -56,10 +59,7 @@ describe('createKeyedLock', () => {
   });
 
   it('lets different keys run at the same time', async () => {
-    const lock = createKeyedLock();
-    const log: string[] = [];
-    const a = controlled(log, 'a');
-    const b = controlled(log, 'b');
+    const { lock, log, a, b } = keyedLockWithTwoTasks();
     const pa = lock.run(1, a.task);
     const pb = lock.run(2, b.task);
     await tick();
@@ -71,10 +71,7 @@ describe('createKeyedLock', () => {
   });
 
   it('a failed task passes its error to its caller and does not block the next one', async () => {
-    const lock = createKeyedLock();
-    const log: string[] = [];
-    const a = controlled(log, 'a');
-    const b = controlled(log, 'b');
+    const { lock, log, a, b } = keyedLockWithTwoTasks();
     const pa = lock.run('k', a.task);
     const pb = lock.run('k', b.task);
     a.fail(new Error('probe crashed'));
@@ -88,10 +85,7 @@ describe('createKeyedLock', () => {
 
 describe('createKeyedLock wait bounds', () => {
   it('a caller still waiting at waitUntil rejects without running its task; the next caller keeps its place', async () => {
-    const lock = createKeyedLock();
-    const log: string[] = [];
-    const a = controlled(log, 'a');
-    const b = controlled(log, 'b');
+    const { lock, log, a, b } = keyedLockWithTwoTasks();
     const c = controlled(log, 'c');
     const pa = lock.run(1, a.task);
     const pb = lock.run(1, b.task, { waitUntil: Date.now() + 50 });
@@ -130,6 +124,11 @@ describe('createEndpointLock (real Postgres, two sessions as two processes would
     locks.push(l);
     return l;
   };
+  /** Two lock sessions (two processes), one event log, and a controlled task a writing to it. */
+  const twoSessionsAndTask = () => {
+    const log: string[] = [];
+    return { one: open(), two: open(), log, a: controlled(log, 'a') };
+  };
   /** Advisory locks of our namespace (or the sweep markers') held right now: "endpointId" per holder. */
   const held = async (namespace = ENDPOINT_LOCK_NAMESPACE) => {
     const rows =
@@ -148,10 +147,7 @@ describe('createEndpointLock (real Postgres, two sessions as two processes would
   });
 
   it('holds a two-int advisory lock (namespace, endpoint id) for the task, one holder per endpoint across sessions', async () => {
-    const one = open();
-    const two = open();
-    const log: string[] = [];
-    const a = controlled(log, 'a');
+    const { one, two, log, a } = twoSessionsAndTask();
     const b = controlled(log, 'b');
     const other = controlled(log, 'other');
     const pa = one.run(41, a.task);
@@ -211,10 +207,7 @@ describe('createEndpointLock (real Postgres, two sessions as two processes would
   });
 
   it('a closed session (a dead process) leaves no lock behind', async () => {
-    const one = open();
-    const two = open();
-    const log: string[] = [];
-    const a = controlled(log, 'a');
+    const { one, two, a } = twoSessionsAndTask();
     void one.run(45, a.task).catch(() => undefined);
     await expect.poll(held).toEqual([45]);
     await one.close();
@@ -224,10 +217,7 @@ describe('createEndpointLock (real Postgres, two sessions as two processes would
   });
 
   it('a sweep (runSweep) raises its marker, waits for the probe already running, and probes waiting or arriving step aside in both sessions (decision 142)', async () => {
-    const one = open();
-    const two = open();
-    const log: string[] = [];
-    const a = controlled(log, 'a');
+    const { one, two, log, a } = twoSessionsAndTask();
     const pa = one.run(51, a.task);
     await expect.poll(held).toEqual([51]);
     // Two probes waiting for endpoint 51: one in the same process (in-process chain), one in another session (polling).
@@ -261,10 +251,7 @@ describe('createEndpointLock (real Postgres, two sessions as two processes would
   });
 
   it('a sweep that does not get the endpoint within waitMs rejects (holder sweep) without running, and drops its marker', async () => {
-    const one = open();
-    const two = open();
-    const log: string[] = [];
-    const a = controlled(log, 'a');
+    const { one, two, log, a } = twoSessionsAndTask();
     const pa = one.run(53, a.task);
     await expect.poll(held).toEqual([53]);
     const err = await two.runSweep(53, async () => log.push('sweep ran'), { waitMs: 300 }).catch((e: unknown) => e);

@@ -4,18 +4,12 @@
  * captured stream; then the table is back and the next beat succeeds and says so.
  */
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
+import { expect, it } from 'vitest';
+import { useTestDatabase } from '@/db/test-support/use-test-database';
 import { createLogger } from '@/lib/observability/logger';
 import { startHeartbeat } from './heartbeat';
 
-let t: TestDatabase;
-beforeAll(async () => {
-  t = await createTestDatabase();
-});
-afterAll(async () => {
-  await t?.drop();
-});
+const t = useTestDatabase();
 
 it('a failed beat logs at most a few hundred characters, once, and none of the payload; recovery is logged', async () => {
   const out = new PassThrough();

@@ -81,3 +81,15 @@ export function bandPoints<R extends { bucketStart: string }>(
     return { t: Date.parse(r.bucketStart), p25: f?.p25 ?? null, p50: f?.p50 ?? null, p75: f?.p75 ?? null };
   });
 }
+
+/**
+ * The one series of an endpoint's hourly speed chart: keyed "speed", labelled with the endpoint's
+ * slug, in the first series colour, the P50 line and P25–P75 band of what `pick` reads per row.
+ */
+export function endpointSpeedSeries<R extends { bucketStart: string }>(
+  slug: string,
+  rows: readonly R[],
+  pick: (row: R) => { p25: number; p50: number; p75: number } | null | undefined,
+): Series[] {
+  return [{ key: 'speed', label: slug, color: 'var(--s1)', points: bandPoints(rows, pick) }];
+}

@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { buildSweepDetail, type StoredSweep, type StoredSweepLevel } from '@/lib/sweep/sweep-view';
-import { ParetoChart, spreadLabels } from './pareto-chart';
+import { ParetoChart, spreadLabels, type ParetoClaim } from './pareto-chart';
 import { SweepLevelsTable } from './sweep-levels-table';
 import { toParetoSeries } from './sweep-series';
 
@@ -51,6 +51,10 @@ const level = (sweepId: number, levelIndex: number, concurrency: number, perUser
   stopReason: null,
 });
 
+/** The chart's markup for `series` and `claims` (id t, title T, x axis "aggregate"). */
+const renderPareto = (series: ReturnType<typeof toParetoSeries>, claims: ParetoClaim[]) =>
+  renderToStaticMarkup(createElement(ParetoChart, { id: 't', title: 'T', xLabel: 'aggregate', series, claims }));
+
 describe('Pareto chart and table', () => {
   const a = buildSweepDetail(sweepRow(1, 10, 8), [level(1, 0, 1, 1000, 900), level(1, 1, 2, 900, 1700), level(1, 2, 4, 500, 1800)]);
   const b = buildSweepDetail(sweepRow(2, 11, null), [level(2, 0, 1, 300, 280), level(2, 1, 2, 290, 2000)]);
@@ -64,18 +68,10 @@ describe('Pareto chart and table', () => {
 
   it('renders every point with its data, the claims as reference lines, and a table with every level', () => {
     const series = toParetoSeries([a, b], (s) => s.sweep.provider, false);
-    const html = renderToStaticMarkup(
-      createElement(ParetoChart, {
-        id: 't',
-        title: 'T',
-        xLabel: 'aggregate',
-        series,
-        claims: [
-          { key: 'c1', label: '1,038 TPS/user', y: 1038 },
-          { key: 'c2', label: '72,000 TPS/server', x: 72_000 },
-        ],
-      }),
-    );
+    const html = renderPareto(series, [
+      { key: 'c1', label: '1,038 TPS/user', y: 1038 },
+      { key: 'c2', label: '72,000 TPS/server', x: 72_000 },
+    ]);
     expect(html.match(/data-point="/g)).toHaveLength(5);
     expect(html).toContain('data-claim="c1"');
     expect(html).toContain('data-claim="c2"');
@@ -115,18 +111,10 @@ describe('claim labels (issue #23 item 8)', () => {
       (s) => s.sweep.provider,
       false,
     );
-    const html = renderToStaticMarkup(
-      createElement(ParetoChart, {
-        id: 't',
-        title: 'T',
-        xLabel: 'aggregate',
-        series,
-        claims: [
-          { key: 'c1', label: 'A: < 200 TPS/user', y: 200, bound: 'lt' },
-          { key: 'c2', label: 'B: 1,038 TPS/user', y: 1038, bound: 'eq' },
-        ],
-      }),
-    );
+    const html = renderPareto(series, [
+      { key: 'c1', label: 'A: < 200 TPS/user', y: 200, bound: 'lt' },
+      { key: 'c2', label: 'B: 1,038 TPS/user', y: 1038, bound: 'eq' },
+    ]);
     expect(html).toMatch(/data-claim="c1" data-bound="lt"[^]*?stroke-dasharray="2 4"[^]*?▼ claim: A: &lt; 200 TPS\/user/);
     expect(html).toMatch(/data-claim="c2" data-bound="eq"[^]*?stroke-dasharray="6 4"[^]*?◆ claim: B: 1,038 TPS\/user/);
     // every text of the chart is at least 13 SVG units on a chart never narrower than 560 px of 720 (≥ 10 px)

@@ -1,16 +1,12 @@
 import { fmt } from './format';
-import { ScatterPointMark, ScatterTicks } from './scatter-parts';
-import { niceTicks, pct } from './scale';
+import { linearScatterAxes, ScatterPointMark, ScatterTicks, type LabelledPoint } from './scatter-parts';
+import { pct } from './scale';
 
-/** One endpoint: x = declared blended price (USD per M tokens, 3:1), y = window median TPS/user. */
-export interface PriceSpeedPoint {
-  key: string;
-  label: string;
-  /** blended price, USD per million tokens (declared, not measured) */
-  x: number;
-  /** output speed P50, tokens/s (measured) */
-  y: number;
-}
+/**
+ * One endpoint: x = declared blended price (USD per million tokens, 3:1; declared, not measured),
+ * y = window median TPS/user (output speed P50, tokens/s; measured).
+ */
+export type PriceSpeedPoint = LabelledPoint;
 
 /**
  * Declared blended price (x, USD per million tokens, 3:1 input:output, lower is cheaper) against
@@ -19,10 +15,7 @@ export interface PriceSpeedPoint {
  * every point; each point carries data-x/data-y. The page's table carries the same numbers.
  */
 export function PriceSpeedChart({ points, title, id }: { points: PriceSpeedPoint[]; title: string; id: string }) {
-  const xTicks = niceTicks(0, Math.max(0.01, ...points.map((p) => p.x)), 5);
-  const yTicks = niceTicks(0, Math.max(1, ...points.map((p) => p.y)), 4);
-  const xHi = xTicks[xTicks.length - 1]!;
-  const yHi = yTicks[yTicks.length - 1]!;
+  const { xTicks, yTicks, xHi, yHi } = linearScatterAxes(points, 0.01);
   const label = `${title}. ${points.map((p) => `${p.label}: ${fmt(p.x, 3)} USD per million tokens (declared, blended 3:1), ${fmt(p.y)} tokens/s`).join('; ')}.`;
   return (
     <figure className="scatter" role="img" aria-label={label} data-chart={id}>

@@ -1,14 +1,9 @@
 import { fmt } from './format';
-import { ScatterPointMark, ScatterTicks } from './scatter-parts';
-import { median, niceTicks, pct } from './scale';
+import { linearScatterAxes, ScatterPointMark, ScatterTicks, type LabelledPoint } from './scatter-parts';
+import { median, pct } from './scale';
 
 /** One point: x = TTFT P50 (ms), y = output speed P50 (tokens/s). */
-export interface ScatterPoint {
-  key: string;
-  label: string;
-  x: number;
-  y: number;
-}
+export type ScatterPoint = LabelledPoint;
 
 /**
  * TTFT (x, ms, lower is better) against output speed (y, tokens/s, higher is better), drawn in
@@ -17,10 +12,7 @@ export interface ScatterPoint {
  * role="img" with a label listing every point and its quadrant; each point carries data-x/data-y.
  */
 export function ScatterChart({ points, title, id }: { points: ScatterPoint[]; title: string; id: string }) {
-  const xTicks = niceTicks(0, Math.max(1, ...points.map((p) => p.x)), 5);
-  const yTicks = niceTicks(0, Math.max(1, ...points.map((p) => p.y)), 4);
-  const xHi = xTicks[xTicks.length - 1]!;
-  const yHi = yTicks[yTicks.length - 1]!;
+  const { xTicks, yTicks, xHi, yHi } = linearScatterAxes(points, 1);
   const mx = points.length >= 2 ? median(points.map((p) => p.x)) : null;
   const my = points.length >= 2 ? median(points.map((p) => p.y)) : null;
   const inQuadrant = (p: ScatterPoint) => mx !== null && my !== null && p.x <= mx && p.y >= my;

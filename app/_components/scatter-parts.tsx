@@ -1,6 +1,24 @@
 import type { ReactNode } from 'react';
 import { fmt } from './format';
-import { pct } from './scale';
+import { niceTicks, pct } from './scale';
+
+/** A labelled point of the linear scatter charts: `key` (data-point), `label`, and x and y in the chart's units. */
+export interface LabelledPoint {
+  key: string;
+  label: string;
+  x: number;
+  y: number;
+}
+
+/**
+ * The axes of a linear scatter chart from 0: 5 nice x ticks up to the largest x (at least `xFloor`),
+ * 4 nice y ticks up to the largest y (at least 1), and the top tick of each (the axes' ends).
+ */
+export function linearScatterAxes(points: LabelledPoint[], xFloor: number) {
+  const xTicks = niceTicks(0, Math.max(xFloor, ...points.map((p) => p.x)), 5);
+  const yTicks = niceTicks(0, Math.max(1, ...points.map((p) => p.y)), 4);
+  return { xTicks, yTicks, xHi: xTicks[xTicks.length - 1]!, yHi: yTicks[yTicks.length - 1]! };
+}
 
 /**
  * The axis ticks of the HTML scatter charts (scatter, price-speed, input-size; classes in
@@ -49,7 +67,7 @@ export function ScatterPointMark({
   yHi,
   className = 'scatter-point',
 }: {
-  point: { key: string; label: string; x: number; y: number };
+  point: LabelledPoint;
   i: number;
   xHi: number;
   yHi: number;

@@ -5,10 +5,11 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { annotations, apiTokens, disputes, endpoints, sweepSettings, sweeps, users } from '@/db/schema';
+import { annotations, apiTokens, disputes, endpoints, sweepSettings, sweeps } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
-import { anonymous, params, req, setupApiTest, signUp, type Actor } from './test-support/api-test';
+import { anonymous, params, req, setupApiTest, signUp, signUpAdmin, type Actor } from './test-support/api-test';
+import { chatSubmission } from '@/app/api/test-support/chat-submission';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -33,10 +34,7 @@ let annotationsRoute: typeof import('./v1/annotations/route');
 function submission(extra: Record<string, unknown> = {}) {
   return {
     provider: 'Matrix Co',
-    model: 'tokenpace-reference',
-    baseUrl: ref.url,
-    protocol: 'openai-chat',
-    apiModelId: 'tokenpace-reference',
+    ...chatSubmission(ref.url),
     deploymentKind: 'shared',
     contact: 'm@matrix.example',
     ...extra,
@@ -83,8 +81,7 @@ beforeAll(async () => {
   actors.anonymous = anonymous;
   actors.providerA = await signUp('matrix-a@a.example');
   actors.providerB = await signUp('matrix-b@b.example');
-  actors.admin = await signUp('matrix-admin@tokenpace.example');
-  await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, actors.admin.userId!));
+  actors.admin = await signUpAdmin(t.db, 'matrix-admin@tokenpace.example');
   const tk = await tokens.POST(req(actors.providerA, 'POST', '/api/v1/tokens', { name: 'matrix' }));
   actors['providerA-token'] = {
     ...actors.providerA,

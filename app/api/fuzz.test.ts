@@ -10,6 +10,7 @@ import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { fillPattern, importRoute, listApiRoutes } from './test-support/route-catalog';
 import { anonymous, params, req, setupApiTest, signUp, TEST_ORIGIN, type Actor } from './test-support/api-test';
+import { chatSubmission } from '@/app/api/test-support/chat-submission';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -94,10 +95,7 @@ const FIELDS = [
 function validBody(): Record<string, unknown> {
   return {
     provider: 'Fuzz Co',
-    model: 'tokenpace-reference',
-    baseUrl: ref.url,
-    protocol: 'openai-chat',
-    apiModelId: 'tokenpace-reference',
+    ...chatSubmission(ref.url),
     deploymentKind: 'shared',
     contact: 'fuzz@fuzz.example',
   };

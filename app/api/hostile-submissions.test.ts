@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { setupApiTest, signUp, TEST_ORIGIN, type Actor } from './test-support/api-test';
+import { chatSubmission } from '@/app/api/test-support/chat-submission';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -31,10 +32,7 @@ afterAll(async () => {
 
 const base = () => ({
   provider: 'Hostile Co',
-  model: 'tokenpace-reference',
-  baseUrl: ref.url,
-  protocol: 'openai-chat',
-  apiModelId: 'tokenpace-reference',
+  ...chatSubmission(ref.url),
   deploymentKind: 'shared',
   contact: 'h@hostile.example',
 });

@@ -12,7 +12,7 @@ import { format } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { seedCatalog } from '@/db/seed';
-import { users, workloads } from '@/db/schema';
+import { workloads } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
@@ -21,7 +21,8 @@ import { parseEncryptionKey } from '@/lib/security/secrets';
 import { createLoopDelayMonitor } from '@/lib/probe/loop-delay-monitor';
 import { runProbeJob } from '@/workers/tasks/probe-endpoint';
 import { fillPattern, importRoute, listApiRoutes } from './test-support/route-catalog';
-import { anonymous, params, req, setupApiTest, signUp, type Actor } from './test-support/api-test';
+import { anonymous, params, req, setupApiTest, signUp, signUpAdmin, type Actor } from './test-support/api-test';
+import { chatSubmission } from '@/app/api/test-support/chat-submission';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -102,8 +103,7 @@ async function record(what: string, res: Response): Promise<Response> {
 it('never lets the submitted API key out: logs, responses and database dump', async () => {
   const alice = await signUp('canary-alice@acme.example');
   const bob = await signUp('canary-bob@other.example');
-  const admin = await signUp('canary-admin@tokenpace.example');
-  await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, admin.userId!));
+  const admin = await signUpAdmin(t.db, 'canary-admin@tokenpace.example');
   const list = await import('./v1/endpoints/route');
   const one = await import('./v1/endpoints/[id]/route');
   const review = await import('./v1/endpoints/[id]/review/route');
@@ -111,10 +111,7 @@ it('never lets the submitted API key out: logs, responses and database dump', as
 
   const body = {
     provider: 'Canary Cloud',
-    model: 'llama-4-maverick',
-    baseUrl: proxyUrl,
-    protocol: 'openai-chat',
-    apiModelId: 'tokenpace-reference',
+    ...chatSubmission(proxyUrl, 'llama-4-maverick'),
     apiKey: CANARY,
     deploymentKind: 'shared',
     contact: 'ops@canary.example',
@@ -239,10 +236,7 @@ function body_for(pattern: string): Record<string, unknown> {
   if (pattern === '/api/v1/endpoints')
     return {
       provider: 'Canary Two',
-      model: 'llama-4-maverick',
-      baseUrl: proxyUrl,
-      protocol: 'openai-chat',
-      apiModelId: 'tokenpace-reference',
+      ...chatSubmission(proxyUrl, 'llama-4-maverick'),
       apiKey: CANARY,
       deploymentKind: 'shared',
       contact: 'x@y.example',

@@ -7,6 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client';
+import { deleteInBatches } from './delete-in-batches';
 
 /** Months created ahead of the current one by the ensure-partitions task (and by migration 0024). */
 export const MEASUREMENT_PARTITION_MONTHS_AHEAD = 3;
@@ -96,17 +97,15 @@ export async function dropMeasurementPartition(db: Db, partition: MeasurementPar
 
 /** Deletes the job keys of measurements with measured_at in [from, to), in batches. Returns how many. */
 export async function deleteJobKeysInRange(db: Db, params: { from: Date; to: Date; batchSize?: number }): Promise<number> {
-  const batch = params.batchSize ?? 20_000;
-  let total = 0;
-  for (;;) {
-    const rows = (await db.execute(sql`
+  return deleteInBatches(
+    db,
+    params.batchSize ?? 20_000,
+    (limit) => sql`
       delete from measurement_job_keys where job_key in (
         select k.job_key from measurement_job_keys k
         where k.measured_at >= ${params.from.toISOString()}::timestamptz and k.measured_at < ${params.to.toISOString()}::timestamptz
-        limit ${batch}
+        limit ${limit}
       ) returning 1
-    `)) as unknown as unknown[];
-    total += rows.length;
-    if (rows.length < batch) return total;
-  }
+    `,
+  );
 }

@@ -2,24 +2,14 @@
  * Operational queries at fixed instants: live workers by heartbeat age, queues before pg-boss is
  * installed, last success age per active endpoint, and regions from rollups plus live workers.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { endpoints, measurements, workloads } from '../schema';
-import { seedCatalog } from '../seed';
-import { createTestDatabase, type TestDatabase } from '../test-support/test-database';
-import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
+import { useTestDatabase } from '../test-support/use-test-database';
 import { listLastSuccessAges, listLiveWorkers, listQueueFigures, listRegions, upsertWorkerHeartbeat, deleteWorkerHeartbeat } from './operations';
 import { eq } from 'drizzle-orm';
 
 const NOW = new Date('2026-11-30T12:00:00.000Z');
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await createTestDatabase();
-  await seedCatalog(t.db, { workloads: SEED_WORKLOADS, lookupEnv: () => null, referencePort: 3999 });
-});
-afterAll(async () => {
-  await t?.drop();
-});
+const t = useTestDatabase({ seed: { referencePort: 3999 } });
 
 const worker = (id: string, region: string, role = 'probe') => ({ workerId: id, pid: 1, host: 'h', region, role, version: 'v', startedAt: NOW });
 

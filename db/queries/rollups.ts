@@ -1,6 +1,7 @@
 import { notRankableReasonsSql, rankableSql } from './disputes';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client';
+import { deleteInBatches } from './delete-in-batches';
 import { packSketchJson, SKETCH_VERSION } from '@/lib/stats/sketch';
 import { rebuildWindowPartials } from './window-partials';
 import { sketchBinSql } from './sketch-bucket-sql';
@@ -285,20 +286,18 @@ export async function getOldestMeasurementTime(db: Db): Promise<Date | null> {
  * rolled the range up first (workers/tasks/apply-retention.ts does).
  */
 export async function deleteMeasurementsInRange(db: Db, params: { from: Date; to: Date; batchSize?: number }): Promise<number> {
-  const batch = params.batchSize ?? 20_000;
-  let total = 0;
-  for (;;) {
-    const rows = (await db.execute(sql`
+  return deleteInBatches(
+    db,
+    params.batchSize ?? 20_000,
+    (limit) => sql`
       delete from measurements where id in (
         select m.id from measurements m
         where m.workload_id = any(array(select id from workloads))
           and m.measured_at >= ${params.from.toISOString()}::timestamptz and m.measured_at < ${params.to.toISOString()}::timestamptz
-        limit ${batch}
+        limit ${limit}
       ) returning 1
-    `)) as unknown as unknown[];
-    total += rows.length;
-    if (rows.length < batch) return total;
-  }
+    `,
+  );
 }
 
 /**

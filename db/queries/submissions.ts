@@ -9,7 +9,7 @@ import { endpoints, endpointSubmissions, endpointVerifications, measurements, mo
 import { insertAuditEvent } from './audit';
 import { recordDisclosure } from './disclosure-revisions';
 import { endpointDeploymentColumns, endpointNameColumns } from './endpoint-columns';
-import { deploymentOf } from '@/lib/catalog/endpoint-deployment';
+import { deploymentOf, type DeclaredServingFacts } from '@/lib/catalog/endpoint-deployment';
 
 /** Endpoint statuses a submitter's endpoint can have. */
 export type EndpointStatus = (typeof endpoints.status.enumValues)[number];
@@ -62,7 +62,7 @@ export async function listModelChoices(db: Db) {
 }
 
 /** Submitted-endpoint fields as stored (no API key: only its encrypted envelope). */
-export interface NewSubmission {
+export interface NewSubmission extends DeclaredServingFacts {
   ownerUserId: string;
   providerName: string;
   /** A listed model's id, or null with proposedModelName set. */
@@ -72,12 +72,6 @@ export interface NewSubmission {
   baseUrl: string;
   apiModelId: string;
   apiKeyEncrypted: string | null;
-  region: string | null;
-  hardware: string | null;
-  engine: string | null;
-  precision: string | null;
-  speculativeDecoding: string | null;
-  draftLength: number | null;
   deploymentKind: 'shared' | 'dedicated' | 'self-hosted';
   /** the serving system it is, in the claims' words (decision 073); null when undeclared */
   system: string | null;

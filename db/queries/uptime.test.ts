@@ -3,24 +3,20 @@
  * probes after its start and up to `now`, successes over n, cancelled probes left out, a region
  * filter, and the recent strip newest first.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { endpoints, measurements, workloads } from '../schema';
-import { seedCatalog } from '../seed';
-import { createTestDatabase, type TestDatabase } from '../test-support/test-database';
-import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
+import { beforeAll, expect, it } from 'vitest';
+import { measurements } from '../schema';
+import { anyEndpointAndWorkload } from '../test-support/any-endpoint-and-workload';
+import { useTestDatabase } from '../test-support/use-test-database';
 import { computeUptimeWindow } from '@/lib/stats/uptime';
 import { getEndpointUptime } from './uptime';
 
 const NOW = new Date('2026-11-30T12:00:00.000Z');
-let t: TestDatabase;
+const t = useTestDatabase({ seed: { lookupEnv: () => 'x', referencePort: 3999 } });
 let endpointId: number;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  await seedCatalog(t.db, { workloads: SEED_WORKLOADS, lookupEnv: () => 'x', referencePort: 3999 });
-  const [ep] = await t.db.select({ id: endpoints.id }).from(endpoints).limit(1);
-  const [wl] = await t.db.select({ id: workloads.id }).from(workloads).limit(1);
-  endpointId = ep!.id;
+  let workloadId: number;
+  ({ endpointId, workloadId } = await anyEndpointAndWorkload(t.db));
   // minutes before NOW, outcome, error kind, region
   const probes: Array<[number, 'success' | 'error', string | null, string]> = [
     [1, 'success', null, 'eu'], // 5m
@@ -37,7 +33,7 @@ beforeAll(async () => {
     probes.map(([min, outcome, errorKind, region], i) => ({
       jobKey: `uptime:${i}`,
       endpointId,
-      workloadId: wl!.id,
+      workloadId,
       measuredAt: new Date(NOW.getTime() - min * 60_000),
       workerRegion: region,
       workerVersion: 'test',
@@ -49,10 +45,6 @@ beforeAll(async () => {
       valid: true,
     })),
   );
-});
-
-afterAll(async () => {
-  await t?.drop();
 });
 
 it('counts successes over n per trailing window, without cancelled probes or the future', async () => {

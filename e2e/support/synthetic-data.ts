@@ -279,24 +279,7 @@ export async function seedSyntheticData(db: Db, params: { now: Date; days?: numb
           chunks = tl.chunks;
           timeline = encodeTimeline(tl.entries);
         }
-        rows.push({
-          ...base,
-          outcome: 'success',
-          httpStatus: 200,
-          connectMs: 0,
-          ttfbMs: ttft * 0.9,
-          ttftMs: ttft,
-          ttfatMs: ttft,
-          e2eMs: e2e,
-          outputTokensReported: outputTokens,
-          outputTokensO200k: outputTokens - 3,
-          outputTokensPerSecond: speed,
-          outputTokensPerSecondO200k: speed * ((outputTokens - 3) / outputTokens),
-          tpotMs: (e2e - ttft) / (outputTokens - 1),
-          contentChunks: chunks,
-          finishReason: 'length',
-          timeline,
-        });
+        rows.push({ ...base, ...successFigures(ttft, speed, e2e, outputTokens, chunks), timeline });
       });
     }
   });
@@ -322,20 +305,7 @@ export async function seedSyntheticData(db: Db, params: { now: Date; days?: numb
           workerRegion: 'local',
           workerVersion: 'synthetic',
           promptHash: `synthetic-cache-${t}`,
-          outcome: 'success',
-          httpStatus: 200,
-          connectMs: 0,
-          ttfbMs: ttft * 0.9,
-          ttftMs: ttft,
-          ttfatMs: ttft,
-          e2eMs: e2e,
-          outputTokensReported: outputTokens,
-          outputTokensO200k: outputTokens - 3,
-          outputTokensPerSecond: speed,
-          outputTokensPerSecondO200k: speed * ((outputTokens - 3) / outputTokens),
-          tpotMs: (e2e - ttft) / (outputTokens - 1),
-          contentChunks: outputTokens,
-          finishReason: 'length',
+          ...successFigures(ttft, speed, e2e, outputTokens, outputTokens),
           inputTokensReported: SYNTHETIC_CACHE_INPUT_TOKENS,
           cachedInputTokens: cached,
         });
@@ -349,6 +319,30 @@ export async function seedSyntheticData(db: Db, params: { now: Date; days?: numb
   await rebuildRollups(db, { granularity: 'hour', from, to });
   await rebuildRollups(db, { granularity: 'day', from, to: new Date(now.getTime() + 86400_000) });
   return { providerId: provider!.id, endpointIds, measurements: all.length, from, to: now };
+}
+
+/**
+ * The figures of a successful synthetic measurement that stopped at its length limit: TTFT `ttft`
+ * (ms; TTFB 90 % of it, no reasoning), `speed` (tokens/s), E2E `e2e` (ms), `outputTokens` reported
+ * (3 fewer by o200k), in `chunks` content chunks.
+ */
+function successFigures(ttft: number, speed: number, e2e: number, outputTokens: number, chunks: number) {
+  return {
+    outcome: 'success',
+    httpStatus: 200,
+    connectMs: 0,
+    ttfbMs: ttft * 0.9,
+    ttftMs: ttft,
+    ttfatMs: ttft,
+    e2eMs: e2e,
+    outputTokensReported: outputTokens,
+    outputTokensO200k: outputTokens - 3,
+    outputTokensPerSecond: speed,
+    outputTokensPerSecondO200k: speed * ((outputTokens - 3) / outputTokens),
+    tpotMs: (e2e - ttft) / (outputTokens - 1),
+    contentChunks: chunks,
+    finishReason: 'length',
+  } satisfies Partial<typeof measurements.$inferInsert>;
 }
 
 /** Count of synthetic measurements (used by tests to check the helper's effect). */

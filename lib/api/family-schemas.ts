@@ -9,15 +9,9 @@
  * server/workload-families.ts), so it equals what the board and the endpoint page show.
  */
 import { z } from 'zod';
-import { windowHoursSchema } from './schemas';
+import { trailingWindowQuerySchema } from './schemas';
 
-export const familiesQuerySchema = z.object({
-  window: z
-    .string()
-    .default('72h')
-    .pipe(windowHoursSchema(24 * 366))
-    .meta({ description: 'Window length ending now, hours ("72h") or days ("7d"), 1h–366d, as on the leaderboard.', example: '72h' }),
-});
+export const familiesQuerySchema = trailingWindowQuerySchema;
 
 /** The figures a row can carry. */
 export const FAMILY_FIGURES = [

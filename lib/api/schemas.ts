@@ -44,6 +44,11 @@ const basisSchema = z.enum(['reported', 'o200k']).default(DEFAULT_SPEED_BASIS).m
   example: 'o200k',
 });
 
+/** The query of the one-endpoint reads over a window ending now (token honesty, families): `window`, default 72h, 1h–366d. */
+export const trailingWindowQuerySchema = z.object({
+  window: windowParam('72h', 24 * 366, 'Window length ending now, hours ("72h") or days ("7d"), 1h–366d, as on the leaderboard.'),
+});
+
 const regionSchema = slug.optional().meta({ description: 'Only probes from this worker region (default: all regions).', example: 'local' });
 
 /** GET /api/v1/leaderboard query. */

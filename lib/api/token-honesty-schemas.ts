@@ -3,15 +3,9 @@
  * OpenAPI), matching db/queries/token-honesty.ts.
  */
 import { z } from 'zod';
-import { windowHoursSchema } from './schemas';
+import { trailingWindowQuerySchema } from './schemas';
 
-export const tokenHonestyQuerySchema = z.object({
-  window: z
-    .string()
-    .default('72h')
-    .pipe(windowHoursSchema(24 * 366))
-    .meta({ description: 'Window length ending now, hours ("72h") or days ("7d"), 1h–366d, as on the leaderboard.', example: '72h' }),
-});
+export const tokenHonestyQuerySchema = trailingWindowQuerySchema;
 
 export const tokenHonestySchema = z
   .object({

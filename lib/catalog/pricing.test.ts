@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createEndpointBodySchema, updateEndpointBodySchema } from '../api/submission-schemas';
 import { blendedUsdPerMTokens, costUsd, endpointPricingSchema } from './pricing';
+import { EXAMPLE_PRICING } from './test-support/example-pricing';
 
-const ok = {
-  inputUsdPerMTokens: 0.2,
-  outputUsdPerMTokens: 0.6,
-  cachedInputUsdPerMTokens: null,
-  currency: 'USD',
-  source: 'https://example.com/pricing',
-  asOf: '2026-11-30',
-};
+const ok = EXAMPLE_PRICING;
 
 describe('declared pricing', () => {
   it('validates with a source URL and a date; names the bad field', () => {

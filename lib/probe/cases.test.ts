@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { replayCaseThroughProbe, type ReplayRun } from './replay/replay-probe';
+import { expectCaseContent } from './test-support/expect-case-content';
 import { CASES_DIR, loadCases, SHARED_CASE_IDS, type ReplayCase } from './test-support/replay-case';
 import { TIMING_BOUND_LIMITS } from './timing-bound';
 import type { NotRankableReason, ProbeResult } from './types';
@@ -46,13 +47,8 @@ function expectFields(r: ProbeResult, c: ReplayCase, faithful: boolean) {
   const reasons = r.notRankableReasons.filter((x) => !excused(x));
   const label = `${r.notRankableReasons.join(',')} (replay ${faithful ? 'faithful' : 'late'})`;
   expect({ outcome: r.outcome, errorKind: r.errorKind }, r.errorMessage ?? '').toEqual({ outcome: e.outcome, errorKind: e.error_kind });
-  expect(r.answerText).toBe(e.answer_text);
-  expect(r.reasoningText).toBe(e.reasoning_text ?? '');
-  expect(r.toolCalls).toEqual(e.tool_calls ?? []);
-  expect(r.finishReason).toBe(e.finish_reason);
-  expect(r.contentChunks).toBe(e.content_chunks);
+  expectCaseContent(r, e);
   expect(r.timeline).toHaveLength(e.content_chunks);
-  expect(r.outputTokensReported).toBe(e.output_tokens_reported);
   if (e.reasoning_tokens_hidden !== undefined) expect(r.reasoningTokensHidden).toBe(e.reasoning_tokens_hidden);
   if (e.http_status !== undefined) expect(r.httpStatus).toBe(e.http_status);
   if (e.retry_after_ms !== undefined) expect(r.retryAfterMs).toBe(e.retry_after_ms);

@@ -12,16 +12,13 @@ import { buildProbeResult } from './build-probe-result';
 import { parseStream } from './parse-stream';
 import type { ProbeResult, Protocol } from './types';
 import { bedrockFrame } from './test-support/case-wire';
+import { cutBody, timedBody, type TimedPiece } from './test-support/cut-body';
 
 type Channel = 'answer' | 'reasoning';
 interface GenEvent {
   channel: Channel;
   text: string;
   shape: number;
-}
-interface Write {
-  bytes: Uint8Array;
-  atMs: number;
 }
 
 const WORDS = ['alpha', ' beta', ' gamma', ' δέλτα', ' 表', ' 🚀', '\n', ' "quoted"', ' back\\slash', ' x'];
@@ -72,8 +69,8 @@ function sseEvent(json: unknown, style: { eol: string; noSpace: boolean; consecu
 const styleArb = fc.record({ eol: fc.constantFrom('\n', '\r\n', '\r'), noSpace: fc.boolean(), consecutive: fc.boolean(), noise: fc.boolean() });
 
 /** Builds one stream: writes (one per server event) and, per generated event, the write time that completes it. */
-function buildStream(protocol: Protocol, events: GenEvent[], style: { eol: string; noSpace: boolean; consecutive: boolean; noise: boolean }): Write[] {
-  const writes: Write[] = [];
+function buildStream(protocol: Protocol, events: GenEvent[], style: { eol: string; noSpace: boolean; consecutive: boolean; noise: boolean }): TimedPiece[] {
+  const writes: TimedPiece[] = [];
   let at = 50;
   const push = (text: string | Uint8Array) => {
     writes.push({ bytes: typeof text === 'string' ? Buffer.from(text, 'utf8') : text, atMs: at });
@@ -159,19 +156,13 @@ function expectedTimes(protocol: Protocol, events: GenEvent[], style: { noise: b
   return events.map((_, i) => 50 + 10 * (first + i * step));
 }
 
-async function parseWrites(protocol: Protocol, pieces: Write[]): Promise<ProbeResult> {
-  let now = 0;
-  async function* chunks() {
-    for (const p of pieces) {
-      now = p.atMs;
-      yield p.bytes;
-    }
-  }
-  const parsed = await parseStream(protocol, chunks(), () => now);
+async function parseWrites(protocol: Protocol, pieces: TimedPiece[]): Promise<ProbeResult> {
+  const { chunks, now } = timedBody(pieces);
+  const parsed = await parseStream(protocol, chunks, now);
   return buildProbeResult(parsed, { protocol, httpStatus: 200, ttfbMs: 0, connectMs: null, abort: null });
 }
 
-function recut(writes: Write[], points: number[], keepBoundaries: boolean): Write[] {
+function recut(writes: TimedPiece[], points: number[], keepBoundaries: boolean): TimedPiece[] {
   const body = Buffer.concat(writes.map((w) => Buffer.from(w.bytes)));
   const timeOf: number[] = [];
   const boundaries: number[] = [];
@@ -180,16 +171,7 @@ function recut(writes: Write[], points: number[], keepBoundaries: boolean): Writ
     for (let k = 0; k < w.bytes.length; k++) timeOf.push(w.atMs);
     boundaries.push((offset += w.bytes.length));
   }
-  const cuts = [...new Set([...points.map((p) => p % Math.max(1, body.length)), ...(keepBoundaries ? boundaries : [])])]
-    .filter((p) => p > 0 && p < body.length)
-    .sort((a, b) => a - b);
-  const out: Write[] = [];
-  let start = 0;
-  for (const end of [...cuts, body.length]) {
-    out.push({ bytes: body.subarray(start, end), atMs: timeOf[end - 1]! });
-    start = end;
-  }
-  return out;
+  return cutBody(body, timeOf, [...points.map((p) => p % Math.max(1, body.length)), ...(keepBoundaries ? boundaries : [])]);
 }
 
 const PROTOCOLS_UNDER_TEST: Protocol[] = ['openai-chat', 'anthropic-messages', 'gemini-stream', 'bedrock-converse-stream'];

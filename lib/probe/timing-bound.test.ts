@@ -10,6 +10,13 @@ import type { TimelineEntry } from './types';
 
 const r = (nowMs: number, idleMs: number, runQueueMs: number | null): ThreadClockReading => ({ nowMs, idleMs, runQueueMs });
 
+/** A lateness tracker that has taken its first reading at 0 (no idle, no run-queue wait). */
+function startedTracker() {
+  const t = createLatenessTracker();
+  t.checkpoint(r(0, 0, 0));
+  return t;
+}
+
 describe('createLatenessTracker', () => {
   it('is unknown until it has seen an interval with a real sleep', () => {
     const t = createLatenessTracker();
@@ -21,25 +28,21 @@ describe('createLatenessTracker', () => {
   });
 
   it('adds the run-queue wait of the interval with the sleep (a wake-up that waited for a CPU)', () => {
-    const t = createLatenessTracker();
-    t.checkpoint(r(0, 0, 0));
+    const t = startedTracker();
     // 5.3 ms: idle 5.2 (of which 3.1 was the wake-up waiting in the run queue), 0.1 ms busy
     expect(t.checkpoint(r(5.3, 5.2, 3.1))).toBeCloseTo(0.1 + 3.1, 9);
   });
 
   it('a sleep longer than the ticker allows overslept its timer: the whole interval counts (decision 308)', () => {
     // exactly MAX_SLEEP_MS of sleep: an ordinary sleep, the bound is the busy rest
-    const at = createLatenessTracker();
-    at.checkpoint(r(0, 0, 0));
+    const at = startedTracker();
     expect(at.checkpoint(r(MAX_SLEEP_MS + 0.2, MAX_SLEEP_MS, 0))).toBeCloseTo(0.2, 9);
     // a little more: the thread could not wake when its timer said (a vCPU taken by the
     // hypervisor shows as idle time): the bytes may have waited since the interval began
-    const over = createLatenessTracker();
-    over.checkpoint(r(0, 0, 0));
+    const over = startedTracker();
     expect(over.checkpoint(r(MAX_SLEEP_MS + 0.21, MAX_SLEEP_MS + 0.01, 0))).toBeCloseTo(MAX_SLEEP_MS + 0.21, 9);
     // the first token of the one-hour run: 19 ms "asleep" while the ticker should have woken it every 2 ms
-    const run = createLatenessTracker();
-    run.checkpoint(r(0, 0, 0));
+    const run = startedTracker();
     run.checkpoint(r(2, 1.9, 0));
     expect(run.checkpoint(r(21.2, 21.0, 0.1))).toBeCloseTo(19.2, 9);
     // a clock that says its thread has no timer to oversleep (the injected quiet clock of tests)
@@ -47,30 +50,25 @@ describe('createLatenessTracker', () => {
     untimed.checkpoint({ nowMs: 0, idleMs: 0, runQueueMs: 0, maxSleepMs: Infinity });
     expect(untimed.checkpoint({ nowMs: 21.2, idleMs: 21, runQueueMs: 0, maxSleepMs: Infinity })).toBeCloseTo(0.2, 9);
     // run-queue wait is not sleep: 6 ms idle of which 3 in the run queue is a 3 ms sleep
-    const rq = createLatenessTracker();
-    rq.checkpoint(r(0, 0, 0));
+    const rq = startedTracker();
     expect(rq.checkpoint(r(6.1, 6, 3))).toBeCloseTo(0.1 + 3, 9);
   });
 
   it('an interval whose idle was only run-queue wait is no sleep: the bound keeps growing by its wall time', () => {
-    const t = createLatenessTracker();
-    t.checkpoint(r(0, 0, 0));
+    const t = startedTracker();
     expect(t.checkpoint(r(2, 1.9, 0))).toBeCloseTo(0.1, 9); // slept
     // 6 ms later: 4 ms "idle" but 4 ms run-queue wait (epoll returned at once, then waited for a CPU)
     expect(t.checkpoint(r(8, 5.9, 4))).toBeCloseTo(0.1 + 6, 9);
     // idle − run queue just under MIN_SLEEP_MS: still no sleep
-    const under = createLatenessTracker();
-    under.checkpoint(r(0, 0, 0));
+    const under = startedTracker();
     expect(under.checkpoint(r(1, MIN_SLEEP_MS * 0.99, 0))).toBe(Infinity);
     // exactly MIN_SLEEP_MS: a sleep; bound = that interval's busy time + its run-queue wait
-    const at = createLatenessTracker();
-    at.checkpoint(r(0, 0, 0));
+    const at = startedTracker();
     expect(at.checkpoint(r(1, MIN_SLEEP_MS + 0.5, 0.5))).toBeCloseTo(1 - MIN_SLEEP_MS - 0.5 + 0.5, 9);
   });
 
   it('reads of one poll batch (no idle between them) share the stretch since the last sleep', () => {
-    const t = createLatenessTracker();
-    t.checkpoint(r(0, 0, 0));
+    const t = startedTracker();
     const a = t.checkpoint(r(3, 2.5, 0.2)); // woke after 2.5 ms idle, 0.5 busy, 0.2 run queue
     const b = t.checkpoint(r(3.05, 2.5, 0.2)); // next callback of the same batch
     expect(a).toBeCloseTo(0.5 + 0.2, 9);

@@ -3,9 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DecodeArena, decodePartial, encodePartial, planPartials, PARTIAL_SPANS_MINUTES, type PartialSeries } from './window-partials';
 import { SketchAccumulator } from './sketch';
 import type { WindowPart } from './window-stats';
-
-const MIN = 60_000;
-const HOUR = 60 * MIN;
+import { HOUR_MS as HOUR, MINUTE_MS as MIN } from './time-units';
 
 describe('planPartials', () => {
   it('covers [from, to) exactly with aligned buckets, and a 72 h window at any instant needs at most ~25', () => {

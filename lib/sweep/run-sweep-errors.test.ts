@@ -6,27 +6,21 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/reference-server';
-import { referenceRequest } from '../reference-server/test-support/reference-request';
-import { createGuardedFetch, type GuardedFetch } from '../security/ssrf-guard';
+import { useGuardedReferenceRequests } from '../reference-server/test-support/guarded-reference-requests';
 import { backoffDelayMs, DEFAULT_MAX_CONSECUTIVE_FAILURES, runSweep, validateSweepOptions } from './run-sweep';
 import { startFaultyFront, type FaultyFront } from './test-support/faulty-front';
 
+const guardedRequest = useGuardedReferenceRequests();
 let ref: ReferenceServer | null = null;
 let front: FaultyFront | null = null;
-let guarded: GuardedFetch | null = null;
 afterEach(async () => {
   await front?.close();
   front = null;
   await ref?.close();
   ref = null;
-  await guarded?.dispatcher.close();
-  guarded = null;
 });
 
-const request = (url: string) => {
-  guarded ??= createGuardedFetch({ allowPrivate: true });
-  return referenceRequest(url, 8, guarded);
-};
+const request = (url: string) => guardedRequest(url, 8);
 
 /** Gaps between consecutive arrivals, ms. */
 const gaps = (at: number[]) => at.slice(1).map((t, i) => t - at[i]!);

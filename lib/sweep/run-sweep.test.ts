@@ -2,29 +2,22 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { measureRecordTps, startReferenceServer, type ReferenceServer } from '../reference-server/reference-server';
-import { createGuardedFetch, type GuardedFetch } from '../security/ssrf-guard';
+import { useGuardedReferenceRequests } from '../reference-server/test-support/guarded-reference-requests';
+import { createGuardedFetch } from '../security/ssrf-guard';
 import { percentile } from '../stats/percentiles';
-import { referenceRequest } from '../reference-server/test-support/reference-request';
-import { runSweep, validateSweepOptions, type RunSweepOptions } from './run-sweep';
+import { runSweep, validateSweepOptions } from './run-sweep';
 import type { SweepStream } from './summarize-level';
 
+/** The request every stream sends, through the same SSRF-guarded fetch as probes (loopback allowed for tests). */
+const request = useGuardedReferenceRequests();
 let server: ReferenceServer | null = null;
 let plain: Server | null = null;
-let guarded: GuardedFetch | null = null;
 afterEach(async () => {
   await server?.close();
   server = null;
   if (plain) await new Promise<void>((resolve) => plain!.close(() => resolve()));
   plain = null;
-  await guarded?.dispatcher.close();
-  guarded = null;
 });
-
-/** The request every stream sends, through the same SSRF-guarded fetch as probes (loopback allowed for tests). */
-function request(url: string, maxOutputTokens: number): RunSweepOptions['request'] {
-  guarded ??= createGuardedFetch({ allowPrivate: true });
-  return referenceRequest(url, maxOutputTokens, guarded);
-}
 
 describe('runSweep against the reference server with a capacity model (real HTTP)', () => {
   // Judged against what the server delivered (its write log), within the streams' own stated bounds

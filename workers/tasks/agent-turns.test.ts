@@ -13,21 +13,22 @@
  */
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpoints, measurements, workloads } from '@/db/schema';
+import { describe, expect, it } from 'vitest';
+import { measurements, workloads } from '@/db/schema';
 import { type TestDatabase } from '@/db/test-support/test-database';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { AGENT_TURNS } from '@/lib/probe/agent-prompts';
 import type { FetchLike } from '@/lib/probe/types';
 import { AGENT_WORKLOADS } from '@/lib/probe/workloads';
-import { conversationText, measureRecordTps, type ReferenceStreamRecord } from '@/lib/reference-server/reference-server';
+import { conversationText, measureRecordTps, type ReferenceServer, type ReferenceStreamRecord } from '@/lib/reference-server/reference-server';
 import { expectNeverAhead, monotonicNow } from '@/lib/reference-server/test-support/delivery-truth';
 import { createGuardedFetch } from '@/lib/security/ssrf-guard';
 import { encodeO200k } from '@/lib/tokens/o200k';
 import { getLeaderboardAnswer } from '@/server/leaderboard';
 import { agentTurnSuffix } from './probe-endpoint';
 import { probeTaskContext } from './test-support/probe-task-context';
-import { startReferenceTaskSuite, stopReferenceTaskSuite, type ReferenceTaskSuite } from './test-support/reference-task-suite';
+import { copyCalibrationEndpoint } from './test-support/copy-calibration-endpoint';
+import { useReferenceTaskSuite } from './test-support/reference-task-suite';
 import { runLocalProbe, decemberSlot } from './test-support/run-local-probe';
 
 /** The configured truth. */
@@ -44,46 +45,35 @@ const CONVERSATIONS = 5;
  */
 const READ_SLACK_MS = 40;
 
-let suite: ReferenceTaskSuite | undefined;
 let t: TestDatabase;
-const fetches: FetchLike[] = [];
+let reference: ReferenceServer | undefined;
 let chatId = 0;
 let responsesId = 0;
 /** request bodies as sent, in order (Chat `messages` or Responses `input`), with the monotonic epoch ms just before each was sent */
 const sent: Array<{ messages: unknown[]; sentAt: number }> = [];
 
-beforeAll(async () => {
-  suite = await startReferenceTaskSuite(
-    {
-      tps: TPS,
-      ttftMs: COLD_TTFT_MS,
-      tokensPerChunk: 2,
-      outputTokens: 64,
-      prefixCache: { hitTtftMs: WARM_TTFT_MS, blockTokens: BLOCK_TOKENS },
-      recordWrites: true,
-    },
-    fetches,
-  );
-  ({ t } = suite);
-  const [cal] = await t.db.select().from(endpoints).where(eq(endpoints.id, suite.calibrationId));
-  chatId = cal!.id;
-  // the same reference server spoken to through the Responses API
-  const { id: _id, slug, ...rest } = cal!;
-  void _id;
-  responsesId = (
-    await t.db
-      .insert(endpoints)
-      .values({ ...rest, slug: `${slug}-responses`, protocol: 'openai-responses' })
-      .returning({ id: endpoints.id })
-  )[0]!.id;
-}, 60_000);
-
-afterAll(() => stopReferenceTaskSuite(suite));
+const fetches = useReferenceTaskSuite(
+  {
+    tps: TPS,
+    ttftMs: COLD_TTFT_MS,
+    tokensPerChunk: 2,
+    outputTokens: 64,
+    prefixCache: { hitTtftMs: WARM_TTFT_MS, blockTokens: BLOCK_TOKENS },
+    recordWrites: true,
+  },
+  async (s) => {
+    ({ t } = s);
+    reference = s.reference;
+    chatId = s.calibrationId;
+    // the same reference server spoken to through the Responses API
+    responsesId = await copyCalibrationEndpoint(t.db, chatId, '-responses', { protocol: 'openai-responses' });
+  },
+);
 
 /** The server's write-log record of the request whose conversation text is `text` (exactly one). */
 function recordOf(text: string): ReferenceStreamRecord {
   const sha = createHash('sha256').update(text).digest('hex');
-  const matches = suite!.reference.writeLog().filter((r) => r.promptSha256 === sha);
+  const matches = reference!.writeLog().filter((r) => r.promptSha256 === sha);
   expect(matches, 'one write-log record per request').toHaveLength(1);
   return matches[0]!;
 }

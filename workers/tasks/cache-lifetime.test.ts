@@ -11,19 +11,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { measurements, workloads } from '@/db/schema';
 import { type TestDatabase } from '@/db/test-support/test-database';
 import { rollUpStoredMeasurements } from '@/db/test-support/roll-up-stored';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
-import type { FetchLike } from '@/lib/probe/types';
 import type { DeliveredEvidence } from '@/lib/reference-server/delivery-report';
 import { CACHE_LIFETIME_WORKLOADS } from '@/lib/probe/workloads';
 import { measureCacheLifetime } from '@/lib/stats/cache-lifetime';
 import { getLeaderboardAnswer } from '@/server/leaderboard';
 import { runProbeJob } from './probe-endpoint';
 import { probeTaskContext } from './test-support/probe-task-context';
-import { startReferenceTaskSuite, stopReferenceTaskSuite, type ReferenceTaskSuite } from './test-support/reference-task-suite';
+import { useReferenceTaskSuite } from './test-support/reference-task-suite';
 import { runLocalProbe } from './test-support/run-local-probe';
 
 const TTL_MS = 6 * 60_000;
@@ -31,29 +30,18 @@ const COLD_TTFT_MS = 800;
 const HIT_TTFT_MS = 200;
 const SERIES = 3;
 
-let suite: ReferenceTaskSuite | undefined;
 let t: TestDatabase;
-const fetches: FetchLike[] = [];
 let endpointId = 0;
 /** the one clock of the worker and the cache, epoch ms */
 let clock = 0;
 
-beforeAll(async () => {
-  suite = await startReferenceTaskSuite(
-    {
-      tps: 250,
-      ttftMs: COLD_TTFT_MS,
-      tokensPerChunk: 2,
-      outputTokens: 48,
-      prefixCache: { hitTtftMs: HIT_TTFT_MS, ttlMs: TTL_MS, now: () => clock },
-    },
-    fetches,
-  );
-  ({ t } = suite);
-  endpointId = suite.calibrationId;
-}, 60_000);
-
-afterAll(() => stopReferenceTaskSuite(suite));
+const fetches = useReferenceTaskSuite(
+  { tps: 250, ttftMs: COLD_TTFT_MS, tokensPerChunk: 2, outputTokens: 48, prefixCache: { hitTtftMs: HIT_TTFT_MS, ttlMs: TTL_MS, now: () => clock } },
+  (s) => {
+    ({ t } = s);
+    endpointId = s.calibrationId;
+  },
+);
 
 describe('cache lifetime (worker task, reference server with a TTL, real Postgres)', () => {
   it('each gap is its own job; the engine hit shares give the longest gap still hit, bracketing the configured TTL', async () => {

@@ -9,11 +9,11 @@
  * comes to its configuration on a quiet machine is a bench figure (`npm run bench:probe`).
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { listCalibrationDeliveries } from '@/db/queries/calibration-delivery';
 import { seedCatalog } from '@/db/seed';
 import { endpoints, measurements, workloads } from '@/db/schema';
-import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
+import { useTestDatabase } from '@/db/test-support/use-test-database';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { deliveredFromWrite, splitCalibrationError, summarizeCalibrationSplit } from '@/lib/reference-server/delivery-report';
 import { startReferenceServer, STREAM_ID_HEADER, type ReferenceServer } from '@/lib/reference-server/reference-server';
@@ -22,18 +22,13 @@ import type { FetchLike } from '@/lib/probe/types';
 import { MAX_TIMING_RETRIES, runProbeJob } from './probe-endpoint';
 import { closeFetches, probeTaskContext } from './test-support/probe-task-context';
 
-let t: TestDatabase;
+const t = useTestDatabase();
 const servers: ReferenceServer[] = [];
 const fetches: FetchLike[] = [];
-
-beforeAll(async () => {
-  t = await createTestDatabase();
-});
 
 afterAll(async () => {
   await closeFetches(fetches);
   for (const s of servers) await s.close();
-  await t?.drop();
 });
 
 /** Points the seeded calibration endpoint at a fresh reference server and probes it `runs` times. */

@@ -11,10 +11,8 @@ import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { getLeaderboardAnswerWithBody, syncAnswers } from '@/server/leaderboard';
 import { runRollupJob } from './rollup-measurements';
 import { resetPrecomputeState, runPrecomputeAnswersJob } from './precompute-answers';
+import { DAY_MS as DAY, HOUR_MS as HOUR, MINUTE_MS as MIN } from '@/lib/stats/time-units';
 
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
 const NOW = new Date('2026-11-29T12:31:00Z').getTime();
 const MODELS = ['llama-4-maverick', 'tokenpace-reference'];
 const WORKLOADS = ['prose-1k', 'code-1k', 'cache-cold-2k', 'cache-warm-2k'];

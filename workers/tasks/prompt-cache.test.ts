@@ -6,18 +6,17 @@
  * tokens and the hit share within 5 % of that truth, and the cold requests show no hits.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getLeaderboardAnswer } from '@/server/leaderboard';
 import { measurements, workloads } from '@/db/schema';
 import { type TestDatabase } from '@/db/test-support/test-database';
 import { rollUpStoredMeasurements } from '@/db/test-support/roll-up-stored';
 import { listWindowStatsFromRaw } from '@/server/window-stats';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
-import type { FetchLike } from '@/lib/probe/types';
 import { CACHE_SHARED_PREFIX_TOKENS } from '@/lib/probe/workloads';
 import { CACHE_WARM_SUFFIX } from './probe-endpoint';
 import { probeTaskContext } from './test-support/probe-task-context';
-import { startReferenceTaskSuite, stopReferenceTaskSuite, type ReferenceTaskSuite } from './test-support/reference-task-suite';
+import { useReferenceTaskSuite } from './test-support/reference-task-suite';
 import { runLocalProbe, decemberSlot } from './test-support/run-local-probe';
 
 /** The configured truth. */
@@ -30,29 +29,24 @@ const BLOCK_TOKENS = 128;
 const CACHED_TOKENS = Math.floor(CACHE_SHARED_PREFIX_TOKENS / BLOCK_TOKENS) * BLOCK_TOKENS;
 const PAIRS = 8;
 
-let suite: ReferenceTaskSuite | undefined;
 let t: TestDatabase;
-const fetches: FetchLike[] = [];
 let endpointId = 0;
 
-beforeAll(async () => {
-  // The figures are TTFT truths far above any stamp lateness; quiet evidence keeps rankability off this machine's load.
-  suite = await startReferenceTaskSuite(
-    {
-      // 64 tokens at 200 tokens/s after a ~2k-token prompt: a 1.5 s TTFT is a plausible prefill (decision 170).
-      tps: 200,
-      ttftMs: COLD_TTFT_MS,
-      tokensPerChunk: 2,
-      outputTokens: 64,
-      prefixCache: { hitTtftMs: WARM_TTFT_MS, hitShare: HIT_SHARE, blockTokens: BLOCK_TOKENS },
-    },
-    fetches,
-  );
-  ({ t } = suite);
-  endpointId = suite.calibrationId;
-}, 60_000);
-
-afterAll(() => stopReferenceTaskSuite(suite));
+// The figures are TTFT truths far above any stamp lateness; quiet evidence keeps rankability off this machine's load.
+const fetches = useReferenceTaskSuite(
+  {
+    // 64 tokens at 200 tokens/s after a ~2k-token prompt: a 1.5 s TTFT is a plausible prefill (decision 170).
+    tps: 200,
+    ttftMs: COLD_TTFT_MS,
+    tokensPerChunk: 2,
+    outputTokens: 64,
+    prefixCache: { hitTtftMs: WARM_TTFT_MS, hitShare: HIT_SHARE, blockTokens: BLOCK_TOKENS },
+  },
+  (s) => {
+    ({ t } = s);
+    endpointId = s.calibrationId;
+  },
+);
 
 describe('prompt cache: warm against cold (worker task, reference server, real Postgres)', () => {
   it('each job writes a cold and a warm measurement; the engine recovers warm TTFT, cached tokens and hit share within 5 %', async () => {

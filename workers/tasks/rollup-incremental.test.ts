@@ -15,10 +15,8 @@ import { getRollupProgress, listDirtyBuckets, PROGRESS_LAG_RUNS } from '@/db/que
 import { loadWindowFigures } from '@/server/window-stats';
 import { mulberry32 } from '@/lib/stats/random';
 import { runRollupJob } from './rollup-measurements';
+import { DAY_MS as DAY, HOUR_MS as HOUR, MINUTE_MS as MIN } from '@/lib/stats/time-units';
 
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
 const NOW = new Date('2026-11-29T12:34:56Z');
 const FIRST = NOW.getTime() - 2 * DAY;
 let t: TestDatabase;

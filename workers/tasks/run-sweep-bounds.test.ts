@@ -10,61 +10,36 @@
  *   process (as workers/main.ts does) and none of the sweep's streams is parsed on their loop.
  */
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getSweep, listSweepLevels } from '@/db/queries/sweeps';
 import { measurements, sweepLevels, sweepStreams } from '@/db/schema';
-import { type TestDatabase } from '@/db/test-support/test-database';
 import { createProbePool } from '@/lib/probe/probe-pool';
-import type { FetchLike } from '@/lib/probe/types';
 import { startReferenceServer } from '@/lib/reference-server/reference-server';
-import { type GuardedFetch } from '@/lib/security/ssrf-guard';
 import { DEFAULT_BACKOFF_BASE_MS, DEFAULT_MAX_CONSECUTIVE_FAILURES } from '@/lib/sweep/run-sweep';
 import { startFaultyFront, type FaultyFront } from '@/lib/sweep/test-support/faulty-front';
-import { type EndpointLock } from '../endpoint-lock';
 import { runScheduledProbe } from '../scheduled-probe';
-import { MAX_FAILED_STREAM_ROWS_PER_LEVEL, runSweepJob, type SweepTaskContext } from './run-sweep';
+import { MAX_FAILED_STREAM_ROWS_PER_LEVEL, runSweepJob } from './run-sweep';
 import { addTestEndpoint } from './test-support/add-test-endpoint';
-import { startSweepSuite, stopSweepSuite, type SweepSuite } from './test-support/sweep-suite';
+import { useSweepSuite } from './test-support/sweep-suite';
 import { inProcessProbeDeps, startSweepBesideProbesStage, untilOpenStreams } from './test-support/sweep-beside-probes-stage';
-import { queueConsentedSweep } from './test-support/queue-consented-sweep';
 import { scheduledProbeJob } from './test-support/scheduled-probe-job';
 
-let suite: SweepSuite | undefined;
-let t: TestDatabase;
-let lock: EndpointLock;
-let ctx: SweepTaskContext;
-let headlineId: number;
-const fetches: GuardedFetch[] = [];
-const probeFetches: FetchLike[] = [];
-const closers: Array<() => Promise<void>> = [];
+const suite = useSweepSuite();
 let slot = 0;
 
-const addEndpoint = (slug: string, baseUrl: string, allowPrivate = true) => addTestEndpoint(t.db, slug, baseUrl, { allowPrivate });
-
-/** Admin consent to the limits, then one sweep request; returns the sweep id. */
-const queueSweep = (endpointId: number, levels: number[], durationMs: number) =>
-  queueConsentedSweep(t.db, { endpointId, levels, durationMs, userId: 'admin-1', maxConcurrency: 32, maxLevels: 4 });
+const addEndpoint = (slug: string, baseUrl: string, allowPrivate = true) => addTestEndpoint(suite.t.db, slug, baseUrl, { allowPrivate });
 
 async function rowsOf(sweepId: number) {
-  const streams = await t.db
+  const streams = await suite.t.db
     .select({ outcome: sweepStreams.outcome, errorKind: sweepStreams.errorKind })
     .from(sweepStreams)
     .where(eq(sweepStreams.sweepId, sweepId));
-  const levels = await t.db
+  const levels = await suite.t.db
     .select({ notStored: sweepLevels.failedStreamsNotStored, streams: sweepLevels.streams })
     .from(sweepLevels)
     .where(eq(sweepLevels.sweepId, sweepId));
   return { streams, levels };
 }
-
-beforeAll(async () => {
-  suite = await startSweepSuite({ fetches, probeFetches, closers });
-  ({ t, lock, ctx, headlineId } = suite);
-}, 120_000);
-
-afterAll(async () => {
-  await stopSweepSuite(suite);
-});
 
 describe('a consented sweep against failing servers is bounded in requests and rows', () => {
   it(
@@ -73,10 +48,10 @@ describe('a consented sweep against failing servers is bounded in requests and r
     async () => {
       for (const kind of ['http_500', 'reset'] as const) {
         const front: FaultyFront = await startFaultyFront({ upstream: null, fail: () => true, kind });
-        closers.push(() => front.close());
+        suite.closers.push(() => front.close());
         const endpointId = await addEndpoint(`dead-${kind}`.replace('_', '-'), front.url);
-        const sweepId = await queueSweep(endpointId, [16, 32], 5000);
-        const r = await runSweepJob(ctx, { sweepId });
+        const sweepId = await suite.queueSweep(endpointId, [16, 32], 5000);
+        const r = await runSweepJob(suite.ctx, { sweepId });
         expect(r, kind).toEqual({ status: 'stopped', levels: 1, stopReason: 'consecutive_failures' });
         const sent = front.arrivals().length;
         expect(sent, kind).toBeGreaterThanOrEqual(DEFAULT_MAX_CONSECUTIVE_FAILURES);
@@ -88,17 +63,17 @@ describe('a consented sweep against failing servers is bounded in requests and r
         const counted = levels[0]!.streams.warmup + levels[0]!.streams.measured + levels[0]!.streams.tail;
         expect(streams.length + levels[0]!.notStored).toBe(counted);
         expect(counted).toBe(sent);
-        expect(await getSweep(t.db, sweepId)).toMatchObject({ status: 'stopped', stopReason: 'consecutive_failures', stoppedAtConcurrency: 16 });
+        expect(await getSweep(suite.t.db, sweepId)).toMatchObject({ status: 'stopped', stopReason: 'consecutive_failures', stoppedAtConcurrency: 16 });
       }
     },
   );
 
   it('at concurrency 1 each retry waits longer (exponential backoff, in the server’s arrival times)', { timeout: 60_000 }, async () => {
     const front = await startFaultyFront({ upstream: null, fail: () => true });
-    closers.push(() => front.close());
+    suite.closers.push(() => front.close());
     const endpointId = await addEndpoint('dead-one', front.url);
-    const sweepId = await queueSweep(endpointId, [1, 2], 5000);
-    expect(await runSweepJob(ctx, { sweepId })).toMatchObject({ status: 'stopped', stopReason: 'consecutive_failures' });
+    const sweepId = await suite.queueSweep(endpointId, [1, 2], 5000);
+    expect(await runSweepJob(suite.ctx, { sweepId })).toMatchObject({ status: 'stopped', stopReason: 'consecutive_failures' });
     const at = front.arrivals().map((a) => a.at);
     expect(at).toHaveLength(DEFAULT_MAX_CONSECUTIVE_FAILURES);
     const gaps = at.slice(1).map((x, i) => x - at[i]!);
@@ -108,10 +83,10 @@ describe('a consented sweep against failing servers is bounded in requests and r
 
   it('an address the SSRF guard refuses: stopped at the first refusal, one stream row', { timeout: 60_000 }, async () => {
     const ref = await startReferenceServer({ port: 0, tps: 400, ttftMs: 5, outputTokens: 24 });
-    closers.push(() => ref.close());
+    suite.closers.push(() => ref.close());
     const endpointId = await addEndpoint('loopback-not-allowed', ref.url, false);
-    const sweepId = await queueSweep(endpointId, [16, 32], 5000);
-    expect(await runSweepJob(ctx, { sweepId })).toEqual({ status: 'stopped', levels: 1, stopReason: 'blocked' });
+    const sweepId = await suite.queueSweep(endpointId, [16, 32], 5000);
+    expect(await runSweepJob(suite.ctx, { sweepId })).toEqual({ status: 'stopped', levels: 1, stopReason: 'blocked' });
     const { streams } = await rowsOf(sweepId);
     expect(streams.length).toBeGreaterThanOrEqual(1);
     expect(streams.length).toBeLessThanOrEqual(16); // the slots started before the first refusal came back
@@ -128,9 +103,13 @@ describe('a sweep never disturbs other endpoints’ scheduled probes', () => {
   // and succeed. (Whether a loop is quiet enough to rank depends on the machine as well; that
   // bound belongs to bench:probe, not to a test on a shared machine.)
   it('every stream of a concurrency-16 sweep runs on a probe thread, while other endpoints are probed in this process', { timeout: 120_000 }, async () => {
-    const { swept, sweptId, otherIds } = await startSweepBesideProbesStage(t.db, { sweptSlug: 'swept-16', otherPrefix: 'beside', closers });
-    const deps = inProcessProbeDeps(t.db, lock, probeFetches);
-    const job = (endpointId: number) => scheduledProbeJob(endpointId, headlineId, slot++);
+    const { swept, sweptId, otherIds } = await startSweepBesideProbesStage(suite.t.db, {
+      sweptSlug: 'swept-16',
+      otherPrefix: 'beside',
+      closers: suite.closers,
+    });
+    const deps = inProcessProbeDeps(suite.t.db, suite.lock, suite.probeFetches);
+    const job = (endpointId: number) => scheduledProbeJob(endpointId, suite.headlineId, slot++);
     let onThreads = 0;
     const createPool: typeof createProbePool = (o) => {
       const pool = createProbePool(o);
@@ -146,8 +125,8 @@ describe('a sweep never disturbs other endpoints’ scheduled probes', () => {
         },
       };
     };
-    const sweepId = await queueSweep(sweptId, [16], 5000);
-    const sweepRun = runSweepJob({ ...ctx, createPool }, { sweepId });
+    const sweepId = await suite.queueSweep(sweptId, [16], 5000);
+    const sweepRun = runSweepJob({ ...suite.ctx, createPool }, { sweepId });
     // Streaming (how many of its 16 slots are open at one instant depends on how much CPU its nice-10
     // threads get beside nice-0 work: a wait for all 16 ran out at 100 s in a loaded suite).
     await untilOpenStreams(swept, 1);
@@ -156,11 +135,11 @@ describe('a sweep never disturbs other endpoints’ scheduled probes', () => {
     const results = await Promise.all(jobs.map((j) => runScheduledProbe(deps, j)));
     for (const r of results) expect(r).toEqual({ status: 'recorded', outcome: 'success', errorKind: null });
     expect(await sweepRun).toEqual({ status: 'completed', levels: 1, stopReason: null });
-    const [level] = await listSweepLevels(t.db, [sweepId]);
+    const [level] = await listSweepLevels(suite.t.db, [sweepId]);
     const streams = level!.streams.warmup + level!.streams.measured + level!.streams.tail;
     expect(streams).toBeGreaterThan(16);
     expect(onThreads).toBe(streams);
-    const rows = await t.db
+    const rows = await suite.t.db
       .select({ outcome: measurements.outcome })
       .from(measurements)
       .where(

@@ -9,17 +9,17 @@
  * (null, not 0 %).
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { endpoints, measurements, workloads } from '@/db/schema';
 import { type TestDatabase } from '@/db/test-support/test-database';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
-import type { FetchLike } from '@/lib/probe/types';
 import { type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { getLeaderboardAnswer } from '@/server/leaderboard';
 import { listWindowStatsFromRaw } from '@/server/window-stats';
 import { rollUpStoredMeasurements } from '@/db/test-support/roll-up-stored';
 import { probeTaskContext } from './test-support/probe-task-context';
-import { startReferenceTaskSuite, stopReferenceTaskSuite, type ReferenceTaskSuite } from './test-support/reference-task-suite';
+import { copyCalibrationEndpoint } from './test-support/copy-calibration-endpoint';
+import { useReferenceTaskSuite } from './test-support/reference-task-suite';
 import { runLocalProbe, decemberSlot } from './test-support/run-local-probe';
 
 const DEFAULT_TPS = 150;
@@ -30,44 +30,33 @@ const SLOW_SHARE = 0.25;
 const THRESHOLD_TPS = 200;
 const PROBES = 20;
 
-let suite: ReferenceTaskSuite | undefined;
 let t: TestDatabase;
 let reference: ReferenceServer;
-const fetches: FetchLike[] = [];
 let tierId = 0;
 let plainId = 0;
 
-beforeAll(async () => {
-  suite = await startReferenceTaskSuite(
-    {
-      tps: DEFAULT_TPS,
-      ttftMs: 30,
-      outputTokens: 64,
-      recordWrites: true,
-      serviceTiers: { priority: { tps: PRIORITY_TPS, slowShare: SLOW_SHARE, slowTps: SLOW_TPS } },
-    },
-    fetches,
-  );
-  ({ t, reference } = suite);
-  const [cal] = await t.db.select().from(endpoints).where(eq(endpoints.id, suite.calibrationId));
-  tierId = cal!.id;
-  await t.db
-    .update(endpoints)
-    .set({
-      serviceTier: { parameter: 'service_tier', value: 'priority' },
-      tierObjective: { share: 0.99, minOutputTokensPerSecond: THRESHOLD_TPS, maxTtftMs: null, sourceUrl: 'https://openai.com/api-priority-processing/' },
-    })
-    .where(eq(endpoints.id, tierId));
-  // The same server, default tier, no objective.
-  const { id: _id, slug, ...rest } = cal!;
-  const [plain] = await t.db
-    .insert(endpoints)
-    .values({ ...rest, slug: `${slug}-default-tier` })
-    .returning({ id: endpoints.id });
-  plainId = plain!.id;
-}, 60_000);
-
-afterAll(() => stopReferenceTaskSuite(suite));
+const fetches = useReferenceTaskSuite(
+  {
+    tps: DEFAULT_TPS,
+    ttftMs: 30,
+    outputTokens: 64,
+    recordWrites: true,
+    serviceTiers: { priority: { tps: PRIORITY_TPS, slowShare: SLOW_SHARE, slowTps: SLOW_TPS } },
+  },
+  async (s) => {
+    ({ t, reference } = s);
+    tierId = s.calibrationId;
+    // The same server, default tier, no objective (copied before the calibration endpoint gets its tier).
+    plainId = await copyCalibrationEndpoint(t.db, tierId, '-default-tier');
+    await t.db
+      .update(endpoints)
+      .set({
+        serviceTier: { parameter: 'service_tier', value: 'priority' },
+        tierObjective: { share: 0.99, minOutputTokensPerSecond: THRESHOLD_TPS, maxTtftMs: null, sourceUrl: 'https://openai.com/api-priority-processing/' },
+      })
+      .where(eq(endpoints.id, tierId));
+  },
+);
 
 describe('service tier objective attainment (worker task, reference server, real Postgres)', () => {
   it('sends the tier to its endpoint only, and recovers the configured share of requests meeting the objective', async () => {

@@ -7,33 +7,27 @@
  * its interval) is recovered within 5 % of the configured structuredTps ÷ tps.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { measurements, workloads } from '@/db/schema';
 import { type TestDatabase } from '@/db/test-support/test-database';
 import { leaderboardQuerySchema } from '@/lib/api/schemas';
-import type { FetchLike } from '@/lib/probe/types';
 import { speedRatio } from '@/lib/stats/speed-ratio';
 import { getLeaderboardAnswer } from '@/server/leaderboard';
 import { probeTaskContext } from './test-support/probe-task-context';
-import { startReferenceTaskSuite, stopReferenceTaskSuite, type ReferenceTaskSuite } from './test-support/reference-task-suite';
+import { useReferenceTaskSuite } from './test-support/reference-task-suite';
 import { runLocalProbe, decemberSlot } from './test-support/run-local-probe';
 
 const TPS = 400;
 const STRUCTURED_TPS = 300;
 const PROBES = 6;
 
-let suite: ReferenceTaskSuite | undefined;
 let t: TestDatabase;
-const fetches: FetchLike[] = [];
 let endpointId = 0;
 
-beforeAll(async () => {
-  suite = await startReferenceTaskSuite({ tps: TPS, structuredTps: STRUCTURED_TPS, ttftMs: 40, outputTokens: 128 }, fetches);
-  ({ t } = suite);
-  endpointId = suite.calibrationId;
-}, 60_000);
-
-afterAll(() => stopReferenceTaskSuite(suite));
+const fetches = useReferenceTaskSuite({ tps: TPS, structuredTps: STRUCTURED_TPS, ttftMs: 40, outputTokens: 128 }, (s) => {
+  ({ t } = s);
+  endpointId = s.calibrationId;
+});
 
 describe('structured output and forced tool calls (worker task, reference server, real Postgres)', () => {
   it('valid against the schema, tool arguments counted, penalty within 5 % of the configured truth', async () => {

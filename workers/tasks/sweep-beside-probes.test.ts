@@ -6,43 +6,20 @@
  */
 import fs from 'node:fs';
 import { inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { measurements } from '@/db/schema';
-import { type TestDatabase } from '@/db/test-support/test-database';
 import { SWEEP_THREAD_NICENESS } from '@/lib/probe/probe-pool';
 import { injectLateness, restoreLateness } from '@/lib/probe/test-support/injected-lateness';
-import type { FetchLike } from '@/lib/probe/types';
-import { type GuardedFetch } from '@/lib/security/ssrf-guard';
-import { type EndpointLock } from '../endpoint-lock';
 import { runScheduledProbe } from '../scheduled-probe';
-import { runSweepJob, type SweepTaskContext } from './run-sweep';
+import { runSweepJob } from './run-sweep';
 import { inProcessProbeDeps, startSweepBesideProbesStage, untilOpenStreams } from './test-support/sweep-beside-probes-stage';
-import { queueConsentedSweep } from './test-support/queue-consented-sweep';
 import { scheduledProbeJob } from './test-support/scheduled-probe-job';
-import { startSweepSuite, stopSweepSuite, type SweepSuite } from './test-support/sweep-suite';
+import { useSweepSuite } from './test-support/sweep-suite';
 
-let suite: SweepSuite | undefined;
-let t: TestDatabase;
-let lock: EndpointLock;
-let ctx: SweepTaskContext;
-let headlineId: number;
-const fetches: GuardedFetch[] = [];
-const probeFetches: FetchLike[] = [];
-const closers: Array<() => Promise<void>> = [];
+const suite = useSweepSuite();
 let slot = 0;
 
-const queueSweep = (endpointId: number, levels: number[], durationMs: number) =>
-  queueConsentedSweep(t.db, { endpointId, levels, durationMs, userId: 'admin-1', maxConcurrency: 32, maxLevels: 4 });
-
-beforeAll(async () => {
-  suite = await startSweepSuite({ fetches, probeFetches, closers });
-  ({ t, lock, ctx, headlineId } = suite);
-}, 120_000);
-
-afterAll(async () => {
-  restoreLateness();
-  await stopSweepSuite(suite);
-});
+afterAll(() => restoreLateness());
 
 /** Niceness of every thread of this process, by thread id (Linux /proc; field 19 of stat). */
 function threadNiceness(): Map<number, number> {
@@ -62,12 +39,12 @@ describe('a sweep beside scheduled probes of other endpoints', () => {
     // threads (decision 166), checked below from /proc; figures measured on a loaded machine are
     // in the decision record.
     injectLateness('quiet');
-    const { swept, sweptId, otherIds } = await startSweepBesideProbesStage(t.db, { sweptSlug: 'swept', otherPrefix: 'other', closers });
-    const deps = inProcessProbeDeps(t.db, lock, probeFetches);
-    const job = (endpointId: number) => scheduledProbeJob(endpointId, headlineId, slot++);
+    const { swept, sweptId, otherIds } = await startSweepBesideProbesStage(suite.t.db, { sweptSlug: 'swept', otherPrefix: 'other', closers: suite.closers });
+    const deps = inProcessProbeDeps(suite.t.db, suite.lock, suite.probeFetches);
+    const job = (endpointId: number) => scheduledProbeJob(endpointId, suite.headlineId, slot++);
     const before = threadNiceness();
-    const sweepId = await queueSweep(sweptId, [16], 6000);
-    const sweepRun = runSweepJob(ctx, { sweepId });
+    const sweepId = await suite.queueSweep(sweptId, [16], 6000);
+    const sweepRun = runSweepJob(suite.ctx, { sweepId });
     let sweepDone = false;
     void sweepRun.finally(() => (sweepDone = true));
     // Streaming (how many of its 16 slots are open at one instant depends on how much CPU its nice-10
@@ -90,7 +67,7 @@ describe('a sweep beside scheduled probes of other endpoints', () => {
     const swept1 = await sweepRun;
     if (swept1.status === 'stopped') expect(swept1).toEqual({ status: 'stopped', levels: 1, stopReason: 'consecutive_failures' });
     else expect(swept1).toEqual({ status: 'completed', levels: 1, stopReason: null });
-    const rows = await t.db
+    const rows = await suite.t.db
       .select({ jobKey: measurements.jobKey, rankable: measurements.rankable, reasons: measurements.notRankableReasons })
       .from(measurements)
       .where(

@@ -4,6 +4,8 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { createEndpointBodySchema, DEPLOYMENT_KINDS, fieldIssues, updateEndpointBodySchema } from '@/lib/api/submission-schemas';
 import { PROTOCOLS } from '@/lib/probe/types';
+import type { EndpointPricing } from '@/lib/catalog/pricing';
+import type { DeclaredServingFacts } from '@/lib/catalog/endpoint-deployment';
 import { RULES_VERSION } from '@/lib/rules/publication-rules';
 import { callApi, errorsByField } from './api-client';
 import { Field } from './field';
@@ -13,7 +15,7 @@ import { FormError } from './form-error';
 const PROPOSE = '__propose__';
 
 /** Current values when editing (never the API key: only whether one is set). */
-export interface EndpointFormValues {
+export interface EndpointFormValues extends DeclaredServingFacts {
   id: number;
   provider: string;
   model: string;
@@ -21,12 +23,6 @@ export interface EndpointFormValues {
   protocol: string;
   apiModelId: string;
   hasApiKey: boolean;
-  region: string | null;
-  hardware: string | null;
-  engine: string | null;
-  precision: string | null;
-  speculativeDecoding: string | null;
-  draftLength: number | null;
   deploymentKind: string | null;
   system: string | null;
   /** Declared context window, tokens; null when undeclared. */
@@ -34,14 +30,7 @@ export interface EndpointFormValues {
   contact: string | null;
   notes: string | null;
   /** Declared prices (lib/catalog/pricing), null when none. */
-  pricing?: {
-    inputUsdPerMTokens: number;
-    outputUsdPerMTokens: number;
-    cachedInputUsdPerMTokens: number | null;
-    currency: string;
-    source: string;
-    asOf: string;
-  } | null;
+  pricing?: EndpointPricing | null;
 }
 
 /** Price inputs: form field name → pricing key (USD per million tokens, source URL, date). */

@@ -42,13 +42,13 @@ import {
   DEPRECATED_HISTORY_RANGES,
   emptyQuerySchema,
   historyQuerySchema,
-  idParamSchema,
   measurementIdPathSchema,
   measurementsQuerySchema,
   modelHistoryQuerySchema,
   windowHoursSchema,
   HISTORY_MAX_HOURS,
 } from '@/lib/api/schemas';
+import { readPublicEndpoint } from './public-endpoint-read';
 import { ApiError, csvRead, jsonRead, parseParam, parseQuery, resolveAsOf, wantsCsv } from './respond';
 
 type Out<S extends z.ZodType> = z.input<S>;
@@ -131,20 +131,9 @@ export async function requireKnownRegion(db: Db, region: string | undefined | nu
   if (!names.includes(region)) throw new ApiError('not_found', `region: no worker region "${region}" (see /api/v1/regions)`, 'region');
 }
 
-/** Throws 404 naming `id` unless the endpoint is public. */
-async function requirePublicEndpoint(db: Db, id: number) {
-  const endpoint = await getPublicEndpoint(db, id);
-  if (!endpoint) throw new ApiError('not_found', `endpoint ${id} not found`, 'id');
-  return endpoint;
-}
-
 /** GET /api/v1/endpoints/{id}/measurements[.csv] */
 export async function measurementsResponse(request: Request, ctx: Ctx<{ id: string }>, format?: 'csv'): Promise<Response> {
-  await connection();
-  const id = parseParam(idParamSchema, (await ctx.params).id, 'id');
-  const q = parseQuery(measurementsQuerySchema, new URL(request.url).searchParams);
-  const db = getDb();
-  await requirePublicEndpoint(db, id);
+  const { id, query: q, db } = await readPublicEndpoint(request, ctx, measurementsQuerySchema);
   const { workload: workloadId } = await requireCatalogSlugs(db, { workload: q.workload });
   const csv = wantsCsv(request, format);
   const page = await listMeasurements(db, {
@@ -200,17 +189,19 @@ function historyBounds(q: { window: number; range?: keyof typeof DEPRECATED_HIST
   return { from: new Date(to.getTime() - hours * 3600_000), to, window: windowText, windowHours: hours };
 }
 
+/** The window fields of a history answer, in the answer's order: window, windowHours, region (null: all), basis, from, to (ISO). */
+function historyWindowFields(q: { region?: string; basis: 'reported' | 'o200k' }, b: ReturnType<typeof historyBounds>) {
+  return { window: b.window, windowHours: b.windowHours, region: q.region ?? null, basis: q.basis, from: b.from.toISOString(), to: b.to.toISOString() };
+}
+
 /** GET /api/v1/endpoints/{id}/history[.csv] */
 export async function endpointHistoryResponse(request: Request, ctx: Ctx<{ id: string }>, format?: 'csv'): Promise<Response> {
-  await connection();
-  const id = parseParam(idParamSchema, (await ctx.params).id, 'id');
+  const { id, query: q, db } = await readPublicEndpoint(request, ctx, historyQuerySchema);
   const params = new URL(request.url).searchParams;
-  const q = parseQuery(historyQuerySchema, params);
-  const db = getDb();
-  await requirePublicEndpoint(db, id);
   await requireCatalogSlugs(db, { workload: q.workload });
   await requireKnownRegion(db, q.region);
-  const { from, to, window, windowHours } = historyBounds(q, params);
+  const bounds = historyBounds(q, params);
+  const { from, to } = bounds;
   const base = { endpointId: id, workloadSlug: q.workload, from, to, region: q.region ?? null };
   const series = await listEndpointHistory(db, { ...base, granularity: q.granularity });
   const daily = q.granularity === 'day' ? series : await listEndpointHistory(db, { ...base, granularity: 'day' });
@@ -225,12 +216,7 @@ export async function endpointHistoryResponse(request: Request, ctx: Ctx<{ id: s
     endpointId: id,
     workload: q.workload,
     granularity: q.granularity,
-    window,
-    windowHours,
-    region: q.region ?? null,
-    basis: q.basis,
-    from: from.toISOString(),
-    to: to.toISOString(),
+    ...historyWindowFields(q, bounds),
     series: series as Out<typeof endpointHistoryResponseSchema>['series'],
     changePoints,
   };
@@ -256,17 +242,13 @@ export async function modelHistoryResponse(request: Request, format?: 'csv'): Pr
   const db = getDb();
   await requireCatalogSlugs(db, { model: q.model, workload: q.workload });
   await requireKnownRegion(db, q.region);
-  const { from, to, window, windowHours } = historyBounds(q, params);
+  const bounds = historyBounds(q, params);
+  const { from, to } = bounds;
   const series = await listModelHistory(db, { modelSlug: q.model, workloadSlug: q.workload, from, to, region: q.region ?? null, basis: q.basis });
   const body: Out<typeof modelHistoryResponseSchema> = {
     model: q.model,
     workload: q.workload,
-    window,
-    windowHours,
-    region: q.region ?? null,
-    basis: q.basis,
-    from: from.toISOString(),
-    to: to.toISOString(),
+    ...historyWindowFields(q, bounds),
     series,
   };
   if (wantsCsv(request, format)) {

@@ -4,6 +4,9 @@
  * Call `setupApiTest()` in beforeAll BEFORE importing any route module.
  */
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { users } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { getEnv } from '@/lib/env';
 
@@ -53,6 +56,13 @@ export async function signUp(email: string, password = 'correct horse battery', 
   const signIn = await POST(new Request(`${TEST_ORIGIN}/api/auth/sign-in/email`, { method: 'POST', headers, body: JSON.stringify({ email, password }) }));
   if (signIn.status !== 200) throw new Error(`sign-in after sign-up failed: ${signIn.status} ${await signIn.text()}`);
   return { name: email, email, userId: body.user.id, headers: { cookie: cookieOf(signIn) } };
+}
+
+/** signUp, then the account is made an admin (users.role = 'admin', as `tokenpace admin grant` does). */
+export async function signUpAdmin(db: Db, email: string): Promise<Actor> {
+  const admin = await signUp(email);
+  await db.update(users).set({ role: 'admin' }).where(eq(users.id, admin.userId!));
+  return admin;
 }
 
 /** The Cookie header value a browser would send back after this response. */

@@ -8,30 +8,26 @@
  * - an unknown model, workload or region → 404 naming the field (JSON, CSV, pages, embeds, OG
  *   images) and 0 rows.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { getDb } from '@/server/shared';
 import { flushSnapshots } from '@/server/leaderboard';
 import { configureSnapshotBudget, DEFAULT_SNAPSHOT_BUDGET } from '@/server/snapshot-budget';
-import { serveApi } from './test-support/serve-api';
-import { seedApiData } from './test-support/seed-api-data';
+import { useServedApiData, type ServedApiData } from './test-support/use-served-api-data';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
 const NOW = Date.now();
 const BUDGET = 5;
 let t: TestDatabase;
-let server: { baseUrl: string; close: () => Promise<void> };
+let server: ServedApiData['server'];
 
-beforeAll(async () => {
-  t = (await seedApiData({ now: NOW, days: 2 })).t;
-  server = await serveApi();
-}, 180_000);
+useServedApiData({ now: NOW, days: 2, dump: false }, (s) => {
+  ({ t, server } = s);
+});
 
-afterAll(async () => {
+afterAll(() => {
   configureSnapshotBudget(DEFAULT_SNAPSHOT_BUDGET);
-  await server?.close();
-  await t?.drop();
 });
 
 const get = (path: string) => fetch(`${server.baseUrl}${path}`);

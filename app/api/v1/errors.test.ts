@@ -7,30 +7,20 @@
  * every JSON figure under the JSON field's dotted path with the same value.
  */
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TestDatabase } from '@/db/test-support/test-database';
-import { lastCompleteWeek, writeDump } from '@/workers/tasks/write-dump';
-import { serveApi } from './test-support/serve-api';
-import { seedApiData } from './test-support/seed-api-data';
+import { useServedApiData, type ServedApiData } from './test-support/use-served-api-data';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
 const NOW = Date.now();
 let t: TestDatabase;
 let endpointId: number;
-let server: { baseUrl: string; close: () => Promise<void> };
+let server: ServedApiData['server'];
 
-beforeAll(async () => {
-  const seeded = await seedApiData({ now: NOW, days: 9 });
-  t = seeded.t;
-  endpointId = seeded.endpointIds[0]!;
-  await writeDump(t.db, lastCompleteWeek(new Date(NOW)));
-  server = await serveApi();
-}, 180_000);
-
-afterAll(async () => {
-  await server?.close();
-  await t?.drop();
+useServedApiData({ now: NOW, days: 9, dump: true }, (s) => {
+  ({ t, server } = s);
+  endpointId = s.endpointIds[0]!;
 });
 
 const get = (path: string, init?: RequestInit) => fetch(`${server.baseUrl}${path.replace('{endpoint}', String(endpointId))}`, init);

@@ -9,16 +9,14 @@
  *   (exact, weak form and lists), with Cache-Control s-maxage + stale-while-revalidate (or
  *   immutable) and Vary only on Accept where the route negotiates CSV.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openDb, type DbHandle } from '@/db/client';
 import { measurements, precomputedAnswers } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { fillPattern, importRoute, listApiRoutes } from '@/app/api/test-support/route-catalog';
 import { runRollupJob } from '@/workers/tasks/rollup-measurements';
 import { runPrecomputeAnswersJob } from '@/workers/tasks/precompute-answers';
-import { lastCompleteWeek, writeDump } from '@/workers/tasks/write-dump';
-import { serveApi } from './test-support/serve-api';
-import { seedApiData } from './test-support/seed-api-data';
+import { useServedApiData, type ServedApiData } from './test-support/use-served-api-data';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -26,21 +24,16 @@ const NOW = Date.now();
 let t: TestDatabase;
 let endpointIds: number[];
 let workloadIds: Record<string, number>;
-let server: { baseUrl: string; close: () => Promise<void> };
+let server: ServedApiData['server'];
 let other: DbHandle;
 
-beforeAll(async () => {
-  const seeded = await seedApiData({ now: NOW, days: 4 });
-  ({ t, endpointIds, workloadIds } = seeded);
-  await writeDump(t.db, lastCompleteWeek(new Date(NOW)));
-  server = await serveApi();
+useServedApiData({ now: NOW, days: 4, dump: true }, (s) => {
+  ({ t, endpointIds, workloadIds, server } = s);
   other = openDb(t.url, 4);
-}, 180_000);
+});
 
 afterAll(async () => {
   await other?.close();
-  await server?.close();
-  await t?.drop();
 });
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.baseUrl}${path}`, { headers });

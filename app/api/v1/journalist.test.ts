@@ -15,40 +15,28 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { endpoints, measurements } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { lastCompleteWeek, writeDump } from '@/workers/tasks/write-dump';
-import { serveApi } from './test-support/serve-api';
-import { seedApiData } from './test-support/seed-api-data';
+import { readmeSteps } from './test-support/readme-steps';
+import { useServedApiData, type ServedApiData } from './test-support/use-served-api-data';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
 const run = promisify(execFile);
 const NOW = Date.now();
 let t: TestDatabase;
-let server: { baseUrl: string; close: () => Promise<void> };
+let server: ServedApiData['server'];
 let workdir: string;
 
-/** The README's journalist steps, exactly as written between the markers. */
-function readmeSteps(): string {
-  const readme = fs.readFileSync(path.join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8');
-  const m = /<!-- journalist-steps:start -->\s*```bash\n([\s\S]*?)```\s*<!-- journalist-steps:end -->/.exec(readme);
-  if (!m) throw new Error('README.md has no journalist steps between the markers');
-  return m[1]!;
-}
-
-beforeAll(async () => {
-  ({ t } = await seedApiData({ now: NOW, days: 16 }));
-  await writeDump(t.db, lastCompleteWeek(new Date(NOW)));
-  server = await serveApi();
+useServedApiData({ now: NOW, days: 16, dump: true }, (s) => {
+  ({ t, server } = s);
   workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenpace-journalist-'));
-}, 180_000);
+});
 
-afterAll(async () => {
-  await server?.close();
+afterAll(() => {
   if (workdir) fs.rmSync(workdir, { recursive: true, force: true });
-  await t?.drop();
 });
 
 describe('weekly dump', () => {
@@ -128,7 +116,7 @@ describe('weekly dump', () => {
 
 describe('README journalist steps', () => {
   it('recompute the leaderboard median of an endpoint from /measurements and from the latest dump', async () => {
-    const { stdout, stderr } = await run('bash', ['-euo', 'pipefail', '-c', readmeSteps()], {
+    const { stdout, stderr } = await run('bash', ['-euo', 'pipefail', '-c', readmeSteps('journalist')], {
       cwd: workdir,
       env: { ...process.env, BASE: server.baseUrl },
       timeout: 120_000,

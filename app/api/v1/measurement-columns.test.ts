@@ -7,31 +7,21 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { getTableColumns } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { measurements } from '@/db/schema';
-import type { TestDatabase } from '@/db/test-support/test-database';
 import { csvColumnsOf } from '@/lib/api/csv';
 import { measurementSchema } from '@/lib/api/response-schemas';
-import { lastCompleteWeek, writeDump } from '@/workers/tasks/write-dump';
-import { serveApi } from './test-support/serve-api';
-import { seedApiData } from './test-support/seed-api-data';
+import { useServedApiData, type ServedApiData } from './test-support/use-served-api-data';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
 const NOW = Date.now();
-let t: TestDatabase;
 let endpointIds: number[];
-let server: { baseUrl: string; close: () => Promise<void> };
+let server: ServedApiData['server'];
 
-beforeAll(async () => {
-  // 8 days always cover the last complete ISO week, so the dump has rows.
-  ({ t, endpointIds } = await seedApiData({ now: NOW, days: 8 }));
-  await writeDump(t.db, lastCompleteWeek(new Date(NOW)));
-  server = await serveApi();
-}, 180_000);
-afterAll(async () => {
-  await server?.close();
-  await t?.drop();
+// 8 days always cover the last complete ISO week, so the dump has rows.
+useServedApiData({ now: NOW, days: 8, dump: true }, (s) => {
+  ({ endpointIds, server } = s);
 });
 
 /** The one definition's columns: the schema's fields (the timeline is JSON-only, never a column). */

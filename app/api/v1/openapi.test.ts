@@ -20,12 +20,12 @@ import { importClaimsFile } from '@/db/import/claims';
 import { importLlmperfDir, LLMPERF_DATASET_SLUG } from '@/db/import/llmperf';
 import { rebuildRollups } from '@/db/queries/rollups';
 import { rollUpStoredMeasurements } from '@/db/test-support/roll-up-stored';
-import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
+import { type TestDatabase } from '@/db/test-support/test-database';
+import { createPublicApiDatabase } from './test-support/public-api-database';
 import { API_OPERATIONS, buildOpenApiDocument, PUBLIC_READ_OPERATIONS } from '@/lib/api/openapi';
 import { writeDump, lastCompleteWeek } from '@/workers/tasks/write-dump';
 import { createHash } from 'node:crypto';
 import { FIXTURES_DIR } from '@/lib/datasets/paths';
-import { getEnv } from '@/lib/env';
 import { encodeTimeline } from '@/lib/probe/timeline-codec';
 
 // Route handlers call next/server's connection(), which needs Next's request scope (the real
@@ -134,10 +134,7 @@ async function call(
 }
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  process.env.DATABASE_URL = t.url;
-  process.env.TOKENPACE_PUBLIC_RATE_LIMIT_PER_MINUTE = '0';
-  getEnv(true);
+  t = await createPublicApiDatabase();
   const wl = [
     { slug: 'prose-1k', category: 'prose' as const, inputTokensTarget: 1000, maxOutputTokens: 256, concurrency: 1, scheduled: true },
     // a family workload, so /api/v1/endpoints/{id}/families has rows (decision 269)

@@ -15,9 +15,8 @@ import type { TestDatabase } from '@/db/test-support/test-database';
 import { resetSignerCache, createSigningKey } from '@/server/signing';
 import { runVerifyCommand } from '@/cli/verify-command';
 import { extractEmbeddedSignature, parseSignatureHeader } from '@/lib/security/signatures';
-import { lastCompleteWeek, writeDump } from '@/workers/tasks/write-dump';
-import { serveApi } from './test-support/serve-api';
-import { seedApiData } from './test-support/seed-api-data';
+import { readmeSteps } from './test-support/readme-steps';
+import { useServedApiData, type ServedApiData } from './test-support/use-served-api-data';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -25,15 +24,8 @@ const run = promisify(execFile);
 const NOW = Date.now();
 const SECRET = randomBytes(32).toString('hex');
 let t: TestDatabase;
-let server: { baseUrl: string; close: () => Promise<void> };
+let server: ServedApiData['server'];
 let workdir: string;
-
-function readmeSteps(): string {
-  const readme = fs.readFileSync(path.join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8');
-  const m = /<!-- verify-steps:start -->\s*```bash\n([\s\S]*?)```\s*<!-- verify-steps:end -->/.exec(readme);
-  if (!m) throw new Error('README.md has no verify steps between the markers');
-  return m[1]!;
-}
 
 async function verify(args: string[]): Promise<{ code: number; lines: string[] }> {
   const lines: string[] = [];
@@ -41,24 +33,23 @@ async function verify(args: string[]): Promise<{ code: number; lines: string[] }
   return { code, lines };
 }
 
-beforeAll(async () => {
+beforeAll(() => {
   process.env.TOKENPACE_SECRET_KEY = SECRET;
-  ({ t } = await seedApiData({ now: NOW, days: 9 }));
-  await writeDump(t.db, lastCompleteWeek(new Date(NOW)));
-  resetSignerCache();
-  server = await serveApi();
-  workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenpace-verify-'));
-}, 180_000);
+});
 
-afterAll(async () => {
-  await server?.close();
+useServedApiData({ now: NOW, days: 9, dump: true }, (s) => {
+  ({ t, server } = s);
+  resetSignerCache();
+  workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenpace-verify-'));
+});
+
+afterAll(() => {
   if (workdir) fs.rmSync(workdir, { recursive: true, force: true });
-  await t?.drop();
 });
 
 describe('signed publications', () => {
   it('the README steps verify a board (header and embedded) and a dump with openssl', async () => {
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', readmeSteps()], {
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', readmeSteps('verify')], {
       cwd: workdir,
       env: { ...process.env, BASE: server.baseUrl },
       timeout: 120_000,

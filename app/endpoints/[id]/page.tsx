@@ -38,7 +38,7 @@ import { TimelineChart } from '@/app/_components/timeline-chart';
 import { EndpointUptimePanel } from '@/app/_components/uptime-strip';
 import { NumTh } from '@/app/_components/num-th';
 import { DataTable } from '@/app/_components/data-table';
-import { bandPoints } from '@/app/_components/history-series';
+import { endpointSpeedSeries } from '@/app/_components/history-series';
 
 type Params = Promise<{ id: string }>;
 type Search = Promise<Record<string, string | string[] | undefined>>;
@@ -593,14 +593,7 @@ export default async function EndpointPage({ params, searchParams }: { params: P
             title={`Hourly median output speed with P25–P75 band, ${endpoint.slug}, ${workload}`}
             periods={periods}
             annotations={chartMarks}
-            series={[
-              {
-                key: 'speed',
-                label: endpoint.slug,
-                color: 'var(--s1)',
-                points: bandPoints(history, (h) => h.outputTokensPerSecondO200k),
-              },
-            ]}
+            series={endpointSpeedSeries(endpoint.slug, history, (h) => h.outputTokensPerSecondO200k)}
           />
           <DetailsTable
             summary={`Hourly history as a table (${history.length} hours)`}

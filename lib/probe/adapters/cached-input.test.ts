@@ -6,27 +6,15 @@
  * usage fields stay known (rankable). Absent counts are null, never 0.
  */
 import { describe, expect, it } from 'vitest';
-import { buildProbeResult } from '../build-probe-result';
-import { parseStream } from '../parse-stream';
-import type { ProbeResult, Protocol } from '../types';
 import { readCachedInput } from './cached-input';
 import { bedrockFrame } from '../test-support/case-wire';
-
-async function parse(protocol: Protocol, body: string | Uint8Array): Promise<ProbeResult> {
-  async function* chunks() {
-    yield typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  }
-  const parsed = await parseStream(protocol, chunks(), () => 10);
-  return buildProbeResult(parsed, { protocol, httpStatus: 200, ttfbMs: 0, connectMs: null, abort: null });
-}
-
-const sse = (events: Array<[string | null, unknown]>) => events.map(([type, o]) => `${type ? `event: ${type}\n` : ''}data: ${JSON.stringify(o)}\n\n`).join('');
+import { parseWholeBody, sseBody } from '../test-support/parse-whole-body';
 
 describe('cached input tokens per protocol', () => {
   it('openai-chat: usage.prompt_tokens_details.cached_tokens', async () => {
-    const r = await parse(
+    const r = await parseWholeBody(
       'openai-chat',
-      sse([
+      sseBody([
         [null, { choices: [{ index: 0, delta: { content: 'Hello there' }, finish_reason: null }] }],
         [null, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }],
         [null, { choices: [], usage: { prompt_tokens: 2048, completion_tokens: 2, total_tokens: 2050, prompt_tokens_details: { cached_tokens: 1920 } } }],
@@ -39,9 +27,9 @@ describe('cached input tokens per protocol', () => {
   });
 
   it('openai-chat without a cache field: null, not 0', async () => {
-    const r = await parse(
+    const r = await parseWholeBody(
       'openai-chat',
-      sse([
+      sseBody([
         [
           null,
           { choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: 'stop' }], usage: { prompt_tokens: 9, completion_tokens: 1, total_tokens: 10 } },
@@ -53,16 +41,19 @@ describe('cached input tokens per protocol', () => {
   });
 
   it('openai-chat without usage at all: input and cached both null', async () => {
-    const r = await parse('openai-chat', sse([[null, { choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: 'stop' }] }]]) + 'data: [DONE]\n\n');
+    const r = await parseWholeBody(
+      'openai-chat',
+      sseBody([[null, { choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: 'stop' }] }]]) + 'data: [DONE]\n\n',
+    );
     expect(r.outcome).toBe('success');
     expect(r.inputTokensReported).toBeNull();
     expect(r.cachedInputTokens).toBeNull();
   });
 
   it('openai-responses: usage.input_tokens_details.cached_tokens', async () => {
-    const r = await parse(
+    const r = await parseWholeBody(
       'openai-responses',
-      sse([
+      sseBody([
         ['response.created', { type: 'response.created', sequence_number: 0, response: { id: 'r1', status: 'in_progress', output: [] } }],
         [
           'response.output_text.delta',
@@ -89,9 +80,9 @@ describe('cached input tokens per protocol', () => {
   });
 
   it('anthropic-messages: cache_read_input_tokens and cache_creation_input_tokens', async () => {
-    const r = await parse(
+    const r = await parseWholeBody(
       'anthropic-messages',
-      sse([
+      sseBody([
         [
           'message_start',
           {
@@ -120,9 +111,9 @@ describe('cached input tokens per protocol', () => {
   });
 
   it('anthropic-messages: a cold request writes the cache', async () => {
-    const r = await parse(
+    const r = await parseWholeBody(
       'anthropic-messages',
-      sse([
+      sseBody([
         [
           'message_start',
           {
@@ -149,9 +140,9 @@ describe('cached input tokens per protocol', () => {
   });
 
   it('anthropic-messages without cache fields: the prompt is input_tokens, the cached count unknown', async () => {
-    const r = await parse(
+    const r = await parseWholeBody(
       'anthropic-messages',
-      sse([
+      sseBody([
         ['message_start', { type: 'message_start', message: { id: 'm', content: [], usage: { input_tokens: 31, output_tokens: 1 } } }],
         ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } }],
         ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 1 } }],
@@ -164,9 +155,9 @@ describe('cached input tokens per protocol', () => {
   });
 
   it('gemini-stream: usageMetadata.cachedContentTokenCount', async () => {
-    const r = await parse(
+    const r = await parseWholeBody(
       'gemini-stream',
-      sse([
+      sseBody([
         [null, { candidates: [{ content: { role: 'model', parts: [{ text: 'Hello there' }] }, index: 0 }] }],
         [
           null,
@@ -195,7 +186,7 @@ describe('cached input tokens per protocol', () => {
         metrics: { latencyMs: 90 },
       }),
     ];
-    const r = await parse('bedrock-converse-stream', Buffer.concat(frames));
+    const r = await parseWholeBody('bedrock-converse-stream', Buffer.concat(frames));
     expect(r.outcome).toBe('success');
     expect(r.flags.unrecognizedShape).toBe(false);
     expect(r.cachedInputTokens).toBe(1800);

@@ -6,27 +6,15 @@
  * comparison with the declared tier and its effect on the objective's verdict, at the edges.
  */
 import { describe, expect, it } from 'vitest';
-import { buildProbeResult } from '../build-probe-result';
-import { parseStream } from '../parse-stream';
 import { findServiceTierMismatch, judgeTierObjective, type TierObjective } from '../service-tier';
-import type { ProbeResult, Protocol } from '../types';
-
-async function parse(protocol: Protocol, body: string): Promise<ProbeResult> {
-  async function* chunks() {
-    yield Buffer.from(body, 'utf8');
-  }
-  const parsed = await parseStream(protocol, chunks(), () => 10);
-  return buildProbeResult(parsed, { protocol, httpStatus: 200, ttfbMs: 0, connectMs: null, abort: null });
-}
-
-const sse = (events: Array<[string | null, unknown]>) => events.map(([type, o]) => `${type ? `event: ${type}\n` : ''}data: ${JSON.stringify(o)}\n\n`).join('');
+import { parseWholeBody, sseBody } from '../test-support/parse-whole-body';
 
 describe('served service tier per protocol', () => {
   it('openai-chat: service_tier of the chunks (as OpenAI sends it on every chunk)', async () => {
     const base = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-5.4', service_tier: 'default', system_fingerprint: 'fp' };
-    const r = await parse(
+    const r = await parseWholeBody(
       'openai-chat',
-      sse([
+      sseBody([
         [null, { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: 'Hello' }, finish_reason: null }] }],
         [null, { ...base, choices: [{ index: 0, delta: { content: ' there' }, finish_reason: 'stop' }] }],
         [null, { ...base, choices: [], usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 } }],
@@ -40,15 +28,18 @@ describe('served service tier per protocol', () => {
   });
 
   it('openai-chat without service_tier: no evidence', async () => {
-    const r = await parse('openai-chat', sse([[null, { choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: 'stop' }] }]]) + 'data: [DONE]\n\n');
+    const r = await parseWholeBody(
+      'openai-chat',
+      sseBody([[null, { choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: 'stop' }] }]]) + 'data: [DONE]\n\n',
+    );
     expect(r.outcome).toBe('success');
     expect(r.evidence.servedServiceTier).toBeUndefined();
   });
 
   it('openai-responses: response.service_tier of the terminal response', async () => {
-    const r = await parse(
+    const r = await parseWholeBody(
       'openai-responses',
-      sse([
+      sseBody([
         ['response.created', { type: 'response.created', sequence_number: 0, response: { id: 'r1', status: 'in_progress', service_tier: 'auto', output: [] } }],
         [
           'response.output_text.delta',
@@ -69,9 +60,9 @@ describe('served service tier per protocol', () => {
   });
 
   it('anthropic-messages: usage.service_tier of message_start', async () => {
-    const r = await parse(
+    const r = await parseWholeBody(
       'anthropic-messages',
-      sse([
+      sseBody([
         [
           'message_start',
           {

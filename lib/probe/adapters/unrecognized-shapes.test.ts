@@ -6,16 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildProbeResult } from '../build-probe-result';
 import { parseStream } from '../parse-stream';
-import type { ProbeResult, Protocol } from '../types';
+import type { Protocol } from '../types';
 import { bedrockFrame } from '../test-support/case-wire';
-
-async function parse(protocol: Protocol, body: string): Promise<ProbeResult> {
-  async function* chunks() {
-    yield Buffer.from(body, 'utf8');
-  }
-  const parsed = await parseStream(protocol, chunks(), () => 10);
-  return buildProbeResult(parsed, { protocol, httpStatus: 200, ttfbMs: 0, connectMs: null, abort: null });
-}
+import { parseWholeBody } from '../test-support/parse-whole-body';
 
 const sse = (objects: unknown[]) => objects.map((o) => `data: ${JSON.stringify(o)}\n\n`).join('') + 'data: [DONE]\n\n';
 const choice = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ choices: [{ index: 0, delta, finish_reason: null, ...extra }] });
@@ -61,7 +54,7 @@ describe('openai-chat: metadata real providers send is not unrecognised', () => 
     ],
     ['logprobs null content, refusal null', choice({ content: 'Hi' }, { logprobs: { content: null, refusal: null } })],
   ])('%s', async (_label, chunk) => {
-    const r = await parse('openai-chat', sse([chunk, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]));
+    const r = await parseWholeBody('openai-chat', sse([chunk, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]));
     expect(r.outcome).toBe('success');
     expect(r.answerText).toBe('Hi');
     expect(r.evidence).toEqual({});
@@ -111,7 +104,7 @@ describe('openai-chat: text in unknown places is recorded with its path', () => 
     ],
     ['logprobs as bare text', choice({ content: 'a' }, { logprobs: 'a lot more' }), ['choices[0].logprobs']],
   ])('%s', async (_label, chunk, paths) => {
-    const r = await parse('openai-chat', sse([choice({ content: 'start' }), chunk, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]));
+    const r = await parseWholeBody('openai-chat', sse([choice({ content: 'start' }), chunk, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]));
     expect(r.evidence.unrecognizedPaths).toEqual(paths);
     expect(r.flags.unrecognizedShape).toBe(true);
     expect(r.rankable).toBe(false);
@@ -119,7 +112,7 @@ describe('openai-chat: text in unknown places is recorded with its path', () => 
   });
 
   it('a non-standard SSE field with a value is recorded as sse:<name>', async () => {
-    const r = await parse('openai-chat', `${sse([choice({ content: 'Hi' })]).replace('data: [DONE]', 'note: extra\n\ndata: [DONE]')}`);
+    const r = await parseWholeBody('openai-chat', `${sse([choice({ content: 'Hi' })]).replace('data: [DONE]', 'note: extra\n\ndata: [DONE]')}`);
     expect(r.evidence.unrecognizedPaths).toEqual(['sse:note']);
   });
 });
@@ -130,7 +123,7 @@ describe('other protocols', () => {
       { candidates: [{ content: { parts: [{ text: 'Hi', thoughtSignature: 'sig' }], role: 'model' }, index: 0 }] },
       { candidates: [{ content: { parts: [{ text: ' there', summary: 'unseen' }], role: 'model' }, finishReason: 'STOP', index: 0 }] },
     ]).replace('data: [DONE]\n\n', '');
-    const r = await parse('gemini-stream', body);
+    const r = await parseWholeBody('gemini-stream', body);
     expect(r.answerText).toBe('Hi there');
     expect(r.evidence.unrecognizedPaths).toEqual(['candidates[0].content.parts[0].summary']);
   });
@@ -146,7 +139,7 @@ describe('other protocols', () => {
       ev('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 3 } }),
       ev('message_stop', { type: 'message_stop' }),
     ].join('');
-    const r = await parse('anthropic-messages', body);
+    const r = await parseWholeBody('anthropic-messages', body);
     expect(r.reasoningText).toBe('Hm');
     expect(r.answerText).toBe('Yes');
     expect(r.evidence).toEqual({});
@@ -169,7 +162,7 @@ describe('errors wherever the server puts them', () => {
     ['gemini-stream', '<html><head><title>503 Service Unavailable</title></head><body></body></html>', 'stream_error', '503 Service Unavailable'],
     ['bedrock-converse-stream', '<html><head><title>Too Many Requests</title></head></html>', 'rate_limited', 'Too Many Requests'],
   ])('%s: %j', async (protocol, body, kind, words) => {
-    const r = await parse(protocol, body);
+    const r = await parseWholeBody(protocol, body);
     expect(r.outcome).toBe('error');
     expect(r.errorKind).toBe(kind);
     expect(r.errorMessage).toContain(words);
@@ -179,14 +172,14 @@ describe('errors wherever the server puts them', () => {
 describe('a refusal or a text without letters is no answer (decision 307)', () => {
   const stop = { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] };
   it('openai-chat: text in delta.refusal fails the probe, the text kept; the same text as content succeeds', async () => {
-    const refused = await parse('openai-chat', sse([choice({ refusal: "I'm sorry, I can't help with that." }), stop]));
+    const refused = await parseWholeBody('openai-chat', sse([choice({ refusal: "I'm sorry, I can't help with that." }), stop]));
     expect(refused.outcome).toBe('error');
     expect(refused.errorKind).toBe('stream_error');
     expect(refused.answerText).toBe("I'm sorry, I can't help with that.");
-    const answered = await parse('openai-chat', sse([choice({ content: "I'm sorry, I can't help with that." }), stop]));
+    const answered = await parseWholeBody('openai-chat', sse([choice({ content: "I'm sorry, I can't help with that." }), stop]));
     expect(answered.outcome).toBe('success');
     // an empty refusal field beside the content (some gateways send refusal: null or "") is none
-    const nulls = await parse('openai-chat', sse([choice({ content: 'Hi there', refusal: null }), choice({ content: '!', refusal: '' }), stop]));
+    const nulls = await parseWholeBody('openai-chat', sse([choice({ content: 'Hi there', refusal: null }), choice({ content: '!', refusal: '' }), stop]));
     expect(nulls.outcome).toBe('success');
   });
 
@@ -199,23 +192,23 @@ describe('a refusal or a text without letters is no answer (decision 307)', () =
       ]
         .map((o) => `event: ${o.type}\ndata: ${JSON.stringify(o)}\n\n`)
         .join('');
-    const refused = await parse('openai-responses', events('response.refusal.delta'));
+    const refused = await parseWholeBody('openai-responses', events('response.refusal.delta'));
     expect(refused.outcome).toBe('error');
     expect(refused.errorKind).toBe('stream_error');
-    const answered = await parse('openai-responses', events('response.output_text.delta'));
+    const answered = await parseWholeBody('openai-responses', events('response.output_text.delta'));
     expect(answered.outcome).toBe('success');
   });
 
   it('whitespace or punctuation alone is no_letters; one digit, or a tool call without text, is an answer', async () => {
-    const blank = await parse('openai-chat', sse([...Array.from({ length: 40 }, () => choice({ content: ' \n' })), stop]));
+    const blank = await parseWholeBody('openai-chat', sse([...Array.from({ length: 40 }, () => choice({ content: ' \n' })), stop]));
     expect(blank.evidence.degenerate).toContain('no_letters');
     expect(blank.rankable).toBe(false);
-    const dots = await parse('openai-chat', sse([...Array.from({ length: 31 }, () => choice({ content: '.' })), stop]));
+    const dots = await parseWholeBody('openai-chat', sse([...Array.from({ length: 31 }, () => choice({ content: '.' })), stop]));
     expect(dots.evidence.degenerate).toEqual(['no_letters']);
-    const digit = await parse('openai-chat', sse([choice({ content: ' ' }), choice({ content: '4' }), stop]));
+    const digit = await parseWholeBody('openai-chat', sse([choice({ content: ' ' }), choice({ content: '4' }), stop]));
     expect(digit.outcome).toBe('success');
     expect(digit.evidence.degenerate).toBeUndefined();
-    const tool = await parse(
+    const tool = await parseWholeBody(
       'openai-chat',
       sse([
         choice({ tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'noop', arguments: '{}' } }] }),
@@ -233,18 +226,18 @@ describe('a failure stated where the adapters did not look (decision 307)', () =
 
   it('openai-chat: a finish_reason that is not a string is unknown_finish; the string is clean', async () => {
     for (const value of [{ type: 'content_filter' }, ['error']]) {
-      const r = await parse('openai-chat', sse([text, { choices: [{ index: 0, delta: {}, finish_reason: value }] }]));
+      const r = await parseWholeBody('openai-chat', sse([text, { choices: [{ index: 0, delta: {}, finish_reason: value }] }]));
       expect(r.notRankableReasons, JSON.stringify(value)).toContain('unknown_finish');
       expect(r.evidence.unknownFinishReason).toBe(JSON.stringify(value));
     }
-    const ok = await parse('openai-chat', sse([text, finish({})]));
+    const ok = await parseWholeBody('openai-chat', sse([text, finish({})]));
     expect(ok.finishReason).toBe('stop');
     expect(ok.notRankableReasons).not.toContain('unknown_finish');
   });
 
   it('openai-chat: native_finish_reason or finish_details.type naming a filter or failure fails; clean or unknown upstream words do not', async () => {
     for (const extra of [{ native_finish_reason: 'content_filter' }, { native_finish_reason: 'SAFETY' }, { finish_details: { type: 'error', message: 'x' } }]) {
-      const r = await parse('openai-chat', sse([text, finish(extra)]));
+      const r = await parseWholeBody('openai-chat', sse([text, finish(extra)]));
       expect(r.outcome, JSON.stringify(extra)).toBe('error');
     }
     for (const extra of [
@@ -253,20 +246,23 @@ describe('a failure stated where the adapters did not look (decision 307)', () =
       { native_finish_reason: 'OTHER' },
       { finish_details: { type: 'stop' } },
     ]) {
-      const r = await parse('openai-chat', sse([text, finish(extra)]));
+      const r = await parseWholeBody('openai-chat', sse([text, finish(extra)]));
       expect(r.outcome, JSON.stringify(extra)).toBe('success');
     }
   });
 
   it('openai-chat: code / message / detail beside the choices are unrecognised; status partial or truncated fails', async () => {
-    const r = await parse('openai-chat', sse([text, { ...finish({}), code: 504, message: 'upstream timeout, partial output' }]));
+    const r = await parseWholeBody('openai-chat', sse([text, { ...finish({}), code: 504, message: 'upstream timeout, partial output' }]));
     expect(r.evidence.unrecognizedPaths).toEqual(['code', 'message']);
     for (const status of ['partial', 'truncated']) {
-      const s = await parse('openai-chat', sse([{ ...text, status }, finish({})]));
+      const s = await parseWholeBody('openai-chat', sse([{ ...text, status }, finish({})]));
       expect(s.outcome, status).toBe('error');
     }
     // the metadata of a real chunk beside the choices stays recognised
-    const ok = await parse('openai-chat', sse([{ ...text, id: 'c', object: 'chat.completion.chunk', model: 'm', system_fingerprint: 'fp' }, finish({})]));
+    const ok = await parseWholeBody(
+      'openai-chat',
+      sse([{ ...text, id: 'c', object: 'chat.completion.chunk', model: 'm', system_fingerprint: 'fp' }, finish({})]),
+    );
     expect(ok.evidence.unrecognizedPaths).toBeUndefined();
   });
 
@@ -279,8 +275,8 @@ describe('a failure stated where the adapters did not look (decision 307)', () =
         { type: 'response.output_text.delta', sequence_number: 1, item_id: 'i', output_index: 0, content_index: 0, delta: 'Hello there.' },
         { type: 'response.completed', sequence_number: 2, response: { id: 'r', status: 'completed', error } },
       ]);
-    expect((await parse('openai-responses', body({ code: 'server_error', message: 'crashed' }))).outcome).toBe('error');
-    expect((await parse('openai-responses', body(null))).outcome).toBe('success');
+    expect((await parseWholeBody('openai-responses', body({ code: 'server_error', message: 'crashed' }))).outcome).toBe('error');
+    expect((await parseWholeBody('openai-responses', body(null))).outcome).toBe('success');
   });
 
   it('anthropic-messages: a stop_reason that is not a string is unknown_finish; an unknown event with any data is unrecognised, a bare one is not', async () => {
@@ -294,17 +290,17 @@ describe('a failure stated where the adapters did not look (decision 307)', () =
         { type: 'message_delta', delta: { stop_reason: stop }, usage: { output_tokens: 3 } },
         { type: 'message_stop' },
       ]);
-    expect((await parse('anthropic-messages', body({ type: 'refusal' }))).notRankableReasons).toContain('unknown_finish');
-    const ok = await parse('anthropic-messages', body('end_turn'));
+    expect((await parseWholeBody('anthropic-messages', body({ type: 'refusal' }))).notRankableReasons).toContain('unknown_finish');
+    const ok = await parseWholeBody('anthropic-messages', body('end_turn'));
     expect(ok.finishReason).toBe('stop');
     expect(ok.notRankableReasons).not.toContain('unknown_finish');
     // an event named for a failure fails the stream (decision 313); an unknown name with data is unrecognised
-    const aborted = await parse('anthropic-messages', body('end_turn', [{ type: 'generation_aborted', code: 13, fatal: true }]));
+    const aborted = await parseWholeBody('anthropic-messages', body('end_turn', [{ type: 'generation_aborted', code: 13, fatal: true }]));
     expect(aborted.outcome).toBe('error');
     expect(aborted.errorKind).toBe('stream_error');
-    const unknown = await parse('anthropic-messages', body('end_turn', [{ type: 'generation_paused', code: 13, fatal: true }]));
+    const unknown = await parseWholeBody('anthropic-messages', body('end_turn', [{ type: 'generation_paused', code: 13, fatal: true }]));
     expect(unknown.evidence.unrecognizedPaths).toEqual(['event:generation_paused']);
-    const bare = await parse('anthropic-messages', body('end_turn', [{ type: 'new_marker' }]));
+    const bare = await parseWholeBody('anthropic-messages', body('end_turn', [{ type: 'new_marker' }]));
     expect(bare.evidence.unrecognizedPaths).toBeUndefined();
   });
 });
@@ -328,7 +324,7 @@ describe('text under keys an event is not known to carry (decision 310)', () => 
   };
 
   it('anthropic-messages: known keys stay rankable; text under any other key of an event, its message or its delta is unrecognised', async () => {
-    const honest = await parse(
+    const honest = await parseWholeBody(
       'anthropic-messages',
       anthropic((l) => {
         Object.assign(l[4]!, { context_management: { applied_edits: [{ type: 'clear_tool_uses_20250919' }] } });
@@ -350,17 +346,17 @@ describe('text under keys an event is not known to carry (decision 310)', () => 
       ['on a ping', (l) => l.splice(3, 0, { type: 'ping', text: 'hidden' }), ['ping.text']],
     ];
     for (const [label, patch, paths] of cases) {
-      const r = await parse('anthropic-messages', anthropic(patch));
+      const r = await parseWholeBody('anthropic-messages', anthropic(patch));
       expect(r.evidence.unrecognizedPaths, label).toEqual(paths);
       expect(r.notRankableReasons, label).toContain('unrecognized_shape');
     }
     // at an event's top level a number under an unknown key is recorded too (decision 313); false or null says nothing
-    const numbers = await parse(
+    const numbers = await parseWholeBody(
       'anthropic-messages',
       anthropic((l) => Object.assign(l[5]!, { fatal: 1 })),
     );
     expect(numbers.evidence.unrecognizedPaths).toEqual(['message_stop.fatal']);
-    const nothing = await parse(
+    const nothing = await parseWholeBody(
       'anthropic-messages',
       anthropic((l) => Object.assign(l[2]!, { final: false, note: null })),
     );
@@ -379,7 +375,7 @@ describe('text under keys an event is not known to carry (decision 310)', () => 
       .join('');
 
   it('gemini-stream: known response and candidate keys stay rankable; other text beside them, or a second candidate, is unrecognised', async () => {
-    const honest = await parse(
+    const honest = await parseWholeBody(
       'gemini-stream',
       gemini(
         { modelVersion: 'gemini-2.5-flash', responseId: 'r1', createTime: '2026-12-02T00:00:00Z' },
@@ -400,7 +396,7 @@ describe('text under keys an event is not known to carry (decision 310)', () => 
       ['a second candidate with text', gemini({}, {}, [{ content: { parts: [{ text: 'another answer' }] }, index: 1 }]), ['candidates[1]']],
     ];
     for (const [label, body, paths] of cases) {
-      const r = await parse('gemini-stream', body);
+      const r = await parseWholeBody('gemini-stream', body);
       expect(r.evidence.unrecognizedPaths, label).toEqual(paths);
       expect(r.notRankableReasons, label).toContain('unrecognized_shape');
     }
@@ -439,7 +435,7 @@ describe('failures and finishes stated anywhere, read whole (decision 313)', () 
     list.map((w) => ({ choices: [{ index: 0, delta: { content: w }, finish_reason: null }], ...extra }));
   const answer = words(['Hello', ' there,', ' friend.']);
   const stop = (reason: string | null, extra: Record<string, unknown> = {}) => ({ choices: [{ index: 0, delta: {}, finish_reason: reason, ...extra }] });
-  const chat = (objects: unknown[]) => parse('openai-chat', sse(objects));
+  const chat = (objects: unknown[]) => parseWholeBody('openai-chat', sse(objects));
   const raw = (objects: unknown[]) => objects.map((o) => `data: ${JSON.stringify(o)}\n\n`).join('');
 
   it('a later clean finish never erases an earlier filter or failure; clean finishes that disagree are a broken sequence', async () => {
@@ -467,7 +463,7 @@ describe('failures and finishes stated anywhere, read whole (decision 313)', () 
     expect(none.notRankableReasons).toContain('unknown_finish');
     expect((await chat([...answer, stop('stop')])).notRankableReasons).not.toContain('unknown_finish');
     const ev = (list: Array<Record<string, unknown>>) => list.map((o) => `event: ${String(o.type)}\ndata: ${JSON.stringify(o)}\n\n`).join('');
-    const anthropic = await parse(
+    const anthropic = await parseWholeBody(
       'anthropic-messages',
       ev([
         { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 3, output_tokens: 1 } } },
@@ -487,15 +483,16 @@ describe('failures and finishes stated anywhere, read whole (decision 313)', () 
       ['failed', stop('stop')],
       ['generation_aborted', {}],
     ] as const) {
-      const r = await parse('openai-chat', body(name, data));
+      const r = await parseWholeBody('openai-chat', body(name, data));
       expect(r.outcome, name).toBe('error');
     }
-    const named = await parse('openai-chat', body('completion', stop('stop')));
+    const named = await parseWholeBody('openai-chat', body('completion', stop('stop')));
     expect(named.evidence.unrecognizedPaths).toEqual(['event:completion']);
-    const numbersOnly = await parse('openai-chat', body('progress', { pct: 50 }));
+    const numbersOnly = await parseWholeBody('openai-chat', body('progress', { pct: 50 }));
     expect(numbersOnly.evidence.unrecognizedPaths).toEqual(['event:progress']);
     // the names real servers use
-    for (const name of ['message', 'chunk']) expect((await parse('openai-chat', body(name, stop(null)))).evidence.unrecognizedPaths, name).toBeUndefined();
+    for (const name of ['message', 'chunk'])
+      expect((await parseWholeBody('openai-chat', body(name, stop(null)))).evidence.unrecognizedPaths, name).toBeUndefined();
   });
 
   it('a refusal as a typed content part fails like delta.refusal; a text part does not', async () => {
@@ -595,11 +592,11 @@ describe('failures and finishes stated anywhere, read whole (decision 313)', () 
         { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: outputTokens } },
         { type: 'message_stop' },
       ]);
-    expect((await parse('anthropic-messages', body('refusal', 3))).outcome).toBe('error');
-    const ok = await parse('anthropic-messages', body(null, 3));
+    expect((await parseWholeBody('anthropic-messages', body('refusal', 3))).outcome).toBe('error');
+    const ok = await parseWholeBody('anthropic-messages', body(null, 3));
     expect(ok.outcome).toBe('success');
     expect(ok.evidence.unrecognizedPaths).toBeUndefined();
-    expect((await parse('anthropic-messages', body(null, '900'))).evidence.unrecognizedPaths).toEqual(['message_delta.usage.output_tokens ("900")']);
+    expect((await parseWholeBody('anthropic-messages', body(null, '900'))).evidence.unrecognizedPaths).toEqual(['message_delta.usage.output_tokens ("900")']);
   });
 });
 
@@ -655,7 +652,7 @@ describe('a length finish far short of the budget, inline reasoning counted as s
 describe('the attacker’s second pass (decision 313)', () => {
   const answer = ['Hello', ' there,', ' friend.'].map((w) => choice({ content: w }));
   const end = (extra: Record<string, unknown> = {}) => ({ choices: [{ index: 0, delta: {}, finish_reason: 'stop', ...extra }] });
-  const chat = (objects: unknown[]) => parse('openai-chat', sse(objects));
+  const chat = (objects: unknown[]) => parseWholeBody('openai-chat', sse(objects));
 
   it('openai-chat: vLLM stop_reason naming a failure fails; choice error false is no error; extra_content text other than a signature is unrecognised; opt-in figures are known', async () => {
     expect((await chat([...answer, end({ stop_reason: 'abort' })])).outcome).toBe('error');
@@ -696,8 +693,10 @@ describe('the attacker’s second pass (decision 313)', () => {
     const stopWith = (extra: Record<string, unknown>, more: unknown[] = []) => ({
       candidates: [{ content: { parts: [{ text: ' there.' }], role: 'model' }, finishReason: 'STOP', index: 0, ...extra }, ...more],
     });
-    expect((await parse('gemini-stream', body(stopWith({ finishMessage: 'Internal error encountered.' })))).outcome).toBe('error');
-    expect((await parse('gemini-stream', body(stopWith({ finishMessage: 'Model generated a complete answer.' })))).outcome).toBe('success');
-    expect((await parse('gemini-stream', body(stopWith({}, [{ finishReason: 'SAFETY', index: 1 }])))).evidence.unrecognizedPaths).toEqual(['candidates[1]']);
+    expect((await parseWholeBody('gemini-stream', body(stopWith({ finishMessage: 'Internal error encountered.' })))).outcome).toBe('error');
+    expect((await parseWholeBody('gemini-stream', body(stopWith({ finishMessage: 'Model generated a complete answer.' })))).outcome).toBe('success');
+    expect((await parseWholeBody('gemini-stream', body(stopWith({}, [{ finishReason: 'SAFETY', index: 1 }])))).evidence.unrecognizedPaths).toEqual([
+      'candidates[1]',
+    ]);
   });
 });

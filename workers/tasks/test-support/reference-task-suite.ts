@@ -7,6 +7,7 @@
  * stopReferenceTaskSuite (restores the clock source, closes fetches, server and database).
  */
 import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll } from 'vitest';
 import { endpoints } from '@/db/schema';
 import { seedCatalog } from '@/db/seed';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
@@ -40,4 +41,22 @@ export async function stopReferenceTaskSuite(s: ReferenceTaskSuite | undefined):
   await closeFetches(s.fetches);
   await s.reference.close();
   await s.t.drop();
+}
+
+/**
+ * Registers startReferenceTaskSuite(`server`) as the file's beforeAll (60 s) and
+ * stopReferenceTaskSuite as its afterAll; `ready` runs inside the beforeAll with the started suite
+ * (take `t`, the calibration id, … from it, add endpoints). Returns the fetches array the suite
+ * closes: pass it to probeTaskContext. An afterAll the file registers after this call runs before
+ * the suite stops (vitest runs after-hooks as a stack).
+ */
+export function useReferenceTaskSuite(server: Omit<ReferenceServerOptions, 'port'>, ready: (s: ReferenceTaskSuite) => void | Promise<void>): FetchLike[] {
+  const fetches: FetchLike[] = [];
+  let suite: ReferenceTaskSuite | undefined;
+  beforeAll(async () => {
+    suite = await startReferenceTaskSuite(server, fetches);
+    await ready(suite);
+  }, 60_000);
+  afterAll(() => stopReferenceTaskSuite(suite));
+  return fetches;
 }

@@ -7,6 +7,7 @@
  * then the lock and the database; safe after a set-up that failed part way.
  */
 import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll } from 'vitest';
 import { workloads } from '@/db/schema';
 import { seedCatalog } from '@/db/seed';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
@@ -17,6 +18,7 @@ import type { GuardedFetch } from '@/lib/security/ssrf-guard';
 import { createEndpointLock, type EndpointLock } from '../../endpoint-lock';
 import type { SweepTaskContext } from '../run-sweep';
 import { closeFetches } from './probe-task-context';
+import { queueConsentedSweep } from './queue-consented-sweep';
 import { closeGuardedFetches, sweepTaskContext } from './sweep-task-context';
 
 export interface SweepSuiteLists {
@@ -48,4 +50,31 @@ export async function stopSweepSuite(s: SweepSuite | undefined): Promise<void> {
   await closeFetches(s.probeFetches);
   for (const c of s.closers) await c();
   await s.t.drop();
+}
+
+/** A sweep suite filled in by useSweepSuite's beforeAll, with the admin's sweep request. */
+export interface LiveSweepSuite extends SweepSuite {
+  /** Admin consent (admin-1, up to 32 streams, 4 levels), then one sweep of `levels` for `durationMs` (ms) each; returns the sweep id. */
+  queueSweep(endpointId: number, levels: number[], durationMs: number): Promise<number>;
+}
+
+/**
+ * Registers startSweepSuite as the file's beforeAll (120 s) and stopSweepSuite as its afterAll
+ * (an afterAll the file registers later runs first). Returns the suite object at once, with empty
+ * lists; `t`, `lock`, `ctx` and `headlineId` are set on it when the beforeAll has run.
+ */
+export function useSweepSuite(): LiveSweepSuite {
+  const lists: SweepSuiteLists = { fetches: [], probeFetches: [], closers: [] };
+  let started: SweepSuite | undefined;
+  const live = {
+    ...lists,
+    queueSweep: (endpointId: number, levels: number[], durationMs: number) =>
+      queueConsentedSweep(live.t.db, { endpointId, levels, durationMs, userId: 'admin-1', maxConcurrency: 32, maxLevels: 4 }),
+  } as LiveSweepSuite;
+  beforeAll(async () => {
+    started = await startSweepSuite(lists);
+    Object.assign(live, started);
+  }, 120_000);
+  afterAll(() => stopSweepSuite(started));
+  return live;
 }

@@ -8,10 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, gte, lt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { auditEvents, endpoints, measurements, users } from '@/db/schema';
+import { auditEvents, endpoints, measurements } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { MAX_OPEN_DISPUTES_PER_ENDPOINT } from '@/db/queries/disputes';
-import { anonymous, params, req, signUp, type Actor } from '@/app/api/test-support/api-test';
+import { anonymous, params, req, signUp, signUpAdmin, type Actor } from '@/app/api/test-support/api-test';
 import { seedApiData } from '../test-support/seed-api-data';
 import { writeDump } from '@/workers/tasks/write-dump';
 
@@ -64,8 +64,7 @@ beforeAll(async () => {
   (await import('@/app/api/_lib/rate-limit')).configureRateLimits({ dispute: { points: 1000, durationSeconds: 3600 } });
   owner = await signUp(`owner-${NOW}@dispute.example`);
   stranger = await signUp(`stranger-${NOW}@dispute.example`);
-  admin = await signUp(`admin-${NOW}@dispute.example`);
-  await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, admin.userId!));
+  admin = await signUpAdmin(t.db, `admin-${NOW}@dispute.example`);
   await t.db.update(endpoints).set({ ownerUserId: owner.userId }).where(eq(endpoints.id, groq));
 }, 180_000);
 

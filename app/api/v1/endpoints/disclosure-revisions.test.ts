@@ -8,14 +8,14 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { disclosureRevisions, endpoints, measurements, users, workloads } from '@/db/schema';
+import { disclosureRevisions, endpoints, measurements, workloads } from '@/db/schema';
 import { insertMeasurement } from '@/db/queries/measurements';
 import { recordDisclosure } from '@/db/queries/disclosure-revisions';
 import { rebuildRollups } from '@/db/queries/rollups';
 import { seedCatalog } from '@/db/seed';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
-import { params, req, setupApiTest, signUp, type Actor } from '@/app/api/test-support/api-test';
+import { params, req, setupApiTest, signUp, signUpAdmin, type Actor } from '@/app/api/test-support/api-test';
 import { serveApi } from '../test-support/serve-api';
 import { writeDump } from '@/workers/tasks/write-dump';
 import { createElement } from 'react';
@@ -78,8 +78,7 @@ beforeAll(async () => {
   ref = await startReferenceServer({ port: 0, tps: 2000, ttftMs: 5, outputTokens: 16, tokensPerChunk: 2 });
   routes = { list: await import('./route'), one: await import('./[id]/route'), review: await import('./[id]/review/route') };
   owner = await signUp('owner@disclosure.example');
-  admin = await signUp('admin@disclosure.example');
-  await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, admin.userId!));
+  admin = await signUpAdmin(t.db, 'admin@disclosure.example');
   api = await serveApi();
 }, 180_000);
 

@@ -10,6 +10,7 @@ import { providers } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { req, setupApiTest, signUp, type Actor } from '@/app/api/test-support/api-test';
+import { chatSubmission } from '@/app/api/test-support/chat-submission';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -35,10 +36,7 @@ afterAll(async () => {
 function body(overrides: Record<string, unknown>) {
   return {
     provider: 'Acme',
-    model: 'tokenpace-reference',
-    baseUrl: ref.url,
-    protocol: 'openai-chat',
-    apiModelId: 'tokenpace-reference',
+    ...chatSubmission(ref.url),
     deploymentKind: 'shared',
     contact: 'ops@acme.example',
     ...overrides,

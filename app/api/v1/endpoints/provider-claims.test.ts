@@ -14,7 +14,8 @@ import { auditEvents, endpointSubmissions, providers, users } from '@/db/schema'
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { judgeProviderClaim } from '@/lib/security/provider-claim';
-import { params, req, setupApiTest, signUp, type Actor } from '@/app/api/test-support/api-test';
+import { params, req, setupApiTest, signUp, signUpAdmin, type Actor } from '@/app/api/test-support/api-test';
+import { chatSubmission } from '@/app/api/test-support/chat-submission';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -31,8 +32,7 @@ beforeAll(async () => {
   await t.sql`insert into models (slug, name) values ('tokenpace-reference', 'Tokenpace reference')`;
   routes = { list: await import('./route'), review: await import('./[id]/review/route') };
   ({ listReviewQueue } = await import('@/db/queries/submissions'));
-  admin = await signUp('admin-claims@tokenpace.example');
-  await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, admin.userId!));
+  admin = await signUpAdmin(t.db, 'admin-claims@tokenpace.example');
 }, 120_000);
 
 afterAll(async () => {
@@ -46,10 +46,7 @@ async function submitAs(email: string, verified: boolean): Promise<{ id: number;
   const res = await routes.list.POST(
     req(actor, 'POST', '/api/v1/endpoints', {
       provider: 'Acme Cloud',
-      model: 'tokenpace-reference',
-      baseUrl: ref.url,
-      protocol: 'openai-chat',
-      apiModelId: 'tokenpace-reference',
+      ...chatSubmission(ref.url),
       deploymentKind: 'shared',
       contact: email,
     }),

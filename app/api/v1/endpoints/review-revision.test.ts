@@ -3,12 +3,11 @@
  * after approval go back to review. Route handlers called with real Request objects, real Postgres,
  * real reference server for the verification probe.
  */
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { users } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
-import { params, req, setupApiTest, signUp, type Actor } from '@/app/api/test-support/api-test';
+import { params, req, setupApiTest, signUp, signUpAdmin, type Actor } from '@/app/api/test-support/api-test';
+import { chatSubmission } from '@/app/api/test-support/chat-submission';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -24,8 +23,7 @@ beforeAll(async () => {
   await t.sql`insert into models (slug, name) values ('tokenpace-reference', 'Tokenpace reference')`;
   routes = { list: await import('./route'), one: await import('./[id]/route'), review: await import('./[id]/review/route') };
   owner = await signUp('owner@revision.example');
-  admin = await signUp('admin@revision.example');
-  await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, admin.userId!));
+  admin = await signUpAdmin(t.db, 'admin@revision.example');
 });
 
 afterAll(async () => {
@@ -41,10 +39,7 @@ async function call(res: Promise<Response>) {
 async function submitOne() {
   const body = {
     provider: 'Honest Cloud',
-    model: 'tokenpace-reference',
-    baseUrl: ref.url,
-    protocol: 'openai-chat',
-    apiModelId: 'tokenpace-reference',
+    ...chatSubmission(ref.url),
     deploymentKind: 'shared',
     contact: 'ops@honest.example',
     hardware: 'H100 SXM',

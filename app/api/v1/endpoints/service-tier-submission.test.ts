@@ -11,6 +11,7 @@ import { endpoints } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { params, req, setupApiTest, signUp, type Actor } from '@/app/api/test-support/api-test';
+import { chatSubmission } from '@/app/api/test-support/chat-submission';
 
 // Route handlers call next/server's connection(), which needs Next's request scope.
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
@@ -25,10 +26,7 @@ const OBJECTIVE = { share: 0.99, minOutputTokensPerSecond: 50, sourceUrl: 'https
 function body(overrides: Record<string, unknown> = {}) {
   return {
     provider: 'Tier Inference',
-    model: 'tokenpace-reference',
-    baseUrl: ref.url,
-    protocol: 'openai-chat',
-    apiModelId: 'tokenpace-reference',
+    ...chatSubmission(ref.url),
     apiKey: 'sk-test-tier-0123456789abcdef',
     deploymentKind: 'shared',
     contact: 'ops@tier.example',

@@ -12,6 +12,7 @@ import type { TestDatabase } from '@/db/test-support/test-database';
 import { buildOpenApiDocument } from '@/lib/api/openapi';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { params, req, setupApiTest, signUp, type Actor } from '@/app/api/test-support/api-test';
+import { chatSubmission } from '@/app/api/test-support/chat-submission';
 
 // Route handlers call next/server's connection(), which needs Next's request scope.
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
@@ -55,10 +56,7 @@ describe('submission answers match the OpenAPI document', () => {
     const mine = await import('../submissions/route');
     const body = {
       provider: 'Contract Check',
-      model: 'tokenpace-reference',
-      baseUrl: ref.url,
-      protocol: 'openai-chat',
-      apiModelId: 'tokenpace-reference',
+      ...chatSubmission(ref.url),
       deploymentKind: 'self-hosted',
       system: 'one reference server',
       contextWindowTokens: 131072,

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, endpoints, endpointVerifications, users } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
-import { anonymous, params, PEER_ADDRESS_HEADER, req, setupApiTest, signUp, type Actor } from '@/app/api/test-support/api-test';
+import { anonymous, params, PEER_ADDRESS_HEADER, req, setupApiTest, signUp, signUpAdmin, type Actor } from '@/app/api/test-support/api-test';
+import { chatSubmission } from '@/app/api/test-support/chat-submission';
 
 // Route handlers call next/server's connection(), which needs Next's request scope.
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
@@ -32,10 +33,7 @@ const KEY = 'sk-test-submission-0123456789abcdef';
 function validBody(overrides: Record<string, unknown> = {}) {
   return {
     provider: 'Acme Inference',
-    model: 'tokenpace-reference',
-    baseUrl: ref.url,
-    protocol: 'openai-chat',
-    apiModelId: 'tokenpace-reference',
+    ...chatSubmission(ref.url),
     apiKey: KEY,
     region: 'eu-west',
     hardware: 'DGX B200',
@@ -67,8 +65,7 @@ beforeAll(async () => {
   };
   alice = await signUp('alice@acme.example');
   bob = await signUp('bob@other.example');
-  admin = await signUp('admin@tokenpace.example');
-  await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, admin.userId!));
+  admin = await signUpAdmin(t.db, 'admin@tokenpace.example');
 });
 
 afterAll(async () => {

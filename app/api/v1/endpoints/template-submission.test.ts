@@ -8,12 +8,12 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { listClaims } from '@/db/queries/claims';
 import { importClaimsFile } from '@/db/import/claims';
 import { seedCatalog } from '@/db/seed';
-import { endpoints, users } from '@/db/schema';
+import { endpoints } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { ENDPOINT_TEMPLATES } from '@/lib/catalog/seed-catalog';
 import { CLAIMS_FILE } from '@/lib/datasets/paths';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
-import { params, req, setupApiTest, signUp } from '@/app/api/test-support/api-test';
+import { params, req, setupApiTest, signUp, signUpAdmin } from '@/app/api/test-support/api-test';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -34,8 +34,7 @@ it('a submitted DGX B200 endpoint carries its system and, once approved, the rec
   const list = await import('./route');
   const review = await import('./[id]/review/route');
   const owner = await signUp('owner@dgx.example');
-  const admin = await signUp('admin@tokenpace.example');
-  await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, admin.userId!));
+  const admin = await signUpAdmin(t.db, 'admin@tokenpace.example');
   const tpl = ENDPOINT_TEMPLATES.find((x) => x.slug === 'dgx-b200-trtllm-llama-4-maverick')!;
   const body = {
     provider: 'DGX Owner Lab',

@@ -7,11 +7,11 @@
 import { expect } from 'vitest';
 import { rebuildRollups } from '@/db/queries/rollups';
 import { endpoints, measurements, workloads } from '@/db/schema';
-import { seedCatalog } from '@/db/seed';
-import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
-import { getEnv } from '@/lib/env';
+import { seedAllActive } from '@/db/test-support/seed-all-active';
+import type { TestDatabase } from '@/db/test-support/test-database';
 import { encodeTimeline } from '@/lib/probe/timeline-codec';
 import { mulberry32 } from '@/lib/stats/random';
+import { createPublicApiDatabase } from './public-api-database';
 
 /** The seeded database and the ids tests need. */
 export interface SeededApi {
@@ -22,15 +22,8 @@ export interface SeededApi {
 
 /** Creates the database, seeds catalog + measurements + rollups; rate limit off. */
 export async function seedApiData(params: { now: number; days: number }): Promise<SeededApi> {
-  const t = await createTestDatabase();
-  process.env.DATABASE_URL = t.url;
-  process.env.TOKENPACE_PUBLIC_RATE_LIMIT_PER_MINUTE = '0';
-  getEnv(true);
-  const wl = [
-    { slug: 'prose-1k', category: 'prose' as const, inputTokensTarget: 1000, maxOutputTokens: 256, concurrency: 1, scheduled: true },
-    { slug: 'code-1k', category: 'code' as const, inputTokensTarget: 1000, maxOutputTokens: 256, concurrency: 1, scheduled: true },
-  ];
-  await seedCatalog(t.db, { workloads: wl, lookupEnv: () => 'x', referencePort: 3999 });
+  const t = await createPublicApiDatabase();
+  await seedAllActive(t.db, { 'prose-1k': 'prose', 'code-1k': 'code' });
   const eps = await t.db.select({ id: endpoints.id, slug: endpoints.slug }).from(endpoints);
   const wls = await t.db.select({ id: workloads.id, slug: workloads.slug }).from(workloads);
   const chosen = ['groq', 'sambanova', 'fireworks'].map((p) => eps.find((e) => e.slug === `${p}-llama-4-maverick`)!); // fixed order: the figures below are per position

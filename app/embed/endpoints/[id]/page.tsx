@@ -8,7 +8,7 @@ import { getDb } from '@/server/shared';
 import { DetailsTable } from '@/app/_components/details-table';
 import { fmt, fmtUtc, fmtRange } from '@/app/_components/format';
 import { TimeSeriesChart } from '@/app/_components/time-series-chart';
-import { bandPoints } from '@/app/_components/history-series';
+import { endpointSpeedSeries } from '@/app/_components/history-series';
 
 export const metadata: Metadata = { title: 'Endpoint (embed)' };
 type Params = Promise<{ id: string }>;
@@ -53,14 +53,7 @@ export default async function EmbedEndpoint({ params, searchParams }: { params: 
             unit="tokens/s"
             height={260}
             title={`Hourly median output speed, ${endpoint.slug}, ${workload}`}
-            series={[
-              {
-                key: 'speed',
-                label: endpoint.slug,
-                color: 'var(--s1)',
-                points: bandPoints(history, (h) => h.outputTokensPerSecond),
-              },
-            ]}
+            series={endpointSpeedSeries(endpoint.slug, history, (h) => h.outputTokensPerSecond)}
           />
           <DetailsTable
             summary="Table"

@@ -1,5 +1,4 @@
 import { connection } from 'next/server';
-import { getPublicEndpoint } from '@/db/queries/catalog';
 import { getSubmittedEndpoint, getVerificationTarget, updateSubmittedEndpoint, type EndpointChanges, type EndpointStatus } from '@/db/queries/submissions';
 import { getDb } from '@/server/shared';
 import { idParamSchema } from '@/lib/api/schemas';
@@ -12,30 +11,20 @@ import { consumeLimit } from '@/app/api/_lib/rate-limit';
 import { ApiError, corsPreflight, handle, jsonRead, parseParam } from '@/app/api/_lib/respond';
 import { checkSubmittedUrl, getEndpointForUser } from '@/app/api/_lib/submission';
 import { requireSecretKey, runVerification, type VerificationView } from '@/app/api/_lib/verification';
+import { requirePublicEndpoint } from '@/app/api/_lib/public-endpoint-read';
+import { DEPLOYMENT_FIELDS } from '@/lib/catalog/endpoint-deployment';
 
 // GET /api/v1/endpoints/{id} – one endpoint's public record and declared metadata.
 export const GET = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
   await connection();
   const id = parseParam(idParamSchema, (await ctx.params).id, 'id');
-  const endpoint = await getPublicEndpoint(getDb(), id);
-  if (!endpoint) throw new ApiError('not_found', `endpoint ${id} not found`, 'id');
-  return jsonRead(request, endpoint);
+  return jsonRead(request, await requirePublicEndpoint(getDb(), id));
 });
 
 /** Fields whose change sends an approved endpoint back to review AND re-runs verification (they change what is probed). */
 const REREVIEW_FIELDS = ['baseUrl', 'protocol', 'apiModelId', 'apiKey'] as const;
 /** Declared metadata shown publicly beside the measurements: a change goes back to review too (no probe needed). */
-const DECLARED_FIELDS = [
-  'region',
-  'hardware',
-  'engine',
-  'precision',
-  'speculativeDecoding',
-  'draftLength',
-  'deploymentKind',
-  'system',
-  'contextWindowTokens',
-] as const;
+const DECLARED_FIELDS = ['region', ...DEPLOYMENT_FIELDS, 'draftLength', 'system', 'contextWindowTokens'] as const;
 
 // PATCH /api/v1/endpoints/{id} – the owner edits (URL/key/protocol/model id changes go back to review and re-verify; declared hardware/engine/precision/… changes go back to review), pauses or resumes; returns the endpoint (+ verification when re-run).
 export const PATCH = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {

@@ -1,20 +1,12 @@
-import { connection } from 'next/server';
 import { getSubmittedEndpoint, reviewSubmission } from '@/db/queries/submissions';
-import { getDb } from '@/server/shared';
-import { idParamSchema } from '@/lib/api/schemas';
 import { reviewEndpointBodySchema } from '@/lib/api/submission-schemas';
-import { requireAdmin } from '@/app/api/_lib/auth';
-import { assertSameOrigin, parseJsonBody, privateJson } from '@/app/api/_lib/body';
-import { ApiError, handle, parseParam } from '@/app/api/_lib/respond';
+import { beginAdminWrite } from '@/app/api/_lib/admin-write';
+import { privateJson } from '@/app/api/_lib/body';
+import { ApiError, handle } from '@/app/api/_lib/respond';
 
 // POST /api/v1/endpoints/{id}/review – an admin approves (→ active, scheduled) or rejects (with reason) a pending endpoint at the revision reviewed (409 if it changed since; 409 naming linkProvider when its claim to an existing provider is unproven and not linked); logged in the audit table.
 export const POST = handle(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
-  await connection();
-  assertSameOrigin(request);
-  const admin = await requireAdmin(request);
-  const id = parseParam(idParamSchema, (await ctx.params).id, 'id');
-  const body = await parseJsonBody(request, reviewEndpointBodySchema);
-  const db = getDb();
+  const { admin, id, body, db } = await beginAdminWrite(request, ctx, reviewEndpointBodySchema);
   if (!(await getSubmittedEndpoint(db, id))) throw new ApiError('not_found', `endpoint ${id} not found`, 'id');
   const outcome = await reviewSubmission(db, {
     endpointId: id,

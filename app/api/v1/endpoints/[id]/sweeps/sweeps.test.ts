@@ -5,14 +5,14 @@
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { endpoints, sweepSettings, sweeps, users } from '@/db/schema';
+import { endpoints, sweepSettings, sweeps } from '@/db/schema';
 import { seedCatalog } from '@/db/seed';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { normalPriorityPool } from '@/workers/tasks/test-support/sweep-task-context';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { createGuardedFetch, type GuardedFetch } from '@/lib/security/ssrf-guard';
-import { anonymous, params, req, setupApiTest, signUp, type Actor } from '@/app/api/test-support/api-test';
+import { anonymous, params, req, setupApiTest, signUp, signUpAdmin, type Actor } from '@/app/api/test-support/api-test';
 import { createEndpointLock } from '@/workers/endpoint-lock';
 import { runSweepJob } from '@/workers/tasks/run-sweep';
 
@@ -47,8 +47,7 @@ beforeAll(async () => {
   };
   alice = await signUp('alice-sweeps@acme.example');
   bob = await signUp('bob-sweeps@other.example');
-  admin = await signUp('admin-sweeps@tokenpace.example');
-  await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, admin.userId!));
+  admin = await signUpAdmin(t.db, 'admin-sweeps@tokenpace.example');
   const [calibration] = await t.db.select({ id: endpoints.id }).from(endpoints).where(eq(endpoints.isCalibration, true));
   owned = calibration!.id;
   await t.db.update(endpoints).set({ ownerUserId: alice.userId, gpuCount: 8 }).where(eq(endpoints.id, owned));
