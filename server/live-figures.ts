@@ -93,8 +93,11 @@ function own(p: WindowPart): WindowPart {
   return { ...p, errorKinds: [...p.errorKinds], notRankableByReason: [...p.notRankableByReason], sketches };
 }
 
-/** Adds (sign 1) or removes (sign −1, the leading range only) decoded bodies to per-endpoint merges. */
-function apply(into: Map<number, EndpointMerge>, bodies: readonly Uint8Array[], sign: 1 | -1): void {
+/** Per listed endpoint, the merge of its series in decoded bodies and the regions they hold (one entry per series). */
+type Deltas = Map<number, { delta: WindowPart; regions: string[] }>;
+
+/** The per-endpoint merge of `bodies` for the endpoints of `into` (read only: several prefixes may apply one). */
+function deltasOf(into: Map<number, EndpointMerge>, bodies: readonly Uint8Array[]): Deltas {
   const byEp = new Map<number, { parts: WindowPart[]; regions: string[] }>();
   for (const body of bodies) {
     for (const s of decodePartial(body)) {
@@ -105,9 +108,15 @@ function apply(into: Map<number, EndpointMerge>, bodies: readonly Uint8Array[], 
       byEp.set(s.endpointId, e);
     }
   }
-  for (const [id, e] of byEp) {
+  return new Map([...byEp].map(([id, e]) => [id, { delta: mergeWindowParts(e.parts), regions: e.regions }]));
+}
+
+/** Adds (sign 1) or removes (sign −1, the leading range only) decoded bodies to per-endpoint merges. */
+function apply(into: Map<number, EndpointMerge>, bodies: readonly Uint8Array[] | Deltas, sign: 1 | -1): void {
+  const deltas = bodies instanceof Map ? bodies : deltasOf(into, bodies);
+  for (const [id, e] of deltas) {
     const m = into.get(id)!;
-    const delta = mergeWindowParts(e.parts);
+    const delta = e.delta;
     if (sign === 1) m.part = own(m.part ? mergeWindowParts([m.part, delta]) : delta);
     else if (m.part) m.part = subtractLeadingPart(m.part, delta);
     for (const r of e.regions) {
@@ -264,7 +273,16 @@ export class LiveFigures {
     for (const r of await listPartialBodiesOf(db, { keys: unique, regionKey: ALL_REGIONS })) bodies.set(bodyKey(r), r.body);
     const bodiesOf = (keys: readonly PartialKey[]) => keys.flatMap((k) => bodies.get(bodyKey(k)) ?? []);
     for (const [k, keys] of removes) apply(this.prefixes.get(k)!.perEndpoint, bodiesOf(keys), -1);
-    for (const [k, keys] of adds) apply(this.prefixes.get(k)!.perEndpoint, bodiesOf(keys), 1);
+    // The hour a prefix takes on is the same for every window of a model and workload (24 h, 72 h, 7 d):
+    // decoded and merged once for all of them (decision 314; the same endpoints, so the same deltas).
+    const addDeltas = new Map<string, Deltas>();
+    for (const [k, keys] of adds) {
+      const p = this.prefixes.get(k)!;
+      const sig = `${p.endpointKey}/${keys.map(bodyKey).join(';')}`;
+      let d = addDeltas.get(sig);
+      if (!d) addDeltas.set(sig, (d = deltasOf(p.perEndpoint, bodiesOf(keys))));
+      apply(p.perEndpoint, d, 1);
+    }
     for (const k of this.prefixes.keys()) if (!wins.has(k)) this.prefixes.delete(k);
 
     // [H, edge) merged once per (model, workload, H, edge), and only for a window whose figures are
