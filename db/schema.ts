@@ -589,17 +589,23 @@ export const snapshots = pgTable('snapshots', {
 
 /**
  * Answers computed once per change (workers/tasks/precompute-answers.ts, decision 120): the most-read
- * leaderboard answers (each listed model × workload × default window × basis) as the exact JSON text
- * served, with their strong ETag. One row per question (`key`), replaced when a newer `asOf` is
- * computed; the web serves `body` as bytes. `snapshotId` is the content hash (also in `snapshots`).
+ * leaderboard answers (each listed model × workload × default window × basis), with their strong
+ * ETag. One row per question (`key`), replaced when a newer `asOf` is computed. The exact JSON text
+ * served is the body of its snapshot (`snapshotId`, the hash of that text; written in the same
+ * transaction), stored once (decision 314: a second copy here cost the hour's minute ~1.5 s at 200
+ * endpoints); the web serves it as bytes. `contentHash` is the answer's content without its
+ * `snapshotId` and `asOf` (server/leaderboard-answers answerContentHash, decision 300); null in rows
+ * written before it existed (then read from the body).
  */
 export const precomputedAnswers = pgTable('precomputed_answers', {
   key: text('key').primaryKey(),
   kind: text('kind').notNull(),
   asOf: timestamp('as_of', { withTimezone: true }).notNull(),
-  snapshotId: text('snapshot_id').notNull(),
+  snapshotId: text('snapshot_id')
+    .notNull()
+    .references(() => snapshots.id),
   etag: text('etag').notNull(),
-  body: text('body').notNull(),
+  contentHash: text('content_hash'),
   computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

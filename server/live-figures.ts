@@ -36,7 +36,7 @@ import { getMaxMeasurementId, listMeasuredPairsSince } from '@/db/queries/rollup
 import { listLeaderboardEndpointsOfModels, listRawWindowRows, listSlugIds, type LeaderboardEndpoint } from '@/db/queries/leaderboard';
 import { getPartialCoverage, listPartialBodiesOf, type PartialKey } from '@/db/queries/window-partials';
 import { ALL_REGIONS, decodePartial, planPartials } from '@/lib/stats/window-partials';
-import { mergeWindowParts, subtractLeadingPart, summarizeWindow, type RawRows, type SpeedBasis, type WindowPart } from '@/lib/stats/window-stats';
+import { mergeWindowParts, subtractLeadingPart, summarizeWindowBases, type RawRows, type SpeedBasis, type WindowPart } from '@/lib/stats/window-stats';
 import { packRaw, partialsCut, type LeaderboardRow, type WindowFigures } from './window-stats';
 
 const HOUR = 3600_000;
@@ -93,8 +93,11 @@ function own(p: WindowPart): WindowPart {
   return { ...p, errorKinds: [...p.errorKinds], notRankableByReason: [...p.notRankableByReason], sketches };
 }
 
-/** Adds (sign 1) or removes (sign −1, the leading range only) decoded bodies to per-endpoint merges. */
-function apply(into: Map<number, EndpointMerge>, bodies: readonly Uint8Array[], sign: 1 | -1): void {
+/** Per listed endpoint, the merge of its series in decoded bodies and the regions they hold (one entry per series). */
+type Deltas = Map<number, { delta: WindowPart; regions: string[] }>;
+
+/** The per-endpoint merge of `bodies` for the endpoints of `into` (read only: several prefixes may apply one). */
+function deltasOf(into: Map<number, EndpointMerge>, bodies: readonly Uint8Array[]): Deltas {
   const byEp = new Map<number, { parts: WindowPart[]; regions: string[] }>();
   for (const body of bodies) {
     for (const s of decodePartial(body)) {
@@ -105,9 +108,15 @@ function apply(into: Map<number, EndpointMerge>, bodies: readonly Uint8Array[], 
       byEp.set(s.endpointId, e);
     }
   }
-  for (const [id, e] of byEp) {
+  return new Map([...byEp].map(([id, e]) => [id, { delta: mergeWindowParts(e.parts), regions: e.regions }]));
+}
+
+/** Adds (sign 1) or removes (sign −1, the leading range only) decoded bodies to per-endpoint merges. */
+function apply(into: Map<number, EndpointMerge>, bodies: readonly Uint8Array[] | Deltas, sign: 1 | -1): void {
+  const deltas = bodies instanceof Map ? bodies : deltasOf(into, bodies);
+  for (const [id, e] of deltas) {
     const m = into.get(id)!;
-    const delta = mergeWindowParts(e.parts);
+    const delta = e.delta;
     if (sign === 1) m.part = own(m.part ? mergeWindowParts([m.part, delta]) : delta);
     else if (m.part) m.part = subtractLeadingPart(m.part, delta);
     for (const r of e.regions) {
@@ -264,7 +273,16 @@ export class LiveFigures {
     for (const r of await listPartialBodiesOf(db, { keys: unique, regionKey: ALL_REGIONS })) bodies.set(bodyKey(r), r.body);
     const bodiesOf = (keys: readonly PartialKey[]) => keys.flatMap((k) => bodies.get(bodyKey(k)) ?? []);
     for (const [k, keys] of removes) apply(this.prefixes.get(k)!.perEndpoint, bodiesOf(keys), -1);
-    for (const [k, keys] of adds) apply(this.prefixes.get(k)!.perEndpoint, bodiesOf(keys), 1);
+    // The hour a prefix takes on is the same for every window of a model and workload (24 h, 72 h, 7 d):
+    // decoded and merged once for all of them (decision 314; the same endpoints, so the same deltas).
+    const addDeltas = new Map<string, Deltas>();
+    for (const [k, keys] of adds) {
+      const p = this.prefixes.get(k)!;
+      const sig = `${p.endpointKey}/${keys.map(bodyKey).join(';')}`;
+      let d = addDeltas.get(sig);
+      if (!d) addDeltas.set(sig, (d = deltasOf(p.perEndpoint, bodiesOf(keys))));
+      apply(p.perEndpoint, d, 1);
+    }
     for (const k of this.prefixes.keys()) if (!wins.has(k)) this.prefixes.delete(k);
 
     // [H, edge) merged once per (model, workload, H, edge), and only for a window whose figures are
@@ -334,27 +352,42 @@ export class LiveFigures {
       else rawIndex.set(k, [j]);
     }
 
+    // The bases asked of each window: its figures are read for all of them at once (only the output
+    // speed depends on the basis, decision 314), the first time one of them is asked.
+    const basesOf = new Map<string, SpeedBasis[]>();
+    for (const q of questions) {
+      const k = `${q.modelSlug}|${q.workloadSlug}|${q.windowHours}`;
+      const list = basesOf.get(k) ?? [];
+      if (!list.includes(q.basis)) list.push(q.basis);
+      basesOf.set(k, list);
+    }
+    const figuresOfWin = new Map<string, Map<SpeedBasis, WindowFigures>>(); // merged once, however many boards read it (a cache workload's window serves three)
     return questions.map((q): LiveResult | null => {
       const w = wins.get(`${q.modelSlug}|${q.workloadSlug}|${q.windowHours}`);
       if (!w) return null;
       const changed = changedWins.has(w.key) || !asked.has(`${q.modelSlug}|${q.workloadSlug}|${q.windowHours}|${q.basis}`);
-      let merged: WindowFigures | undefined; // merged once, however many boards read it (a cache workload's window serves three)
-      return { changed, figures: () => (merged ??= this.figuresOf(q, w, recentOf(w), raw, rawIndex, asOfMs)) };
+      const figures = () => {
+        let byBasis = figuresOfWin.get(w.key);
+        if (!byBasis) figuresOfWin.set(w.key, (byBasis = this.figuresOf(basesOf.get(w.key)!, w, recentOf(w), raw, rawIndex, asOfMs)));
+        return byBasis.get(q.basis)!;
+      };
+      return { changed, figures };
     });
   }
 
-  /** The figures of one question from the merged prefix, the [H, edge) merge and the raw edge. */
+  /** The figures of one window for each of `bases`, from the merged prefix, the [H, edge) merge and the raw edge. */
   private figuresOf(
-    q: LiveQuestion,
+    bases: readonly SpeedBasis[],
     w: { key: string; workloadId: number; modelId: number; hMs: number; edgeMs: number; endpoints: LeaderboardEndpoint[] },
     rec: Map<number, EndpointMerge>,
     raw: RawRows,
     rawIndex: Map<string, number[]>,
     asOfMs: number,
-  ): WindowFigures {
+  ): Map<SpeedBasis, WindowFigures> {
     const prefix = this.prefixes.get(w.key)!;
     const regions = new Set<string>();
-    const rows = w.endpoints.map((endpoint): LeaderboardRow => {
+    const rowsOf = bases.map((): LeaderboardRow[] => []);
+    for (const endpoint of w.endpoints) {
       const a = prefix.perEndpoint.get(endpoint.id)!;
       const b = rec.get(endpoint.id)!;
       for (const r of a.regions.keys()) regions.add(r);
@@ -362,9 +395,10 @@ export class LiveFigures {
       const tail = (rawIndex.get(`${w.workloadId}|${endpoint.id}`) ?? []).filter((j) => raw.atMs[j]! >= w.edgeMs && raw.atMs[j]! <= asOfMs);
       for (const j of tail) regions.add(raw.region[j]!);
       const parts = [a.part, b.part].filter((x): x is WindowPart => x !== null);
-      return { endpoint, ...summarizeWindow(parts, q.basis, raw, tail) };
-    });
-    return { rows, regions: [...regions].sort(), source: 'partials' };
+      summarizeWindowBases(parts, bases, raw, tail).forEach((stats, i) => rowsOf[i]!.push({ endpoint, ...stats }));
+    }
+    const sorted = [...regions].sort();
+    return new Map(bases.map((basis, i) => [basis, { rows: rowsOf[i]!, regions: [...sorted], source: 'partials' as const }]));
   }
 }
 

@@ -1,13 +1,28 @@
 /**
  * Precomputed answers (decision 120): the most-read leaderboard answers, computed once per change by
- * workers/tasks/precompute-answers.ts and served by the web as stored bytes with their ETag.
+ * workers/tasks/precompute-answers.ts and served by the web as stored bytes with their ETag. An
+ * answer's text is its snapshot's body (one copy, decision 314).
  */
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { endpoints, models, precomputedAnswers, snapshots, workloads } from '../schema';
 import type { NewSnapshot } from './snapshots';
 
-/** One stored answer: `body` is the exact JSON text served, `etag` its strong ETag (quoted). */
+/**
+ * One answer to store: `etag` its strong ETag (quoted), `contentHash` its content without
+ * `snapshotId` and `asOf` (decision 300). Its exact text is the body of snapshot `snapshotId`,
+ * stored with it ({@link savePrecomputedAnswers}; once, not a second copy here: decision 314).
+ */
+export interface NewPrecomputedAnswer {
+  key: string;
+  kind: string;
+  asOf: Date;
+  snapshotId: string;
+  etag: string;
+  contentHash: string;
+}
+
+/** One stored answer as served: `body` is the exact JSON text (its snapshot's), `etag` its strong ETag (quoted). */
 export interface PrecomputedAnswer {
   key: string;
   kind: string;
@@ -44,12 +59,14 @@ export async function listPrecomputeTargets(db: Db, now: Date = new Date()): Pro
 
 /**
  * Stores answers and their snapshots in ONE transaction, so a precomputed answer is citable by its
- * snapshotId the moment it can be served. A row replaces the stored answer of its key unless the
- * stored one is newer (`asOf`); snapshots keep their first body (ON CONFLICT DO NOTHING). Every
- * replaced row gets `computed_at = now()`. Instances learn of new answers from the data change the
- * job records after this (db/queries/data-changes, decision 215).
+ * snapshotId the moment it can be served; the snapshot's body is the answer's text (stored once,
+ * decision 314), so every row's snapshot must be among `snaps` or already stored (a foreign key).
+ * A row replaces the stored answer of its key unless the stored one is newer (`asOf`); snapshots
+ * keep their first body (ON CONFLICT DO NOTHING). Every replaced row gets `computed_at = now()`.
+ * Instances learn of new answers from the data change the job records after this
+ * (db/queries/data-changes, decision 215).
  */
-export async function savePrecomputedAnswers(db: Db, rows: PrecomputedAnswer[], snaps: NewSnapshot[]): Promise<void> {
+export async function savePrecomputedAnswers(db: Db, rows: NewPrecomputedAnswer[], snaps: NewSnapshot[]): Promise<void> {
   if (rows.length === 0) return;
   const uniqueSnaps = [...new Map(snaps.map((s) => [s.id, s])).values()];
   await db.transaction(async (tx) => {
@@ -63,7 +80,7 @@ export async function savePrecomputedAnswers(db: Db, rows: PrecomputedAnswer[], 
           asOf: sql`excluded.as_of`,
           snapshotId: sql`excluded.snapshot_id`,
           etag: sql`excluded.etag`,
-          body: sql`excluded.body`,
+          contentHash: sql`excluded.content_hash`,
           computedAt: sql`now()`,
         },
         // Same instant, same data → same bytes: no write, no version change.
@@ -72,11 +89,24 @@ export async function savePrecomputedAnswers(db: Db, rows: PrecomputedAnswer[], 
   });
 }
 
-/** Every stored answer of one kind: key, asOf and exact text (the precompute job's first run in a process, decision 300). */
-export async function listPrecomputedAnswerBodies(db: Db, kind: string): Promise<Array<{ key: string; asOf: Date; body: string }>> {
+/**
+ * Every stored answer of one kind: key, asOf and content hash (the precompute job's first run in a
+ * process, decision 300). `body` (the snapshot's text) only for a row stored without its hash
+ * (before migration 0028), else null: the hash is then the caller's to compute.
+ */
+export async function listPrecomputedAnswerHashes(
+  db: Db,
+  kind: string,
+): Promise<Array<{ key: string; asOf: Date; contentHash: string | null; body: string | null }>> {
   return db
-    .select({ key: precomputedAnswers.key, asOf: precomputedAnswers.asOf, body: precomputedAnswers.body })
+    .select({
+      key: precomputedAnswers.key,
+      asOf: precomputedAnswers.asOf,
+      contentHash: precomputedAnswers.contentHash,
+      body: sql<string | null>`case when ${precomputedAnswers.contentHash} is null then ${snapshots.body} end`,
+    })
     .from(precomputedAnswers)
+    .innerJoin(snapshots, eq(snapshots.id, precomputedAnswers.snapshotId))
     .where(eq(precomputedAnswers.kind, kind));
 }
 
@@ -91,7 +121,7 @@ export async function deletePrecomputedAnswersOtherThan(db: Db, kind: string, ke
   return rows.length;
 }
 
-/** The stored answer of one key, or null. */
+/** The stored answer of one key with its text (its snapshot's body), or null. */
 export async function getPrecomputedAnswer(db: Db, key: string): Promise<PrecomputedAnswer | null> {
   const rows = await db
     .select({
@@ -100,10 +130,11 @@ export async function getPrecomputedAnswer(db: Db, key: string): Promise<Precomp
       asOf: precomputedAnswers.asOf,
       snapshotId: precomputedAnswers.snapshotId,
       etag: precomputedAnswers.etag,
-      body: precomputedAnswers.body,
+      body: snapshots.body,
     })
     .from(precomputedAnswers)
-    .where(and(eq(precomputedAnswers.key, key)))
+    .innerJoin(snapshots, eq(snapshots.id, precomputedAnswers.snapshotId))
+    .where(eq(precomputedAnswers.key, key))
     .limit(1);
   return rows[0] ?? null;
 }

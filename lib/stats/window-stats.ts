@@ -458,6 +458,21 @@ function drainFigures(n: number, withCi: boolean): { percentiles: Percentiles; m
  * doc). `basis` picks the output-speed metric ranked (and reported as outputTokensPerSecond).
  */
 export function summarizeWindow(parts: readonly WindowPart[], basis: SpeedBasis, raw?: RawRows | null, rows?: readonly number[]): WindowStats {
+  return summarizeWindowBases(parts, [basis], raw, rows)[0]!;
+}
+
+/**
+ * {@link summarizeWindow} for several bases of the same parts and rows at once, in the order of
+ * `bases`: only the output speed depends on the basis, so every other figure is merged and read
+ * once (the precompute job asks both bases of every window; decision 314). Each result equals
+ * summarizeWindow of its basis (the same code; objects are not shared between results).
+ */
+export function summarizeWindowBases(
+  parts: readonly WindowPart[],
+  bases: readonly SpeedBasis[],
+  raw?: RawRows | null,
+  rows?: readonly number[],
+): WindowStats[] {
   let n = 0;
   let successes = 0;
   let lastMs: number | null = null;
@@ -509,10 +524,11 @@ export function summarizeWindow(parts: readonly WindowPart[], basis: SpeedBasis,
       else merger.addIndex(b);
     }
   };
-  const speedMetric = SPEED_METRIC_OF_BASIS[basis];
-  fill(speedMetric);
-  const samples = merger.count;
-  const speed = drainFigures(samples, true);
+  const speeds = bases.map((basis) => {
+    fill(SPEED_METRIC_OF_BASIS[basis]);
+    const samples = merger.count;
+    return { samples, speed: drainFigures(samples, true) };
+  });
   const figure = (metric: WindowMetric): Percentiles => {
     fill(metric);
     return drainFigures(merger.count, false).percentiles;
@@ -530,14 +546,18 @@ export function summarizeWindow(parts: readonly WindowPart[], basis: SpeedBasis,
   fill('cachedInputShare');
   const shareN = merger.count;
   const share = drainFigures(shareN, false).percentiles;
-  return {
+  const ttftMs = figure('ttftMs');
+  const ttfatMs = figure('ttfatMs');
+  const e2eMs = figure('e2eMs');
+  const copy = <T>(x: T): T => (x === null ? x : { ...x });
+  return speeds.map(({ samples, speed }) => ({
     n,
     successes,
     samples,
     outputTokensPerSecond: speed.percentiles,
-    ttftMs: figure('ttftMs'),
-    ttfatMs: figure('ttfatMs'),
-    e2eMs: figure('e2eMs'),
+    ttftMs: copy(ttftMs),
+    ttfatMs: copy(ttfatMs),
+    e2eMs: copy(e2eMs),
     outputTokensPerSecondMedianCi: speed.medianCi,
     errorKinds: sortKeys(kinds),
     lastMeasuredAt: lastMs === null ? null : new Date(lastMs).toISOString(),
@@ -545,11 +565,11 @@ export function summarizeWindow(parts: readonly WindowPart[], basis: SpeedBasis,
     medianItlP50Ms: itlP50 && itlP95 ? itlP50.p50 : null,
     medianItlP95Ms: itlP50 && itlP95 ? itlP95.p50 : null,
     fidelity: summariseFidelity(fidelityPassed, fidelityChecks),
-    cachedInputTokens: cached,
+    cachedInputTokens: copy(cached),
     cacheHit: summariseCacheHits(cacheReported, cacheMisses),
     tierObjectiveAttainment: summariseCacheHits(tierJudged, tierMissed),
     cachedInputShare: share ? { ...share, n: shareN } : null,
-  };
+  }));
 }
 
 /**

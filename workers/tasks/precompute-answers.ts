@@ -5,8 +5,10 @@
  * of the current minute, from the live figures this process keeps from minute to minute
  * (server/live-figures, decision 218: only the last two hours of partials and the raw edge are read
  * each run) and the same answer builder the web uses on demand (server/leaderboard-answers), so the
- * bytes are identical; a window the partials do not cover is computed the usual way. Stores them (exact JSON text + strong ETag) in precomputed_answers and
- * their snapshots in the same transaction, so they are citable the moment they are served; then,
+ * bytes are identical; a window the partials do not cover is computed the usual way. Stores them
+ * (strong ETag + content hash) in precomputed_answers and their exact JSON text as their snapshots,
+ * once (decision 314), in the same transaction, so they are citable the moment they are served; a
+ * batch is written while the next is built (decision 314); then,
  * with every answer written, records a data change whose `live_as_of` is this minute (decision
  * 215): from that version on, every instance serves these stored bytes for its live questions
  * (unless another change landed while the job computed: then none is current until the next run).
@@ -31,10 +33,10 @@ import { liveFigures } from '@/server/live-figures';
 import { getLatestDataChange, recordDataChange } from '@/db/queries/data-changes';
 import {
   deletePrecomputedAnswersOtherThan,
-  listPrecomputedAnswerBodies,
+  listPrecomputedAnswerHashes,
   listPrecomputeTargets,
   savePrecomputedAnswers,
-  type PrecomputedAnswer,
+  type NewPrecomputedAnswer,
 } from '@/db/queries/precomputed-answers';
 import { syncDataVersion } from '@/server/answer-cache';
 import type { NewSnapshot } from '@/db/queries/snapshots';
@@ -43,6 +45,9 @@ import { QUEUES } from '@/lib/queues';
 import type { JobsRoleTask } from '../task';
 
 export const PRECOMPUTE_ANSWERS_QUEUE = QUEUES.precomputeAnswers;
+
+/** Answers (with their snapshots) per write transaction. */
+const SAVE_BATCH = 100;
 
 export { PRECOMPUTED_WINDOWS_HOURS };
 const BASES: SpeedBasis[] = ['reported', 'o200k'];
@@ -96,13 +101,26 @@ async function runOnce(
   const targets = await listPrecomputeTargets(db, asOf);
   if (storedContent === null) {
     const stored = new Map<string, string>();
-    for (const r of await listPrecomputedAnswerBodies(db, 'leaderboard')) stored.set(r.key, answerContentHash(r.body));
+    for (const r of await listPrecomputedAnswerHashes(db, 'leaderboard')) stored.set(r.key, r.contentHash ?? answerContentHash(r.body ?? ''));
     storedContent = stored;
   }
   const known = storedContent;
-  const rows: PrecomputedAnswer[] = [];
+  const rows: NewPrecomputedAnswer[] = [];
   const snaps: NewSnapshot[] = [];
   const written = new Map<string, string>();
+  let writtenRows = 0;
+  // Batches are written while the next ones are built (one in flight): Postgres stores one batch
+  // (TOAST compression, WAL) while this process builds the next (decision 314). Each batch is its
+  // own transaction, as before; none is served before this run announces its minute below.
+  let saving: Promise<void> = Promise.resolve();
+  const save = async () => {
+    await saving;
+    if (rows.length === 0) return;
+    const [r, sn] = [rows.splice(0), snaps.splice(0)];
+    writtenRows += r.length;
+    saving = savePrecomputedAnswers(db, r, sn);
+    saving.catch(() => {}); // awaited by the next save or below; an unawaited failure must not go unhandled
+  };
   let maxAnswerMs = 0;
   let maxAnswerCpuMs = 0;
   let computed = 0;
@@ -153,7 +171,8 @@ async function runOnce(
         // Same figures as the stored answer (only the minute moved): no new row, no new snapshot.
         if (known.get(key) === content) continue;
         written.set(key, content);
-        rows.push({ key, kind: 'leaderboard', asOf, snapshotId: answer.snapshotId, etag: `"${answer.snapshotId}"`, body });
+        if (rows.length >= SAVE_BATCH) await save();
+        rows.push({ key, kind: 'leaderboard', asOf, snapshotId: answer.snapshotId, etag: `"${answer.snapshotId}"`, contentHash: content });
         snaps.push({
           id: answer.snapshotId,
           kind: 'leaderboard',
@@ -163,7 +182,8 @@ async function runOnce(
       }
     }
   }
-  for (let i = 0; i < rows.length; i += 100) await savePrecomputedAnswers(db, rows.slice(i, i + 100), snaps.slice(i, i + 100));
+  await save();
+  await saving;
   for (const [k, c] of written) known.set(k, c);
   // A stored answer of a question no longer asked (model unlisted, workload unscheduled) must not stay current.
   const asked = new Set(keys);
@@ -176,7 +196,7 @@ async function runOnce(
     await recordDataChange(db, { source: 'precompute', from: asOf, to: asOf, liveAsOf: asOf, expectVersion: base?.version ?? 0 });
     await syncDataVersion(db);
   }
-  return { asOf, answers: keys.length, computed, written: rows.length, ms: performance.now() - t0, maxAnswerMs, maxAnswerCpuMs };
+  return { asOf, answers: keys.length, computed, written: writtenRows, ms: performance.now() - t0, maxAnswerMs, maxAnswerCpuMs };
 }
 
 /**

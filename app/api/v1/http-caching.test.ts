@@ -124,7 +124,9 @@ describe('precomputed answers', () => {
     const qs = 'model=llama-4-maverick&workload=prose-1k&window=72h';
     const key = 'leaderboard|llama-4-maverick|prose-1k|72h|o200k|*'; // the default basis (decision 175)
     const stored = (
-      await t.sql<{ body: string; etag: string; snapshot_id: string }[]>`select body, etag, snapshot_id from precomputed_answers where key = ${key}`
+      await t.sql<
+        { body: string; etag: string; snapshot_id: string }[]
+      >`select s.body, p.etag, p.snapshot_id from precomputed_answers p join snapshots s on s.id = p.snapshot_id where p.key = ${key}`
     )[0]!;
     await syncAnswers(getDb());
     const r1 = await get(`/api/v1/leaderboard?${qs}`);
