@@ -6,6 +6,7 @@ import { endpoints } from '@/db/schema';
 import { SEED_ENDPOINTS } from '@/lib/catalog/seed-catalog';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { expectNoHorizontalOverflow, expectNoSeriousA11yViolations, screenshot } from './support/page-checks';
+import { probeNow } from './support/probe-now';
 import { e2eDatabaseUrl } from './support/tokenpace-cli';
 
 /**
@@ -35,6 +36,8 @@ interface Compared {
 }
 
 const servers: ReferenceServer[] = [];
+/** the stand-ins' endpoint ids (set up in beforeAll) */
+let standInIds: number[] = [];
 
 test.describe.configure({ mode: 'serial' });
 
@@ -54,11 +57,24 @@ test.beforeAll(async ({ request }) => {
         .where(inArray(endpoints.slug, [s.slug]));
     }
     await notifyDataChanged(db, 'e2e-model-comparison');
+    standInIds = (
+      await db
+        .select({ id: endpoints.id })
+        .from(endpoints)
+        .where(
+          inArray(
+            endpoints.slug,
+            STAND_INS.map((s) => s.slug),
+          ),
+        )
+    ).map((e) => e.id);
   } finally {
     await close();
   }
-  // Probes run every minute; an endpoint is ranked from its 3rd rankable probe. Wait until the
-  // comparison names each model's fastest stand-in.
+  // An endpoint is ranked from its 3rd rankable probe: three probes of each stand-in now, not three
+  // cron minutes (the crons go on probing them every minute too). Wait until the comparison names
+  // each model's fastest stand-in.
+  await probeNow(standInIds, 'prose-1k', 3);
   await expect
     .poll(
       async () => {

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { startReferenceServer, type ReferenceServer } from '../lib/reference-server/reference-server';
 import { runTokenpaceCli } from './support/tokenpace-cli';
+import { probeNow } from './support/probe-now';
 
 /**
  * A new provider signs up, submits an endpoint pointing at a local reference server (loopback is
@@ -162,7 +163,9 @@ test('a provider signs up, submits, is verified, approved by an admin, and ranke
   await expect(page.getByRole('button', { name: 'Request a sweep' })).toBeDisabled();
   await expect(page.locator('[data-field="sweep-disabled-reason"]')).toContainText('sweeps of this endpoint are not enabled');
 
-  // 5. The scheduler probes it (status active): measurements reach the leaderboard.
+  // 5. It is probed (status active): measurements reach the leaderboard. One probe now, through the
+  // server's probe workers, rather than waiting for the cron's next minute (which probes it too).
+  await probeNow([endpointId], 'prose-1k', 1);
   await expect
     .poll(
       async () => {

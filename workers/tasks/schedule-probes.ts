@@ -29,6 +29,24 @@ export function jobIdForKey(key: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
+/**
+ * Enqueues one probe job on its region's probe queue, keyed by its job key (a second send of one
+ * slot is a no-op: returns false). `expireInSeconds` bounds a stuck probe. The one place a probe job
+ * is sent: the schedule's fan-out, and tests that probe named endpoints now (e2e/support/probe-now.ts).
+ */
+export async function sendProbeJob(boss: PgBoss, payload: ProbeJobPayload, expireInSeconds: number): Promise<boolean> {
+  const id = await boss.send(probeQueueName(payload.region), payload, {
+    id: jobIdForKey(payload.jobKey),
+    // One stream at a time per endpoint and region: TPS/user is a single-stream figure, and
+    // parallel probes of one endpoint would compete with each other (and with the provider's batching).
+    group: { id: `endpoint-${payload.endpointId}` },
+    retryLimit: 1,
+    retryDelay: 5,
+    expireInSeconds,
+  });
+  return id !== null;
+}
+
 /** Default share of non-mandatory probes that are fidelity probes (TOKENPACE_FIDELITY_FRACTION). */
 export const DEFAULT_FIDELITY_FRACTION = 0.1;
 
@@ -64,16 +82,7 @@ export async function scheduleProbes(
         jobKey,
         fidelity: isFidelityProbe(jobKey, recentFidelity.has(`${e.id}:${workloadId}`), params.fidelityFraction ?? DEFAULT_FIDELITY_FRACTION),
       };
-      const id = await boss.send(probeQueueName(params.region), payload, {
-        id: jobIdForKey(payload.jobKey),
-        // One stream at a time per endpoint and region: TPS/user is a single-stream figure, and
-        // parallel probes of one endpoint would compete with each other (and with the provider's batching).
-        group: { id: `endpoint-${e.id}` },
-        retryLimit: 1,
-        retryDelay: 5,
-        expireInSeconds: params.expireInSeconds,
-      });
-      if (id) {
+      if (await sendProbeJob(boss, payload, params.expireInSeconds)) {
         enqueued += 1;
         if (payload.fidelity) fidelity += 1;
       }
