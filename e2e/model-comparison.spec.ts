@@ -36,6 +36,20 @@ interface Compared {
 }
 
 const servers: ReferenceServer[] = [];
+/** The stand-ins' endpoint ids. */
+async function standInEndpointIds(db: ReturnType<typeof openDb>['db']): Promise<number[]> {
+  return (
+    await db
+      .select({ id: endpoints.id })
+      .from(endpoints)
+      .where(
+        inArray(
+          endpoints.slug,
+          STAND_INS.map((s) => s.slug),
+        ),
+      )
+  ).map((e) => e.id);
+}
 /** the stand-ins' endpoint ids (set up in beforeAll) */
 let standInIds: number[] = [];
 
@@ -57,17 +71,7 @@ test.beforeAll(async ({ request }) => {
         .where(inArray(endpoints.slug, [s.slug]));
     }
     await notifyDataChanged(db, 'e2e-model-comparison');
-    standInIds = (
-      await db
-        .select({ id: endpoints.id })
-        .from(endpoints)
-        .where(
-          inArray(
-            endpoints.slug,
-            STAND_INS.map((s) => s.slug),
-          ),
-        )
-    ).map((e) => e.id);
+    standInIds = await standInEndpointIds(db);
   } finally {
     await close();
   }
@@ -105,17 +109,7 @@ test.beforeAll(async ({ request }) => {
 test.afterAll(async () => {
   const { db, close } = openDb(e2eDatabaseUrl(), 2);
   try {
-    const ids = (
-      await db
-        .select({ id: endpoints.id })
-        .from(endpoints)
-        .where(
-          inArray(
-            endpoints.slug,
-            STAND_INS.map((s) => s.slug),
-          ),
-        )
-    ).map((r) => r.id);
+    const ids = await standInEndpointIds(db);
     for (const s of STAND_INS) {
       const seeded = SEED_ENDPOINTS.find((e) => e.slug === s.slug)!;
       await db

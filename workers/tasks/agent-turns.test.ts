@@ -11,7 +11,6 @@
  * late, never early; lib/reference-server/test-support/delivery-truth.ts), and the server is
  * checked to have kept its configured schedule (never ahead of it).
  */
-import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { measurements, workloads } from '@/db/schema';
@@ -20,8 +19,9 @@ import { leaderboardQuerySchema } from '@/lib/api/schemas';
 import { AGENT_TURNS } from '@/lib/probe/agent-prompts';
 import type { FetchLike } from '@/lib/probe/types';
 import { AGENT_WORKLOADS } from '@/lib/probe/workloads';
-import { conversationText, measureRecordTps, type ReferenceServer, type ReferenceStreamRecord } from '@/lib/reference-server/reference-server';
-import { expectNeverAhead, monotonicNow } from '@/lib/reference-server/test-support/delivery-truth';
+import { conversationText, measureRecordTps, type ReferenceServer } from '@/lib/reference-server/reference-server';
+import { expectNeverAhead, monotonicNow, recordForPrompt } from '@/lib/reference-server/test-support/delivery-truth';
+import { percentile } from '@/lib/stats/percentiles';
 import { createGuardedFetch } from '@/lib/security/ssrf-guard';
 import { encodeO200k } from '@/lib/tokens/o200k';
 import { getLeaderboardAnswer } from '@/server/leaderboard';
@@ -69,14 +69,6 @@ const fetches = useReferenceTaskSuite(
     responsesId = await copyCalibrationEndpoint(t.db, chatId, '-responses', { protocol: 'openai-responses' });
   },
 );
-
-/** The server's write-log record of the request whose conversation text is `text` (exactly one). */
-function recordOf(text: string): ReferenceStreamRecord {
-  const sha = createHash('sha256').update(text).digest('hex');
-  const matches = reference!.writeLog().filter((r) => r.promptSha256 === sha);
-  expect(matches, 'one write-log record per request').toHaveLength(1);
-  return matches[0]!;
-}
 
 describe('agent turns (worker task, reference server, real Postgres)', () => {
   it('each job writes one measurement per turn; the engine recovers per-turn TTFT, TPS/user and cached tokens within 5 %', async () => {
@@ -164,7 +156,7 @@ describe('agent turns (worker task, reference server, real Postgres)', () => {
           expect(m!.inputTokensReported).toBe(prompt);
           shareTruth[turn - 1]!.push(previous / prompt);
           // what the server really sent: never ahead of its schedule (on a loaded machine, late)
-          const record = recordOf(conversationText(messages));
+          const record = recordForPrompt(reference!.writeLog(), conversationText(messages));
           expectNeverAhead(record, { tps: TPS, ttftMs: turn === 1 ? COLD_TTFT_MS : WARM_TTFT_MS });
           delivered[turn - 1]!.tps.push(measureRecordTps(record)!);
           delivered[turn - 1]!.ttftMs.push(record.writeAt[0]! - bodies[turn - 1]!.sentAt);
@@ -174,10 +166,6 @@ describe('agent turns (worker task, reference server, real Postgres)', () => {
 
     const asOf = new Date(Date.now() + 61_000);
     const within5 = (got: number | undefined, truth: number, what: string) => expect(Math.abs(got! - truth), what).toBeLessThanOrEqual(truth * 0.05);
-    const median = (xs: number[]) => {
-      const s = [...xs].sort((a, b) => a - b);
-      return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-    };
     for (const endpointId of [chatId, responsesId]) {
       const cachedTruth = truthOf.get(endpointId)!;
       for (let turn = 1; turn <= AGENT_TURNS; turn++) {
@@ -191,10 +179,10 @@ describe('agent turns (worker task, reference server, real Postgres)', () => {
         const delivered = deliveredOf.get(endpointId)![turn - 1]!;
         // TTFT: never under what was delivered (less 5 %); above it by at most 5 % plus READ_SLACK_MS,
         // the reader's own lateness on this shared, loaded loop, which the injected quiet evidence hides
-        const ttftTruth = median(delivered.ttftMs);
+        const ttftTruth = percentile(delivered.ttftMs, 50);
         expect(e.ttftMs!.p50, `turn ${turn} TTFT`).toBeGreaterThanOrEqual(ttftTruth * 0.95);
         expect(e.ttftMs!.p50, `turn ${turn} TTFT`).toBeLessThanOrEqual(ttftTruth * 1.05 + READ_SLACK_MS);
-        within5(e.outputTokensPerSecond?.p50, median(delivered.tps), `turn ${turn} TPS/user`);
+        within5(e.outputTokensPerSecond?.p50, percentile(delivered.tps, 50), `turn ${turn} TPS/user`);
         const truths = [...cachedTruth[turn - 1]!].sort((a, b) => a - b);
         const shares = [...shareTruthOf.get(endpointId)![turn - 1]!].sort((a, b) => a - b);
         expect(e.cachedInputShare?.n, `turn ${turn} cached share n`).toBe(CONVERSATIONS);
