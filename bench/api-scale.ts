@@ -16,7 +16,8 @@
  *    precompute-answers job once, then every minute (issue 13: answers computed once per change).
  * 4. Drives GET /api/v1/leaderboard with autocannon, every request with varied parameters (model,
  *    workload, window 24h/72h/7d, basis; `--at-share` (default 0.1) of them with `at` = a random
- *    second in the last 3 days, computed on demand and each a new snapshot), beside the static
+ *    second in the last 3 days, computed on demand and each a new snapshot; the web's snapshot budget
+ *    is lifted, TOKENPACE_SNAPSHOT_BUDGET_PER_HOUR, so none is refused), beside the static
  *    GET /api/v1/ping on the same server with the same load generator:
  *    - saturation (100 connections) of ping, then of the leaderboard;
  *    - an offered load of 40 % of ping's saturation, ping then leaderboard: p50/p99, and the web
@@ -37,7 +38,7 @@
  *    live answer's window start moves), +1 and +2. Fresh data is loaded as of the latest such t0 in
  *    the past; with `--reuse-data` t0 is the next one after the data's newest minute and the
  *    minutes in between get probes at the cadence (one catch-up rollup, untimed).
- * Targets (issue 13): leaderboard saturation ≥ 0.9× ping; at 40 % of ping's saturation, leaderboard
+ * Targets (issue 13): leaderboard saturation ≥ 0.9× ping (a run with any non-2xx or error is not met); at 40 % of ping's saturation, leaderboard
  * p99 ≤ 1.5× ping p99 at each size; 10M/1M leaderboard latency ratio ≤ 1.2; at most one snapshot row
  * per distinct answer; ≤ 2 KB per measurement with its timeline.
  */
@@ -452,6 +453,9 @@ async function startWeb(url: string): Promise<ChildProcess> {
         DATABASE_URL: url,
         TOKENPACE_NEXT_DIST_DIR: DIST_DIR,
         TOKENPACE_PUBLIC_RATE_LIMIT_PER_MINUTE: '0',
+        // Every at= question is computed: with the default 600 an hour the rest were refused with a
+        // cheap 503 that counted as a served request and flattered the leaderboard's req/s.
+        TOKENPACE_SNAPSHOT_BUDGET_PER_HOUR: '10000000',
         NODE_ENV: 'production',
         NEXT_TELEMETRY_DISABLED: '1',
       },
@@ -987,13 +991,17 @@ async function main(): Promise<void> {
     const rN = results[phases[phases.length - 1]!.label]!;
     const checks: Array<[string, string, boolean]> = [];
     for (const [label, r] of Object.entries(results)) {
+      // A run with refused or failed requests measured something else than answers: never met.
+      const failedOf = (x: RunResult) => (x.non2xx + x.errors > 0 ? `; ${x.non2xx} non-2xx, ${x.errors} errors of ${x.total}` : '');
       const sat = r.lbSat.reqPerSecMean / r.pingSat.reqPerSecMean;
-      checks.push([`saturation leaderboard / ping, ${label}`, `${f(sat, 2)}× (target ≥ 0.9)`, sat >= 0.9]);
+      const satFailed = failedOf(r.lbSat) + failedOf(r.pingSat);
+      checks.push([`saturation leaderboard / ping, ${label}`, `${f(sat, 2)}× (target ≥ 0.9)${satFailed}`, sat >= 0.9 && !satFailed]);
       const tail = r.lbLow.p99 / r.pingLow.p99;
+      const lowFailed = failedOf(r.lbLow) + failedOf(r.pingLow);
       checks.push([
         `p99 at ${r.rate} req/s (40 % of ping sat), leaderboard / ping, ${label}`,
-        `${f(r.lbLow.p99)} / ${f(r.pingLow.p99)} ms = ${f(tail, 2)}× (target ≤ 1.5)`,
-        tail <= 1.5,
+        `${f(r.lbLow.p99)} / ${f(r.pingLow.p99)} ms = ${f(tail, 2)}× (target ≤ 1.5)${lowFailed}`,
+        tail <= 1.5 && !lowFailed,
       ]);
       checks.push([
         `snapshot rows per distinct answer, ${label}`,

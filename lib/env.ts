@@ -55,6 +55,11 @@ const envSchema = z.object({
     }),
   /** Requests per minute per client IP to the public read API (/api/v1 GETs); 0 turns the limit off. */
   TOKENPACE_PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /**
+   * New on-demand snapshot rows (past `at=` boards, uncommon windows, regions) one web process may
+   * write per hour (server/snapshot-budget, decision 163); beyond it such questions get 503.
+   */
+  TOKENPACE_SNAPSHOT_BUDGET_PER_HOUR: z.coerce.number().int().min(1).max(10_000_000).default(600),
   /** Most submissions one account may have waiting for review at once. */
   TOKENPACE_MAX_PENDING_SUBMISSIONS: z.coerce.number().int().min(1).max(1000).default(5),
   /**

@@ -16,10 +16,11 @@
  * per listed model, most of them without precomputed answers while their keys are unset).
  *
  * Bound: rows added by anonymous requests beyond that grid ≤ points × (elapsed / duration + 1) per web instance;
- * with the default 600 per hour: ≤ 14,400 a day per instance, each a distinct answer (same id →
+ * with the default 600 per hour (TOKENPACE_SNAPSHOT_BUDGET_PER_HOUR): ≤ 14,400 a day per instance, each a distinct answer (same id →
  * one row: INSERT … ON CONFLICT DO NOTHING).
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { getEnv } from '@/lib/env';
 import { PRECOMPUTED_WINDOWS_HOURS } from '@/lib/stats/window-stats';
 
 /** points per window of `durationSeconds` */
@@ -30,6 +31,11 @@ export interface SnapshotBudget {
 
 export const DEFAULT_SNAPSHOT_BUDGET: SnapshotBudget = { points: 600, durationSeconds: 3600 };
 
+/** The budget this deployment configured: TOKENPACE_SNAPSHOT_BUDGET_PER_HOUR points per hour (default 600). */
+export function configuredSnapshotBudget(): SnapshotBudget {
+  return { points: getEnv().TOKENPACE_SNAPSHOT_BUDGET_PER_HOUR, durationSeconds: 3600 };
+}
+
 /** A new snapshot row would exceed this process's budget: answer 503, retry after `retryAfterSeconds`. */
 export class SnapshotBudgetError extends Error {
   constructor(readonly retryAfterSeconds: number) {
@@ -38,11 +44,18 @@ export class SnapshotBudgetError extends Error {
 }
 
 const KEY = 'snapshots';
-let limiter = new RateLimiterMemory({ points: DEFAULT_SNAPSHOT_BUDGET.points, duration: DEFAULT_SNAPSHOT_BUDGET.durationSeconds });
+const limiterOf = (b: SnapshotBudget) => new RateLimiterMemory({ points: b.points, duration: b.durationSeconds });
+// Made on first use, so the environment is read when the process serves, not when it imports.
+let limiter: RateLimiterMemory | null = null;
+
+/** Forgets the budget, so the next write reads TOKENPACE_SNAPSHOT_BUDGET_PER_HOUR again (tests; a fresh window starts). */
+export function resetSnapshotBudget(): void {
+  limiter = null;
+}
 
 /** Replaces the budget (tests; a fresh window starts). */
 export function configureSnapshotBudget(b: SnapshotBudget): void {
-  limiter = new RateLimiterMemory({ points: b.points, duration: b.durationSeconds });
+  limiter = limiterOf(b);
 }
 
 /** Whether a new answer to this question takes a point: everything but a live answer of the catalog grid (see above). */
@@ -53,6 +66,7 @@ export function costsSnapshotBudget(q: { window: number; region?: string | null 
 /** Takes one point for a snapshot row about to be written; throws {@link SnapshotBudgetError} when none is left. */
 export async function reserveSnapshotWrite(): Promise<void> {
   try {
+    limiter ??= limiterOf(configuredSnapshotBudget());
     await limiter.consume(KEY, 1);
   } catch (err) {
     if (err instanceof RateLimiterRes) throw new SnapshotBudgetError(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
@@ -62,5 +76,6 @@ export async function reserveSnapshotWrite(): Promise<void> {
 
 /** Gives a reserved point back (the answer's row already existed, or computing it failed). */
 export async function refundSnapshotWrite(): Promise<void> {
+  limiter ??= limiterOf(configuredSnapshotBudget());
   await limiter.reward(KEY, 1);
 }
