@@ -72,6 +72,12 @@ export interface ProbeResultContext {
    * credited in the hold rule only up to it, less the visible output (decision 307). Omitted: no cap.
    */
   maxOutputTokens?: number;
+  /**
+   * Whether the request declared a tool (a tool-call workload, ./adapters/structured-output.ts, or
+   * a conversation with tool results). False: a tool call is text the request did not ask for,
+   * so unrecognised (decision 318). Omitted: not judged (tests of the decoders alone).
+   */
+  toolsDeclared?: boolean;
 }
 
 /**

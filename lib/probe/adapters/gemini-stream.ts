@@ -27,12 +27,13 @@ import type { InStreamError, ProtocolAdapter, StreamDecoder, ToolCallDelta, Wire
 import { joinUrl } from './join-url';
 import { collectText, emptyText, hasText } from './content-parts';
 import { classifyInStreamError, isRecord, nonEmptyString, tryParseJson } from './normalize';
-import { createSseDecoder } from './sse-messages';
+import { createSseDecoder, withRepeatedKey } from './sse-messages';
+import { repeatedKeyPath } from './repeated-keys';
 import { addCachedInput } from './cached-input';
 import { structuredOutputFields } from './structured-output';
 import { conversationFields } from './conversation';
 import { serviceTierFields } from '../service-tier';
-import { listUnknownUsagePaths } from './usage-places';
+import { listUnknownUsagePaths, listUsageText } from './usage-places';
 import { classifyFinish, namesFailure } from '../finish-reasons';
 
 /** Part keys read here or known to carry no generated text. */
@@ -301,6 +302,7 @@ function interpretResponse(response: Record<string, unknown>, state: GeminiDecod
     // cannot be read, so the count is unknown: recorded, never a number (decision 061).
     const unreadable = (['candidatesTokenCount', 'thoughtsTokenCount'] as const).filter((k) => u[k] !== undefined && u[k] !== null && !isTokenCount(u[k]));
     for (const key of unreadable) unrecognized.push(`usageMetadata.${key}`);
+    unrecognized.push(...listUsageText(u, 'usageMetadata', (k) => (unreadable as string[]).includes(k)));
     const candidatesCount = isTokenCount(u.candidatesTokenCount) ? u.candidatesTokenCount : undefined;
     const thoughts = isTokenCount(u.thoughtsTokenCount) ? u.thoughtsTokenCount : undefined;
     if (unreadable.length === 0 && (candidatesCount !== undefined || thoughts !== undefined)) {
@@ -339,7 +341,7 @@ function createGeminiDecoder(sink: WireEventSink): StreamDecoder {
     if (!isRecord(parsed)) {
       return sink({ error: { kind: 'stream_error', message: `unparsable response element: ${text.slice(0, 120)}` } }, atMs);
     }
-    sink(interpretResponse(parsed, state), atMs);
+    sink(withRepeatedKey(interpretResponse(parsed, state), repeatedKeyPath(text)), atMs);
   };
   let inner: StreamDecoder | null = null;
   const pending: Array<[Uint8Array, number]> = [];

@@ -37,7 +37,7 @@ import { servedTierOf } from './served-tier';
 import { structuredOutputFields } from './structured-output';
 import { conversationFields } from './conversation';
 import { serviceTierFields } from '../service-tier';
-import { listUnknownUsagePaths, listUnreadableCounts } from './usage-places';
+import { isTokenCountKey, listUnknownUsagePaths, listUnreadableCounts, listUsageText } from './usage-places';
 
 /** Per-stream state of the OpenAI decoder. */
 interface ChatDecoderState {
@@ -428,9 +428,11 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
           : undefined;
   const usageCount = usage ? outputCount(usage) : undefined;
   unrecognized.push(...listUnknownUsagePaths(chunk, (p) => p === 'usage' || p === 'x_groq.usage' || /^choices\[\d+\]\.usage$/.test(p)));
-  if (isRecord(chunk.usage)) unrecognized.push(...listUnreadableCounts(chunk.usage, 'usage'));
-  if (choiceUsage) unrecognized.push(...listUnreadableCounts(choiceUsage, `choices[${at}].usage`));
-  if (isRecord(chunk.x_groq) && isRecord(chunk.x_groq.usage)) unrecognized.push(...listUnreadableCounts(chunk.x_groq.usage, 'x_groq.usage'));
+  if (isRecord(chunk.usage)) unrecognized.push(...listUnreadableCounts(chunk.usage, 'usage'), ...listUsageText(chunk.usage, 'usage', isTokenCountKey));
+  if (choiceUsage)
+    unrecognized.push(...listUnreadableCounts(choiceUsage, `choices[${at}].usage`), ...listUsageText(choiceUsage, `choices[${at}].usage`, isTokenCountKey));
+  if (isRecord(chunk.x_groq) && isRecord(chunk.x_groq.usage))
+    unrecognized.push(...listUnreadableCounts(chunk.x_groq.usage, 'x_groq.usage'), ...listUsageText(chunk.x_groq.usage, 'x_groq.usage', isTokenCountKey));
   const servedTier = servedTierOf(chunk.service_tier);
   if (servedTier !== undefined) event.servedServiceTier = servedTier;
   if (usage && usageCount !== undefined) {
