@@ -72,8 +72,8 @@ const CANDIDATE_KEYS = new Set([
   'logprobsResult',
   'tokenCount',
 ]);
-/** ModelStatus keys (Gemini API reference, GenerateContentResponse.modelStatus): a notice about the model, no generated text. */
-const MODEL_STATUS_KEYS = new Set(['modelStage', 'retirementTime', 'message']);
+/** ModelStatus keys (Gemini API reference, GenerateContentResponse.modelStatus) holding no text: a stage word and a time. */
+const MODEL_STATUS_KEYS = new Set(['modelStage', 'retirementTime']);
 /** Content keys read here. */
 const CONTENT_KEYS = new Set(['parts', 'role']);
 
@@ -292,8 +292,18 @@ function interpretResponse(response: Record<string, unknown>, state: GeminiDecod
   const filter = statedFilter(response, isRecord(candidate) ? candidate : undefined, unrecognized);
   if (filter !== undefined && !event.error && classifyFinish('gemini-stream', event.finishReason).verdict !== 'failed') event.error = filter;
   // modelStatus (Gemini API reference) is a notice about the model: known only in its documented shape.
+  // Its `message` ("a message explaining the model status") is text beside the answer: naming a
+  // failure it fails the probe, as finishMessage does; other words are text the probe does not
+  // read, so unrecognised (decision 318).
   if (isRecord(response.modelStatus)) {
-    for (const [key, value] of Object.entries(response.modelStatus)) if (!MODEL_STATUS_KEYS.has(key) && hasText(value)) unrecognized.push(`modelStatus.${key}`);
+    const status = response.modelStatus;
+    const message = nonEmptyString(status.message);
+    // prose: punctuation after a word ("failed:") ends it like a space
+    if (message !== undefined && namesFailure(message.toLowerCase().replace(/[^\p{L}\p{N}_\s-]/gu, ' ')))
+      event.error ??= { kind: 'stream_error', message: `modelStatus.message: ${message.slice(0, 120)}` };
+    else if (hasText(status.message)) unrecognized.push('modelStatus.message');
+    for (const [key, value] of Object.entries(status))
+      if (key !== 'message' && !MODEL_STATUS_KEYS.has(key) && hasText(value)) unrecognized.push(`modelStatus.${key}`);
   } else if (hasText(response.modelStatus)) unrecognized.push('modelStatus');
   if (isRecord(response.usageMetadata)) {
     const u = response.usageMetadata;

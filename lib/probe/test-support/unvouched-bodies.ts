@@ -279,6 +279,60 @@ export const HONEST_BODIES: UnvouchedBody[] = [
   },
 ];
 
+HONEST_BODIES.push(
+  // whole-text copies that say what the deltas said
+  {
+    label: 'chat: a final message (no delta) repeating the deltas (S17 shape)',
+    protocol: 'openai-chat',
+    events: chat({
+      stop: j({ choices: [{ index: 0, message: { role: 'assistant', content: ANSWER }, finish_reason: 'stop' }], usage: JSON.parse(CHAT_USAGE) }),
+    }),
+  },
+  {
+    label: 'chat: a message beside the last delta, equal to all the text',
+    protocol: 'openai-chat',
+    events: chat({
+      stop: j({ choices: [{ index: 0, delta: {}, message: { role: 'assistant', content: ANSWER }, finish_reason: 'stop' }], usage: JSON.parse(CHAT_USAGE) }),
+    }),
+  },
+  {
+    label: 'chat: Together’s text beside each delta, the same text',
+    protocol: 'openai-chat',
+    events: chat({ replace: [1, j({ choices: [{ index: 0, delta: { content: ' there' }, text: ' there', finish_reason: null }] })] }),
+  },
+  // tool calls where the workload declared a tool
+  {
+    label: 'chat: a declared tool called, name and arguments only',
+    protocol: 'openai-chat',
+    toolsDeclared: true,
+    answer: '',
+    events: [
+      data(
+        j({
+          choices: [
+            {
+              index: 0,
+              delta: { role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } }] },
+              finish_reason: null,
+            },
+          ],
+        }),
+      ),
+      ...['{"city":', ' "Paris",', ' "unit":', ' "celsius"}'].map((a) =>
+        data(j({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: a } }] }, finish_reason: null }] })),
+      ),
+      data(j({ choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })),
+      'data: [DONE]\n\n',
+    ],
+  },
+  // a status object with no text, and an empty message
+  {
+    label: 'gemini: modelStatus with its stage and time only',
+    protocol: 'gemini-stream',
+    events: gemini({ extra: ',"modelStatus":{"modelStage":"STABLE","retirementTime":"2027-01-01T00:00:00Z","message":""}' }),
+  },
+);
+
 /** The attacks, by rule. */
 export const ATTACK_BODIES: AttackBody[] = [
   // ----- repeated keys (RFC 8259 §4) -----
@@ -513,5 +567,149 @@ export const ATTACK_BODIES: AttackBody[] = [
     protocol: 'bedrock-converse-stream',
     events: bedrock({ usage: j({ inputTokens: 5, outputTokens: COUNT, totalTokens: 11, note: 'the real answer' }) }),
     paths: ['metadata.usage.note (text)'],
+  },
+  // ----- a whole-text object that differs from the deltas -----
+  {
+    rule: 'whole text',
+    label: 'chat: a final message (no delta) with other text after the deltas',
+    protocol: 'openai-chat',
+    events: chat({
+      stop: j({ choices: [{ index: 0, message: { role: 'assistant', content: 'Goodbye.' }, finish_reason: 'stop' }], usage: JSON.parse(CHAT_USAGE) }),
+    }),
+    paths: ['choices[0].message (differs from the deltas)'],
+  },
+  {
+    rule: 'whole text',
+    label: 'chat: a message beside the last delta with other text (not read: it would be dropped)',
+    protocol: 'openai-chat',
+    events: chat({
+      stop: j({
+        choices: [{ index: 0, delta: {}, message: { role: 'assistant', content: `${ANSWER} And a great deal more.` }, finish_reason: 'stop' }],
+        usage: JSON.parse(CHAT_USAGE),
+      }),
+    }),
+    paths: ['choices[0].message (differs from the deltas)'],
+  },
+  {
+    rule: 'whole text',
+    label: 'chat: a message’s reasoning that the deltas never said',
+    protocol: 'openai-chat',
+    events: chat({
+      stop: j({
+        choices: [
+          { index: 0, delta: {}, message: { role: 'assistant', content: ANSWER, reasoning_content: 'I thought for a long time.' }, finish_reason: 'stop' },
+        ],
+        usage: JSON.parse(CHAT_USAGE),
+      }),
+    }),
+    paths: ['choices[0].message (differs from the deltas)'],
+  },
+  {
+    rule: 'whole text',
+    label: 'chat: a Completions text beside the delta saying other words',
+    protocol: 'openai-chat',
+    events: chat({ replace: [1, j({ choices: [{ index: 0, delta: { content: ' there' }, text: ' everyone, and then some', finish_reason: null }] })] }),
+    paths: ['choices[0].text (differs from the deltas)'],
+  },
+  // ----- a status object carrying a message -----
+  {
+    rule: 'status message',
+    label: 'gemini: modelStatus message with other text',
+    protocol: 'gemini-stream',
+    events: gemini({ extra: ',"modelStatus":{"modelStage":"STABLE","message":"The real answer is 42."}' }),
+    paths: ['modelStatus.message'],
+  },
+  {
+    rule: 'status message',
+    label: 'gemini: modelStatus message naming a failure',
+    protocol: 'gemini-stream',
+    events: gemini({ extra: ',"modelStatus":{"modelStage":"STABLE","message":"Generation was aborted; output truncated."}' }),
+    failed: 'modelStatus.message: Generation was aborted; output truncated.',
+  },
+  // ----- tool-call text the request did not ask for, or under keys not read -----
+  {
+    rule: 'tool text',
+    label: 'chat: a tool call from a request that declared no tool',
+    protocol: 'openai-chat',
+    toolsDeclared: false,
+    events: chat({
+      extra: [
+        j({
+          choices: [
+            {
+              index: 0,
+              delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"text": "more words"}' } }] },
+              finish_reason: null,
+            },
+          ],
+        }),
+      ],
+    }),
+    paths: ['tool_calls (the request declared no tool)'],
+  },
+  {
+    rule: 'tool text',
+    label: 'chat: function.output text beside the arguments (tools declared)',
+    protocol: 'openai-chat',
+    toolsDeclared: true,
+    events: chat({
+      extra: [
+        j({
+          choices: [
+            {
+              index: 0,
+              delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}', output: 'the real answer' } }] },
+              finish_reason: null,
+            },
+          ],
+        }),
+      ],
+    }),
+    paths: ['choices[0].delta.tool_calls[0].function.output'],
+  },
+  {
+    rule: 'tool text',
+    label: 'chat: a result key on the call (tools declared)',
+    protocol: 'openai-chat',
+    toolsDeclared: true,
+    events: chat({
+      extra: [
+        j({
+          choices: [
+            {
+              index: 0,
+              delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' }, result: 'hidden text' }] },
+              finish_reason: null,
+            },
+          ],
+        }),
+      ],
+    }),
+    paths: ['choices[0].delta.tool_calls[0].result'],
+  },
+  {
+    rule: 'tool text',
+    label: 'chat: legacy function_call with an output',
+    protocol: 'openai-chat',
+    toolsDeclared: true,
+    events: chat({
+      extra: [j({ choices: [{ index: 0, delta: { function_call: { name: 'f', arguments: '{}', output: 'hidden text' } }, finish_reason: null }] })],
+    }),
+    paths: ['choices[0].delta.function_call.output'],
+  },
+  {
+    rule: 'tool text',
+    label: 'gemini: a function call from a request that declared no tool',
+    protocol: 'gemini-stream',
+    toolsDeclared: false,
+    events: gemini({
+      replace: [
+        1,
+        j({
+          candidates: [{ content: { parts: [{ text: ' there' }, { functionCall: { name: 'f', args: { text: 'more words' } } }], role: 'model' }, index: 0 }],
+        }),
+      ],
+    }),
+    paths: ['tool_calls (the request declared no tool)'],
   },
 ];
