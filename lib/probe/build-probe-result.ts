@@ -72,6 +72,12 @@ export interface ProbeResultContext {
    * credited in the hold rule only up to it, less the visible output (decision 307). Omitted: no cap.
    */
   maxOutputTokens?: number;
+  /**
+   * Whether the request declared a tool (a tool-call workload, ./adapters/structured-output.ts, or
+   * a conversation with tool results). False: a tool call is text the request did not ask for,
+   * so unrecognised (decision 318). Omitted: not judged (tests of the decoders alone).
+   */
+  toolsDeclared?: boolean;
 }
 
 /**
@@ -246,9 +252,15 @@ export function buildProbeResult(parsed: StreamParseResult, context: ProbeResult
   const hiddenCredit = creditedHiddenTokens(reasoningTokensHidden ?? 0, context.maxOutputTokens ?? null, visibleReported ?? outputTokensO200k);
   const delivery = judgeDelivery(timeline, context.inputTokens ?? 0, hiddenCredit);
   const buffered = eventTokenSum >= 2 && delivery.wholeAnswer;
-  const flags = { tokenCountMismatch, buffered, unrecognizedShape: parsed.unrecognizedPaths.length > 0 };
+  const unrecognizedPaths = [...parsed.unrecognizedPaths];
+  // A tool call the request did not ask for (no tool declared): its name and arguments are text
+  // no tool-less request generates (OpenAI, Anthropic, Gemini and Bedrock call only declared tools),
+  // counted nowhere the workload looks, so not vouched for (decision 318).
+  if (context.toolsDeclared === false && toolCalls.some((c) => c.arguments !== '' || (c.name ?? '') !== ''))
+    unrecognizedPaths.push('tool_calls (the request declared no tool)');
+  const flags = { tokenCountMismatch, buffered, unrecognizedShape: unrecognizedPaths.length > 0 };
   const evidence: ProbeEvidence = {};
-  if (parsed.unrecognizedPaths.length > 0) evidence.unrecognizedPaths = [...parsed.unrecognizedPaths];
+  if (unrecognizedPaths.length > 0) evidence.unrecognizedPaths = unrecognizedPaths;
   if (reported !== null && parsed.reasoningTokensReported !== null) evidence.reasoningTokensReported = parsed.reasoningTokensReported;
   if (reasoningTokensHidden !== null) evidence.reasoningTokensHidden = reasoningTokensHidden;
   if (parsed.reasoningWithheld) evidence.reasoningWithheld = true;

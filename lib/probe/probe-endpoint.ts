@@ -248,6 +248,8 @@ async function probeEndpointUnredacted(req: ProbeRequest): Promise<ProbeResult> 
         // ~4 characters per token: the prefill allowance of the plausible-delivery model needs only its size.
         inputTokens: Math.ceil(req.prompt.length / 4),
         maxOutputTokens: req.maxOutputTokens,
+        // a forced tool (tool-call workloads, agent turns) or a conversation of tool calls declares one
+        toolsDeclared: req.output?.kind === 'tool_call' || (req.conversation ?? []).some((m) => m.role !== 'user'),
       }),
     );
     result.errorMessage = redact(result.errorMessage);

@@ -31,7 +31,7 @@ function addServedTier(usage: Record<string, unknown>, event: WireEvent): void {
 import { structuredOutputFields } from './structured-output';
 import { conversationFields } from './conversation';
 import { serviceTierFields } from '../service-tier';
-import { listUnknownUsagePaths, listUnreadableCounts } from './usage-places';
+import { isTokenCountKey, listUnknownUsagePaths, listUnreadableCounts, listUsageText } from './usage-places';
 
 /**
  * Where Messages servers put usage: message_start's provisional `message.usage`, message_delta's
@@ -147,7 +147,10 @@ function interpretEvent(type: string, data: Record<string, unknown>, state: Mess
       if (isRecord(message.usage)) {
         addCachedInput('anthropic-messages', message.usage, started);
         addServedTier(message.usage, started);
-        const unreadable = listUnreadableCounts(message.usage, 'message_start.message.usage');
+        const unreadable = [
+          ...listUnreadableCounts(message.usage, 'message_start.message.usage'),
+          ...listUsageText(message.usage, 'message_start.message.usage', isTokenCountKey),
+        ];
         if (unreadable.length > 0) started.unrecognizedPaths = [...(started.unrecognizedPaths ?? []), ...unreadable];
       }
       // The message starts with stop_reason null; a stop stated here is a finish like any other
@@ -298,7 +301,7 @@ function stopReasonOf(value: unknown): string | undefined {
  */
 function readUsage(value: unknown, event: WireEvent, state: MessagesDecoderState, path: string): void {
   const usage = isRecord(value) ? value : {};
-  const unreadable = listUnreadableCounts(usage, path);
+  const unreadable = [...listUnreadableCounts(usage, path), ...listUsageText(usage, path, isTokenCountKey)];
   if (unreadable.length > 0) event.unrecognizedPaths = [...(event.unrecognizedPaths ?? []), ...unreadable];
   const count = countValue(usage.output_tokens);
   if (count !== undefined) {

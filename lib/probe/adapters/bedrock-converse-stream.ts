@@ -30,7 +30,9 @@ import { addCachedInput } from './cached-input';
 import { structuredOutputFields } from './structured-output';
 import { conversationFields } from './conversation';
 import { serviceTierFields } from '../service-tier';
-import { listUnknownUsagePaths } from './usage-places';
+import { listUnknownUsagePaths, listUsageText } from './usage-places';
+import { repeatedKeyPath } from './repeated-keys';
+import { withRepeatedKey } from './sse-messages';
 import { classifyFinish } from '../finish-reasons';
 
 /** True for an AWS access key id (long-term AKIA…, temporary ASIA…). */
@@ -207,6 +209,8 @@ function interpretFrame(eventType: string, payload: Record<string, unknown>, sta
       const event: WireEvent = {};
       const usage = isRecord(payload.usage) ? payload.usage : {};
       readOutputTokens(usage, 'metadata.usage.outputTokens', event);
+      const usageText = listUsageText(usage, 'metadata.usage', (k) => k === 'outputTokens');
+      if (usageText.length > 0) event.unrecognizedPaths = [...(event.unrecognizedPaths ?? []), ...usageText];
       addCachedInput('bedrock-converse-stream', usage, event);
       // A guardrail that intervened is a filter's verdict, whatever stopReason said (unless it said so).
       const trace = isRecord(payload.trace) ? payload.trace : {};
@@ -337,7 +341,7 @@ export const bedrockConverseStreamAdapter: ProtocolAdapter = {
           return sink({ error: { kind: 'stream_error', message: `unparsable frame payload: ${text.slice(0, 120)}` } }, atMs);
         }
         const eventType = header(':event-type');
-        const event = interpretFrame(eventType, payload, state);
+        const event = withRepeatedKey(interpretFrame(eventType, payload, state), repeatedKeyPath(text));
         // Usage anywhere but the metadata frame's `usage` is recorded (decision 191).
         const unknownUsage = listUnknownUsagePaths(payload, (p) => eventType === 'metadata' && p === 'usage').map((p) => `${eventType}.${p}`);
         const unknown = [...unknownUsage, ...unknownFrameTextPaths(eventType, payload)];
@@ -368,7 +372,8 @@ export const bedrockConverseStreamAdapter: ProtocolAdapter = {
       },
       end(atMs) {
         if (mode !== 'text') return framer.end(atMs);
-        sink(interpretTextBody(new TextDecoder().decode(Buffer.concat(textParts))), lastMs);
+        const body = new TextDecoder().decode(Buffer.concat(textParts));
+        sink(withRepeatedKey(interpretTextBody(body), tryParseJson(body.trim()) === undefined ? null : repeatedKeyPath(body.trim())), lastMs);
       },
     };
   },

@@ -27,12 +27,13 @@ import type { InStreamError, ProtocolAdapter, StreamDecoder, ToolCallDelta, Wire
 import { joinUrl } from './join-url';
 import { collectText, emptyText, hasText } from './content-parts';
 import { classifyInStreamError, isRecord, nonEmptyString, tryParseJson } from './normalize';
-import { createSseDecoder } from './sse-messages';
+import { createSseDecoder, withRepeatedKey } from './sse-messages';
+import { repeatedKeyPath } from './repeated-keys';
 import { addCachedInput } from './cached-input';
 import { structuredOutputFields } from './structured-output';
 import { conversationFields } from './conversation';
 import { serviceTierFields } from '../service-tier';
-import { listUnknownUsagePaths } from './usage-places';
+import { listUnknownUsagePaths, listUsageText } from './usage-places';
 import { classifyFinish, namesFailure } from '../finish-reasons';
 
 /** Part keys read here or known to carry no generated text. */
@@ -71,8 +72,8 @@ const CANDIDATE_KEYS = new Set([
   'logprobsResult',
   'tokenCount',
 ]);
-/** ModelStatus keys (Gemini API reference, GenerateContentResponse.modelStatus): a notice about the model, no generated text. */
-const MODEL_STATUS_KEYS = new Set(['modelStage', 'retirementTime', 'message']);
+/** ModelStatus keys (Gemini API reference, GenerateContentResponse.modelStatus) holding no text: a stage word and a time. */
+const MODEL_STATUS_KEYS = new Set(['modelStage', 'retirementTime']);
 /** Content keys read here. */
 const CONTENT_KEYS = new Set(['parts', 'role']);
 
@@ -291,8 +292,18 @@ function interpretResponse(response: Record<string, unknown>, state: GeminiDecod
   const filter = statedFilter(response, isRecord(candidate) ? candidate : undefined, unrecognized);
   if (filter !== undefined && !event.error && classifyFinish('gemini-stream', event.finishReason).verdict !== 'failed') event.error = filter;
   // modelStatus (Gemini API reference) is a notice about the model: known only in its documented shape.
+  // Its `message` ("a message explaining the model status") is text beside the answer: naming a
+  // failure it fails the probe, as finishMessage does; other words are text the probe does not
+  // read, so unrecognised (decision 318).
   if (isRecord(response.modelStatus)) {
-    for (const [key, value] of Object.entries(response.modelStatus)) if (!MODEL_STATUS_KEYS.has(key) && hasText(value)) unrecognized.push(`modelStatus.${key}`);
+    const status = response.modelStatus;
+    const message = nonEmptyString(status.message);
+    // prose: punctuation after a word ("failed:") ends it like a space
+    if (message !== undefined && namesFailure(message.toLowerCase().replace(/[^\p{L}\p{N}_\s-]/gu, ' ')))
+      event.error ??= { kind: 'stream_error', message: `modelStatus.message: ${message.slice(0, 120)}` };
+    else if (hasText(status.message)) unrecognized.push('modelStatus.message');
+    for (const [key, value] of Object.entries(status))
+      if (key !== 'message' && !MODEL_STATUS_KEYS.has(key) && hasText(value)) unrecognized.push(`modelStatus.${key}`);
   } else if (hasText(response.modelStatus)) unrecognized.push('modelStatus');
   if (isRecord(response.usageMetadata)) {
     const u = response.usageMetadata;
@@ -301,6 +312,7 @@ function interpretResponse(response: Record<string, unknown>, state: GeminiDecod
     // cannot be read, so the count is unknown: recorded, never a number (decision 061).
     const unreadable = (['candidatesTokenCount', 'thoughtsTokenCount'] as const).filter((k) => u[k] !== undefined && u[k] !== null && !isTokenCount(u[k]));
     for (const key of unreadable) unrecognized.push(`usageMetadata.${key}`);
+    unrecognized.push(...listUsageText(u, 'usageMetadata', (k) => (unreadable as string[]).includes(k)));
     const candidatesCount = isTokenCount(u.candidatesTokenCount) ? u.candidatesTokenCount : undefined;
     const thoughts = isTokenCount(u.thoughtsTokenCount) ? u.thoughtsTokenCount : undefined;
     if (unreadable.length === 0 && (candidatesCount !== undefined || thoughts !== undefined)) {
@@ -339,7 +351,7 @@ function createGeminiDecoder(sink: WireEventSink): StreamDecoder {
     if (!isRecord(parsed)) {
       return sink({ error: { kind: 'stream_error', message: `unparsable response element: ${text.slice(0, 120)}` } }, atMs);
     }
-    sink(interpretResponse(parsed, state), atMs);
+    sink(withRepeatedKey(interpretResponse(parsed, state), repeatedKeyPath(text)), atMs);
   };
   let inner: StreamDecoder | null = null;
   const pending: Array<[Uint8Array, number]> = [];

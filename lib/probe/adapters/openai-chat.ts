@@ -37,7 +37,7 @@ import { servedTierOf } from './served-tier';
 import { structuredOutputFields } from './structured-output';
 import { conversationFields } from './conversation';
 import { serviceTierFields } from '../service-tier';
-import { listUnknownUsagePaths, listUnreadableCounts } from './usage-places';
+import { isTokenCountKey, listUnknownUsagePaths, listUnreadableCounts, listUsageText } from './usage-places';
 
 /** Per-stream state of the OpenAI decoder. */
 interface ChatDecoderState {
@@ -58,6 +58,8 @@ interface ChatDecoderState {
   toolCount: number;
   /** reasoning text has been streamed (a later reasoning count is then not hidden, decision 065) */
   reasoningStreamed: boolean;
+  /** the answer and reasoning the deltas said so far, concatenated, and each channel's last piece (a cumulative server's whole text) */
+  said: { answer: string; reasoning: string; lastAnswer: string; lastReasoning: string };
 }
 
 /** Delta (and choice.message) keys read here; anything else holding text is recorded as unrecognised. */
@@ -206,6 +208,38 @@ function readDelta(delta: Record<string, unknown>, path: string, event: WireEven
   }
 }
 
+/** What the stream has said: the deltas before this chunk and this chunk's own text, as whole texts a copy may repeat. */
+interface SaidTexts {
+  answers: string[];
+  reasonings: string[];
+}
+
+/**
+ * The texts a whole-text copy in this chunk may equal: everything said so far (before plus this
+ * chunk's event), this chunk's own text (a Completions `text` beside its delta), or the last piece
+ * (a cumulative server's whole text, C10).
+ */
+function said(before: ChatDecoderState['said'], event: WireEvent): SaidTexts {
+  const answer = event.answer ?? '';
+  const reasoning = event.reasoning ?? '';
+  return {
+    answers: [before.answer + answer, answer, answer !== '' ? answer : before.lastAnswer],
+    reasonings: [before.reasoning + reasoning, reasoning, reasoning !== '' ? reasoning : before.lastReasoning],
+  };
+}
+
+/**
+ * True when a whole-text object (a final `message`, a `text` beside the delta) says other text
+ * than the deltas: the stream gives two outputs and which one was generated is unknown (decision
+ * 318; OpenAI Chat Completions streams only `delta`, so a `message` is a server's own copy). A
+ * channel it leaves empty is no claim; whitespace at the ends is not compared.
+ */
+function wholeDiffers(whole: WireEvent, texts: SaidTexts): boolean {
+  const differs = (text: string | undefined, candidates: string[]) =>
+    text !== undefined && text.trim() !== '' && !candidates.some((c) => c === text || c.trim() === text.trim());
+  return differs(whole.answer, texts.answers) || differs(whole.reasoning, texts.reasonings);
+}
+
 /** True when `value` holds readable text (encrypted parts hold none) other than `text`. */
 function saysOtherText(value: unknown, text: string): boolean {
   const other = emptyText();
@@ -268,6 +302,36 @@ function readToolCalls(delta: Record<string, unknown>, state: ChatDecoderState):
     calls.push({ key, id: id ?? null, name: nonEmptyString(fn.name) ?? null, argumentsDelta: argumentsOf(fn.arguments) });
   }
   return calls;
+}
+
+/** Tool-call fragment keys (Chat Completions `ChoiceDeltaToolCall`: index, id, type, function). */
+const TOOL_CALL_KEYS = new Set(['index', 'id', 'type', 'function']);
+/** Function keys read (`ChoiceDeltaToolCallFunction`: name, arguments; the legacy `function_call` alike). */
+const FUNCTION_KEYS = new Set(['name', 'arguments']);
+
+/**
+ * Paths of text in a delta's tool calls under keys the Chat Completions reference does not give
+ * them (`function.output`, a call's `result`): the probe reads only the name and the arguments,
+ * so text elsewhere is text it would drop (decision 318).
+ */
+function toolCallTextPaths(delta: Record<string, unknown>, path: string): string[] {
+  const out: string[] = [];
+  const readFunction = (fn: unknown, at: string) => {
+    if (!isRecord(fn)) {
+      if (hasText(fn)) out.push(at);
+      return;
+    }
+    for (const [k, v] of Object.entries(fn)) if (!FUNCTION_KEYS.has(k) && hasText(v)) out.push(`${at}.${k}`);
+  };
+  if (Array.isArray(delta.tool_calls)) {
+    delta.tool_calls.forEach((call, i) => {
+      if (!isRecord(call)) return;
+      for (const [k, v] of Object.entries(call)) if (!TOOL_CALL_KEYS.has(k) && hasText(v)) out.push(`${path}.tool_calls[${i}].${k}`);
+      if (call.function !== undefined && call.function !== null) readFunction(call.function, `${path}.tool_calls[${i}].function`);
+    });
+  }
+  if (delta.function_call !== undefined && delta.function_call !== null) readFunction(delta.function_call, `${path}.function_call`);
+  return out;
 }
 
 /** A fragment's argument text: a string as sent, an object as its JSON. */
@@ -361,20 +425,48 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
     const path = `choices[${at}]`;
     // `message` (a whole non-streamed answer) reads like a delta; `text` is the Completions shape.
     // (`message` only when there is no `delta`: a final chunk carrying both would count twice.)
+    const saidBefore = { ...state.said };
     for (const key of ['delta', 'message'] as const) {
       const delta = choice[key];
-      if (!isRecord(delta) || (key === 'message' && isRecord(choice.delta))) continue;
+      if (!isRecord(delta)) continue;
+      if (key === 'message' && isRecord(choice.delta)) {
+        // A whole message beside the delta is not read (it would count twice), so it must say what the deltas said.
+        const whole: WireEvent = {};
+        readDelta(delta, `${path}.${key}`, whole, []);
+        if (wholeDiffers(whole, said(saidBefore, event))) unrecognized.push(`${path}.message (differs from the deltas)`);
+        continue;
+      }
+      // A whole message after deltas (a server's final non-streamed copy) is read, but only what the deltas said is a copy.
+      if (key === 'message' && (saidBefore.answer !== '' || saidBefore.reasoning !== '')) {
+        const whole: WireEvent = {};
+        readDelta(delta, `${path}.${key}`, whole, []);
+        if (wholeDiffers(whole, said(saidBefore, {}))) unrecognized.push(`${path}.message (differs from the deltas)`);
+        // The same text again is a copy, counted once (even after a single delta), unless it carries tool calls to read.
+        else if (!Array.isArray(delta.tool_calls) && delta.function_call === undefined && (whole.answer ?? '') + (whole.reasoning ?? '') !== '') continue;
+      }
       readDelta(delta, `${path}.${key}`, event, unrecognized);
       if (event.reasoning !== undefined && event.reasoning !== '') state.reasoningStreamed = true;
       // Reasoning written inline in the answer as `<think>…</think>` (Perplexity sonar-reasoning,
       // MiniMax without a reasoning split) was streamed: its count is visible, not hidden (decision 065).
       if (!state.reasoningStreamed && event.answer !== undefined && /<think>/i.test(event.answer)) state.reasoningStreamed = true;
+      unrecognized.push(...toolCallTextPaths(delta, `${path}.${key}`));
       const calls = readToolCalls(delta, state);
       if (calls.length > 0) event.toolCalls = [...(event.toolCalls ?? []), ...calls];
     }
     // Completions-style `text` only without a delta: Together sends both, with the same text.
     if (typeof choice.text === 'string' && choice.text !== '' && !isRecord(choice.delta) && !isRecord(choice.message)) {
       event.answer = (event.answer ?? '') + choice.text;
+    } else if (typeof choice.text === 'string' && choice.text !== '' && wholeDiffers({ answer: choice.text }, said(saidBefore, event))) {
+      // Beside a delta the text is not read, so it must be the delta's text (or the whole text so far).
+      unrecognized.push(`${path}.text (differs from the deltas)`);
+    }
+    if (event.answer !== undefined && event.answer !== '') {
+      state.said.answer += event.answer;
+      state.said.lastAnswer = event.answer;
+    }
+    if (event.reasoning !== undefined && event.reasoning !== '') {
+      state.said.reasoning += event.reasoning;
+      state.said.lastReasoning = event.reasoning;
     }
     for (const [key, value] of Object.entries(choice)) {
       if (!CHOICE_KEYS.has(key) && hasText(value) && !repeatsText(value, [event.answer ?? '', event.reasoning ?? ''])) unrecognized.push(`${path}.${key}`);
@@ -428,9 +520,11 @@ function interpretChunk(chunk: Record<string, unknown>, state: ChatDecoderState)
           : undefined;
   const usageCount = usage ? outputCount(usage) : undefined;
   unrecognized.push(...listUnknownUsagePaths(chunk, (p) => p === 'usage' || p === 'x_groq.usage' || /^choices\[\d+\]\.usage$/.test(p)));
-  if (isRecord(chunk.usage)) unrecognized.push(...listUnreadableCounts(chunk.usage, 'usage'));
-  if (choiceUsage) unrecognized.push(...listUnreadableCounts(choiceUsage, `choices[${at}].usage`));
-  if (isRecord(chunk.x_groq) && isRecord(chunk.x_groq.usage)) unrecognized.push(...listUnreadableCounts(chunk.x_groq.usage, 'x_groq.usage'));
+  if (isRecord(chunk.usage)) unrecognized.push(...listUnreadableCounts(chunk.usage, 'usage'), ...listUsageText(chunk.usage, 'usage', isTokenCountKey));
+  if (choiceUsage)
+    unrecognized.push(...listUnreadableCounts(choiceUsage, `choices[${at}].usage`), ...listUsageText(choiceUsage, `choices[${at}].usage`, isTokenCountKey));
+  if (isRecord(chunk.x_groq) && isRecord(chunk.x_groq.usage))
+    unrecognized.push(...listUnreadableCounts(chunk.x_groq.usage, 'x_groq.usage'), ...listUsageText(chunk.x_groq.usage, 'x_groq.usage', isTokenCountKey));
   const servedTier = servedTierOf(chunk.service_tier);
   if (servedTier !== undefined) event.servedServiceTier = servedTier;
   if (usage && usageCount !== undefined) {
@@ -690,6 +784,7 @@ export const openAiChatAdapter: ProtocolAdapter = {
       lastToolKey: null,
       toolCount: 0,
       reasoningStreamed: false,
+      said: { answer: '', reasoning: '', lastAnswer: '', lastReasoning: '' },
     };
     return createSseDecoder(sink, {
       doneIsTerminal: true,

@@ -39,7 +39,7 @@ import { servedTierOf } from './served-tier';
 import { structuredOutputFields } from './structured-output';
 import { conversationFields } from './conversation';
 import { serviceTierFields } from '../service-tier';
-import { listUnknownUsagePaths } from './usage-places';
+import { listUnknownUsagePaths, listUsageText } from './usage-places';
 import { classifyFinish, judgeFinishes } from '../finish-reasons';
 
 /** Events that carry no generated text of their own (lifecycle, progress, annotations). */
@@ -256,6 +256,8 @@ function readUsage(response: Record<string, unknown>, event: WireEvent, state: R
   // -5, 1.5) cannot be read, so the output count is unknown, recorded, never a number (decision 061).
   const details = isRecord(usage.output_tokens_details) ? usage.output_tokens_details : {};
   const unreadable: string[] = [];
+  // Text anywhere in the usage report is not read (decision 318); the two counts below judge their own form.
+  unrecognized.push(...listUsageText(usage, `${type}.response.usage`, (k) => k === 'output_tokens' || k === 'reasoning_tokens'));
   if (usage.output_tokens != null && !isTokenCount(usage.output_tokens)) unreadable.push(`${type}.response.usage.output_tokens`);
   if (details.reasoning_tokens != null && !isTokenCount(details.reasoning_tokens))
     unreadable.push(`${type}.response.usage.output_tokens_details.reasoning_tokens`);

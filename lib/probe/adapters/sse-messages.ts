@@ -8,6 +8,7 @@ import { createSseFramer, type SseFramer, type SseMessage } from '../framing/sse
 import type { WireEvent, WireEventSink } from './adapter';
 import { classifyInStreamError, isRecord, looksLikeHtml, summarizeErrorText, tryParseJson } from './normalize';
 import { namesFailure } from '../finish-reasons';
+import { repeatedKeyPath } from './repeated-keys';
 
 /** The meaning of one SSE message. */
 export type DecodedSseMessage =
@@ -15,8 +16,11 @@ export type DecodedSseMessage =
   | { kind: 'keepalive' }
   /** the `[DONE]` sentinel (OpenAI's terminal marker; a trailing sentinel elsewhere) */
   | { kind: 'done' }
-  /** a JSON object to interpret; `event` is the SSE event name, `unframed` when it came without `data:` */
-  | { kind: 'json'; value: Record<string, unknown>; event: string | undefined; unframed: boolean }
+  /**
+   * a JSON object to interpret; `event` is the SSE event name, `unframed` when it came without
+   * `data:`, `repeatedKey` the evidence path of a key its text repeats (./repeated-keys.ts)
+   */
+  | { kind: 'json'; value: Record<string, unknown>; event: string | undefined; unframed: boolean; repeatedKey: string | null }
   /**
    * a complete WireEvent (errors, unknown fields). `unparsable` marks bodies that are merely not
    * JSON: after the stream declared completion they are trailing noise, not a failure.
@@ -59,7 +63,8 @@ export function decodeSseMessage(message: SseMessage): DecodedSseMessage {
   let parsed = tryParseJson(data);
   // A body wrapped in a one-element array (Google's error bodies: `[{"error": {...}}]`).
   if (Array.isArray(parsed) && parsed.length === 1 && isRecord(parsed[0])) parsed = parsed[0];
-  if (isRecord(parsed)) return { kind: 'json', value: parsed, event: message.event, unframed: message.framing === 'unframed' };
+  if (isRecord(parsed))
+    return { kind: 'json', value: parsed, event: message.event, unframed: message.framing === 'unframed', repeatedKey: repeatedKeyPath(data) };
   if (message.framing === 'unframed') {
     if (looksLikeHtml(data)) {
       const summary = summarizeErrorText(data);
@@ -71,10 +76,21 @@ export function decodeSseMessage(message: SseMessage): DecodedSseMessage {
 }
 
 /**
+ * `event` with `repeatedKey` (the evidence path of a key the event's JSON repeats) among its
+ * unrecognised paths: what the event said is ambiguous (RFC 8259 §4, decision 318).
+ */
+export function withRepeatedKey(event: WireEvent, repeatedKey: string | null): WireEvent {
+  if (repeatedKey === null) return event;
+  event.unrecognizedPaths = [...(event.unrecognizedPaths ?? []), repeatedKey];
+  return event;
+}
+
+/**
  * The SSE decoder of every SSE adapter: keep-alives and server-reported errors go to `sink` as they
  * are (decodeSseMessage); a body that is merely not JSON after the stream declared completion
  * (`isComplete()`) is trailing noise and ignored; `[DONE]` ends the stream when `doneIsTerminal`
- * (OpenAI's marker) and is ignored otherwise; each JSON object becomes the WireEvent `onJson` makes.
+ * (OpenAI's marker) and is ignored otherwise; each JSON object becomes the WireEvent `onJson` makes (a repeated key
+ * recorded as unrecognised, decision 318).
  */
 export function createSseDecoder(
   sink: WireEventSink,
@@ -94,7 +110,7 @@ export function createSseDecoder(
       case 'wire':
         return sink(decoded.unparsable && opts.isComplete() ? {} : decoded.wire, atMs);
       case 'json':
-        return sink(opts.onJson(decoded.value, message), atMs);
+        return sink(withRepeatedKey(opts.onJson(decoded.value, message), decoded.repeatedKey), atMs);
     }
   });
 }

@@ -108,9 +108,20 @@ describe('gemini-stream (Gemini API, GenerateContentResponse)', () => {
     expectHonest(await parse('gemini-stream', gemini({}, { finishMessage: 'Model generated a complete answer.' })), 'finishMessage');
   });
 
-  it('modelStatus is known in its documented shape only', async () => {
-    const documented = { modelStage: 'DEPRECATED', retirementTime: '2027-01-01T00:00:00Z', message: 'This model will be retired.' };
+  it('modelStatus is known in its documented shape only; its message is text the probe does not read, or a failure it states (decision 318)', async () => {
+    const documented = { modelStage: 'DEPRECATED', retirementTime: '2027-01-01T00:00:00Z' };
     expectHonest(await parse('gemini-stream', gemini({ modelStatus: documented })), 'documented');
+    expectHonest(await parse('gemini-stream', gemini({ modelStatus: { ...documented, message: '' } })), 'empty message');
+    expectUnrecognized(
+      await parse('gemini-stream', gemini({ modelStatus: { ...documented, message: 'This model will be retired.' } })),
+      ['modelStatus.message'],
+      'a notice',
+    );
+    expectFailed(
+      await parse('gemini-stream', gemini({ modelStatus: { modelStage: 'STABLE', message: 'Generation failed: the model is overloaded.' } })),
+      'modelStatus.message: Generation failed: the model is overloaded.',
+      'failure',
+    );
     expectUnrecognized(await parse('gemini-stream', gemini({ modelStatus: { ...documented, text: 'the rest of the answer' } })), ['modelStatus.text'], 'text');
     expectUnrecognized(await parse('gemini-stream', gemini({ modelStatus: 'the rest of the answer' })), ['modelStatus'], 'string');
   });

@@ -73,3 +73,42 @@ export function listUnreadableCounts(usage: Record<string, unknown>, path: strin
   walk(usage, path, 0);
   return out;
 }
+
+/**
+ * String fields real usage reports carry, each a single word (a tier, a modality, a traffic type,
+ * a finish word): Anthropic `usage.service_tier` (Messages API usage), Gemini
+ * `ModalityTokenCount.modality` (`promptTokensDetails[]` and the other `*TokensDetails` lists),
+ * Vertex AI `UsageMetadata.trafficType`, SambaNova's `usage.stop_reason` (case C12).
+ */
+const USAGE_WORD_KEYS = new Set(['service_tier', 'modality', 'trafficType', 'traffic_type', 'stop_reason']);
+/** What a usage word looks like: one identifier of at most 40 characters, no spaces. */
+const USAGE_WORD = /^[A-Za-z][\w.:-]{0,39}$/;
+
+/**
+ * JSON paths of text in a usage report (`usage`, rooted at `path`): any string value, at any
+ * depth (nested `*_details` objects, Gemini's modality lists), except a single word under a key
+ * of USAGE_WORD_KEYS and keys `skip` says another rule judges (the count rules above). Counts
+ * belong in a usage report, not text: text there is something the stream says that the probe
+ * does not read (decision 318). Numbers (Groq's `queue_time`, SambaNova's timings), flags and
+ * null are not text. Recorded as `path.key (text)`; at most 8 paths. Pure.
+ */
+export function listUsageText(usage: unknown, path: string, skip: (key: string) => boolean = () => false): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, p: string, key: string, depth: number) => {
+    if (out.length >= 8) return;
+    if (typeof v === 'string') {
+      if (v !== '' && !skip(key) && !(USAGE_WORD_KEYS.has(key) && USAGE_WORD.test(v))) out.push(`${p} (text)`);
+      return;
+    }
+    if (depth > 6 || v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) v.forEach((item, i) => walk(item, `${p}[${i}]`, key, depth + 1));
+    else for (const [k, child] of Object.entries(v)) walk(child, `${p}.${k}`, k, depth + 1);
+  };
+  if (isRecord(usage)) for (const [k, child] of Object.entries(usage)) walk(child, `${path}.${k}`, k, 1);
+  return out;
+}
+
+/** True for a key naming a token count (the keys listUnreadableCounts judges). */
+export function isTokenCountKey(key: string): boolean {
+  return TOKEN_COUNT_KEY.test(key.toLowerCase().replace(/_/g, ''));
+}

@@ -4,7 +4,7 @@
  * Used by the cases test and `tokenpace replay`.
  */
 import { probeEndpoint } from '../probe-endpoint';
-import type { ProbeDeadlines, ProbeResult } from '../types';
+import type { ProbeDeadlines, ProbeResult, StructuredOutputRequest } from '../types';
 import type { ReplayCase } from './case-file';
 import { startReplayServer } from './replay-server';
 
@@ -13,6 +13,19 @@ export const REPLAY_DEADLINES: ProbeDeadlines = { ttftMs: 15_000, idleMs: 10_000
 
 /** The API key the replay sends (the replay server ignores it; results must never echo it). */
 export const REPLAY_API_KEY = 'sk-test-secret';
+
+/** The tool a replay declares for a case whose client declared tools (the replay server ignores the request body). */
+const REPLAYED_TOOL: StructuredOutputRequest = {
+  kind: 'tool_call',
+  name: 'replayed_tool',
+  description: 'The tool the recorded client declared.',
+  schema: { type: 'object' },
+};
+
+/** True when the case's client declared tools: `tools` / `toolConfig` in its request, or tool calls in what it expects. */
+export function caseDeclaresTools(c: ReplayCase): boolean {
+  return c.request.tools !== undefined || c.request.toolConfig !== undefined || (c.expect.tool_calls?.length ?? 0) > 0;
+}
 
 /** One replay: the probe's result and what the replay server really did. */
 export interface ReplayRun {
@@ -44,6 +57,9 @@ export async function replayCaseThroughProbe(c: ReplayCase): Promise<ReplayRun> 
       apiKey: REPLAY_API_KEY,
       prompt: 'Say hello.',
       maxOutputTokens: typeof c.request.max_tokens === 'number' ? c.request.max_tokens : 256,
+      // A case whose client declared tools (its request lists them, or the model called one) is
+      // replayed as a tool-call request: a tool call is only text the probe vouches for when asked (decision 318).
+      output: caseDeclaresTools(c) ? REPLAYED_TOOL : null,
       deadlines: { ...REPLAY_DEADLINES, ...c.probe?.deadlines },
       fetch: globalThis.fetch,
     });
