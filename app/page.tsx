@@ -14,7 +14,7 @@ import { CalibrationPanel } from './_components/calibration-panel';
 import { ClaimsList } from './_components/claims-list';
 import { LeaderboardLive } from './_components/leaderboard-live';
 import { SORT_KEYS, type SortDir, type SortKey } from './_components/leaderboard-sort';
-import { LeaderboardPickers } from './_components/pickers';
+import { InvalidFilterNotice, LeaderboardPickers } from './_components/pickers';
 import { RegionCoverage } from './_components/region-coverage';
 import { listRegionNames } from '@/server/regions';
 import { findUnknownBoardField } from '@/server/board-subject';
@@ -106,11 +106,7 @@ async function ModelBoard({ sp }: { sp: Record<string, string | string[] | undef
         </div>
         <CalibrationBadge answer={calibration} />
       </div>
-      {!parsed.success ? (
-        <p className="notice" role="status">
-          Ignored an invalid filter ({parsed.error.issues[0]?.path.join('.')}: {parsed.error.issues[0]?.message}); showing the default board.
-        </p>
-      ) : null}
+      <InvalidFilterNotice parsed={parsed} fallback="the default board" />
       <LeaderboardPickers
         models={models.map((m) => ({ slug: m.slug, name: m.name }))}
         workloads={workloads}

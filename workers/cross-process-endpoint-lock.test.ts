@@ -12,11 +12,10 @@
  * 2. kill -9 of the process holding an endpoint's lock mid-stream: the other process (another
  *    region's worker), waiting for that lock, gets it (Postgres drops a dead session's locks) and probes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { PgBoss } from 'pg-boss';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -26,9 +25,9 @@ import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-da
 import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { streamChatWords } from '@/lib/probe/test-support/chat-stream';
 import { buildProbeJobKey, probeQueueName } from './queues';
+import { spawnWorker } from './test-support/spawn-worker';
 import { stopChildren } from './test-support/stop-children';
 
-const ROOT = path.resolve(__dirname, '..');
 const REGION = 'local';
 let t: TestDatabase;
 let server: http.Server;
@@ -81,11 +80,7 @@ interface Worker {
 }
 
 function startWorker(region = REGION, extraArgs: string[] = []): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts', '--heartbeat-seconds', '1', '--supervise-seconds', '2', ...extraArgs], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: t.url, TOKENPACE_WORKER_REGION: region, TOKENPACE_PROBE_CRON: '* * * * *', TOKENPACE_SECRET_KEY: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnWorker(t.url, { region, args: ['--heartbeat-seconds', '1', '--supervise-seconds', '2', ...extraArgs] });
   const w: Worker = { child, workerId: `${os.hostname()}:${child.pid}`, lines: [] };
   child.stdout?.on('data', (d) => {
     for (const line of String(d).split('\n')) {
@@ -94,7 +89,6 @@ function startWorker(region = REGION, extraArgs: string[] = []): Worker {
       if (/"level":"(warn|error|fatal)"/.test(line)) process.stderr.write(`[worker ${child.pid}] ${line}\n`);
     }
   });
-  child.stderr?.on('data', (d) => process.stderr.write(`[worker ${child.pid}] ${d}`));
   workers.push(child);
   return w;
 }

@@ -7,12 +7,11 @@
  *    it is back, route handlers and the worker (heartbeat and probes) recover by themselves.
  * Deadlines are generous (a loaded 2-core machine) and every wait polls for a state.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { openDb, type DbHandle } from '@/db/client';
@@ -25,12 +24,12 @@ import { SEED_WORKLOADS } from '@/lib/catalog/seed-workloads';
 import { getEnv } from '@/lib/env';
 import { streamChatWords } from '@/lib/probe/test-support/chat-stream';
 import { scheduleProbesQueueName } from '@/lib/queues';
+import { spawnWorker } from './test-support/spawn-worker';
 import { stopChildren } from './test-support/stop-children';
 
 // Route handlers call next/server's connection(), which needs Next's request scope.
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
-const ROOT = path.resolve(__dirname, '..');
 let pg: EmbeddedServer;
 let dataDir: string;
 let url: string;
@@ -59,16 +58,11 @@ function startStreamingServer(): Promise<number> {
 }
 
 function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts', '--heartbeat-seconds', '1', '--supervise-seconds', '2'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url, TOKENPACE_WORKER_REGION: 'local', TOKENPACE_PROBE_CRON: '* * * * *', TOKENPACE_SECRET_KEY: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnWorker(url, { args: ['--heartbeat-seconds', '1', '--supervise-seconds', '2'] });
   // Structured logs on stdout: show warnings and errors only.
   child.stdout?.on('data', (d) => {
     for (const line of String(d).split('\n')) if (/"level":"(warn|error|fatal)"/.test(line)) process.stderr.write(`[worker ${child.pid}] ${line}\n`);
   });
-  child.stderr?.on('data', (d) => process.stderr.write(`[worker ${child.pid}] ${d}`));
   workers.push(child);
   return child;
 }

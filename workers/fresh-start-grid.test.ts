@@ -7,8 +7,8 @@
  * Slots are fired through the region's schedule trigger (the job its cron would send, with a slot
  * of its own) as soon as the previous ones are measured, so the test never waits for a cron minute.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { spawnWorker } from './test-support/spawn-worker';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { listEndpoints } from '@/db/queries/catalog';
@@ -26,7 +26,6 @@ import { runRollupJob } from './tasks/rollup-measurements';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
-const ROOT = path.resolve(__dirname, '..');
 let t: TestDatabase;
 let reference: ReferenceServer;
 let worker: ChildProcess | null = null;
@@ -56,12 +55,7 @@ afterAll(async () => {
 
 it('after a fresh start the calibration endpoint covers ~100/~1k/~10k/~100k inputs with fidelity 1 and median ITL', async () => {
   const started = Date.now();
-  worker = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: t.url, TOKENPACE_WORKER_REGION: 'local', TOKENPACE_PROBE_CRON: '* * * * *', TOKENPACE_SECRET_KEY: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  worker.stderr?.on('data', (d) => process.stderr.write(`[worker] ${d}`));
+  worker = spawnWorker(t.url, { label: () => 'worker' });
   const boss = new PgBoss({ connectionString: t.url, schema: 'pgboss', schedule: false, supervise: false });
   await boss.start();
   // Fires the next slot (a past minute of its own) once every probe job so far has finished: what

@@ -10,7 +10,7 @@
  * bookkeeping (rollups, answer precompute, retention, dumps, sweep dispatch), so nothing shares
  * the probe's clock. Any number of each scale out against one Postgres.
  */
-import type { PgBoss, Queue, WorkOptions } from 'pg-boss';
+import type { PgBoss, Queue, QueuePolicy, WorkOptions } from 'pg-boss';
 import type { Db } from '@/db/client';
 import type { Env } from '@/lib/env';
 import type { Logger } from '@/lib/observability/logger';
@@ -81,3 +81,28 @@ export interface JobsRoleTask extends TaskBase<TaskDeps> {
   role: 'jobs';
 }
 export type TaskDescriptor = ProbeRoleTask | JobsRoleTask;
+
+/**
+ * The jobs role's housekeeping task (rollup, answer precompute, retention, partitions, dump, sweep
+ * dispatch): one queue, the same in every region, under one policy; a fixed UTC cron whose firings
+ * carry no payload; timed by the task metric. `alsoAtStart` sends one job when a jobs worker starts.
+ */
+export function defineHousekeepingTask(t: {
+  task: string;
+  description: string;
+  queue: { name: string; policy: QueuePolicy };
+  schedule: { cron: string; alsoAtStart?: boolean };
+  run: JobsRoleTask['run'];
+}): JobsRoleTask {
+  return {
+    task: t.task,
+    role: 'jobs',
+    description: t.description,
+    queue: () => t.queue.name,
+    queueOptions: { policy: t.queue.policy },
+    schedule: { cron: () => t.schedule.cron, data: () => ({}) },
+    ...(t.schedule.alsoAtStart ? { atStart: () => ({}) } : {}),
+    timed: true,
+    run: t.run,
+  };
+}

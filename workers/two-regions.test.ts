@@ -27,6 +27,7 @@ import { listLiveWorkers, loadHealthFigures } from '@/db/queries/operations';
 import { assessHealth, DEFAULT_HEALTH_THRESHOLDS } from '@/lib/observability/health';
 import { slotMinutesForCron } from '@/lib/probe/cadence';
 import { QUEUES, probeQueueName, scheduleProbesQueueName } from '@/lib/queues';
+import { spawnWorker } from './test-support/spawn-worker';
 import { stopChildren } from './test-support/stop-children';
 import { runRollupJob } from '@/workers/tasks/rollup-measurements';
 
@@ -51,12 +52,7 @@ function startServer(): Promise<number> {
 }
 
 function startWorker(region: string, role: 'probe' | 'jobs' = 'probe'): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts', '--role', role, '--heartbeat-seconds', '1'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: t.url, TOKENPACE_WORKER_REGION: region, TOKENPACE_PROBE_CRON: '* * * * *', TOKENPACE_SECRET_KEY: '' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  child.stderr?.on('data', (d) => process.stderr.write(`[worker ${region} ${role}] ${d}`));
+  const child = spawnWorker(t.url, { region, args: ['--role', role, '--heartbeat-seconds', '1'], stdout: 'ignore', label: () => `worker ${region} ${role}` });
   workers.push(child);
   return child;
 }

@@ -3,10 +3,10 @@
  * deterministic job ids collapse duplicate enqueues, and the slot claim table stops duplicate jobs
  * (even ones with different pg-boss ids) from probing. A real local HTTP server counts requests.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawnWorker } from './test-support/spawn-worker';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -19,7 +19,6 @@ import { streamChatWords } from '@/lib/probe/test-support/chat-stream';
 import { buildProbeJobKey, probeQueueName } from './queues';
 import { eq } from 'drizzle-orm';
 
-const ROOT = path.resolve(__dirname, '..');
 let t: TestDatabase;
 let server: http.Server;
 let requests = 0;
@@ -39,12 +38,7 @@ function startCountingServer(): Promise<number> {
 }
 
 function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: t.url, TOKENPACE_WORKER_REGION: 'local', TOKENPACE_PROBE_CRON: '* * * * *', TOKENPACE_SECRET_KEY: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stderr?.on('data', (d) => process.stderr.write(`[worker ${child.pid}] ${d}`));
+  const child = spawnWorker(t.url);
   workers.push(child);
   return child;
 }

@@ -9,7 +9,7 @@ import { getModelComparison } from '@/server/model-comparison';
 import { EmptyState } from './empty-state';
 import { filterStateOf } from './model-comparison-state';
 import { ModelComparisonView } from './model-comparison-view';
-import { PickerForm, workloadOptions } from './pickers';
+import { InvalidFilterNotice, PickerForm, workloadOptions } from './pickers';
 
 const WINDOWS = ['24h', '72h', '7d'] as const;
 
@@ -43,11 +43,7 @@ export async function ModelComparisonHome({ db, sp }: { db: Db; sp: Record<strin
           </p>
         </div>
       </div>
-      {!parsed.success ? (
-        <p className="notice" role="status">
-          Ignored an invalid filter ({parsed.error.issues[0]?.path.join('.')}: {parsed.error.issues[0]?.message}); showing the default comparison.
-        </p>
-      ) : null}
+      <InvalidFilterNotice parsed={parsed} fallback="the default comparison" />
       <PickerForm
         action="/"
         fields={[

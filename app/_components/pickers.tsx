@@ -1,9 +1,25 @@
+import type { z } from 'zod';
+
 /** One select of a picker form: URL parameter name, visible label, current value and options. */
 export interface PickerField {
   name: string;
   label: string;
   value: string;
   options: Array<{ value: string; label: string; group?: string }>;
+}
+
+/**
+ * The notice of a page whose filter parameters did not parse: names the first invalid field and
+ * what the page shows instead (`fallback`, e.g. "the default board"); nothing when they parsed.
+ */
+export function InvalidFilterNotice({ parsed, fallback }: { parsed: { success: true } | { success: false; error: z.ZodError }; fallback: string }) {
+  if (parsed.success) return null;
+  const issue = parsed.error.issues[0];
+  return (
+    <p className="notice" role="status">
+      Ignored an invalid filter ({issue?.path.join('.')}: {issue?.message}); showing {fallback}.
+    </p>
+  );
 }
 
 /**

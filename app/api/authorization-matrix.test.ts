@@ -9,7 +9,7 @@ import { annotations, apiTokens, disputes, endpoints, sweepSettings, sweeps } fr
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { anonymous, params, req, setupApiTest, signUp, signUpAdmin, type Actor } from './test-support/api-test';
-import { chatSubmission } from '@/app/api/test-support/chat-submission';
+import { sharedChatSubmission } from '@/app/api/test-support/chat-submission';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -32,13 +32,7 @@ let resolutionRoute: typeof import('./v1/disputes/[id]/resolution/route');
 let annotationsRoute: typeof import('./v1/annotations/route');
 
 function submission(extra: Record<string, unknown> = {}) {
-  return {
-    provider: 'Matrix Co',
-    ...chatSubmission(ref.url),
-    deploymentKind: 'shared',
-    contact: 'm@matrix.example',
-    ...extra,
-  };
+  return sharedChatSubmission(ref.url, { provider: 'Matrix Co', contact: 'm@matrix.example', ...extra });
 }
 
 /** A fresh endpoint of provider A in the given status. */

@@ -10,7 +10,7 @@ import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { fillPattern, importRoute, listApiRoutes } from './test-support/route-catalog';
 import { anonymous, params, req, setupApiTest, signUp, TEST_ORIGIN, type Actor } from './test-support/api-test';
-import { chatSubmission } from '@/app/api/test-support/chat-submission';
+import { sharedChatSubmission } from '@/app/api/test-support/chat-submission';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -93,12 +93,7 @@ const FIELDS = [
 ];
 
 function validBody(): Record<string, unknown> {
-  return {
-    provider: 'Fuzz Co',
-    ...chatSubmission(ref.url),
-    deploymentKind: 'shared',
-    contact: 'fuzz@fuzz.example',
-  };
+  return sharedChatSubmission(ref.url, { provider: 'Fuzz Co', contact: 'fuzz@fuzz.example' });
 }
 
 async function expectErrorShape(res: Response): Promise<void> {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { setupApiTest, signUp, TEST_ORIGIN, type Actor } from './test-support/api-test';
-import { chatSubmission } from '@/app/api/test-support/chat-submission';
+import { sharedChatSubmission } from '@/app/api/test-support/chat-submission';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -30,12 +30,7 @@ afterAll(async () => {
   await t?.drop();
 });
 
-const base = () => ({
-  provider: 'Hostile Co',
-  ...chatSubmission(ref.url),
-  deploymentKind: 'shared',
-  contact: 'h@hostile.example',
-});
+const base = () => sharedChatSubmission(ref.url, { provider: 'Hostile Co', contact: 'h@hostile.example' });
 
 /** [what, body overrides (or a raw body string), expected status, expected error field (or a check of the stored row)] */
 const CASES: Array<[string, Record<string, unknown> | string, number, string | null]> = [

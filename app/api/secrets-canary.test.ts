@@ -22,7 +22,7 @@ import { createLoopDelayMonitor } from '@/lib/probe/loop-delay-monitor';
 import { runProbeJob } from '@/workers/tasks/probe-endpoint';
 import { fillPattern, importRoute, listApiRoutes } from './test-support/route-catalog';
 import { anonymous, params, req, setupApiTest, signUp, signUpAdmin, type Actor } from './test-support/api-test';
-import { chatSubmission } from '@/app/api/test-support/chat-submission';
+import { sharedChatSubmission } from '@/app/api/test-support/chat-submission';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -109,13 +109,7 @@ it('never lets the submitted API key out: logs, responses and database dump', as
   const review = await import('./v1/endpoints/[id]/review/route');
   const tokens = await import('./v1/tokens/route');
 
-  const body = {
-    provider: 'Canary Cloud',
-    ...chatSubmission(proxyUrl, 'llama-4-maverick'),
-    apiKey: CANARY,
-    deploymentKind: 'shared',
-    contact: 'ops@canary.example',
-  };
+  const body = sharedChatSubmission(proxyUrl, { provider: 'Canary Cloud', model: 'llama-4-maverick', apiKey: CANARY, contact: 'ops@canary.example' });
   // 1. Submission with verification probe (success), and one whose provider echoes the key in an error.
   const sub = await record('submit', await list.POST(req(alice, 'POST', '/api/v1/endpoints', body)));
   expect(sub.status).toBe(201);
@@ -234,13 +228,7 @@ function body_for(pattern: string): Record<string, unknown> {
   if (pattern === '/api/v1/tokens') return { name: 'x' };
   if (pattern === '/api/v1/endpoints/[id]') return { notes: 'edited', apiKey: CANARY };
   if (pattern === '/api/v1/endpoints')
-    return {
-      provider: 'Canary Two',
-      ...chatSubmission(proxyUrl, 'llama-4-maverick'),
-      apiKey: CANARY,
-      deploymentKind: 'shared',
-      contact: 'x@y.example',
-    };
+    return sharedChatSubmission(proxyUrl, { provider: 'Canary Two', model: 'llama-4-maverick', apiKey: CANARY, contact: 'x@y.example' });
   if (pattern.startsWith('/api/auth')) return { email: 'canary-alice@acme.example', password: CANARY };
   return {};
 }

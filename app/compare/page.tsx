@@ -99,6 +99,14 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
   const options = [{ value: '', label: '(none)', group: '' }, ...all.map((e) => ({ value: String(e.id), label: `${e.provider}: ${e.slug}`, group: e.model }))];
   const slots = Array.from({ length: MAX }, (_, i) => ids[i]);
   const shareUrl = `/compare?e=${ids.join(',')}&workload=${workload}&range=${range}`;
+  /** One interval-chart row per chosen endpoint: its percentiles of `metric` (all null where it has no figure). */
+  const intervalRows = (metric: 'outputTokensPerSecond' | 'ttftMs') =>
+    chosen.map((e) => ({
+      key: e.slug,
+      label: e.slug,
+      sublabel: e.provider,
+      ...(statOf(e.id)?.[metric] ?? { p5: null, p25: null, p50: null, p75: null, p95: null }),
+    }));
   const categories = scheduled.filter((w) => ids.some((id) => statOf(id, w)));
 
   const rows: Array<[string, (id: number) => React.ReactNode, string?]> = [
@@ -243,12 +251,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
                 title={`Output speed per user, last ${WINDOW_HOURS} h, ${workload}`}
                 unit="tokens/s"
                 unitShort="TPS/user"
-                rows={chosen.map((e) => ({
-                  key: e.slug,
-                  label: e.slug,
-                  sublabel: e.provider,
-                  ...(statOf(e.id)?.outputTokensPerSecond ?? { p5: null, p25: null, p50: null, p75: null, p95: null }),
-                }))}
+                rows={intervalRows('outputTokensPerSecond')}
               />
             </div>
             <div>
@@ -258,12 +261,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
                 title={`TTFT (lower is better), last ${WINDOW_HOURS} h, ${workload}`}
                 unit="ms"
                 unitShort="ms"
-                rows={chosen.map((e) => ({
-                  key: e.slug,
-                  label: e.slug,
-                  sublabel: e.provider,
-                  ...(statOf(e.id)?.ttftMs ?? { p5: null, p25: null, p50: null, p75: null, p95: null }),
-                }))}
+                rows={intervalRows('ttftMs')}
               />
             </div>
           </div>

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Db } from '../client';
 import { endpoints, models, providers, workloads } from '../schema';
 import { blendedUsdPerMTokensSql, endpointDeploymentColumns, endpointNameColumns, providerColumns } from './endpoint-columns';
@@ -35,22 +36,29 @@ export const publicEndpointColumns = {
  */
 const publicEndpointCount = sql<number>`(count(${endpoints.id}) filter (where ${endpoints.status} in ('active','inactive','paused','retired')))::int`;
 
+/**
+ * The listed rows of `table` (models or providers) as `columns` plus `endpointCount` (their public
+ * endpoints, joined through `endpointKey`), ordered by name.
+ */
+function listListedWithEndpointCounts<C extends SelectedFields>(
+  db: Db,
+  table: typeof models | typeof providers,
+  columns: C,
+  endpointKey: typeof endpoints.modelId | typeof endpoints.providerId,
+) {
+  return db
+    .select({ ...columns, endpointCount: publicEndpointCount })
+    .from(table)
+    .leftJoin(endpoints, eq(endpointKey, table.id))
+    .where(eq(table.listed, true))
+    .groupBy(table.id)
+    .orderBy(asc(table.name));
+}
+
 /** Models with their endpoint counts, ordered by name. */
 export async function listModels(db: Db) {
-  return db
-    .select({
-      id: models.id,
-      slug: models.slug,
-      name: models.name,
-      family: models.family,
-      description: models.description,
-      endpointCount: publicEndpointCount,
-    })
-    .from(models)
-    .leftJoin(endpoints, eq(endpoints.modelId, models.id))
-    .where(eq(models.listed, true))
-    .groupBy(models.id)
-    .orderBy(asc(models.name));
+  const columns = { id: models.id, slug: models.slug, name: models.name, family: models.family, description: models.description };
+  return listListedWithEndpointCounts(db, models, columns, endpoints.modelId);
 }
 
 /** Workloads (slug, category, input target, output budget), scheduled ones first. */
@@ -63,16 +71,7 @@ export async function listWorkloads(db: Db) {
 
 /** Providers with endpoint counts. */
 export async function listProviders(db: Db) {
-  return db
-    .select({
-      ...providerColumns,
-      endpointCount: publicEndpointCount,
-    })
-    .from(providers)
-    .leftJoin(endpoints, eq(endpoints.providerId, providers.id))
-    .where(eq(providers.listed, true))
-    .groupBy(providers.id)
-    .orderBy(asc(providers.name));
+  return listListedWithEndpointCounts(db, providers, providerColumns, endpoints.providerId);
 }
 
 /** Public (listed) endpoints, optionally of one model or provider. */

@@ -30,6 +30,13 @@ const link = z
 export const DISPUTE_SCOPES = ['measurement', 'window', 'change_point'] as const;
 export const DISPUTE_STATUSES = ['open', 'accepted', 'rejected', 'annotated'] as const;
 
+/** A disputed or annotated period [from, until) must be positive and at most 31 days long; issues are raised on `until`. */
+function checkPeriod(from: string, until: string, ctx: z.RefinementCtx) {
+  const span = Date.parse(until) - Date.parse(from);
+  if (!(span > 0)) ctx.addIssue({ code: 'custom', path: ['until'], message: 'must be after from' });
+  else if (span > 31 * 86_400_000) ctx.addIssue({ code: 'custom', path: ['until'], message: 'at most 31 days after from' });
+}
+
 /** POST /api/v1/endpoints/{id}/disputes */
 export const openDisputeBodySchema = z
   .object({
@@ -52,11 +59,7 @@ export const openDisputeBodySchema = z
     if (b.measurementId !== undefined) ctx.addIssue({ code: 'custom', path: ['measurementId'], message: `only for scope measurement` });
     if (b.from === undefined) ctx.addIssue({ code: 'custom', path: ['from'], message: 'required' });
     if (b.until === undefined) ctx.addIssue({ code: 'custom', path: ['until'], message: 'required' });
-    if (b.from && b.until) {
-      const span = Date.parse(b.until) - Date.parse(b.from);
-      if (!(span > 0)) ctx.addIssue({ code: 'custom', path: ['until'], message: 'must be after from' });
-      else if (span > 31 * 86_400_000) ctx.addIssue({ code: 'custom', path: ['until'], message: 'at most 31 days after from' });
-    }
+    if (b.from && b.until) checkPeriod(b.from, b.until, ctx);
   })
   .meta({ id: 'OpenDisputeBody' });
 
@@ -97,11 +100,7 @@ export const createAnnotationBodySchema = z
     text: text(2000).meta({ description: 'What happened, in words for visitors.' }),
   })
   .strict()
-  .superRefine((b, ctx) => {
-    const span = Date.parse(b.until) - Date.parse(b.from);
-    if (!(span > 0)) ctx.addIssue({ code: 'custom', path: ['until'], message: 'must be after from' });
-    else if (span > 31 * 86_400_000) ctx.addIssue({ code: 'custom', path: ['until'], message: 'at most 31 days after from' });
-  })
+  .superRefine((b, ctx) => checkPeriod(b.from, b.until, ctx))
   .meta({ id: 'CreateAnnotationBody' });
 
 /** A dispute as published. */

@@ -99,6 +99,25 @@ export const notRankableCountsSchema = z
   })
   .meta({ id: 'NotRankableCounts', description: 'Measurements left out of the figures, from measurements.rankable / not_rankable_reasons.' });
 
+/** The service tier an endpoint asks for and the provider's objective for it (the leaderboard's, the catalog's and the owner's view of an endpoint). */
+const endpointTierFields = {
+  serviceTier: serviceTierSchema
+    .nullable()
+    .meta({ description: 'The service tier the endpoint asks for with every probe (decision 262); null: the provider’s default tier.' }),
+  tierObjective: tierObjectiveSchema
+    .nullable()
+    .meta({ description: 'The provider’s published objective for that tier, with its source; null when none is published.' }),
+};
+/** The declared context window, then the tier fields (the catalog's and the owner's view of an endpoint). */
+const endpointCapacityFields = {
+  contextWindowTokens: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: 'Declared context window, tokens; the ~100k-input workloads run only where it holds them. null when undeclared.' }),
+  ...endpointTierFields,
+};
+
 /** The endpoint as shown in a leaderboard entry. */
 export const leaderboardEndpointSchema = z
   .object({
@@ -121,12 +140,7 @@ export const leaderboardEndpointSchema = z
       description:
         'Declared blended price, USD per million tokens: (3 × input + 1 × output) ÷ 4 (the Artificial Analysis 3:1 blend); declared by the owner or an admin, never measured; null when none declared (GET /api/v1/endpoints/{id} has the prices and their source).',
     }),
-    serviceTier: serviceTierSchema
-      .nullable()
-      .meta({ description: 'The service tier the endpoint asks for with every probe (decision 262); null: the provider’s default tier.' }),
-    tierObjective: tierObjectiveSchema
-      .nullable()
-      .meta({ description: 'The provider’s published objective for that tier, with its source; null when none is published.' }),
+    ...endpointTierFields,
   })
   .meta({ id: 'LeaderboardEndpoint' });
 
@@ -386,17 +400,7 @@ export const endpointSchema = z
       description:
         'Blended price, USD per million tokens: (3 × input + 1 × output) ÷ 4, the 3:1 input:output blend Artificial Analysis uses; null without pricing.',
     }),
-    contextWindowTokens: z
-      .number()
-      .int()
-      .nullable()
-      .meta({ description: 'Declared context window, tokens; the ~100k-input workloads run only where it holds them. null when undeclared.' }),
-    serviceTier: serviceTierSchema
-      .nullable()
-      .meta({ description: 'The service tier the endpoint asks for with every probe (decision 262); null: the provider’s default tier.' }),
-    tierObjective: tierObjectiveSchema
-      .nullable()
-      .meta({ description: 'The provider’s published objective for that tier, with its source; null when none is published.' }),
+    ...endpointCapacityFields,
   })
   .meta({ id: 'Endpoint' });
 export const endpointsResponseSchema = z
@@ -843,17 +847,7 @@ export const submittedEndpointSchema = z
       description:
         'The serving system the endpoint is, in the claims’ words (e.g. NVIDIA DGX B200 (8x B200), TensorRT-LLM), as declared by its owner; claims about that system are shown beside it. null when undeclared.',
     }),
-    contextWindowTokens: z
-      .number()
-      .int()
-      .nullable()
-      .meta({ description: 'Declared context window, tokens; the ~100k-input workloads run only where it holds them. null when undeclared.' }),
-    serviceTier: serviceTierSchema
-      .nullable()
-      .meta({ description: 'The service tier the endpoint asks for with every probe (decision 262); null: the provider’s default tier.' }),
-    tierObjective: tierObjectiveSchema
-      .nullable()
-      .meta({ description: 'The provider’s published objective for that tier, with its source; null when none is published.' }),
+    ...endpointCapacityFields,
     contact: z.string().nullable().meta({ description: 'Contact of the submitter (shown to admins).' }),
     notes: z.string().nullable().meta({ description: 'Free notes of the submitter.' }),
     pricing: endpointPricingSchema

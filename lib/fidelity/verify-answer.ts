@@ -7,6 +7,7 @@
  * fence around the JSON object, text after the required lines.
  */
 import { z } from 'zod';
+import { createJsonStringTracker } from '@/lib/probe/framing/json-string-tracker';
 import type { FidelityExpected } from './tasks';
 
 /**
@@ -68,18 +69,11 @@ export function extractFirstJsonObject(text: string): string | null {
   const start = text.indexOf('{');
   if (start < 0) return null;
   let depth = 0;
-  let inString = false;
-  let escaped = false;
+  const strings = createJsonStringTracker();
   for (let i = start; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (ch === '\\') escaped = true;
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') inString = true;
-    else if (ch === '{') depth += 1;
+    const ch = text[i]!;
+    if (strings.insideString(ch)) continue;
+    if (ch === '{') depth += 1;
     else if (ch === '}') {
       depth -= 1;
       if (depth === 0) return text.slice(start, i + 1);

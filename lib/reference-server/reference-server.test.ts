@@ -31,11 +31,7 @@ describe('reference server', () => {
     server = await startReferenceServer({ port: 0, tps: 200, ttftMs: 120, outputTokens: 41, recordWrites: true });
     const startedAt = monotonicNow();
     const r = await probe(server.url, 256);
-    expect(r.outcome).toBe('success');
-    expect(r.finishReason).toBe('stop');
-    expect(r.outputTokensReported).toBe(41);
-    expect(r.outputTokensO200k).toBe(41);
-    expect(r.contentChunks).toBe(41);
+    expect(r).toMatchObject({ outcome: 'success', finishReason: 'stop', outputTokensReported: 41, outputTokensO200k: 41, contentChunks: 41 });
     const [record] = server.writeLog();
     expect(record!.writeTokens.reduce((a, b) => a + b, 0)).toBe(41);
     expectNeverAhead(record!, { tps: 200, ttftMs: 120 });
@@ -49,11 +45,7 @@ describe('reference server', () => {
     server = await startReferenceServer({ port: 0, tps: 400, ttftMs: 50, tokensPerChunk: 4, outputTokens: 256, recordWrites: true });
     const startedAt = monotonicNow();
     const r = await probe(server.url, 22);
-    expect(r.outcome).toBe('success');
-    expect(r.finishReason).toBe('length');
-    expect(r.outputTokensReported).toBe(22);
-    expect(r.outputTokensO200k).toBe(22);
-    expect(r.contentChunks).toBe(6); // 5 × 4 + 2
+    expect(r).toMatchObject({ outcome: 'success', finishReason: 'length', outputTokensReported: 22, outputTokensO200k: 22, contentChunks: 6 }); // 5 × 4 + 2 chunks
     expect(r.timeline.map((t) => t.tokens)).toEqual([4, 4, 4, 4, 4, 2]);
     // (22 − 4) tokens after the first chunk, at most 400/s (45 ms); 8 %: the quiet-machine figure
     const [record] = server.writeLog();

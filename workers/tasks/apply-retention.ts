@@ -15,7 +15,7 @@ import type { Db } from '@/db/client';
 import { dropMeasurementPartition, getOldestMeasurementTimeIn, listMeasurementPartitions } from '@/db/queries/measurement-partitions';
 import { deleteMeasurementsInRange, floorBucket, getOldestMeasurementTime, rebuildRollups } from '@/db/queries/rollups';
 import { QUEUES } from '@/lib/queues';
-import type { JobsRoleTask } from '../task';
+import { defineHousekeepingTask } from '../task';
 
 const DAY = 86400_000;
 
@@ -75,18 +75,15 @@ export async function runRetentionJob(
 }
 
 /** The descriptor (workers/task.ts): jobs role, daily at 03:17 UTC, policy singleton. */
-export const applyRetentionTask: JobsRoleTask = {
+export const applyRetentionTask = defineHousekeepingTask({
   task: 'retention',
-  role: 'jobs',
   description:
     'Drop monthly partitions and delete raw measurements older than TOKENPACE_RAW_RETENTION_DAYS after re-rolling their days (does nothing when unset, the default).',
-  queue: () => QUEUES.applyRetention,
-  queueOptions: { policy: 'singleton' },
-  schedule: { cron: () => '17 3 * * *', data: () => ({}) },
-  timed: true,
+  queue: { name: QUEUES.applyRetention, policy: 'singleton' },
+  schedule: { cron: '17 3 * * *' },
   run: async (deps) => {
     const r = await runRetentionJob(deps.db, deps.now(), deps.env.TOKENPACE_RAW_RETENTION_DAYS ?? null);
     if (r.days.length > 0 || r.partitions.length > 0) deps.log.info({ deleted: r.deleted, days: r.days, partitions: r.partitions }, 'retention applied');
     return r;
   },
-};
+});

@@ -4,18 +4,14 @@
  * been lost) and fails running sweeps whose worker died (workers/tasks/run-sweep.ts dispatchSweeps).
  */
 import { QUEUES } from '@/lib/queues';
-import type { JobsRoleTask } from '../task';
+import { defineHousekeepingTask } from '../task';
 import { dispatchSweeps } from './run-sweep';
 
 /** The descriptor (workers/task.ts): policy singleton (one dispatch at a time). */
-export const dispatchSweepsTask: JobsRoleTask = {
+export const dispatchSweepsTask = defineHousekeepingTask({
   task: 'dispatch-sweeps',
-  role: 'jobs',
   description: 'Re-send jobs of queued sweeps and fail running sweeps whose worker died.',
-  queue: () => QUEUES.dispatchSweeps,
-  queueOptions: { policy: 'singleton' },
-  schedule: { cron: () => '* * * * *', data: () => ({}) },
-  atStart: () => ({}),
-  timed: true,
+  queue: { name: QUEUES.dispatchSweeps, policy: 'singleton' },
+  schedule: { cron: '* * * * *', alsoAtStart: true },
   run: (deps) => dispatchSweeps(deps.db, deps.boss, deps.now()),
-};
+});

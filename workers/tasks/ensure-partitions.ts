@@ -9,7 +9,7 @@
 import type { Db } from '@/db/client';
 import { ensureMeasurementPartitions, MEASUREMENT_PARTITION_MONTHS_AHEAD } from '@/db/queries/measurement-partitions';
 import { QUEUES } from '@/lib/queues';
-import type { JobsRoleTask } from '../task';
+import { defineHousekeepingTask } from '../task';
 
 /** One run at `now`: the partitions created (table names; empty when all existed). */
 export async function runEnsurePartitionsJob(db: Db, now: Date): Promise<{ created: string[] }> {
@@ -17,18 +17,14 @@ export async function runEnsurePartitionsJob(db: Db, now: Date): Promise<{ creat
 }
 
 /** The descriptor (workers/task.ts): jobs role, daily at 00:11 UTC and at start, policy singleton. */
-export const ensurePartitionsTask: JobsRoleTask = {
+export const ensurePartitionsTask = defineHousekeepingTask({
   task: 'ensure-partitions',
-  role: 'jobs',
   description: `Create the monthly partitions of measurements for this UTC month and the next ${MEASUREMENT_PARTITION_MONTHS_AHEAD} where missing.`,
-  queue: () => QUEUES.ensurePartitions,
-  queueOptions: { policy: 'singleton' },
-  schedule: { cron: () => '11 0 * * *', data: () => ({}) },
-  atStart: () => ({}),
-  timed: true,
+  queue: { name: QUEUES.ensurePartitions, policy: 'singleton' },
+  schedule: { cron: '11 0 * * *', alsoAtStart: true },
   run: async (deps) => {
     const r = await runEnsurePartitionsJob(deps.db, deps.now());
     if (r.created.length > 0) deps.log.info({ created: r.created }, 'measurement partitions created');
     return r;
   },
-};
+});

@@ -42,7 +42,7 @@ import { syncDataVersion } from '@/server/answer-cache';
 import type { NewSnapshot } from '@/db/queries/snapshots';
 import { PRECOMPUTED_WINDOWS_HOURS, type SpeedBasis } from '@/lib/stats/window-stats';
 import { QUEUES } from '@/lib/queues';
-import type { JobsRoleTask } from '../task';
+import { defineHousekeepingTask } from '../task';
 
 export const PRECOMPUTE_ANSWERS_QUEUE = QUEUES.precomputeAnswers;
 
@@ -204,15 +204,12 @@ async function runOnce(
  * every minute at 1M rows, issue 24), every minute and after every rollup run; policy `stately`
  * (at most one queued and one active, so the rollup's trigger and the cron collapse).
  */
-export const precomputeAnswersTask: JobsRoleTask = {
+export const precomputeAnswersTask = defineHousekeepingTask({
   task: 'precompute-answers',
-  role: 'jobs',
   description:
     'Compute the most-read leaderboard answers (listed model × scheduled workload × 24h/72h/7d × basis) as of the minute and store their bytes + ETag.',
-  queue: () => QUEUES.precomputeAnswers,
-  queueOptions: { policy: 'stately' },
-  schedule: { cron: () => '* * * * *', data: () => ({}) },
-  timed: true,
+  queue: { name: QUEUES.precomputeAnswers, policy: 'stately' },
+  schedule: { cron: '* * * * *' },
   run: async (deps) => {
     const r = await runPrecomputeAnswersJob(deps.db, deps.now());
     return {
@@ -224,4 +221,4 @@ export const precomputeAnswersTask: JobsRoleTask = {
       maxAnswerMs: Math.round(r.maxAnswerMs),
     };
   },
-};
+});

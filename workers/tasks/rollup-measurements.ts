@@ -40,7 +40,7 @@ import {
 } from '@/db/queries/window-partials';
 import { syncDataVersion } from '@/server/answer-cache';
 import { QUEUES } from '@/lib/queues';
-import type { JobsRoleTask } from '../task';
+import { defineHousekeepingTask } from '../task';
 
 const HOUR = 3600_000;
 
@@ -145,17 +145,14 @@ async function upgradeStaleSketches(db: Db, maxDays: number): Promise<{ days: nu
  * The descriptor (workers/task.ts): jobs role, every minute, policy singleton. After each run the
  * most-read answers are recomputed once (precompute-answers, decision 120; a queued one collapses).
  */
-export const rollupMeasurementsTask: JobsRoleTask = {
+export const rollupMeasurementsTask = defineHousekeepingTask({
   task: 'rollup',
-  role: 'jobs',
   description: 'Refresh hourly and daily rollups for buckets that received measurements since the last run.',
-  queue: () => QUEUES.rollupMeasurements,
-  queueOptions: { policy: 'singleton' },
-  schedule: { cron: () => '* * * * *', data: () => ({}) },
-  timed: true,
+  queue: { name: QUEUES.rollupMeasurements, policy: 'singleton' },
+  schedule: { cron: '* * * * *' },
   run: async (deps) => {
     const r = await runRollupJob(deps.db, deps.now());
     await deps.boss.send(QUEUES.precomputeAnswers, {});
     return { from: r.from.toISOString(), to: r.to.toISOString(), hourBuckets: r.hourBuckets, dayBuckets: r.dayBuckets, upgradedDays: r.upgradedDays };
   },
-};
+});

@@ -24,7 +24,7 @@ import { dumpPaths } from '@/lib/api/dump-paths';
 import { publishMeasurement } from '@/lib/api/publish-measurement';
 import { measurementSchema } from '@/lib/api/response-schemas';
 import { QUEUES } from '@/lib/queues';
-import type { JobsRoleTask } from '../task';
+import { defineHousekeepingTask } from '../task';
 
 /** Queue of this task (policy singleton: one dump at a time). */
 export const WRITE_DUMP_QUEUE = QUEUES.writeDump;
@@ -135,15 +135,11 @@ export async function runWriteDumpJob(db: Db, now: Date): Promise<{ dump: DumpRo
 }
 
 /** The descriptor (workers/task.ts): jobs role, Mondays 00:05 UTC and once at start (idempotent per week). */
-export const writeDumpTask: JobsRoleTask = {
+export const writeDumpTask = defineHousekeepingTask({
   task: 'write-dump',
-  role: 'jobs',
   description: 'Write the public data dump of the last complete UTC week (gzip CSV of every measurement + manifest + SHA-256).',
-  queue: () => QUEUES.writeDump,
-  queueOptions: { policy: 'singleton' },
-  schedule: { cron: () => '5 0 * * 1', data: () => ({}) },
-  atStart: () => ({}),
-  timed: true,
+  queue: { name: QUEUES.writeDump, policy: 'singleton' },
+  schedule: { cron: '5 0 * * 1', alsoAtStart: true },
   run: async (deps) => {
     const r = await runWriteDumpJob(deps.db, deps.now());
     if (r.created)
@@ -153,4 +149,4 @@ export const writeDumpTask: JobsRoleTask = {
       );
     return { dumpId: r.dump.id, created: r.created };
   },
-};
+});

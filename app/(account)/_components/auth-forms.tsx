@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { callApi } from './api-client';
 import { resolveSameOriginPath } from '@/lib/security/safe-redirect';
 import { Field } from './field';
-import { FormError } from './form-error';
+import { FormSubmit } from './form-submit';
 
 const PASSWORD_MIN = 10;
 
@@ -65,10 +65,9 @@ export function SignUpForm({ next }: { next?: string }) {
       <Field id="password" label="Password" error={errors.password} hint={`At least ${PASSWORD_MIN} characters.`}>
         {(a) => <input {...a} name="password" type="password" autoComplete="new-password" />}
       </Field>
-      <FormError error={formError} />
-      <button type="submit" disabled={busy}>
-        {busy ? 'Creating account…' : 'Create account'}
-      </button>
+      <FormSubmit error={formError} busy={busy} busyLabel="Creating account…">
+        Create account
+      </FormSubmit>
       <p className="small">
         Already have an account? <Link href={next ? `/signin?next=${encodeURIComponent(next)}` : '/signin'}>Sign in</Link>
       </p>
@@ -102,10 +101,9 @@ export function SignInForm({ next }: { next?: string }) {
       <Field id="password" label="Password">
         {(a) => <input {...a} name="password" type="password" autoComplete="current-password" required />}
       </Field>
-      <FormError error={formError} />
-      <button type="submit" disabled={busy}>
-        {busy ? 'Signing in…' : 'Sign in'}
-      </button>
+      <FormSubmit error={formError} busy={busy} busyLabel="Signing in…">
+        Sign in
+      </FormSubmit>
       <p className="small">
         No account? <Link href={next ? `/signup?next=${encodeURIComponent(next)}` : '/signup'}>Sign up</Link> ·{' '}
         <Link href="/forgot-password">Forgot your password?</Link>

@@ -8,9 +8,10 @@ import type { EndpointPricing } from '@/lib/catalog/pricing';
 import type { DeclaredServingFacts } from '@/lib/catalog/endpoint-deployment';
 import { RULES_VERSION } from '@/lib/rules/publication-rules';
 import { callApi, errorsByField } from './api-client';
-import { Field } from './field';
+import { Field, SelectField } from './field';
 import { VerificationResult, type VerificationLike } from './verification-result';
 import { FormError } from './form-error';
+import { FormSubmit } from './form-submit';
 
 const PROPOSE = '__propose__';
 
@@ -211,17 +212,13 @@ export function EndpointForm({
         <Field id="baseUrl" label="Base URL" error={errors.baseUrl} hint="e.g. https://api.example.com/v1 (public addresses only)">
           {(a) => <input {...a} name="baseUrl" defaultValue={v('baseUrl')} inputMode="url" />}
         </Field>
-        <Field id="protocol" label="Protocol" error={errors.protocol}>
-          {(a) => (
-            <select {...a} name="protocol" defaultValue={v('protocol') || 'openai-chat'}>
-              {PROTOCOLS.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField
+          id="protocol"
+          label="Protocol"
+          error={errors.protocol}
+          defaultValue={v('protocol') || 'openai-chat'}
+          options={PROTOCOLS.map((p) => ({ value: p, label: p }))}
+        />
         <Field id="apiModelId" label="API model id" error={errors.apiModelId}>
           {(a) => <input {...a} name="apiModelId" defaultValue={v('apiModelId')} />}
         </Field>
@@ -259,17 +256,13 @@ export function EndpointForm({
         <Field id="draftLength" label="Draft length (optional)" error={errors.draftLength}>
           {(a) => <input {...a} name="draftLength" inputMode="numeric" defaultValue={v('draftLength')} />}
         </Field>
-        <Field id="deploymentKind" label="Deployment kind" error={errors.deploymentKind}>
-          {(a) => (
-            <select {...a} name="deploymentKind" defaultValue={v('deploymentKind') || 'shared'}>
-              {DEPLOYMENT_KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {k === 'shared' ? 'shared serverless' : k}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField
+          id="deploymentKind"
+          label="Deployment kind"
+          error={errors.deploymentKind}
+          defaultValue={v('deploymentKind') || 'shared'}
+          options={DEPLOYMENT_KINDS.map((k) => ({ value: k, label: k === 'shared' ? 'shared serverless' : k }))}
+        />
         <Field
           id="contextWindowTokens"
           label="Context window, tokens (optional)"
@@ -333,10 +326,9 @@ export function EndpointForm({
           </Link>
         </p>
       )}
-      <FormError error={errors.body} />
-      <button type="submit" disabled={busy}>
-        {busy ? 'Running the verification probe…' : editing ? 'Save changes' : 'Submit and verify'}
-      </button>
+      <FormSubmit error={errors.body} busy={busy} busyLabel="Running the verification probe…">
+        {editing ? 'Save changes' : 'Submit and verify'}
+      </FormSubmit>
     </form>
   );
 }

@@ -29,3 +29,26 @@ export function Field(props: {
     </div>
   );
 }
+
+/** A Field whose control is a select named like the field, of `options` (value and visible label), starting at `defaultValue`. */
+export function SelectField(props: {
+  id: string;
+  label: string;
+  error?: string;
+  defaultValue: string;
+  options: ReadonlyArray<{ value: string; label: string }>;
+}) {
+  return (
+    <Field id={props.id} label={props.label} error={props.error}>
+      {(a) => (
+        <select {...a} name={props.id} defaultValue={props.defaultValue}>
+          {props.options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}

@@ -8,3 +8,13 @@
 export function chatSubmission(baseUrl: string, model = 'tokenpace-reference') {
   return { model, baseUrl, protocol: 'openai-chat', apiModelId: 'tokenpace-reference' };
 }
+
+/**
+ * A whole submission body of a shared (serverless) deployment behind `baseUrl` over Chat
+ * Completions: `fields` names the provider and the contact and may add or override any other field
+ * (apiKey, hardware, …; `model` picks the catalogue model as in chatSubmission).
+ */
+export function sharedChatSubmission(baseUrl: string, fields: { provider: string; contact: string; model?: string; [field: string]: unknown }) {
+  const { model, ...rest } = fields;
+  return { ...chatSubmission(baseUrl, model), deploymentKind: 'shared', ...rest };
+}

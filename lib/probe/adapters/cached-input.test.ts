@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { readCachedInput } from './cached-input';
 import { bedrockFrame } from '../test-support/case-wire';
-import { parseWholeBody, sseBody } from '../test-support/parse-whole-body';
+import { parseWholeBody, sseBody, typedEvent } from '../test-support/parse-whole-body';
 
 describe('cached input tokens per protocol', () => {
   it('openai-chat: usage.prompt_tokens_details.cached_tokens', async () => {
@@ -54,24 +54,17 @@ describe('cached input tokens per protocol', () => {
     const r = await parseWholeBody(
       'openai-responses',
       sseBody([
-        ['response.created', { type: 'response.created', sequence_number: 0, response: { id: 'r1', status: 'in_progress', output: [] } }],
-        [
-          'response.output_text.delta',
-          { type: 'response.output_text.delta', sequence_number: 1, item_id: 'm', output_index: 0, content_index: 0, delta: 'Hello there' },
-        ],
-        [
-          'response.completed',
-          {
-            type: 'response.completed',
-            sequence_number: 2,
-            response: {
-              id: 'r1',
-              status: 'completed',
-              output: [],
-              usage: { input_tokens: 2048, input_tokens_details: { cached_tokens: 1024 }, output_tokens: 2, total_tokens: 2050 },
-            },
+        typedEvent('response.created', { sequence_number: 0, response: { id: 'r1', status: 'in_progress', output: [] } }),
+        typedEvent('response.output_text.delta', { sequence_number: 1, item_id: 'm', output_index: 0, content_index: 0, delta: 'Hello there' }),
+        typedEvent('response.completed', {
+          sequence_number: 2,
+          response: {
+            id: 'r1',
+            status: 'completed',
+            output: [],
+            usage: { input_tokens: 2048, input_tokens_details: { cached_tokens: 1024 }, output_tokens: 2, total_tokens: 2050 },
           },
-        ],
+        }),
       ]),
     );
     expect(r.outcome).toBe('success');
@@ -83,24 +76,20 @@ describe('cached input tokens per protocol', () => {
     const r = await parseWholeBody(
       'anthropic-messages',
       sseBody([
-        [
-          'message_start',
-          {
-            type: 'message_start',
-            message: {
-              id: 'm',
-              type: 'message',
-              role: 'assistant',
-              content: [],
-              usage: { input_tokens: 12, cache_creation_input_tokens: 0, cache_read_input_tokens: 2036, output_tokens: 1 },
-            },
+        typedEvent('message_start', {
+          message: {
+            id: 'm',
+            type: 'message',
+            role: 'assistant',
+            content: [],
+            usage: { input_tokens: 12, cache_creation_input_tokens: 0, cache_read_input_tokens: 2036, output_tokens: 1 },
           },
-        ],
-        ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
-        ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello there' } }],
-        ['content_block_stop', { type: 'content_block_stop', index: 0 }],
-        ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 2 } }],
-        ['message_stop', { type: 'message_stop' }],
+        }),
+        typedEvent('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+        typedEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Hello there' } }),
+        typedEvent('content_block_stop', { index: 0 }),
+        typedEvent('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 2 } }),
+        typedEvent('message_stop'),
       ]),
     );
     expect(r.flags.unrecognizedShape).toBe(false);
@@ -114,23 +103,15 @@ describe('cached input tokens per protocol', () => {
     const r = await parseWholeBody(
       'anthropic-messages',
       sseBody([
-        [
-          'message_start',
-          {
-            type: 'message_start',
-            message: { id: 'm', content: [], usage: { input_tokens: 12, cache_creation_input_tokens: 2036, cache_read_input_tokens: 0, output_tokens: 1 } },
-          },
-        ],
-        ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } }],
-        [
-          'message_delta',
-          {
-            type: 'message_delta',
-            delta: { stop_reason: 'end_turn' },
-            usage: { output_tokens: 1, cache_creation_input_tokens: 2036, cache_read_input_tokens: 0 },
-          },
-        ],
-        ['message_stop', { type: 'message_stop' }],
+        typedEvent('message_start', {
+          message: { id: 'm', content: [], usage: { input_tokens: 12, cache_creation_input_tokens: 2036, cache_read_input_tokens: 0, output_tokens: 1 } },
+        }),
+        typedEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Hi' } }),
+        typedEvent('message_delta', {
+          delta: { stop_reason: 'end_turn' },
+          usage: { output_tokens: 1, cache_creation_input_tokens: 2036, cache_read_input_tokens: 0 },
+        }),
+        typedEvent('message_stop'),
       ]),
     );
     expect(r.cachedInputTokens).toBe(0);
@@ -143,10 +124,10 @@ describe('cached input tokens per protocol', () => {
     const r = await parseWholeBody(
       'anthropic-messages',
       sseBody([
-        ['message_start', { type: 'message_start', message: { id: 'm', content: [], usage: { input_tokens: 31, output_tokens: 1 } } }],
-        ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } }],
-        ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 1 } }],
-        ['message_stop', { type: 'message_stop' }],
+        typedEvent('message_start', { message: { id: 'm', content: [], usage: { input_tokens: 31, output_tokens: 1 } } }),
+        typedEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Hi' } }),
+        typedEvent('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 1 } }),
+        typedEvent('message_stop'),
       ]),
     );
     expect(r.outcome).toBe('success');

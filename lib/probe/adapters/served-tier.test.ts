@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { findServiceTierMismatch, judgeTierObjective, type TierObjective } from '../service-tier';
-import { parseWholeBody, sseBody } from '../test-support/parse-whole-body';
+import { parseWholeBody, sseBody, typedEvent } from '../test-support/parse-whole-body';
 
 describe('served service tier per protocol', () => {
   it('openai-chat: service_tier of the chunks (as OpenAI sends it on every chunk)', async () => {
@@ -40,19 +40,12 @@ describe('served service tier per protocol', () => {
     const r = await parseWholeBody(
       'openai-responses',
       sseBody([
-        ['response.created', { type: 'response.created', sequence_number: 0, response: { id: 'r1', status: 'in_progress', service_tier: 'auto', output: [] } }],
-        [
-          'response.output_text.delta',
-          { type: 'response.output_text.delta', sequence_number: 1, item_id: 'm', output_index: 0, content_index: 0, delta: 'Hello there' },
-        ],
-        [
-          'response.completed',
-          {
-            type: 'response.completed',
-            sequence_number: 2,
-            response: { id: 'r1', status: 'completed', service_tier: 'priority', output: [], usage: { input_tokens: 9, output_tokens: 2, total_tokens: 11 } },
-          },
-        ],
+        typedEvent('response.created', { sequence_number: 0, response: { id: 'r1', status: 'in_progress', service_tier: 'auto', output: [] } }),
+        typedEvent('response.output_text.delta', { sequence_number: 1, item_id: 'm', output_index: 0, content_index: 0, delta: 'Hello there' }),
+        typedEvent('response.completed', {
+          sequence_number: 2,
+          response: { id: 'r1', status: 'completed', service_tier: 'priority', output: [], usage: { input_tokens: 9, output_tokens: 2, total_tokens: 11 } },
+        }),
       ]),
     );
     expect(r.outcome).toBe('success');
@@ -63,16 +56,12 @@ describe('served service tier per protocol', () => {
     const r = await parseWholeBody(
       'anthropic-messages',
       sseBody([
-        [
-          'message_start',
-          {
-            type: 'message_start',
-            message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 12, output_tokens: 1, service_tier: 'standard' } },
-          },
-        ],
-        ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } }],
-        ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 1 } }],
-        ['message_stop', { type: 'message_stop' }],
+        typedEvent('message_start', {
+          message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 12, output_tokens: 1, service_tier: 'standard' } },
+        }),
+        typedEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Hi' } }),
+        typedEvent('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 1 } }),
+        typedEvent('message_stop'),
       ]),
     );
     expect(r.outcome).toBe('success');

@@ -4,6 +4,7 @@
  * strings and escapes) and hand each top-level element to the caller as soon as its closing brace
  * arrives. A bare top-level object (an error body) is handed over as one element.
  */
+import { createJsonStringTracker } from './json-string-tracker';
 
 /** Callbacks of the JSON array framer. */
 export interface JsonArrayHandlers {
@@ -32,8 +33,7 @@ export function createJsonArrayFramer(handlers: JsonArrayHandlers): JsonArrayFra
   let inArray = false;
   let arrayClosed = false;
   let elementBase = -1;
-  let inString = false;
-  let escaped = false;
+  const strings = createJsonStringTracker();
   let pieces: string[] = [];
   let failed = false;
   let lastByteMs = 0;
@@ -48,14 +48,8 @@ export function createJsonArrayFramer(handlers: JsonArrayHandlers): JsonArrayFra
     for (let i = 0; i < text.length; i++) {
       const c = text[i]!;
       if (elementBase >= 0) {
-        if (inString) {
-          if (escaped) escaped = false;
-          else if (c === '\\') escaped = true;
-          else if (c === '"') inString = false;
-          continue;
-        }
-        if (c === '"') inString = true;
-        else if (c === '{' || c === '[') depth++;
+        if (strings.insideString(c)) continue;
+        if (c === '{' || c === '[') depth++;
         else if (c === '}' || c === ']') {
           depth--;
           if (depth === elementBase) {

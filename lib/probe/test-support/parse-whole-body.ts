@@ -19,3 +19,8 @@ export async function parseWholeBody(protocol: Protocol, body: string | Uint8Arr
 export function sseBody(events: Array<[string | null, unknown]>): string {
   return events.map(([type, o]) => `${type ? `event: ${type}\n` : ''}data: ${JSON.stringify(o)}\n\n`).join('');
 }
+
+/** An sseBody event of the protocols whose data repeats its event name as `type` (Messages, Responses): `[type, { type, ...fields }]`. */
+export function typedEvent(type: string, fields: object = {}): [string, unknown] {
+  return [type, { type, ...fields }];
+}

@@ -10,7 +10,7 @@ import { providers } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { req, setupApiTest, signUp, type Actor } from '@/app/api/test-support/api-test';
-import { chatSubmission } from '@/app/api/test-support/chat-submission';
+import { sharedChatSubmission } from '@/app/api/test-support/chat-submission';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -34,13 +34,7 @@ afterAll(async () => {
 });
 
 function body(overrides: Record<string, unknown>) {
-  return {
-    provider: 'Acme',
-    ...chatSubmission(ref.url),
-    deploymentKind: 'shared',
-    contact: 'ops@acme.example',
-    ...overrides,
-  };
+  return sharedChatSubmission(ref.url, { provider: 'Acme', contact: 'ops@acme.example', ...overrides });
 }
 
 async function submit(b: unknown) {

@@ -15,7 +15,7 @@ import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { judgeProviderClaim } from '@/lib/security/provider-claim';
 import { params, req, setupApiTest, signUp, signUpAdmin, type Actor } from '@/app/api/test-support/api-test';
-import { chatSubmission } from '@/app/api/test-support/chat-submission';
+import { sharedChatSubmission } from '@/app/api/test-support/chat-submission';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -43,14 +43,7 @@ afterAll(async () => {
 async function submitAs(email: string, verified: boolean): Promise<{ id: number; revision: number }> {
   const actor = await signUp(email);
   if (verified) await t.db.update(users).set({ emailVerified: true }).where(eq(users.id, actor.userId!));
-  const res = await routes.list.POST(
-    req(actor, 'POST', '/api/v1/endpoints', {
-      provider: 'Acme Cloud',
-      ...chatSubmission(ref.url),
-      deploymentKind: 'shared',
-      contact: email,
-    }),
-  );
+  const res = await routes.list.POST(req(actor, 'POST', '/api/v1/endpoints', sharedChatSubmission(ref.url, { provider: 'Acme Cloud', contact: email })));
   const json = (await res.json()) as { endpoint: { id: number; revision: number } };
   expect(res.status).toBe(201);
   return json.endpoint;

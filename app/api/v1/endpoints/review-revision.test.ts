@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { params, req, setupApiTest, signUp, signUpAdmin, type Actor } from '@/app/api/test-support/api-test';
-import { chatSubmission } from '@/app/api/test-support/chat-submission';
+import { sharedChatSubmission } from '@/app/api/test-support/chat-submission';
 
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
 
@@ -37,15 +37,13 @@ async function call(res: Promise<Response>) {
 }
 
 async function submitOne() {
-  const body = {
+  const body = sharedChatSubmission(ref.url, {
     provider: 'Honest Cloud',
-    ...chatSubmission(ref.url),
-    deploymentKind: 'shared',
     contact: 'ops@honest.example',
     hardware: 'H100 SXM',
     engine: 'vLLM',
     precision: 'BF16',
-  };
+  });
   const { status, json } = await call(routes.list.POST(req(owner, 'POST', '/api/v1/endpoints', body)));
   expect(status).toBe(201);
   return String(json.endpoint.id);

@@ -11,7 +11,7 @@ import { endpoints } from '@/db/schema';
 import type { TestDatabase } from '@/db/test-support/test-database';
 import { startReferenceServer, type ReferenceServer } from '@/lib/reference-server/reference-server';
 import { params, req, setupApiTest, signUp, type Actor } from '@/app/api/test-support/api-test';
-import { chatSubmission } from '@/app/api/test-support/chat-submission';
+import { sharedChatSubmission } from '@/app/api/test-support/chat-submission';
 
 // Route handlers call next/server's connection(), which needs Next's request scope.
 vi.mock('next/server', async (importOriginal) => ({ ...(await importOriginal<typeof import('next/server')>()), connection: async () => {} }));
@@ -24,14 +24,7 @@ let alice: Actor;
 const OBJECTIVE = { share: 0.99, minOutputTokensPerSecond: 50, sourceUrl: 'https://openai.com/api-priority-processing/' };
 
 function body(overrides: Record<string, unknown> = {}) {
-  return {
-    provider: 'Tier Inference',
-    ...chatSubmission(ref.url),
-    apiKey: 'sk-test-tier-0123456789abcdef',
-    deploymentKind: 'shared',
-    contact: 'ops@tier.example',
-    ...overrides,
-  };
+  return sharedChatSubmission(ref.url, { provider: 'Tier Inference', apiKey: 'sk-test-tier-0123456789abcdef', contact: 'ops@tier.example', ...overrides });
 }
 
 beforeAll(async () => {
