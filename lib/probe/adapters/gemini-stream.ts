@@ -74,6 +74,23 @@ const CANDIDATE_KEYS = new Set([
 ]);
 /** ModelStatus keys (Gemini API reference, GenerateContentResponse.modelStatus) holding no text: a stage word and a time. */
 const MODEL_STATUS_KEYS = new Set(['modelStage', 'retirementTime']);
+/**
+ * ModelStage values (Gemini API reference, ModelStage) of a model on its way out or not yet
+ * stable: the stages a lifecycle notice in `modelStatus.message` is written for.
+ */
+const LIFECYCLE_STAGES = new Set(['UNSTABLE_EXPERIMENTAL', 'EXPERIMENTAL', 'PREVIEW', 'LEGACY', 'DEPRECATED', 'RETIRED']);
+/** Longest `modelStatus.message` read as a lifecycle notice (a sentence or two); a longer one is text beside the answer. */
+export const LIFECYCLE_NOTICE_MAX_CHARS = 300;
+
+/** A `modelStatus` whose message is a notice about the model's lifecycle: a lifecycle stage and a short string message. */
+function isLifecycleNotice(status: Record<string, unknown>): boolean {
+  return (
+    typeof status.modelStage === 'string' &&
+    LIFECYCLE_STAGES.has(status.modelStage) &&
+    typeof status.message === 'string' &&
+    status.message.length <= LIFECYCLE_NOTICE_MAX_CHARS
+  );
+}
 /** Content keys read here. */
 const CONTENT_KEYS = new Set(['parts', 'role']);
 
@@ -292,16 +309,18 @@ function interpretResponse(response: Record<string, unknown>, state: GeminiDecod
   const filter = statedFilter(response, isRecord(candidate) ? candidate : undefined, unrecognized);
   if (filter !== undefined && !event.error && classifyFinish('gemini-stream', event.finishReason).verdict !== 'failed') event.error = filter;
   // modelStatus (Gemini API reference) is a notice about the model: known only in its documented shape.
-  // Its `message` ("a message explaining the model status") is text beside the answer: naming a
+  // Its `message` ("a message explaining the model status"): beside a lifecycle stage (LEGACY,
+  // DEPRECATED, RETIRED…) a short notice about the model, not this generation, so read as nothing
+  // (a deprecated model's answers stay rankable); otherwise text beside the answer: naming a
   // failure it fails the probe, as finishMessage does; other words are text the probe does not
   // read, so unrecognised (decision 318).
   if (isRecord(response.modelStatus)) {
     const status = response.modelStatus;
-    const message = nonEmptyString(status.message);
+    const message = isLifecycleNotice(status) ? undefined : nonEmptyString(status.message);
     // prose: punctuation after a word ("failed:") ends it like a space
     if (message !== undefined && namesFailure(message.toLowerCase().replace(/[^\p{L}\p{N}_\s-]/gu, ' ')))
       event.error ??= { kind: 'stream_error', message: `modelStatus.message: ${message.slice(0, 120)}` };
-    else if (hasText(status.message)) unrecognized.push('modelStatus.message');
+    else if (message !== undefined) unrecognized.push('modelStatus.message');
     for (const [key, value] of Object.entries(status))
       if (key !== 'message' && !MODEL_STATUS_KEYS.has(key) && hasText(value)) unrecognized.push(`modelStatus.${key}`);
   } else if (hasText(response.modelStatus)) unrecognized.push('modelStatus');

@@ -12,6 +12,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildProbeResult } from '../build-probe-result';
+import { LIFECYCLE_NOTICE_MAX_CHARS } from './gemini-stream';
 import { parseStream } from '../parse-stream';
 import type { ProbeResult, Protocol } from '../types';
 import { bedrockFrame } from '../test-support/case-wire';
@@ -112,11 +113,23 @@ describe('gemini-stream (Gemini API, GenerateContentResponse)', () => {
     const documented = { modelStage: 'DEPRECATED', retirementTime: '2027-01-01T00:00:00Z' };
     expectHonest(await parse('gemini-stream', gemini({ modelStatus: documented })), 'documented');
     expectHonest(await parse('gemini-stream', gemini({ modelStatus: { ...documented, message: '' } })), 'empty message');
+    // a lifecycle notice beside a lifecycle stage is about the model, not this generation, even when it names a failure
+    const notice = 'This model will be retired on 2027-01-01; requests after that date will fail.';
+    expectHonest(await parse('gemini-stream', gemini({ modelStatus: { ...documented, message: notice } })), 'a notice');
+    const edge = 'x'.repeat(LIFECYCLE_NOTICE_MAX_CHARS);
+    expectHonest(await parse('gemini-stream', gemini({ modelStatus: { ...documented, message: edge } })), 'a notice at the length bound');
     expectUnrecognized(
-      await parse('gemini-stream', gemini({ modelStatus: { ...documented, message: 'This model will be retired.' } })),
+      await parse('gemini-stream', gemini({ modelStatus: { ...documented, message: `${edge}x` } })),
       ['modelStatus.message'],
-      'a notice',
+      'a notice one character over the bound',
     );
+    // the same notice beside a stable stage, or with no stage, is text beside the answer
+    for (const status of [{ modelStage: 'STABLE' }, {}, { modelStage: 'deprecated' }])
+      expectUnrecognized(
+        await parse('gemini-stream', gemini({ modelStatus: { ...status, message: 'This model will be retired.' } })),
+        ['modelStatus.message'],
+        `a notice beside ${JSON.stringify(status)}`,
+      );
     expectFailed(
       await parse('gemini-stream', gemini({ modelStatus: { modelStage: 'STABLE', message: 'Generation failed: the model is overloaded.' } })),
       'modelStatus.message: Generation failed: the model is overloaded.',
