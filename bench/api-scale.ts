@@ -871,7 +871,9 @@ async function main(): Promise<void> {
         const c = process.cpuUsage(c0);
         return { r, cpuMs: (c.user + c.system) / 1000, wallMs: performance.now() - w0 };
       };
-      const { job, pre } = await steadyMinutes(db, sql, t0, fresh);
+      // Each size times its own minutes after t0: the first size's minutes already hold their
+      // probes (their job keys are unique), so the next size goes on after them.
+      const { job, pre } = await steadyMinutes(db, sql, new Date(t0.getTime() + phases.indexOf(ph) * STEADY_MINUTES * 60_000), fresh);
       await close();
       const cold = await coldAnswers(url, t0, 100 + phases.indexOf(ph));
       const pruning = await partitionPruning(sql, t0);
