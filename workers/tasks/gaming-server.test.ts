@@ -133,15 +133,12 @@ beforeAll(async () => {
   // its clock (timing_uncertain); either way not rankable, as in production.
   restoreLateness();
   for (const trick of ['hold-just-over', 'padding-just-over', 'stall-just-over'] as const) await probeTimes(`gaming-${trick}`, 2);
+  // Just under the hold rule, the margin (15 %) is as small: a first read that a loaded machine
+  // delivers late lengthens the TTFT and shortens the span by the same stall. These carry the real
+  // timing evidence too, so a probe the rule refuses must be one whose clock was not vouched for.
+  await probeUntilRankable('gaming-hold-just-under');
   injectLateness('quiet');
-  for (const slug of [
-    'gaming-hold-just-under',
-    'gaming-padding-just-under',
-    'gaming-stall-just-under',
-    'gaming-honest',
-    'reference-5000-1',
-    'reference-5000-4',
-  ])
+  for (const slug of ['gaming-padding-just-under', 'gaming-stall-just-under', 'gaming-honest', 'reference-5000-1', 'reference-5000-4'])
     await probeUntilRankable(slug);
 }, 240_000);
 
@@ -225,7 +222,11 @@ describe('variants around each rule’s edge', () => {
   it(`a hold 15 % over the rule's allowance (${HOLD_RATIO} spans + prefill + 25 ms) is caught; 15 % under stays rankable, gaining at most that factor`, () => {
     for (const m of results.get('gaming-hold-just-over')!)
       expect(rules(m).includes('hold_then_burst') || m.notRankableReasons.includes('timing_uncertain'), JSON.stringify(m.notRankableReasons)).toBe(true);
-    for (const m of results.get('gaming-hold-just-under')!) {
+    const underHold = results.get('gaming-hold-just-under')!;
+    // at least one probe whose clock was vouched for, and each of those rankable
+    expect(underHold.filter((m) => !m.notRankableReasons.includes('timing_uncertain')).length).toBeGreaterThan(0);
+    for (const m of underHold) {
+      if (m.notRankableReasons.includes('timing_uncertain')) continue; // a late read of this loaded machine, not the stream's
       expect(streamReasons(m)).toEqual([]);
       // what it gained: the published speed over the speed the whole request proves (tokens ÷ E2E)
       const proven = (m.outputTokensO200k! * 1000) / m.e2eMs!;
