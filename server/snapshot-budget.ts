@@ -47,6 +47,7 @@ const KEY = 'snapshots';
 const limiterOf = (b: SnapshotBudget) => new RateLimiterMemory({ points: b.points, duration: b.durationSeconds });
 // Made on first use, so the environment is read when the process serves, not when it imports.
 let limiter: RateLimiterMemory | null = null;
+const budgetLimiter = () => (limiter ??= limiterOf(configuredSnapshotBudget()));
 
 /** Forgets the budget, so the next write reads TOKENPACE_SNAPSHOT_BUDGET_PER_HOUR again (tests; a fresh window starts). */
 export function resetSnapshotBudget(): void {
@@ -66,8 +67,7 @@ export function costsSnapshotBudget(q: { window: number; region?: string | null 
 /** Takes one point for a snapshot row about to be written; throws {@link SnapshotBudgetError} when none is left. */
 export async function reserveSnapshotWrite(): Promise<void> {
   try {
-    limiter ??= limiterOf(configuredSnapshotBudget());
-    await limiter.consume(KEY, 1);
+    await budgetLimiter().consume(KEY, 1);
   } catch (err) {
     if (err instanceof RateLimiterRes) throw new SnapshotBudgetError(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
     throw err;
@@ -76,6 +76,5 @@ export async function reserveSnapshotWrite(): Promise<void> {
 
 /** Gives a reserved point back (the answer's row already existed, or computing it failed). */
 export async function refundSnapshotWrite(): Promise<void> {
-  limiter ??= limiterOf(configuredSnapshotBudget());
-  await limiter.reward(KEY, 1);
+  await budgetLimiter().reward(KEY, 1);
 }

@@ -121,7 +121,7 @@ describe('split invariance of the parsing layer', () => {
         );
       }
       expect(runs).toBeGreaterThanOrEqual(3000);
-      // A hang guard, not a speed target: ~3,000 parses of CPU, 26–31 s at load 11–15 (7 s quiet).
+      // A hang guard, not a speed target: ~3,000 parses of CPU, 26–31 s at load 11–15, 14 s at load 8.
     },
     PROPERTY_TIMEOUT_MS,
   );
