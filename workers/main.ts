@@ -21,6 +21,7 @@ import { isDatabaseUnavailableError } from '@/lib/observability/database-errors'
 import { createLogger } from '@/lib/observability/logger';
 import { createWorkerMetrics } from '@/lib/observability/metrics';
 import { createPromptBuilder } from '@/lib/probe/prompt-builder';
+import { PROBE_DEADLINES, PROBE_JOB_EXPIRE_SECONDS } from '@/lib/probe/probe-deadlines';
 import { LEGACY_SCHEDULE_PROBES_QUEUE } from '@/lib/queues';
 import { createBoss } from './boss';
 import { createEndpointLock } from './endpoint-lock';
@@ -30,15 +31,12 @@ import { WORKER_ROLES, type ProbeRoleDeps, type TaskDeps, type WorkerRole } from
 import { JOBS_TASKS, PROBE_TASKS } from './tasks/index';
 import { getWorkerVersion } from './version';
 
-const DEADLINES = { ttftMs: 30_000, idleMs: 15_000, totalMs: 120_000, maxBytes: 8 * 1024 * 1024 };
-/** pg-boss expiry of a probe job (s): a whole probe (totalMs) plus a minute for the prompt, the writes and the endpoint lock. */
-const PROBE_JOB_EXPIRE_SECONDS = DEADLINES.totalMs / 1000 + 60;
 /**
  * Longest wait for an endpoint's probe lock (s, workers/endpoint-lock.ts): what the job's expiry
  * leaves after a whole probe and 15 s for prompt and writes (45 s), so a job that waited still
  * finishes before pg-boss would expire it. Past it the job fails and pg-boss retries it (retryLimit 1).
  */
-const ENDPOINT_LOCK_WAIT_SECONDS = PROBE_JOB_EXPIRE_SECONDS - DEADLINES.totalMs / 1000 - 15;
+const ENDPOINT_LOCK_WAIT_SECONDS = PROBE_JOB_EXPIRE_SECONDS - PROBE_DEADLINES.totalMs / 1000 - 15;
 const log = createLogger('worker');
 
 /**
@@ -134,7 +132,7 @@ async function main(): Promise<void> {
       createFetch: ({ allowPrivate }: { allowPrivate: boolean }) => (allowPrivate ? privateFetch : publicFetch),
       secretKey,
       monitorLoopDelay: () => createLoopDelayMonitor(),
-      deadlines: DEADLINES,
+      deadlines: PROBE_DEADLINES,
       now: () => new Date(),
       // Long prompts (~10k/~100k tokens) are built on a thread: building them here would stall the loop under other probes.
       promptBuilder: createPromptBuilder((reason) => console.error(`[worker] prompt thread unavailable, building prompts in-process: ${reason}`)),

@@ -5,7 +5,8 @@
  * (db/queries/rollup-progress), within the last two hours: those 10-minute partials and the
  * complete larger ones holding them, those hours from raw, and their days moved by the hours'
  * difference (db/queries/rollups rebuildRollupsOf); a run with nothing new rebuilds nothing and
- * moves the partials' coverage to now. Otherwise (fresh database, no progress yet, worker behind)
+ * moves the partials' coverage to MEASUREMENT_WRITE_LAG_MS before now (the measured time whose
+ * measurements are all written, decision 319). Otherwise (fresh database, no progress yet, worker behind)
  * it recomputes from raw the hourly buckets from the newest existing hourly rollup (or the oldest
  * measurement) up to now, never fewer than the last two hours, and the daily buckets of the days
  * those hours touch; a backlog is processed at most `maxHoursPerRun` hours per run, oldest first.
@@ -30,7 +31,15 @@ import {
   rekeyStaleSketches,
 } from '@/db/queries/rollups';
 import { pruneDataChanges, recordDataChange } from '@/db/queries/data-changes';
-import { getMaxMeasurementId, getRollupProgress, listDirtyEndpointBuckets, saveRollupProgress, type DirtyEndpointBucket } from '@/db/queries/rollup-progress';
+import {
+  getMaxMeasurementId,
+  getRollupProgress,
+  listDirtyEndpointBuckets,
+  PROGRESS_LAG_RUNS,
+  saveRollupProgress,
+  type DirtyEndpointBucket,
+} from '@/db/queries/rollup-progress';
+import { MEASUREMENT_WRITE_LAG_MS } from '@/lib/probe/probe-deadlines';
 import {
   extendCoverageToOrigin,
   getOldestUncoveredMeasurement,
@@ -43,6 +52,8 @@ import { QUEUES } from '@/lib/queues';
 import { defineHousekeepingTask } from '../task';
 
 const HOUR = 3600_000;
+/** An upper bound past any measured_at (PostgreSQL timestamptz takes 4-digit years in ISO form). */
+const FAR_FUTURE = new Date('9999-12-31T00:00:00Z');
 
 /**
  * One run. `now` is an argument so bucket maths is testable.
@@ -63,18 +74,26 @@ export async function runRollupJob(
   const progress = await getRollupProgress(db);
   const seenMaxId = await getMaxMeasurementId(db);
   const caughtUp = latest !== null && latest >= recent && to.getTime() === end.getTime();
+  // Measured time this run may claim as complete (decision 319): a probe started before it has
+  // committed its measurement. Later time stays on the raw edge, which every window reads whole.
+  const settled = new Date(now.getTime() - MEASUREMENT_WRITE_LAG_MS);
   let hourBuckets: number;
   let dayBuckets: number;
   let changedFrom = from.getTime();
   if (progress && caughtUp) {
     // Steady state (decision 217): only the buckets that received measurements since the last runs.
     // Per endpoint (decision 311): a rollup row is one endpoint's, so only the new rows' endpoints are rebuilt.
-    const dirty = await listDirtyEndpointBuckets(db, { afterId: progress[0]!, upToId: seenMaxId, from, to });
-    await rebuildWindowPartialsOf(db, { buckets: dirty, coverFrom: from, to, wallNow: now });
+    // Before PROGRESS_LAG_RUNS runs are on record, the missing ones saw id 0 (a fresh database's
+    // run 2 would otherwise scan from run 1's id and lose a row whose id was taken before it).
+    const afterId = progress.length < PROGRESS_LAG_RUNS ? 0 : progress[0]!;
+    // No upper bound on measured_at: a row from a worker whose clock runs ahead is dirty while its
+    // id is in the lag, not only once its time has come (it would be lost by then).
+    const dirty = await listDirtyEndpointBuckets(db, { afterId, upToId: seenMaxId, from, to: FAR_FUTURE });
+    await rebuildWindowPartialsOf(db, { buckets: dirty, coverFrom: from, to, wallNow: settled });
     ({ hourBuckets, dayBuckets } = await rebuildRollupsOf(db, groupBuckets(dirty, HOUR)));
     changedFrom = dirty.length > 0 ? Math.min(...dirty.map((d) => d.startMs)) : now.getTime();
   } else {
-    hourBuckets = await rebuildRollups(db, { granularity: 'hour', from, to, wallNow: now });
+    hourBuckets = await rebuildRollups(db, { granularity: 'hour', from, to, wallNow: settled });
     dayBuckets = await rebuildRollups(db, { granularity: 'day', from, to });
   }
   // A capped catch-up run has not seen the rest of its range: the progress moves only once a run reached `end`.
@@ -120,7 +139,7 @@ async function backfillWindowPartials(db: Db, now: Date, maxDays: number): Promi
   const to = new Date(coverage.fromMs);
   const from = new Date(Math.max(floorBucket(oldest, 'day').getTime(), floorBucket(new Date(coverage.fromMs - maxDays * 24 * HOUR), 'day').getTime()));
   if (from >= to) return null;
-  await rebuildWindowPartials(db, { from, to, wallNow: now });
+  await rebuildWindowPartials(db, { from, to, wallNow: new Date(now.getTime() - MEASUREMENT_WRITE_LAG_MS) });
   return { from };
 }
 
