@@ -5,12 +5,11 @@
 // at 23:5x and read the board at 00:0x UTC saw too_few_samples. Checked against the raw-only
 // reference at instants around hour and day boundaries, with the frontier on, just before and just
 // after an hour boundary, and the coverage just inside and just past the 2-hour raw edge.
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './test-support/test-database';
 import { randomMeasurement } from './test-support/random-measurement';
 import { seedAllActive } from './test-support/seed-all-active';
-import { endpoints, workloads } from './schema';
 import { insertMeasurement } from './queries/measurements';
 import { rebuildRollups } from './queries/rollups';
 import { getPartialCoverage } from './queries/window-partials';
@@ -28,13 +27,9 @@ let workloadId: number;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  await seedAllActive(t.db, { 'prose-1k': 'prose' });
-  workloadId = (await t.db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, 'prose-1k')))[0]!.id;
-  const eps = await t.db
-    .select({ id: endpoints.id })
-    .from(endpoints)
-    .where(sql`${endpoints.slug} like '%maverick%'`);
-  ids = eps.map((e) => e.id).slice(0, 3);
+  const seeded = await seedAllActive(t.db, { 'prose-1k': 'prose' });
+  workloadId = seeded.workloadIds['prose-1k']!;
+  ids = seeded.maverickEndpointIds.slice(0, 3);
   const rand = mulberry32(23);
   let i = 0;
   // every ~11 minutes per endpoint over the 3 days before NOW

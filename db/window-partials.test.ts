@@ -2,12 +2,11 @@
 // any instant (on 10-minute, hour and day boundaries, just before and after them, random seconds),
 // for every basis and region filter; regions agree; late data is folded in by the next rebuild;
 // a window the partials do not cover falls back to rollups.
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './test-support/test-database';
 import { randomMeasurement } from './test-support/random-measurement';
 import { seedAllActive } from './test-support/seed-all-active';
-import { endpoints, workloads } from './schema';
 import { insertMeasurement } from './queries/measurements';
 import { rebuildRollups } from './queries/rollups';
 import { extendCoverageToOrigin, getPartialCoverage, rebuildWindowPartials } from './queries/window-partials';
@@ -29,13 +28,9 @@ async function add(endpointId: number, at: number, i: number, rand: () => number
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  await seedAllActive(t.db, { 'prose-1k': 'prose' });
-  workloadId = (await t.db.select({ id: workloads.id }).from(workloads).where(eq(workloads.slug, 'prose-1k')))[0]!.id;
-  const eps = await t.db
-    .select({ id: endpoints.id, slug: endpoints.slug })
-    .from(endpoints)
-    .where(sql`${endpoints.slug} like '%maverick%'`);
-  ids = eps.map((e) => e.id).slice(0, 4);
+  const seeded = await seedAllActive(t.db, { 'prose-1k': 'prose' });
+  workloadId = seeded.workloadIds['prose-1k']!;
+  ids = seeded.maverickEndpointIds.slice(0, 4);
   const rand = mulberry32(11);
   let i = 0;
   // Every ~37 minutes per endpoint over 9 days, plus probes exactly on boundaries (10 min, hour, day).

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { randomMeasurement } from '@/db/test-support/random-measurement';
 import { seedAllActive } from '@/db/test-support/seed-all-active';
-import { endpoints, workloads } from '@/db/schema';
 import { insertMeasurement } from '@/db/queries/measurements';
 import { rebuildRollups } from '@/db/queries/rollups';
 import { getRollupProgress, listDirtyBuckets, PROGRESS_LAG_RUNS } from '@/db/queries/rollup-progress';
@@ -56,16 +55,9 @@ async function dump(): Promise<string[]> {
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  await seedAllActive(t.db, { 'prose-1k': 'prose', 'code-1k': 'code' });
-  for (const w of await t.db.select({ id: workloads.id, slug: workloads.slug }).from(workloads)) wl[w.slug] = w.id;
-  eps = (
-    await t.db
-      .select({ id: endpoints.id })
-      .from(endpoints)
-      .where(sql`${endpoints.slug} like '%maverick%'`)
-  )
-    .map((e) => e.id)
-    .slice(0, 3);
+  const seeded = await seedAllActive(t.db, { 'prose-1k': 'prose', 'code-1k': 'code' });
+  Object.assign(wl, seeded.workloadIds);
+  eps = seeded.maverickEndpointIds.slice(0, 3);
   for (const id of eps) {
     for (let at = FIRST + id * 7_000; at <= NOW.getTime(); at += 23 * MIN + 11_000) {
       await add(id, 'prose-1k', at);

@@ -15,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@/db/test-support/test-database';
 import { randomMeasurement } from '@/db/test-support/random-measurement';
 import { seedAllActive } from '@/db/test-support/seed-all-active';
-import { endpoints, workloads } from '@/db/schema';
 import { insertMeasurement } from '@/db/queries/measurements';
 import { getPartialCoverage } from '@/db/queries/window-partials';
 import { getRollupProgress, PROGRESS_LAG_RUNS } from '@/db/queries/rollup-progress';
@@ -73,21 +72,9 @@ async function expectWhole(asOf: number, label: string): Promise<void> {
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  await seedAllActive(t.db, { 'prose-1k': 'prose' });
-  workloadId = (
-    await t.db
-      .select({ id: workloads.id })
-      .from(workloads)
-      .where(sql`${workloads.slug} = 'prose-1k'`)
-  )[0]!.id;
-  eps = (
-    await t.db
-      .select({ id: endpoints.id })
-      .from(endpoints)
-      .where(sql`${endpoints.slug} like '%maverick%'`)
-  )
-    .map((e) => e.id)
-    .slice(0, 2);
+  const seeded = await seedAllActive(t.db, { 'prose-1k': 'prose' });
+  workloadId = seeded.workloadIds['prose-1k']!;
+  eps = seeded.maverickEndpointIds.slice(0, 2);
 }, 120_000);
 
 afterAll(async () => {
